@@ -1,0 +1,102 @@
+// The one parameter table: name, group (the pass it belongs to), default, range, unit and
+// meaning. The CLI (--set), presets and the viewer panel read this table; nothing repeats it.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "shared.h"
+
+namespace alluvium {
+
+// X(name, group, default, min, max, unit, to_si, kind, meaning)
+// kind: 'f' float, 'b' on/off, 'e' edge mode (closed|open). to_si converts the table's unit to
+// the SI value the shaders read (mm/s -> m/s, degrees -> radians).
+#define ALLUVIUM_PARAMS(X)                                                                         \
+    X(cell_size, "grid", 4.0, 0.1, 1000.0, "m", 1.0, 'f', "width of one grid cell")               \
+    X(time_step, "grid", 0.05, 0.001, 0.5, "s", 1.0, 'f', "simulated seconds per step")            \
+    X(edge_mode, "grid", 0, 0, 1, "", 1.0, 'e',                                                    \
+      "closed: edges are walls; open: water and sediment leave over the edges and are counted")    \
+    X(rain_rate, "sources", 0.02, 0.0, 50.0, "mm/s", 1e-3, 'f',                                    \
+      "rain falling on every cell, times the rain mask")                                          \
+    X(gravity, "flow", 9.81, 0.1, 100.0, "m/s^2", 1.0, 'f', "gravitational acceleration")          \
+    X(flux_damping, "flow", 0.0, 0.0, 10.0, "1/s", 1.0, 'f',                                       \
+      "linear drag on the flow through each cell face")                                           \
+    X(manning_n, "flow", 0.03, 0.0, 0.2, "s/m^(1/3)", 1.0, 'f',                                    \
+      "bed roughness (Manning): slows thin and fast water")                                        \
+    X(dry_depth, "flow", 1e-4, 1e-7, 0.1, "m", 1.0, 'f',                                           \
+      "water shallower than this does not flow out and has no velocity")                          \
+    X(enable_flow, "flow", 1, 0, 1, "", 1.0, 'b', "run the outflow-flux and water-update passes") \
+    X(sediment_capacity, "erosion", 0.1, 0.0, 10.0, "s", 1.0, 'f',                                 \
+      "Kc: sediment a unit of speed can carry, C = Kc max(sin tilt, min_tilt) |v|")               \
+    X(capacity_depth, "erosion", 0.05, 0.0, 10.0, "m", 1.0, 'f',                                   \
+      "water shallower than this carries proportionally less (0 = no depth limit)")              \
+    X(min_tilt, "erosion", 0.05, 0.0, 1.0, "", 1.0, 'f',                                           \
+      "lower bound of sin(tilt) so flat ground still erodes a little")                            \
+    X(dissolve_rate, "erosion", 0.5, 0.0, 10.0, "1/s", 1.0, 'f',                                   \
+      "Ks: how fast ground dissolves when the water carries less than its capacity")             \
+    X(deposit_rate, "erosion", 0.5, 0.0, 10.0, "1/s", 1.0, 'f',                                    \
+      "Kd: how fast sediment settles when the water carries more than its capacity")             \
+    X(enable_erosion, "erosion", 1, 0, 1, "", 1.0, 'b', "run the erosion/deposition pass")        \
+    X(enable_transport, "transport", 1, 0, 1, "", 1.0, 'b',                                        \
+      "carry suspended sediment with the water (semi-Lagrangian)")                               \
+    X(thermal_rate, "thermal", 0.5, 0.0, 10.0, "1/s", 1.0, 'f',                                    \
+      "how fast material above the talus angle slides down")                                      \
+    X(talus_angle, "thermal", 33.0, 1.0, 89.0, "deg", 0.017453292519943295, 'f',                   \
+      "steepest stable slope of soft ground (hardness 0)")                                        \
+    X(talus_hardness_gain, "thermal", 40.0, 0.0, 88.0, "deg", 0.017453292519943295, 'f',           \
+      "talus angle added at hardness 1 (rock stands steeper); capped at 89 deg")                 \
+    X(enable_thermal, "thermal", 1, 0, 1, "", 1.0, 'b', "run thermal erosion (two passes)")       \
+    X(evaporation_rate, "evaporation", 0.002, 0.0, 1.0, "1/s", 1.0, 'f',                           \
+      "fraction of the water depth that evaporates per second")                                  \
+    X(enable_evaporation, "evaporation", 1, 0, 1, "", 1.0, 'b', "run the evaporation pass")
+
+enum class Param : int {
+#define ALLUVIUM_ENUM(name, ...) name,
+    ALLUVIUM_PARAMS(ALLUVIUM_ENUM)
+#undef ALLUVIUM_ENUM
+        count
+};
+inline constexpr int kParamCount = static_cast<int>(Param::count);
+
+struct ParamInfo {
+    const char* name;
+    const char* group;
+    double default_value;
+    double min;
+    double max;
+    const char* unit;
+    double to_si;
+    char kind; // 'f' float, 'b' on/off, 'e' edge mode
+    const char* meaning;
+};
+
+const std::array<ParamInfo, kParamCount>& paramTable();
+const ParamInfo& paramInfo(Param p);
+// nullptr if the name is unknown.
+const ParamInfo* findParam(std::string_view name, Param* index = nullptr);
+
+// Bad user input (unknown name, unparsable or out-of-range value): one line, exit code 2.
+struct ParamError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Values in the table's units, defaults from the table.
+struct Params {
+    std::array<double, kParamCount> values;
+    Params();
+    double operator[](Param p) const { return values[static_cast<int>(p)]; }
+    double& operator[](Param p) { return values[static_cast<int>(p)]; }
+    // Parses "name=value" or (name, value); validates name, syntax and range. Throws ParamError.
+    void set(std::string_view assignment);
+    void set(std::string_view name, std::string_view value);
+    // Value as the user would type it ("open", "on", "0.05").
+    std::string format(Param p) const;
+};
+
+// Converts to the SI block the shaders read. Grid size and workgroup counts are filled in.
+gpu::SimParams toSimParams(const Params& params, int width, int height);
+
+} // namespace alluvium

@@ -1,0 +1,344 @@
+#include "simulation.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <string>
+
+#include "pipeline.h"
+#include "vk_check.h"
+
+namespace alluvium::gpu {
+
+namespace {
+
+struct PassInfo {
+    const char* name;   // also the shader file name
+    double bytes;       // per cell, read + written
+    bool single_group;  // reductions run one workgroup
+};
+
+constexpr std::array<PassInfo, kPassCount> kPasses = {{
+    {"sources", 12, false},
+    {"outflow_flux", 40, false},
+    {"water_update", 24, false},
+    {"velocity", 32, false},
+    {"erosion_deposition", 32, false},
+    {"sediment_transport", 16, false},
+    {"reduce_sediment", 0, true},
+    {"sediment_correct", 8, false},
+    {"thermal_outflow", 40, false},
+    {"thermal_gather", 40, false},
+    {"evaporation", 8, false},
+    {"reduce_totals", 0, true},
+}};
+
+constexpr uint32_t kMaxSprings = 4096; // 64 KiB: the limit of vkCmdUpdateBuffer
+
+struct FieldInfo {
+    const char* name;
+    int channels;
+    VkFormat format;
+    bool ping_pong;
+};
+
+constexpr std::array<FieldInfo, static_cast<size_t>(Field::Count)> kFields = {{
+    {"terrain", 1, VK_FORMAT_R32_SFLOAT, true},
+    {"water", 1, VK_FORMAT_R32_SFLOAT, true},
+    {"sediment", 1, VK_FORMAT_R32_SFLOAT, true},
+    {"outflow", 4, VK_FORMAT_R32G32B32A32_SFLOAT, true},
+    {"velocity", 2, VK_FORMAT_R32G32_SFLOAT, false},
+    {"hardness", 1, VK_FORMAT_R32_SFLOAT, false},
+    {"thermal_axis", 4, VK_FORMAT_R32G32B32A32_SFLOAT, false},
+    {"thermal_diag", 4, VK_FORMAT_R32G32B32A32_SFLOAT, false},
+    {"rain_mask", 1, VK_FORMAT_R32_SFLOAT, false},
+}};
+
+const FieldInfo& info(Field f) { return kFields[static_cast<size_t>(f)]; }
+
+uint32_t groupsX(int width) { return static_cast<uint32_t>((width + WG_X - 1) / WG_X); }
+uint32_t groupsY(int height) { return static_cast<uint32_t>((height + WG_Y - 1) / WG_Y); }
+
+uint64_t partialsBytes(int width, int height) {
+    return uint64_t(REDUCE_SLOTS) * groupsX(width) * groupsY(height) * sizeof(float);
+}
+
+} // namespace
+
+int fieldChannels(Field f) { return info(f).channels; }
+const char* fieldName(Field f) { return info(f).name; }
+const char* passName(Pass p) { return kPasses[static_cast<size_t>(p)].name; }
+double passBytesPerCell(Pass p) { return kPasses[static_cast<size_t>(p)].bytes; }
+
+uint64_t simulationBytes(int width, int height) {
+    const uint64_t cells = uint64_t(width) * uint64_t(height);
+    uint64_t per_cell = 0;
+    for (const FieldInfo& f : kFields) per_cell += uint64_t(f.channels) * 4u * (f.ping_pong ? 2u : 1u);
+    return cells * per_cell + partialsBytes(width, height) + sizeof(SimParams) + sizeof(Totals) +
+           kMaxSprings * sizeof(Spring);
+}
+
+Simulation::Simulation(const Context& ctx, int width, int height)
+    : ctx_(ctx), width_(width), height_(height) {
+    assert(width > 0 && height > 0);
+    const uint64_t need = simulationBytes(width, height);
+    if (ctx.device_local_bytes > 0 && need > ctx.device_local_bytes)
+        throw DeviceError("a " + std::to_string(width) + "x" + std::to_string(height) +
+                          " grid needs " + std::to_string(need >> 20) + " MiB of GPU memory; " +
+                          ctx.device_name + " has " + std::to_string(ctx.device_local_bytes >> 20) +
+                          " MiB");
+
+    const auto w = static_cast<uint32_t>(width), h = static_cast<uint32_t>(height);
+    for (int i = 0; i < 2; ++i) {
+        createStorageImage(terrain_[i], ctx, w, h, info(Field::Terrain).format);
+        createStorageImage(water_[i], ctx, w, h, info(Field::Water).format);
+        createStorageImage(sediment_[i], ctx, w, h, info(Field::Sediment).format);
+        createStorageImage(outflow_[i], ctx, w, h, info(Field::Outflow).format);
+    }
+    createStorageImage(velocity_, ctx, w, h, info(Field::Velocity).format);
+    createStorageImage(hardness_, ctx, w, h, info(Field::Hardness).format);
+    createStorageImage(thermal_axis_, ctx, w, h, info(Field::ThermalAxis).format);
+    createStorageImage(thermal_diag_, ctx, w, h, info(Field::ThermalDiag).format);
+    createStorageImage(rain_mask_, ctx, w, h, info(Field::RainMask).format);
+    upload(Field::RainMask, std::vector<float>(size_t(w) * h, 1.0f));
+
+    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    createBuffer(params_buffer_, ctx, sizeof(SimParams), storage, false);
+    createBuffer(partials_, ctx, partialsBytes(width, height), storage, false);
+    createBuffer(totals_, ctx, sizeof(Totals), storage, true);
+    createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
+    resetTotals();
+    // Partials are summed by the reductions before every pass has written its slot once.
+    VkCommandBuffer cmd = beginOneShot(ctx);
+    vkCmdFillBuffer(cmd, partials_.buffer, 0, VK_WHOLE_SIZE, 0);
+    vkCmdFillBuffer(cmd, springs_buffer_.buffer, 0, VK_WHOLE_SIZE, 0);
+    endOneShot(ctx, cmd);
+
+    // One layout for every pass: each shader declares the bindings it uses from shared.h.
+    std::vector<VkDescriptorSetLayoutBinding> bindings(BINDING_COUNT);
+    for (uint32_t b = 0; b < BINDING_COUNT; ++b) {
+        const bool buffer = b == B_PARAMS || b == B_PARTIALS || b == B_TOTALS || b == B_SPRINGS;
+        bindings[b] = {b, buffer ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                       1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    }
+    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    set_info.bindingCount = BINDING_COUNT;
+    set_info.pBindings = bindings.data();
+    VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &set_layout_));
+
+    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layout_info.setLayoutCount = 1;
+    layout_info.pSetLayouts = &set_layout_;
+    VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &pipeline_layout_));
+
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2 * BINDING_COUNT}};
+    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pool_info.maxSets = 2;
+    pool_info.poolSizeCount = 2;
+    pool_info.pPoolSizes = sizes;
+    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pool_info, nullptr, &descriptor_pool_));
+    const VkDescriptorSetLayout layouts[2] = {set_layout_, set_layout_};
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = descriptor_pool_;
+    alloc.descriptorSetCount = 2;
+    alloc.pSetLayouts = layouts;
+    VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, sets_.data()));
+
+    // Set `parity` binds cur = [parity], next = [1 - parity].
+    for (int parity = 0; parity < 2; ++parity) {
+        std::array<VkDescriptorImageInfo, BINDING_COUNT> images{};
+        std::array<VkDescriptorBufferInfo, BINDING_COUNT> buffers{};
+        std::vector<VkWriteDescriptorSet> writes;
+        auto image = [&](uint32_t binding, const Image& img) {
+            images[binding] = {VK_NULL_HANDLE, img.view, VK_IMAGE_LAYOUT_GENERAL};
+            VkWriteDescriptorSet wr{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            wr.dstSet = sets_[static_cast<size_t>(parity)];
+            wr.dstBinding = binding;
+            wr.descriptorCount = 1;
+            wr.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+            wr.pImageInfo = &images[binding];
+            writes.push_back(wr);
+        };
+        auto buffer = [&](uint32_t binding, const Buffer& buf) {
+            buffers[binding] = {buf.buffer, 0, VK_WHOLE_SIZE};
+            VkWriteDescriptorSet wr{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            wr.dstSet = sets_[static_cast<size_t>(parity)];
+            wr.dstBinding = binding;
+            wr.descriptorCount = 1;
+            wr.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            wr.pBufferInfo = &buffers[binding];
+            writes.push_back(wr);
+        };
+        const size_t cur = static_cast<size_t>(parity), next = 1 - cur;
+        buffer(B_PARAMS, params_buffer_);
+        image(B_TERRAIN_CUR, terrain_[cur]);
+        image(B_TERRAIN_NEXT, terrain_[next]);
+        image(B_WATER_CUR, water_[cur]);
+        image(B_WATER_NEXT, water_[next]);
+        image(B_SEDIMENT_CUR, sediment_[cur]);
+        image(B_SEDIMENT_NEXT, sediment_[next]);
+        image(B_OUTFLOW_CUR, outflow_[cur]);
+        image(B_OUTFLOW_NEXT, outflow_[next]);
+        image(B_VELOCITY, velocity_);
+        image(B_HARDNESS, hardness_);
+        image(B_THERMAL_AXIS, thermal_axis_);
+        image(B_THERMAL_DIAG, thermal_diag_);
+        image(B_RAIN_MASK, rain_mask_);
+        buffer(B_PARTIALS, partials_);
+        buffer(B_TOTALS, totals_);
+        buffer(B_SPRINGS, springs_buffer_);
+        vkUpdateDescriptorSets(ctx.device, static_cast<uint32_t>(writes.size()), writes.data(), 0,
+                               nullptr);
+    }
+
+    const std::filesystem::path dir = shaderDirectory();
+    for (int i = 0; i < kPassCount; ++i) {
+        const std::vector<uint32_t> code = loadSpirv(dir / (std::string(kPasses[size_t(i)].name) + ".spv"));
+        VkShaderModule module = createShaderModule(ctx, code);
+        pipelines_[size_t(i)] = createComputePipeline(ctx, pipeline_layout_, module);
+        vkDestroyShaderModule(ctx.device, module, nullptr);
+    }
+
+    SimParams defaults{};
+    setParams(defaults);
+}
+
+Simulation::~Simulation() {
+    vkDeviceWaitIdle(ctx_.device);
+    for (VkPipeline p : pipelines_) vkDestroyPipeline(ctx_.device, p, nullptr);
+    vkDestroyDescriptorPool(ctx_.device, descriptor_pool_, nullptr);
+    vkDestroyPipelineLayout(ctx_.device, pipeline_layout_, nullptr);
+    vkDestroyDescriptorSetLayout(ctx_.device, set_layout_, nullptr);
+    for (Buffer* b : {&params_buffer_, &partials_, &totals_, &springs_buffer_}) destroyBuffer(*b, ctx_);
+    for (int i = 0; i < 2; ++i)
+        for (Image* img : {&terrain_[size_t(i)], &water_[size_t(i)], &sediment_[size_t(i)], &outflow_[size_t(i)]})
+            destroyImage(*img, ctx_);
+    for (Image* img : {&velocity_, &hardness_, &thermal_axis_, &thermal_diag_, &rain_mask_})
+        destroyImage(*img, ctx_);
+}
+
+const Image& Simulation::image(Field f, bool next) const {
+    const size_t i = static_cast<size_t>(parity_ ^ (next ? 1 : 0));
+    switch (f) {
+    case Field::Terrain: return terrain_[i];
+    case Field::Water: return water_[i];
+    case Field::Sediment: return sediment_[i];
+    case Field::Outflow: return outflow_[i];
+    case Field::Velocity: return velocity_;
+    case Field::Hardness: return hardness_;
+    case Field::ThermalAxis: return thermal_axis_;
+    case Field::ThermalDiag: return thermal_diag_;
+    case Field::RainMask: return rain_mask_;
+    case Field::Count: break;
+    }
+    assert(false);
+    return terrain_[0];
+}
+
+void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
+    assert(data.size() == size_t(width_) * size_t(height_) * size_t(fieldChannels(f)));
+    uploadImage(ctx_, image(f, next), data.data(), data.size() * sizeof(float));
+}
+
+std::vector<float> Simulation::download(Field f, bool next) const {
+    std::vector<float> data(size_t(width_) * size_t(height_) * size_t(fieldChannels(f)));
+    downloadImage(ctx_, image(f, next), data.data(), data.size() * sizeof(float));
+    return data;
+}
+
+void Simulation::setParams(const SimParams& params) {
+    params_ = params;
+    params_.width = width_;
+    params_.height = height_;
+    params_.group_count_x = static_cast<int>(groupsX(width_));
+    params_.group_count_y = static_cast<int>(groupsY(height_));
+    params_.spring_count = static_cast<int>(springs_.size());
+    params_dirty_ = true;
+}
+
+void Simulation::setSprings(const std::vector<Spring>& springs) {
+    springs_.assign(springs.begin(), springs.begin() + std::min<size_t>(springs.size(), kMaxSprings));
+    params_.spring_count = static_cast<int>(springs_.size());
+    springs_dirty_ = true;
+    params_dirty_ = true;
+}
+
+void Simulation::resetTotals() {
+    Totals zero{};
+    zero.sediment_scale = 1.0f;
+    std::memcpy(totals_.mapped, &zero, sizeof(Totals));
+}
+
+Totals Simulation::totals() const {
+    Totals t{};
+    std::memcpy(&t, totals_.mapped, sizeof(Totals));
+    return t;
+}
+
+void Simulation::recordUpdates(VkCommandBuffer cmd) {
+    if (params_dirty_) {
+        vkCmdUpdateBuffer(cmd, params_buffer_.buffer, 0, sizeof(SimParams), &params_);
+        params_dirty_ = false;
+    }
+    if (springs_dirty_ && !springs_.empty()) {
+        vkCmdUpdateBuffer(cmd, springs_buffer_.buffer, 0, springs_.size() * sizeof(Spring), springs_.data());
+    }
+    springs_dirty_ = false;
+    computeBarrier(cmd);
+}
+
+void Simulation::dispatch(VkCommandBuffer cmd, Pass pass) {
+    const PassInfo& p = kPasses[static_cast<size_t>(pass)];
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[static_cast<size_t>(pass)]);
+    if (p.single_group)
+        vkCmdDispatch(cmd, 1, 1, 1);
+    else
+        vkCmdDispatch(cmd, groupsX(width_), groupsY(height_), 1);
+}
+
+void Simulation::recordPass(VkCommandBuffer cmd, Pass pass) {
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 1,
+                            &sets_[static_cast<size_t>(parity_)], 0, nullptr);
+    dispatch(cmd, pass);
+    computeBarrier(cmd);
+}
+
+void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer) {
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 1,
+                            &sets_[static_cast<size_t>(parity_)], 0, nullptr);
+    if (timer) writeTimestamp(*timer, cmd);
+    // Every pass reads what the one before wrote: a full compute barrier between each.
+    for (int i = 0; i < kPassCount; ++i) {
+        dispatch(cmd, static_cast<Pass>(i));
+        computeBarrier(cmd);
+        if (timer) writeTimestamp(*timer, cmd);
+    }
+    parity_ ^= 1;
+}
+
+void Simulation::run(int steps, const std::function<void(int)>& progress) {
+    // Batches of roughly 4M cell-steps keep each submission short (so progress shows) while
+    // amortising the submit and wait.
+    const int cells = width_ * height_;
+    const int batch = std::clamp((1 << 22) / std::max(cells, 1), 1, 200);
+    int done = 0;
+    while (done < steps) {
+        const int n = std::min(batch, steps - done);
+        VkCommandBuffer cmd = beginOneShot(ctx_);
+        recordUpdates(cmd);
+        for (int i = 0; i < n; ++i) recordStep(cmd);
+        endOneShot(ctx_, cmd);
+        done += n;
+        if (progress) progress(done);
+    }
+}
+
+void Simulation::runPass(Pass pass) {
+    VkCommandBuffer cmd = beginOneShot(ctx_);
+    recordUpdates(cmd);
+    recordPass(cmd, pass);
+    endOneShot(ctx_, cmd);
+}
+
+} // namespace alluvium::gpu

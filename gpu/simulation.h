@@ -1,0 +1,96 @@
+// The simulation state (storage images) and the ordered list of passes of one pipe-model step.
+// Headless: no window, no UI, no file formats. The host edits a SimParams block; each step reads it.
+#pragma once
+#include <array>
+#include <functional>
+#include <vector>
+
+#include "context.h"
+#include "resources.h"
+#include "shared.h"
+#include "timer.h"
+
+namespace alluvium::gpu {
+
+enum class Field { Terrain, Water, Sediment, Outflow, Velocity, Hardness, ThermalAxis, ThermalDiag, RainMask, Count };
+int fieldChannels(Field f);
+const char* fieldName(Field f);
+
+// In step order (design: sources, flux, water, velocity, erosion, transport, thermal x2,
+// evaporation) plus the sediment correction and the two single-workgroup reductions.
+enum class Pass {
+    Sources, OutflowFlux, WaterUpdate, Velocity, ErosionDeposition, SedimentTransport,
+    ReduceSediment, SedimentCorrect, ThermalOutflow, ThermalGather, Evaporation, ReduceTotals, Count
+};
+constexpr int kPassCount = static_cast<int>(Pass::Count);
+const char* passName(Pass p);
+// Bytes one pass reads and writes per cell (for effective GB/s); 0 for the reductions.
+double passBytesPerCell(Pass p);
+
+struct Spring {
+    float x, y, radius, rate_per_cell; // cells, cells, cells, m^3/s per cell
+};
+
+// GPU bytes a W x H simulation needs (checked against the device before allocating).
+uint64_t simulationBytes(int width, int height);
+
+class Simulation {
+public:
+    // Throws DeviceError if the grid does not fit in the device's memory.
+    Simulation(const Context& ctx, int width, int height);
+    ~Simulation();
+    Simulation(const Simulation&) = delete;
+    Simulation& operator=(const Simulation&) = delete;
+
+    int width() const { return width_; }
+    int height() const { return height_; }
+
+    // Whole-field transfers, row-major floats with fieldChannels() per cell. `next` addresses
+    // the other half of a ping-pong pair (tests set up and read single passes with it).
+    void upload(Field f, const std::vector<float>& data, bool next = false);
+    std::vector<float> download(Field f, bool next = false) const;
+
+    void setParams(const SimParams& params); // width/height/group counts are filled in here
+    const SimParams& params() const { return params_; }
+    void setSprings(const std::vector<Spring>& springs);
+    void resetTotals();
+    Totals totals() const;
+
+    // Records one step (all passes with barriers) and flips the ping-pong parity. With a
+    // timer, writes a timestamp before the first pass and after each pass.
+    void recordStep(VkCommandBuffer cmd, GpuTimer* timer = nullptr);
+    // Records a single pass (tests); does not flip parity.
+    void recordPass(VkCommandBuffer cmd, Pass pass);
+    // Uploads params/springs if they changed; call at the start of every command buffer.
+    void recordUpdates(VkCommandBuffer cmd);
+    void swapParity() { parity_ ^= 1; }
+
+    // Runs n steps in batches (submit, wait), calling progress(done) after each batch.
+    void run(int steps, const std::function<void(int)>& progress = {});
+    // Runs one pass on its own (tests).
+    void runPass(Pass pass);
+
+private:
+    const Image& image(Field f, bool next) const;
+    void dispatch(VkCommandBuffer cmd, Pass pass);
+
+    const Context& ctx_;
+    int width_ = 0, height_ = 0;
+    int parity_ = 0; // 0: cur = A, next = B
+    SimParams params_{};
+    bool params_dirty_ = true;
+    std::vector<Spring> springs_;
+    bool springs_dirty_ = true;
+
+    std::array<Image, 2> terrain_, water_, sediment_, outflow_;
+    Image velocity_, hardness_, thermal_axis_, thermal_diag_, rain_mask_;
+    Buffer params_buffer_, partials_, totals_, springs_buffer_;
+
+    VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+    VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
+    VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
+    std::array<VkDescriptorSet, 2> sets_{};
+    std::array<VkPipeline, kPassCount> pipelines_{};
+};
+
+} // namespace alluvium::gpu

@@ -1,0 +1,118 @@
+// Shared between GLSL (#include "shared.h") and C++ (gpu/). Binding slots, workgroup size,
+// reduction slots and the parameter block the passes read. Keep it plain: scalars only, so
+// the std430 layout in GLSL and the C++ struct agree member for member.
+#ifndef ALLUVIUM_SHARED_H
+#define ALLUVIUM_SHARED_H
+
+#ifdef __cplusplus
+#include <cstdint>
+namespace alluvium::gpu {
+using uint = uint32_t;
+#endif
+
+// Every grid pass runs 16x16 invocations per workgroup and bounds-checks its cell.
+#define WG_X 16
+#define WG_Y 16
+#define WG_SIZE (WG_X * WG_Y)
+// Single-workgroup reductions run this many invocations.
+#define REDUCE_SIZE 256
+
+// Descriptor set 0. "cur" images hold the state at the start of a step, "next" the state at
+// its end; the host swaps the two descriptor sets every step (ping-pong).
+#define B_PARAMS 0          // SimParams (storage buffer, read-only)
+#define B_TERRAIN_CUR 1     // r32f  ground height b (m)
+#define B_TERRAIN_NEXT 2    // r32f
+#define B_WATER_CUR 3       // r32f  water depth d (m)
+#define B_WATER_NEXT 4      // r32f
+#define B_SEDIMENT_CUR 5    // r32f  suspended sediment s (m of soil)
+#define B_SEDIMENT_NEXT 6   // r32f
+#define B_OUTFLOW_CUR 7     // rgba32f outflow face speed w (m/s) to left, right, top, bottom
+#define B_OUTFLOW_NEXT 8    // rgba32f (flux f = L * d * w, m^3/s)
+#define B_VELOCITY 9        // rg32f  water velocity (u, v) (m/s)
+#define B_HARDNESS 10       // r32f  0 soft .. 1 rock
+#define B_THERMAL_AXIS 11   // rgba32f thermal outflow (m) to left, right, top, bottom
+#define B_THERMAL_DIAG 12   // rgba32f thermal outflow (m) to top-left, top-right, bottom-left, bottom-right
+#define B_RAIN_MASK 13      // r32f  rain multiplier, 0..1
+#define B_PARTIALS 14       // float[REDUCE_SLOTS][group_count]: per-workgroup sums of one step
+#define B_TOTALS 15         // Totals: double accumulators over the run
+#define B_SPRINGS 16        // vec4[] springs: x, y (cells), radius (cells), rate per cell (m^3/s)
+#define BINDING_COUNT 17
+
+// Reduction slots: each pass that moves mass writes its per-workgroup sum (m^3) into its slot.
+#define SLOT_RAIN 0
+#define SLOT_SPRING 1
+#define SLOT_BRUSH_WATER_ADD 2
+#define SLOT_BRUSH_WATER_REMOVE 3
+#define SLOT_BRUSH_SOIL_ADD 4
+#define SLOT_BRUSH_SOIL_REMOVE 5
+#define SLOT_EVAPORATED 6
+#define SLOT_DRAINED_WATER 7
+#define SLOT_ERODED 8
+#define SLOT_DEPOSITED 9
+#define SLOT_SED_BEFORE 10  // suspended sediment before transport
+#define SLOT_SED_AFTER 11   // after the semi-Lagrangian advection, before correction
+#define SLOT_SED_DRAINED 12 // carried out over open edges this step
+#define SLOT_MAX_SPEED 13   // max, not sum (m/s)
+#define REDUCE_SLOTS 14
+
+// Totals accumulated on the GPU in double precision (indices into Totals.acc).
+#define TOTAL_CORRECTION_ABS 14 // sum over steps of |sediment correction| (m^3)
+#define TOTAL_SLOTS 16
+
+#define EDGE_CLOSED 0
+#define EDGE_OPEN 1
+
+#define BRUSH_NONE 0
+#define BRUSH_ADD_WATER 1
+#define BRUSH_REMOVE_WATER 2
+#define BRUSH_RAISE 3
+#define BRUSH_LOWER 4
+
+// Everything a step reads, in SI units (the table in gpu/params.h converts from its units).
+struct SimParams {
+    int width;  // cells
+    int height; // cells
+    int group_count_x;
+    int group_count_y;
+    float cell_size;  // L (m)
+    float dt;         // s
+    float gravity;    // m/s^2
+    int edge_mode;    // EDGE_CLOSED or EDGE_OPEN
+    float rain_rate;  // m/s of water depth
+    float evaporation_rate; // 1/s
+    float flux_damping;     // 1/s, linear drag on face speeds
+    float manning_n;        // s/m^(1/3)
+    float dry_depth;        // m: shallower water is treated as dry
+    float sediment_capacity; // Kc (s)
+    float capacity_depth;   // m: capacity scales with min(1, d / capacity_depth); 0 = off
+    float min_tilt;         // lower bound of sin(tilt) in the capacity
+    float dissolve_rate;    // Ks (1/s)
+    float deposit_rate;     // Kd (1/s)
+    float thermal_rate;     // 1/s
+    float talus_angle;      // rad, soft ground
+    float talus_hardness_gain; // rad added at hardness 1
+    int enable_flow;
+    int enable_erosion;
+    int enable_transport;
+    int enable_thermal;
+    int enable_evaporation;
+    int spring_count;
+    int brush_tool;       // BRUSH_*
+    float brush_x;        // cells (continuous, cell centres at i + 0.5)
+    float brush_y;
+    float brush_radius;   // cells
+    float brush_strength; // m/s of water or ground at the brush centre
+};
+
+struct Totals {
+    double acc[TOTAL_SLOTS];
+    float sediment_scale; // this step's correction factor applied to suspended sediment
+    float max_speed;      // running max (m/s)
+    float pad0;
+    float pad1;
+};
+
+#ifdef __cplusplus
+} // namespace alluvium::gpu
+#endif
+#endif

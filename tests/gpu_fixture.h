@@ -1,0 +1,157 @@
+// Shared by the GPU tests: one Vulkan context for the test program (validation layer on when
+// installed), a fixture that fails any test during which the layer reported an error, and
+// conversions between the reference's double fields and the GPU's float images.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "context.h"
+#include "params.h"
+#include "reference.h"
+#include "simulation.h"
+#include "vk_check.h"
+
+namespace alluvium::test {
+
+// Created once. No device is a failure, never a skip.
+inline gpu::Context& context() {
+    static std::unique_ptr<gpu::Context> ctx;
+    static std::string failure;
+    if (!ctx && failure.empty()) {
+        auto c = std::make_unique<gpu::Context>();
+        gpu::ContextOptions options;
+        options.validation = true;
+        options.verbose = false;
+        try {
+            gpu::createContext(*c, options);
+            ctx = std::move(c);
+        } catch (const std::exception& e) {
+            failure = e.what();
+        }
+    }
+    if (!ctx) {
+        ADD_FAILURE() << "no Vulkan device: " << failure;
+        throw std::runtime_error("no Vulkan device: " + failure);
+    }
+    return *ctx;
+}
+
+class GpuTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        gpu::Context& ctx = context();
+        errors_before_ = ctx.validation_errors ? ctx.validation_errors->load() : 0;
+    }
+    void TearDown() override {
+        gpu::Context& ctx = context();
+        const int errors = ctx.validation_errors ? ctx.validation_errors->load() : 0;
+        EXPECT_EQ(errors - errors_before_, 0) << "Vulkan validation errors during the test";
+    }
+    gpu::Context& ctx() { return context(); }
+
+private:
+    int errors_before_ = 0;
+};
+
+inline std::vector<float> toFloat(const std::vector<double>& v) {
+    std::vector<float> out(v.size());
+    for (size_t i = 0; i < v.size(); ++i) out[i] = static_cast<float>(v[i]);
+    return out;
+}
+
+template <size_t N>
+std::vector<float> toFloat(const std::vector<std::array<double, N>>& v) {
+    std::vector<float> out(v.size() * N);
+    for (size_t i = 0; i < v.size(); ++i)
+        for (size_t k = 0; k < N; ++k) out[i * N + k] = static_cast<float>(v[i][k]);
+    return out;
+}
+
+inline std::vector<double> toDouble(const std::vector<float>& v) {
+    return std::vector<double>(v.begin(), v.end());
+}
+
+template <size_t N>
+std::vector<std::array<double, N>> toDoubleN(const std::vector<float>& v) {
+    std::vector<std::array<double, N>> out(v.size() / N);
+    for (size_t i = 0; i < out.size(); ++i)
+        for (size_t k = 0; k < N; ++k) out[i][k] = v[i * N + k];
+    return out;
+}
+
+template <size_t N>
+std::vector<double> flatten(const std::vector<std::array<double, N>>& v) {
+    std::vector<double> out;
+    out.reserve(v.size() * N);
+    for (const auto& a : v) out.insert(out.end(), a.begin(), a.end());
+    return out;
+}
+
+// max |gpu - ref| / max |ref| (the field's scale); 0 when both are zero everywhere.
+inline double relativeError(const std::vector<float>& gpu, const std::vector<double>& ref) {
+    EXPECT_EQ(gpu.size(), ref.size());
+    double scale = 0.0, err = 0.0;
+    for (size_t i = 0; i < ref.size() && i < gpu.size(); ++i) {
+        scale = std::max(scale, std::abs(ref[i]));
+        if (!std::isfinite(gpu[i])) return INFINITY;
+        err = std::max(err, std::abs(double(gpu[i]) - ref[i]));
+    }
+    if (scale == 0.0) return err == 0.0 ? 0.0 : INFINITY;
+    return err / scale;
+}
+
+inline double relativeError(double gpu, double ref) {
+    if (ref == 0.0) return gpu == 0.0 ? 0.0 : std::abs(gpu);
+    return std::abs(gpu - ref) / std::abs(ref);
+}
+
+// Rounds a reference state to float, as the GPU holds it, so both start from the same values.
+inline void roundToFloat(ref::State& s) {
+    auto r = [](std::vector<double>& v) { for (double& x : v) x = static_cast<float>(x); };
+    r(s.terrain), r(s.water), r(s.sediment), r(s.hardness), r(s.rain_mask);
+    for (auto& a : s.outflow) for (double& x : a) x = static_cast<float>(x);
+    for (auto& a : s.velocity) for (double& x : a) x = static_cast<float>(x);
+    for (auto& a : s.thermal_axis) for (double& x : a) x = static_cast<float>(x);
+    for (auto& a : s.thermal_diag) for (double& x : a) x = static_cast<float>(x);
+}
+
+// Random but physically plausible fields: rough ground, water with dry patches, some sediment.
+inline ref::State randomState(int w, int h, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    ref::State s(w, h);
+    for (size_t i = 0; i < s.terrain.size(); ++i) {
+        s.terrain[i] = 5.0 + 3.0 * u(rng);
+        s.water[i] = u(rng) < 0.2 ? 0.0 : 0.8 * u(rng);
+        s.sediment[i] = 0.02 * u(rng);
+        s.hardness[i] = u(rng);
+        s.rain_mask[i] = u(rng);
+        s.outflow[i] = {2.0 * u(rng), 2.0 * u(rng), 2.0 * u(rng), 2.0 * u(rng)};
+        s.velocity[i] = {4.0 * u(rng) - 2.0, 4.0 * u(rng) - 2.0};
+    }
+    roundToFloat(s);
+    return s;
+}
+
+// Default table values in SI, for a grid of w x h.
+inline gpu::SimParams defaultParams(int w, int h) {
+    Params params;
+    params[Param::cell_size] = 1.0;
+    return toSimParams(params, w, h);
+}
+
+struct GridCase {
+    int w, h;
+};
+inline const std::vector<GridCase>& gridCases() {
+    static const std::vector<GridCase> cases = {{64, 64}, {97, 61}, {1, 50}, {50, 1}};
+    return cases;
+}
+
+} // namespace alluvium::test

@@ -1,0 +1,420 @@
+#include "reference.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace alluvium::ref {
+
+State::State(int width, int height) : w(width), h(height) {
+    const size_t n = static_cast<size_t>(width) * static_cast<size_t>(height);
+    terrain.assign(n, 0.0);
+    water.assign(n, 0.0);
+    sediment.assign(n, 0.0);
+    hardness.assign(n, 0.0);
+    rain_mask.assign(n, 1.0);
+    outflow.assign(n, Vec4{});
+    velocity.assign(n, Vec2{});
+    thermal_axis.assign(n, Vec4{});
+    thermal_diag.assign(n, Vec4{});
+}
+
+namespace {
+
+constexpr int LEFT = 0, RIGHT = 1, TOP = 2, BOTTOM = 3;
+
+// ---------------------------------------------------------------------------------------------
+// Sources
+// ---------------------------------------------------------------------------------------------
+double brushWeight(const gpu::SimParams& p, int x, int y) {
+    const double dx = (x + 0.5) - p.brush_x, dy = (y + 0.5) - p.brush_y;
+    const double t2 = (dx * dx + dy * dy) / (double(p.brush_radius) * p.brush_radius);
+    if (t2 >= 1.0) return 0.0;
+    return (1.0 - t2) * (1.0 - t2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outflow flux: one signed speed per cell face, positive toward +x (or +y).
+// ---------------------------------------------------------------------------------------------
+struct Face {
+    double U; // face speed (m/s), positive toward +axis
+    double q; // discharge per unit width (m^2/s), same sign
+};
+
+struct FluxGrid {
+    const State& s;
+    const gpu::SimParams& p;
+    double d(int x, int y) const { return s.water[s.index(x, y)]; }
+    double eta(int x, int y) const { return s.terrain[s.index(x, y)] + s.water[s.index(x, y)]; }
+    const Vec4& w(int x, int y) const { return s.outflow[s.index(x, y)]; }
+
+    // Face `f` along `axis` (0: x, 1: y) on line `k`: between cells f-1 and f (f in 0..n).
+    Face face(int axis, int f, int k) const {
+        const int n = axis == 0 ? s.w : s.h;
+        auto cell = [&](int i) { return axis == 0 ? std::pair{i, k} : std::pair{k, i}; };
+        const int lo = axis == 0 ? LEFT : TOP, hi = axis == 0 ? RIGHT : BOTTOM;
+        if (f <= 0 || f >= n) {
+            if (p.edge_mode != EDGE_OPEN || f < 0 || f > n) return {0.0, 0.0};
+            auto [x, y] = cell(f == 0 ? 0 : n - 1);
+            const double U = f == 0 ? -w(x, y)[lo] : w(x, y)[hi];
+            return {U, U * d(x, y)};
+        }
+        auto [ax, ay] = cell(f - 1);
+        auto [ex, ey] = cell(f);
+        return {w(ax, ay)[hi] - w(ex, ey)[lo], w(ax, ay)[hi] * d(ax, ay) - w(ex, ey)[lo] * d(ex, ey)};
+    }
+
+    // Implicit friction: linear drag plus Manning, over the upwind depth hf.
+    double friction(double U, double hf) const {
+        const double n2 = double(p.manning_n) * p.manning_n;
+        return U / (1.0 + p.dt * (p.flux_damping + p.gravity * n2 * std::abs(U) /
+                                                       std::pow(hf, 4.0 / 3.0)));
+    }
+
+    // New speed of interior face f (0 < f < n): gravity on the surface slope, momentum-
+    // conservative upwind advection (Stelling & Duinmeijer 2003), friction, dry upwind cell.
+    double interiorFace(int axis, int f, int k) const {
+        auto cell = [&](int i) { return axis == 0 ? std::pair{i, k} : std::pair{k, i}; };
+        auto [ax, ay] = cell(f - 1);
+        auto [ex, ey] = cell(f);
+        const double da = d(ax, ay), de = d(ex, ey);
+        const Face f0 = face(axis, f, k);
+        const double U = f0.U;
+        const double acc = -double(p.gravity) * (eta(ex, ey) - eta(ax, ay)) / p.cell_size;
+        double adv = 0.0;
+        const double hm = 0.5 * (da + de);
+        if (hm > p.dry_depth) {
+            const Face fu = face(axis, f - 1, k), fd = face(axis, f + 1, k);
+            const double qa = 0.5 * (fu.q + f0.q), qe = 0.5 * (f0.q + fd.q);
+            if (qa > 0.0 && U >= 0.0) adv += qa / hm * (U - fu.U) / p.cell_size;
+            if (qe < 0.0 && U <= 0.0) adv += qe / hm * (fd.U - U) / p.cell_size;
+        }
+        double Un = U + p.dt * (acc - adv);
+        const double hf = Un > 0.0 ? da : de;
+        if (hf <= p.dry_depth) return 0.0;
+        return friction(Un, hf);
+    }
+
+    // Outflow over an open edge into a dry ghost cell whose ground is level with this one.
+    double edgeOutflow(int x, int y, int dir) const {
+        const double dc = d(x, y);
+        if (dc <= p.dry_depth) return 0.0;
+        const double Un = w(x, y)[dir] + p.dt * double(p.gravity) * dc / p.cell_size;
+        return std::max(0.0, friction(Un, dc));
+    }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Reductions
+// ---------------------------------------------------------------------------------------------
+void add(Sums& sums, int slot, double v) { sums[static_cast<size_t>(slot)] += v; }
+
+} // namespace
+
+void sources(State& s, const gpu::SimParams& p, const std::vector<Spring>& springs, Sums& sums) {
+    const double area = double(p.cell_size) * p.cell_size;
+    for (int y = 0; y < s.h; ++y)
+        for (int x = 0; x < s.w; ++x) {
+            const size_t i = s.index(x, y);
+            const double rain = double(p.dt) * p.rain_rate * s.rain_mask[i];
+            s.water[i] += rain;
+            add(sums, SLOT_RAIN, rain * area);
+            for (const Spring& sp : springs) {
+                const double dx = (x + 0.5) - sp.x, dy = (y + 0.5) - sp.y;
+                if (dx * dx + dy * dy <= sp.radius * sp.radius) {
+                    const double v = double(p.dt) * sp.rate_per_cell / area;
+                    s.water[i] += v;
+                    add(sums, SLOT_SPRING, v * area);
+                }
+            }
+            if (p.brush_tool == BRUSH_NONE) continue;
+            const double amount = double(p.dt) * p.brush_strength * brushWeight(p, x, y);
+            if (amount <= 0.0) continue;
+            switch (p.brush_tool) {
+            case BRUSH_ADD_WATER:
+                s.water[i] += amount;
+                add(sums, SLOT_BRUSH_WATER_ADD, amount * area);
+                break;
+            case BRUSH_REMOVE_WATER: {
+                const double removed = std::min(s.water[i], amount);
+                s.water[i] -= removed;
+                add(sums, SLOT_BRUSH_WATER_REMOVE, removed * area);
+                break;
+            }
+            case BRUSH_RAISE:
+                s.terrain[i] += amount;
+                add(sums, SLOT_BRUSH_SOIL_ADD, amount * area);
+                break;
+            case BRUSH_LOWER:
+                s.terrain[i] -= amount;
+                add(sums, SLOT_BRUSH_SOIL_REMOVE, amount * area);
+                break;
+            default:
+                break;
+            }
+        }
+}
+
+std::vector<Vec4> outflowFlux(const State& s, const gpu::SimParams& p) {
+    std::vector<Vec4> out(s.outflow.size(), Vec4{});
+    if (!p.enable_flow) return out;
+    const FluxGrid g{s, p};
+    const bool open = p.edge_mode == EDGE_OPEN;
+    for (int y = 0; y < s.h; ++y)
+        for (int x = 0; x < s.w; ++x) {
+            Vec4 o{};
+            o[LEFT] = x > 0 ? std::max(0.0, -g.interiorFace(0, x, y))
+                            : (open ? g.edgeOutflow(x, y, LEFT) : 0.0);
+            o[RIGHT] = x < s.w - 1 ? std::max(0.0, g.interiorFace(0, x + 1, y))
+                                   : (open ? g.edgeOutflow(x, y, RIGHT) : 0.0);
+            o[TOP] = y > 0 ? std::max(0.0, -g.interiorFace(1, y, x))
+                           : (open ? g.edgeOutflow(x, y, TOP) : 0.0);
+            o[BOTTOM] = y < s.h - 1 ? std::max(0.0, g.interiorFace(1, y + 1, x))
+                                    : (open ? g.edgeOutflow(x, y, BOTTOM) : 0.0);
+            // Limiter: the volume leaving in one step, dt * L * d * sum(w), may not exceed the
+            // cell's water L^2 d, i.e. sum(w) <= L / dt.
+            const double sum = o[0] + o[1] + o[2] + o[3];
+            if (sum * p.dt > p.cell_size) {
+                const double k = p.cell_size / (sum * p.dt);
+                for (double& v : o) v *= k;
+            }
+            out[s.index(x, y)] = o;
+        }
+    return out;
+}
+
+std::vector<double> waterUpdate(const State& s, const std::vector<Vec4>& w,
+                                const gpu::SimParams& p, Sums& sums) {
+    std::vector<double> next(s.water.size());
+    const bool open = p.edge_mode == EDGE_OPEN;
+    for (int y = 0; y < s.h; ++y)
+        for (int x = 0; x < s.w; ++x) {
+            const size_t i = s.index(x, y);
+            double in = 0.0;
+            if (x > 0) in += s.water[s.index(x - 1, y)] * w[s.index(x - 1, y)][RIGHT];
+            if (x < s.w - 1) in += s.water[s.index(x + 1, y)] * w[s.index(x + 1, y)][LEFT];
+            if (y > 0) in += s.water[s.index(x, y - 1)] * w[s.index(x, y - 1)][BOTTOM];
+            if (y < s.h - 1) in += s.water[s.index(x, y + 1)] * w[s.index(x, y + 1)][TOP];
+            const Vec4& o = w[i];
+            const double out = s.water[i] * (o[0] + o[1] + o[2] + o[3]);
+            next[i] = std::max(0.0, s.water[i] + p.dt * (in - out) / p.cell_size);
+            if (open) {
+                double edge = 0.0;
+                if (x == 0) edge += o[LEFT];
+                if (x == s.w - 1) edge += o[RIGHT];
+                if (y == 0) edge += o[TOP];
+                if (y == s.h - 1) edge += o[BOTTOM];
+                add(sums, SLOT_DRAINED_WATER, double(p.dt) * p.cell_size * s.water[i] * edge);
+            }
+        }
+    return next;
+}
+
+std::vector<Vec2> velocity(const State& s, const std::vector<Vec4>& w,
+                           const std::vector<double>& water_next, const gpu::SimParams& p,
+                           Sums& sums) {
+    std::vector<Vec2> v(s.velocity.size(), Vec2{});
+    double max_speed = 0.0;
+    auto q = [&](int x, int y, int dir) { // discharge per unit width out of (x, y), or 0 outside
+        if (x < 0 || y < 0 || x >= s.w || y >= s.h) return 0.0;
+        return s.water[s.index(x, y)] * w[s.index(x, y)][static_cast<size_t>(dir)];
+    };
+    for (int y = 0; y < s.h; ++y)
+        for (int x = 0; x < s.w; ++x) {
+            const size_t i = s.index(x, y);
+            const double mean_depth = 0.5 * (s.water[i] + water_next[i]);
+            if (mean_depth <= p.dry_depth) continue;
+            // Mei et al. 2007: mean of the net flow through the two faces on each axis.
+            const double qx = 0.5 * (q(x - 1, y, RIGHT) - q(x, y, LEFT) + q(x, y, RIGHT) -
+                                     q(x + 1, y, LEFT));
+            const double qy = 0.5 * (q(x, y - 1, BOTTOM) - q(x, y, TOP) + q(x, y, BOTTOM) -
+                                     q(x, y + 1, TOP));
+            double u = qx / mean_depth, vv = qy / mean_depth;
+            // Nothing crosses more than a cell per step: cap |v| at L / dt.
+            const double speed = std::sqrt(u * u + vv * vv);
+            const double cap = double(p.cell_size) / p.dt;
+            if (speed > cap) {
+                u *= cap / speed;
+                vv *= cap / speed;
+            }
+            v[i] = {u, vv};
+            max_speed = std::max(max_speed, std::min(speed, cap));
+        }
+    sums[SLOT_MAX_SPEED] = std::max(sums[SLOT_MAX_SPEED], max_speed);
+    return v;
+}
+
+void erosionDeposition(State& s, const gpu::SimParams& p, Sums& sums) {
+    if (!p.enable_erosion) return;
+    const double area = double(p.cell_size) * p.cell_size;
+    const std::vector<double> b = s.terrain; // neighbours read the heights before this pass
+    auto at = [&](int x, int y) { return b[s.index(x, y)]; };
+    for (int y = 0; y < s.h; ++y)
+        for (int x = 0; x < s.w; ++x) {
+            const size_t i = s.index(x, y);
+            // Central differences inside, one-sided at the edges, zero on a 1-cell axis.
+            const int xl = std::max(x - 1, 0), xr = std::min(x + 1, s.w - 1);
+            const int yt = std::max(y - 1, 0), yb = std::min(y + 1, s.h - 1);
+            const double gx = xr > xl ? (at(xr, y) - at(xl, y)) / ((xr - xl) * double(p.cell_size)) : 0.0;
+            const double gy = yb > yt ? (at(x, yb) - at(x, yt)) / ((yb - yt) * double(p.cell_size)) : 0.0;
+            const double g2 = gx * gx + gy * gy;
+            const double sin_tilt = std::sqrt(g2 / (1.0 + g2));
+            const Vec2& v = s.velocity[i];
+            const double speed = std::sqrt(v[0] * v[0] + v[1] * v[1]);
+            double capacity = p.sediment_capacity * std::max(sin_tilt, double(p.min_tilt)) * speed;
+            if (p.capacity_depth > 0.0f)
+                capacity *= std::min(1.0, s.water[i] / p.capacity_depth);
+            const double sed = s.sediment[i];
+            if (capacity > sed) {
+                const double e = std::min(1.0, double(p.dt) * p.dissolve_rate) * (capacity - sed) *
+                                 (1.0 - s.hardness[i]);
+                s.terrain[i] -= e;
+                s.sediment[i] += e;
+                add(sums, SLOT_ERODED, e * area);
+            } else {
+                const double dep = std::min(1.0, double(p.dt) * p.deposit_rate) * (sed - capacity);
+                s.terrain[i] += dep;
+                s.sediment[i] -= dep;
+                add(sums, SLOT_DEPOSITED, dep * area);
+            }
+        }
+}
+
+std::vector<double> sedimentTransport(const State& s, const gpu::SimParams& p, Sums& sums) {
+    const double area = double(p.cell_size) * p.cell_size;
+    std::vector<double> next = s.sediment;
+    for (size_t i = 0; i < s.sediment.size(); ++i) add(sums, SLOT_SED_BEFORE, s.sediment[i] * area);
+    if (!p.enable_transport) {
+        for (size_t i = 0; i < s.sediment.size(); ++i) add(sums, SLOT_SED_AFTER, s.sediment[i] * area);
+        return next;
+    }
+    auto at = [&](int x, int y) { return s.sediment[s.index(x, y)]; };
+    for (int y = 0; y < s.h; ++y)
+        for (int x = 0; x < s.w; ++x) {
+            const size_t i = s.index(x, y);
+            // Semi-Lagrangian: s(x) = s(x - v dt), bilinear, positions clamped to the grid.
+            const Vec2& v = s.velocity[i];
+            const double px = std::clamp(x - v[0] * p.dt / p.cell_size, 0.0, double(s.w - 1));
+            const double py = std::clamp(y - v[1] * p.dt / p.cell_size, 0.0, double(s.h - 1));
+            const int x0 = std::min(static_cast<int>(std::floor(px)), s.w - 1);
+            const int y0 = std::min(static_cast<int>(std::floor(py)), s.h - 1);
+            const int x1 = std::min(x0 + 1, s.w - 1), y1 = std::min(y0 + 1, s.h - 1);
+            const double fx = px - x0, fy = py - y0;
+            const double top = at(x0, y0) + fx * (at(x1, y0) - at(x0, y0));
+            const double bottom = at(x0, y1) + fx * (at(x1, y1) - at(x0, y1));
+            next[i] = top + fy * (bottom - top);
+            add(sums, SLOT_SED_AFTER, next[i] * area);
+            if (p.edge_mode == EDGE_OPEN) {
+                // The water leaving over the edge this step takes its share of the sediment.
+                const Vec4& o = s.outflow[i];
+                double edge = 0.0;
+                if (x == 0) edge += o[LEFT];
+                if (x == s.w - 1) edge += o[RIGHT];
+                if (y == 0) edge += o[TOP];
+                if (y == s.h - 1) edge += o[BOTTOM];
+                add(sums, SLOT_SED_DRAINED, s.sediment[i] * std::min(1.0, double(p.dt) * edge / p.cell_size) * area);
+            }
+        }
+    return next;
+}
+
+double sedimentScale(const Sums& sums) {
+    const double target = std::max(0.0, sums[SLOT_SED_BEFORE] - sums[SLOT_SED_DRAINED]);
+    const double after = sums[SLOT_SED_AFTER];
+    return after > 0.0 ? target / after : 1.0;
+}
+
+void thermalOutflow(State& s, const gpu::SimParams& p) {
+    static constexpr int dx[8] = {-1, 1, 0, 0, -1, 1, -1, 1};
+    static constexpr int dy[8] = {0, 0, -1, 1, -1, -1, 1, 1};
+    const double max_angle = 89.0 * 3.14159265358979323846 / 180.0;
+    for (int y = 0; y < s.h; ++y)
+        for (int x = 0; x < s.w; ++x) {
+            const size_t i = s.index(x, y);
+            std::array<double, 8> excess{};
+            Vec4 axis{}, diag{};
+            if (p.enable_thermal) {
+                const double tan_talus = std::tan(std::min(
+                    double(p.talus_angle) + s.hardness[i] * p.talus_hardness_gain, max_angle));
+                double largest = 0.0, total = 0.0;
+                for (int k = 0; k < 8; ++k) {
+                    const int nx = x + dx[k], ny = y + dy[k];
+                    if (nx < 0 || ny < 0 || nx >= s.w || ny >= s.h) continue;
+                    const double dist = (k < 4 ? 1.0 : std::sqrt(2.0)) * p.cell_size;
+                    const double e = (s.terrain[i] - s.terrain[s.index(nx, ny)]) - tan_talus * dist;
+                    if (e > 0.0) {
+                        excess[static_cast<size_t>(k)] = e;
+                        largest = std::max(largest, e);
+                        total += e;
+                    }
+                }
+                // Move half the largest excess (times the rate), shared in proportion to the
+                // excess toward each lower neighbour: never overshoots the talus slope.
+                if (total > 0.0) {
+                    const double moved = 0.5 * std::min(1.0, double(p.dt) * p.thermal_rate) * largest;
+                    for (size_t k = 0; k < 4; ++k) axis[k] = moved * excess[k] / total;
+                    for (size_t k = 0; k < 4; ++k) diag[k] = moved * excess[k + 4] / total;
+                }
+            }
+            s.thermal_axis[i] = axis;
+            s.thermal_diag[i] = diag;
+        }
+}
+
+void thermalGather(State& s) {
+    // Neighbour k sends to us through its opposite slot.
+    static constexpr int dx[8] = {-1, 1, 0, 0, -1, 1, -1, 1};
+    static constexpr int dy[8] = {0, 0, -1, 1, -1, -1, 1, 1};
+    static constexpr int opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
+    std::vector<double> next = s.terrain;
+    auto slot = [&](size_t i, int k) {
+        return k < 4 ? s.thermal_axis[i][static_cast<size_t>(k)] : s.thermal_diag[i][static_cast<size_t>(k - 4)];
+    };
+    for (int y = 0; y < s.h; ++y)
+        for (int x = 0; x < s.w; ++x) {
+            const size_t i = s.index(x, y);
+            double out = 0.0, in = 0.0;
+            for (int k = 0; k < 8; ++k) {
+                out += slot(i, k);
+                const int nx = x + dx[k], ny = y + dy[k];
+                if (nx < 0 || ny < 0 || nx >= s.w || ny >= s.h) continue;
+                in += slot(s.index(nx, ny), opposite[k]);
+            }
+            next[i] = s.terrain[i] - out + in;
+        }
+    s.terrain = next;
+}
+
+void evaporation(State& s, const gpu::SimParams& p, Sums& sums) {
+    if (!p.enable_evaporation) return;
+    const double area = double(p.cell_size) * p.cell_size;
+    const double k = std::min(1.0, double(p.evaporation_rate) * p.dt);
+    for (double& d : s.water) {
+        const double e = d * k;
+        d -= e;
+        add(sums, SLOT_EVAPORATED, e * area);
+    }
+}
+
+double step(State& s, const gpu::SimParams& p, const std::vector<Spring>& springs, Sums& sums) {
+    sources(s, p, springs, sums);
+    std::vector<Vec4> w = outflowFlux(s, p);
+    std::vector<double> water_next = waterUpdate(s, w, p, sums);
+    s.velocity = velocity(s, w, water_next, p, sums);
+    s.outflow = w;
+    s.water = water_next;
+    erosionDeposition(s, p, sums);
+    Sums sed{};
+    std::vector<double> sediment_next = sedimentTransport(s, p, sed);
+    const double scale = sedimentScale(sed);
+    for (double& v : sediment_next) v *= scale;
+    s.sediment = sediment_next;
+    sums[SLOT_SED_BEFORE] += sed[SLOT_SED_BEFORE];
+    sums[SLOT_SED_AFTER] += sed[SLOT_SED_AFTER];
+    sums[SLOT_SED_DRAINED] += sed[SLOT_SED_DRAINED];
+    thermalOutflow(s, p);
+    thermalGather(s);
+    evaporation(s, p, sums);
+    return std::abs(sed[SLOT_SED_AFTER] * scale - sed[SLOT_SED_AFTER]);
+}
+
+} // namespace alluvium::ref

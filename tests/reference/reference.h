@@ -1,0 +1,54 @@
+// Plain C++ double-precision twin of every GPU pass (the oracle the shaders are tested against).
+// Each function mirrors one shader in shaders/, in the same order of operations where it matters;
+// the comments there give the equations.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <vector>
+
+#include "shared.h"
+
+namespace alluvium::ref {
+
+using Vec2 = std::array<double, 2>;
+using Vec4 = std::array<double, 4>;
+using Sums = std::array<double, REDUCE_SLOTS>; // per-step totals by SLOT_* (m^3; max speed in m/s)
+
+struct Spring {
+    double x, y, radius, rate_per_cell; // cells, cells, cells, m^3/s per cell
+};
+
+struct State {
+    int w = 0, h = 0;
+    std::vector<double> terrain, water, sediment, hardness, rain_mask;
+    std::vector<Vec4> outflow;      // face speeds out of the cell: left, right, top, bottom (m/s)
+    std::vector<Vec2> velocity;     // m/s
+    std::vector<Vec4> thermal_axis; // m to left, right, top, bottom
+    std::vector<Vec4> thermal_diag; // m to top-left, top-right, bottom-left, bottom-right
+    State() = default;
+    State(int width, int height);
+    size_t index(int x, int y) const { return static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x); }
+};
+
+// The passes, in step order. `p` is the same block the GPU reads.
+void sources(State& s, const gpu::SimParams& p, const std::vector<Spring>& springs, Sums& sums);
+std::vector<Vec4> outflowFlux(const State& s, const gpu::SimParams& p);
+std::vector<double> waterUpdate(const State& s, const std::vector<Vec4>& outflow,
+                                const gpu::SimParams& p, Sums& sums);
+std::vector<Vec2> velocity(const State& s, const std::vector<Vec4>& outflow,
+                           const std::vector<double>& water_next, const gpu::SimParams& p,
+                           Sums& sums);
+// Updates terrain and sediment of `s` (reads velocity and water of `s`).
+void erosionDeposition(State& s, const gpu::SimParams& p, Sums& sums);
+// Returns the advected sediment (before the global correction).
+std::vector<double> sedimentTransport(const State& s, const gpu::SimParams& p, Sums& sums);
+// Scale factor that restores the sediment total (minus what drained) after transport.
+double sedimentScale(const Sums& sums);
+void thermalOutflow(State& s, const gpu::SimParams& p);
+void thermalGather(State& s);
+void evaporation(State& s, const gpu::SimParams& p, Sums& sums);
+
+// One whole step, as the GPU records it. Returns the sediment correction applied (m^3).
+double step(State& s, const gpu::SimParams& p, const std::vector<Spring>& springs, Sums& sums);
+
+} // namespace alluvium::ref
