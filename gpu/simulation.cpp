@@ -59,8 +59,24 @@ const FieldInfo& info(Field f) { return kFields[static_cast<size_t>(f)]; }
 uint32_t groupsX(int width) { return static_cast<uint32_t>((width + WG_X - 1) / WG_X); }
 uint32_t groupsY(int height) { return static_cast<uint32_t>((height + WG_Y - 1) / WG_Y); }
 
-uint64_t partialsBytes(int width, int height) {
-    return uint64_t(REDUCE_SLOTS) * groupsX(width) * groupsY(height) * sizeof(float);
+// The reductions keep one partial per subgroup; the smallest subgroup we accept is 4 wide.
+constexpr uint32_t kMinSubgroupSize = 4;
+
+uint32_t subgroupSize(const Context& ctx) {
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    props.pNext = &subgroup;
+    vkGetPhysicalDeviceProperties2(ctx.physical, &props);
+    const bool arithmetic = (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
+                            (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT);
+    if (!arithmetic || subgroup.subgroupSize < kMinSubgroupSize || WG_SIZE % subgroup.subgroupSize != 0)
+        throw DeviceError(ctx.device_name + " lacks subgroup arithmetic in compute shaders (needed for the reductions)");
+    return subgroup.subgroupSize;
+}
+
+uint64_t partialsBytes(int width, int height, uint32_t subgroup_size) {
+    return uint64_t(REDUCE_SLOTS) * groupsX(width) * groupsY(height) * (WG_SIZE / subgroup_size) *
+           sizeof(float);
 }
 
 } // namespace
@@ -74,7 +90,7 @@ uint64_t simulationBytes(int width, int height) {
     const uint64_t cells = uint64_t(width) * uint64_t(height);
     uint64_t per_cell = 0;
     for (const FieldInfo& f : kFields) per_cell += uint64_t(f.channels) * 4u * (f.ping_pong ? 2u : 1u);
-    return cells * per_cell + partialsBytes(width, height) + sizeof(SimParams) + sizeof(Totals) +
+    return cells * per_cell + partialsBytes(width, height, kMinSubgroupSize) + sizeof(SimParams) + sizeof(Totals) +
            kMaxSprings * sizeof(Spring);
 }
 
@@ -104,7 +120,8 @@ Simulation::Simulation(const Context& ctx, int width, int height)
 
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     createBuffer(params_buffer_, ctx, sizeof(SimParams), storage, false);
-    createBuffer(partials_, ctx, partialsBytes(width, height), storage, false);
+    subgroup_size_ = subgroupSize(ctx);
+    createBuffer(partials_, ctx, partialsBytes(width, height, subgroup_size_), storage, false);
     createBuffer(totals_, ctx, sizeof(Totals), storage, true);
     createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
     resetTotals();
@@ -253,6 +270,7 @@ void Simulation::setParams(const SimParams& params) {
     params_.height = height_;
     params_.group_count_x = static_cast<int>(groupsX(width_));
     params_.group_count_y = static_cast<int>(groupsY(height_));
+    params_.partial_count = static_cast<int>(groupsX(width_) * groupsY(height_) * (WG_SIZE / subgroup_size_));
     params_.spring_count = static_cast<int>(springs_.size());
     params_dirty_ = true;
 }

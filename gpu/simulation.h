@@ -77,6 +77,7 @@ private:
     const Context& ctx_;
     int width_ = 0, height_ = 0;
     int parity_ = 0; // 0: cur = A, next = B
+    uint32_t subgroup_size_ = 0;
     SimParams params_{};
     bool params_dirty_ = true;
     std::vector<Spring> springs_;

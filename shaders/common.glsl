@@ -2,6 +2,8 @@
 // workgroup reductions. A pass that reduces must let every invocation reach the reduction, so
 // passes test `inside` instead of returning early.
 #extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
 #include "shared.h"
 
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
@@ -34,38 +36,21 @@ bool insideGrid(ivec2 c) { return c.x < p.width && c.y < p.height; }
 bool inGrid(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < p.width && c.y < p.height; }
 float cellArea() { return p.cell_size * p.cell_size; }
 
-shared vec4 reduce_buffer[WG_SIZE];
-
-// Sum (or max) of v over the workgroup; the result is valid in invocation 0.
-vec4 groupSum(vec4 v) {
-    uint i = gl_LocalInvocationIndex;
-    reduce_buffer[i] = v;
-    barrier();
-    for (uint stride = WG_SIZE / 2; stride > 0; stride >>= 1) {
-        if (i < stride) reduce_buffer[i] += reduce_buffer[i + stride];
-        barrier();
-    }
-    vec4 r = reduce_buffer[0];
-    barrier();
-    return r;
+// Per-step sums without barriers (a barrier is costly on CPU drivers such as lavapipe): each
+// subgroup adds its invocations' values and one invocation writes the subgroup's partial.
+// Every invocation of the workgroup must reach these calls (passes that reduce never return
+// early), so every partial slot is rewritten each step.
+uint partialIndex(int slot) {
+    uint group = gl_WorkGroupID.y * uint(p.group_count_x) + gl_WorkGroupID.x;
+    return uint(slot) * uint(p.partial_count) + group * gl_NumSubgroups + gl_SubgroupID;
 }
 
-vec4 groupMax(vec4 v) {
-    uint i = gl_LocalInvocationIndex;
-    reduce_buffer[i] = v;
-    barrier();
-    for (uint stride = WG_SIZE / 2; stride > 0; stride >>= 1) {
-        if (i < stride) reduce_buffer[i] = max(reduce_buffer[i], reduce_buffer[i + stride]);
-        barrier();
-    }
-    vec4 r = reduce_buffer[0];
-    barrier();
-    return r;
+void addPartial(int slot, float value) {
+    float sum = subgroupAdd(value);
+    if (subgroupElect()) partials[partialIndex(slot)] = sum;
 }
 
-uint groupIndex() { return gl_WorkGroupID.y * uint(p.group_count_x) + gl_WorkGroupID.x; }
-uint groupCount() { return uint(p.group_count_x * p.group_count_y); }
-
-void writePartial(int slot, float value) {
-    if (gl_LocalInvocationIndex == 0) partials[uint(slot) * groupCount() + groupIndex()] = value;
+void maxPartial(int slot, float value) {
+    float m = subgroupMax(value);
+    if (subgroupElect()) partials[partialIndex(slot)] = m;
 }

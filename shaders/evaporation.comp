@@ -12,5 +12,5 @@ void main() {
         imageStore(water_next, c, vec4(d - e));
         evaporated = e * cellArea();
     }
-    writePartial(SLOT_EVAPORATED, groupSum(vec4(evaporated, 0.0, 0.0, 0.0)).x);
+    addPartial(SLOT_EVAPORATED, evaporated);
 }

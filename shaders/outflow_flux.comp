@@ -10,28 +10,45 @@
 // Reads outflow_cur at up to two cells away; writes outflow_next (ping-pong).
 #include "common.glsl"
 
-float depth(ivec2 c) { return imageLoad(water_cur, c).r; }
-float surface(ivec2 c) { return imageLoad(terrain_cur, c).r + imageLoad(water_cur, c).r; }
-vec4 outflowAt(ivec2 c) { return imageLoad(outflow_cur, c); }
+// The cells c-2 .. c+2 along one axis: what the two faces of the cell on that axis need.
+// Loaded once (image loads are the cost of this pass); local index 2 is the cell itself.
+struct Line {
+    float d[5];
+    float eta[5];
+    vec4 w[5];
+    int first;  // global index of local cell 0 along the axis
+    int n;      // cells along the axis
+    int lo, hi; // outflow channels toward -axis and +axis
+};
 
-// Face f on `axis` (0 x, 1 y) of line k, between cells f-1 and f. Returns (U, q): speed and
-// discharge per unit width, positive toward +axis.
-ivec2 cellOn(int axis, int i, int k) { return axis == 0 ? ivec2(i, k) : ivec2(k, i); }
-
-vec2 face(int axis, int f, int k) {
-    int n = axis == 0 ? p.width : p.height;
-    int lo = axis == 0 ? LEFT : TOP;
-    int hi = axis == 0 ? RIGHT : BOTTOM;
-    if (f <= 0 || f >= n) {
-        if (p.edge_mode != EDGE_OPEN || f < 0 || f > n) return vec2(0.0);
-        ivec2 c = cellOn(axis, f == 0 ? 0 : n - 1, k);
-        float U = f == 0 ? -outflowAt(c)[lo] : outflowAt(c)[hi];
-        return vec2(U, U * depth(c));
+Line loadLine(ivec2 c, int axis) {
+    Line l;
+    ivec2 step = axis == 0 ? ivec2(1, 0) : ivec2(0, 1);
+    l.first = (axis == 0 ? c.x : c.y) - 2;
+    l.n = axis == 0 ? p.width : p.height;
+    l.lo = axis == 0 ? LEFT : TOP;
+    l.hi = axis == 0 ? RIGHT : BOTTOM;
+    for (int i = 0; i < 5; ++i) {
+        ivec2 q = c + (i - 2) * step;
+        bool in_grid = inGrid(q);
+        l.d[i] = in_grid ? imageLoad(water_cur, q).r : 0.0;
+        l.eta[i] = in_grid ? imageLoad(terrain_cur, q).r + l.d[i] : 0.0;
+        l.w[i] = in_grid ? imageLoad(outflow_cur, q) : vec4(0.0);
     }
-    ivec2 a = cellOn(axis, f - 1, k);
-    ivec2 e = cellOn(axis, f, k);
-    vec4 wa = outflowAt(a), we = outflowAt(e);
-    return vec2(wa[hi] - we[lo], wa[hi] * depth(a) - we[lo] * depth(e));
+    return l;
+}
+
+// Face between local cells i-1 and i (global face f = first + i, between global cells f-1 and
+// f; faces 0 and n are the grid's edges). Returns (U, q): the face speed and the discharge per
+// unit width, positive toward +axis.
+vec2 face(Line l, int i) {
+    int f = l.first + i;
+    if (f <= 0 || f >= l.n) {
+        if (p.edge_mode != EDGE_OPEN || f < 0 || f > l.n) return vec2(0.0);
+        float U = f == 0 ? -l.w[i][l.lo] : l.w[i - 1][l.hi];
+        return vec2(U, U * (f == 0 ? l.d[i] : l.d[i - 1]));
+    }
+    return vec2(l.w[i - 1][l.hi] - l.w[i][l.lo], l.w[i - 1][l.hi] * l.d[i - 1] - l.w[i][l.lo] * l.d[i]);
 }
 
 float friction(float U, float hf) {
@@ -39,17 +56,16 @@ float friction(float U, float hf) {
     return U / (1.0 + p.dt * (p.flux_damping + p.gravity * n2 * abs(U) / pow(hf, 4.0 / 3.0)));
 }
 
-float interiorFace(int axis, int f, int k) {
-    ivec2 a = cellOn(axis, f - 1, k);
-    ivec2 e = cellOn(axis, f, k);
-    float da = depth(a), de = depth(e);
-    vec2 f0 = face(axis, f, k);
+// New speed of the interior face between local cells i-1 and i (i = 2 or 3).
+float interiorFace(Line l, int i) {
+    float da = l.d[i - 1], de = l.d[i];
+    vec2 f0 = face(l, i);
     float U = f0.x;
-    float acc = -p.gravity * (surface(e) - surface(a)) / p.cell_size;
+    float acc = -p.gravity * (l.eta[i] - l.eta[i - 1]) / p.cell_size;
     float adv = 0.0;
     float hm = 0.5 * (da + de);
     if (hm > p.dry_depth) {
-        vec2 fu = face(axis, f - 1, k), fd = face(axis, f + 1, k);
+        vec2 fu = face(l, i - 1), fd = face(l, i + 1);
         float qa = 0.5 * (fu.y + f0.y), qe = 0.5 * (f0.y + fd.y);
         if (qa > 0.0 && U >= 0.0) adv += qa / hm * (U - fu.x) / p.cell_size;
         if (qe < 0.0 && U <= 0.0) adv += qe / hm * (fd.x - U) / p.cell_size;
@@ -61,11 +77,20 @@ float interiorFace(int axis, int f, int k) {
 }
 
 // Over an open edge the water falls into a dry ghost cell level with this one.
-float edgeOutflow(ivec2 c, int dir) {
-    float dc = depth(c);
+float edgeOutflow(Line l, int dir) {
+    float dc = l.d[2];
     if (dc <= p.dry_depth) return 0.0;
-    float Un = outflowAt(c)[dir] + p.dt * p.gravity * dc / p.cell_size;
+    float Un = l.w[2][dir] + p.dt * p.gravity * dc / p.cell_size;
     return max(0.0, friction(Un, dc));
+}
+
+// Outflow speeds of the cell toward -axis and +axis.
+vec2 axisOutflow(Line l) {
+    bool open = p.edge_mode == EDGE_OPEN;
+    int self = l.first + 2;
+    float out_lo = self > 0 ? max(0.0, -interiorFace(l, 2)) : (open ? edgeOutflow(l, l.lo) : 0.0);
+    float out_hi = self < l.n - 1 ? max(0.0, interiorFace(l, 3)) : (open ? edgeOutflow(l, l.hi) : 0.0);
+    return vec2(out_lo, out_hi);
 }
 
 void main() {
@@ -73,13 +98,9 @@ void main() {
     if (!insideGrid(c)) return;
     vec4 o = vec4(0.0);
     if (p.enable_flow != 0) {
-        bool open = p.edge_mode == EDGE_OPEN;
-        o[LEFT] = c.x > 0 ? max(0.0, -interiorFace(0, c.x, c.y)) : (open ? edgeOutflow(c, LEFT) : 0.0);
-        o[RIGHT] = c.x < p.width - 1 ? max(0.0, interiorFace(0, c.x + 1, c.y))
-                                     : (open ? edgeOutflow(c, RIGHT) : 0.0);
-        o[TOP] = c.y > 0 ? max(0.0, -interiorFace(1, c.y, c.x)) : (open ? edgeOutflow(c, TOP) : 0.0);
-        o[BOTTOM] = c.y < p.height - 1 ? max(0.0, interiorFace(1, c.y + 1, c.x))
-                                       : (open ? edgeOutflow(c, BOTTOM) : 0.0);
+        vec2 x_out = axisOutflow(loadLine(c, 0));
+        vec2 y_out = axisOutflow(loadLine(c, 1));
+        o = vec4(x_out, y_out);
         // Limiter (K of the design): the volume leaving in one step, dt * L * d * sum(w), may not
         // exceed the cell's water L^2 d, i.e. sum(w) <= L / dt.
         float sum = o.x + o.y + o.z + o.w;

@@ -1,4 +1,4 @@
-// Single-workgroup reductions over the per-workgroup partial sums of one step, in double
+// Single-workgroup reductions over the per-subgroup partial sums of one step, in double
 // precision, folded into the run's totals. Deterministic: fixed order, no atomics.
 #extension GL_GOOGLE_include_directive : require
 #include "shared.h"
@@ -12,7 +12,7 @@ shared double reduce_double[REDUCE_SIZE];
 
 // Sum of one slot over all workgroups; valid in every invocation.
 double slotSum(int slot) {
-    uint groups = uint(p.group_count_x * p.group_count_y);
+    uint groups = uint(p.partial_count);
     uint base = uint(slot) * groups;
     double acc = 0.0;
     for (uint g = gl_LocalInvocationIndex; g < groups; g += REDUCE_SIZE) acc += double(partials[base + g]);
@@ -29,7 +29,7 @@ double slotSum(int slot) {
 }
 
 float slotMax(int slot) {
-    uint groups = uint(p.group_count_x * p.group_count_y);
+    uint groups = uint(p.partial_count);
     uint base = uint(slot) * groups;
     float m = 0.0;
     for (uint g = gl_LocalInvocationIndex; g < groups; g += REDUCE_SIZE) m = max(m, partials[base + g]);

@@ -41,8 +41,7 @@ void main() {
         sums.y = next * area;
         imageStore(sediment_next, c, vec4(next));
     }
-    sums = groupSum(sums);
-    writePartial(SLOT_SED_BEFORE, sums.x);
-    writePartial(SLOT_SED_AFTER, sums.y);
-    writePartial(SLOT_SED_DRAINED, sums.z);
+    addPartial(SLOT_SED_BEFORE, sums.x);
+    addPartial(SLOT_SED_AFTER, sums.y);
+    addPartial(SLOT_SED_DRAINED, sums.z);
 }

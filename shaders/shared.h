@@ -33,12 +33,12 @@ using uint = uint32_t;
 #define B_THERMAL_AXIS 11   // rgba32f thermal outflow (m) to left, right, top, bottom
 #define B_THERMAL_DIAG 12   // rgba32f thermal outflow (m) to top-left, top-right, bottom-left, bottom-right
 #define B_RAIN_MASK 13      // r32f  rain multiplier, 0..1
-#define B_PARTIALS 14       // float[REDUCE_SLOTS][group_count]: per-workgroup sums of one step
+#define B_PARTIALS 14       // float[REDUCE_SLOTS][partial_count]: per-subgroup sums of one step
 #define B_TOTALS 15         // Totals: double accumulators over the run
 #define B_SPRINGS 16        // vec4[] springs: x, y (cells), radius (cells), rate per cell (m^3/s)
 #define BINDING_COUNT 17
 
-// Reduction slots: each pass that moves mass writes its per-workgroup sum (m^3) into its slot.
+// Reduction slots: each pass that moves mass writes its per-subgroup sums (m^3) into its slot.
 #define SLOT_RAIN 0
 #define SLOT_SPRING 1
 #define SLOT_BRUSH_WATER_ADD 2
@@ -74,6 +74,7 @@ struct SimParams {
     int height; // cells
     int group_count_x;
     int group_count_y;
+    int partial_count;    // partial sums per reduction slot: workgroups * subgroups per workgroup
     float cell_size;  // L (m)
     float dt;         // s
     float gravity;    // m/s^2

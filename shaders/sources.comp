@@ -47,12 +47,10 @@ void main() {
         }
         imageStore(water_cur, c, vec4(d));
     }
-    vec4 w = groupSum(water_sums);
-    vec4 s = groupSum(vec4(soil_sums, 0.0, 0.0));
-    writePartial(SLOT_RAIN, w.x);
-    writePartial(SLOT_SPRING, w.y);
-    writePartial(SLOT_BRUSH_WATER_ADD, w.z);
-    writePartial(SLOT_BRUSH_WATER_REMOVE, w.w);
-    writePartial(SLOT_BRUSH_SOIL_ADD, s.x);
-    writePartial(SLOT_BRUSH_SOIL_REMOVE, s.y);
+    addPartial(SLOT_RAIN, water_sums.x);
+    addPartial(SLOT_SPRING, water_sums.y);
+    addPartial(SLOT_BRUSH_WATER_ADD, water_sums.z);
+    addPartial(SLOT_BRUSH_WATER_REMOVE, water_sums.w);
+    addPartial(SLOT_BRUSH_SOIL_ADD, soil_sums.x);
+    addPartial(SLOT_BRUSH_SOIL_REMOVE, soil_sums.y);
 }

@@ -28,5 +28,5 @@ void main() {
         }
         imageStore(velocity_img, c, vec4(v, 0.0, 0.0));
     }
-    writePartial(SLOT_MAX_SPEED, groupMax(vec4(speed_out, 0.0, 0.0, 0.0)).x);
+    maxPartial(SLOT_MAX_SPEED, speed_out);
 }

@@ -28,5 +28,5 @@ void main() {
             drained = p.dt * p.cell_size * d * edge;
         }
     }
-    writePartial(SLOT_DRAINED_WATER, groupSum(vec4(drained, 0.0, 0.0, 0.0)).x);
+    addPartial(SLOT_DRAINED_WATER, drained);
 }
