@@ -27,23 +27,33 @@ void main() {
             if (p.capacity_depth > 0.0)
                 capacity *= min(1.0, imageLoad(water_next, c).r / p.capacity_depth);
             float s = imageLoad(sediment_cur, c).r;
+            // Exact transfer: the sediment gains exactly what the stored ground height lost (a
+            // change below half an ulp of b would otherwise vanish from b but not from s, and
+            // soil would drift over thousands of steps). `precise` stops the compiler from
+            // folding b - (b - e) back into e.
             if (capacity > s) {
                 float e = min(1.0, p.dt * p.dissolve_rate) * (capacity - s) *
                           (1.0 - imageLoad(hardness_img, c).r);
-                b -= e;
-                s += e;
-                eroded = e * cellArea();
+                precise float lowered = b - e;
+                precise float applied = b - lowered;
+                b = lowered;
+                s += applied;
+                eroded = applied * cellArea();
             } else {
                 float dep = min(1.0, p.dt * p.deposit_rate) * (s - capacity);
-                b += dep;
-                s -= dep;
+                precise float raised = b + dep;
+                precise float applied = raised - b;
+                dep = applied;
+                b = raised;
+                // Rounding b up can settle up to half an ulp more than s held (only when
+                // dt Kd >= 1 empties the water): keep s >= 0, a loss far below b's precision.
+                s = max(0.0, s - dep);
                 deposited = dep * cellArea();
             }
             imageStore(sediment_cur, c, vec4(s));
         }
         imageStore(terrain_next, c, vec4(b));
     }
-    vec4 sums = groupSum(vec4(eroded, deposited, 0.0, 0.0));
-    writePartial(SLOT_ERODED, sums.x);
-    writePartial(SLOT_DEPOSITED, sums.y);
+    addPartial(SLOT_ERODED, eroded);
+    addPartial(SLOT_DEPOSITED, deposited);
 }

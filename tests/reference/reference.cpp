@@ -108,6 +108,8 @@ struct FluxGrid {
 // ---------------------------------------------------------------------------------------------
 void add(Sums& sums, int slot, double v) { sums[static_cast<size_t>(slot)] += v; }
 
+double storedAsFloat(double v) { return static_cast<double>(static_cast<float>(v)); }
+
 } // namespace
 
 void sources(State& s, const gpu::SimParams& p, const std::vector<Spring>& springs, Sums& sums) {
@@ -264,17 +266,23 @@ void erosionDeposition(State& s, const gpu::SimParams& p, Sums& sums) {
             if (p.capacity_depth > 0.0f)
                 capacity *= std::min(1.0, s.water[i] / p.capacity_depth);
             const double sed = s.sediment[i];
+            // The ground is stored as float32 on the GPU and the sediment gains exactly what the
+            // stored height lost (see the shader): the amount moved is the change of the height
+            // rounded to float, modelled here on the float value of b.
+            const double bf = storedAsFloat(s.terrain[i]);
             if (capacity > sed) {
                 const double e = std::min(1.0, double(p.dt) * p.dissolve_rate) * (capacity - sed) *
                                  (1.0 - s.hardness[i]);
-                s.terrain[i] -= e;
-                s.sediment[i] += e;
-                add(sums, SLOT_ERODED, e * area);
+                const double applied = bf - storedAsFloat(bf - e);
+                s.terrain[i] -= applied;
+                s.sediment[i] += applied;
+                add(sums, SLOT_ERODED, applied * area);
             } else {
                 const double dep = std::min(1.0, double(p.dt) * p.deposit_rate) * (sed - capacity);
-                s.terrain[i] += dep;
-                s.sediment[i] -= dep;
-                add(sums, SLOT_DEPOSITED, dep * area);
+                const double applied = storedAsFloat(bf + dep) - bf;
+                s.terrain[i] += applied;
+                s.sediment[i] = std::max(0.0, s.sediment[i] - applied);
+                add(sums, SLOT_DEPOSITED, applied * area);
             }
         }
 }
