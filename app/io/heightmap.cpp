@@ -1,0 +1,431 @@
+// Heightmap file formats.
+//
+// [SECTION] helpers: messages, extensions, size limits
+// [SECTION] PNG decode/encode (libpng, setjmp error handling)
+// [SECTION] loadHeightmap
+// [SECTION] saveHeightmap
+#include "io/heightmap.h"
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <csetjmp>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <png.h>
+
+#include "io/atomic_file.h"
+#include "io/errors.h"
+
+namespace alluvium {
+
+namespace fs = std::filesystem;
+
+// [SECTION] helpers ---------------------------------------------------------------------------
+namespace {
+
+std::string quoted(const fs::path& p) {
+    return "'" + displayPath(p) + "'";
+}
+
+std::string lowerExtension(const fs::path& p) {
+    std::string ext = p.extension().string();
+    for (char& c : ext)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
+
+const char* kSupported = "supported: .png (8/16-bit greyscale), .f32 (raw little-endian float32)";
+
+// Throws unless w x h is within the supported grid size. `what` names the source in the message.
+void checkGridSize(long long w, long long h, const std::string& what) {
+    if (w < 1 || h < 1 || w > kMaxGridSide || h > kMaxGridSide || w * h > kMaxGridCells) {
+        throw InputError(what + " is " + std::to_string(w) + "x" + std::to_string(h) +
+                         " cells; supported is 1.." + std::to_string(kMaxGridSide) +
+                         " per side and at most 2^28 cells");
+    }
+}
+
+// Opens for reading or throws "cannot open '<path>': <strerror>".
+std::unique_ptr<FILE, int (*)(FILE*)> openForRead(const fs::path& path) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+        throw InputError("cannot open " + quoted(path) + ": " + std::strerror(EISDIR));
+    }
+    FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw InputError("cannot open " + quoted(path) + ": " + std::strerror(errno));
+    return {f, &std::fclose};
+}
+
+// First non-finite cell, or false.
+bool findNonFinite(const Heightmap& map, int& bx, int& by) {
+    for (std::size_t i = 0; i < map.heights.size(); ++i) {
+        if (!std::isfinite(map.heights[i])) {
+            bx = static_cast<int>(i % static_cast<std::size_t>(map.width));
+            by = static_cast<int>(i / static_cast<std::size_t>(map.width));
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string valueName(float v) {
+    if (std::isnan(v)) return "NaN";
+    return v > 0 ? "+Inf" : "-Inf";
+}
+
+// [SECTION] PNG -------------------------------------------------------------------------------
+// libpng reports errors through longjmp. The functions that call setjmp below keep only plain
+// locals and write their results through pointers into objects owned by the caller, so a jump
+// never skips a C++ destructor.
+
+struct PngErrorContext {
+    char message[256] = {};
+};
+
+void pngError(png_structp png, png_const_charp msg) {
+    auto* ctx = static_cast<PngErrorContext*>(png_get_error_ptr(png));
+    std::snprintf(ctx->message, sizeof ctx->message, "%s", msg ? msg : "unknown libpng error");
+    png_longjmp(png, 1);
+}
+
+void pngWarning(png_structp, png_const_charp) {} // warnings (e.g. bad sRGB chunk) are harmless
+
+struct PngPixels {
+    uint32_t width = 0, height = 0;
+    int bit_depth = 0;               // 8 or 16 after transforms
+    int color_type = 0;              // as in the file
+    std::vector<unsigned char> data; // grey samples, 1 or 2 bytes each (big-endian), row-major
+    std::vector<unsigned char*> rows;
+};
+
+enum class PngStatus { ok, libpng_error, not_grey, too_big };
+
+// Reads the whole image. On libpng_error the message is in ctx.
+PngStatus decodePng(png_structp png, png_infop info, FILE* f, PngPixels* out) {
+    if (setjmp(png_jmpbuf(png))) return PngStatus::libpng_error;
+    png_init_io(png, f);
+    png_set_sig_bytes(png, 8);
+    // Our own size check below gives the clearer message; let libpng accept anything it can.
+    png_set_user_limits(png, 0x7fffffffu, 0x7fffffffu);
+    png_read_info(png, info);
+
+    out->width = png_get_image_width(png, info);
+    out->height = png_get_image_height(png, info);
+    out->color_type = png_get_color_type(png, info);
+    int depth = png_get_bit_depth(png, info);
+    if (out->color_type != PNG_COLOR_TYPE_GRAY && out->color_type != PNG_COLOR_TYPE_GRAY_ALPHA)
+        return PngStatus::not_grey;
+    if (out->width > static_cast<uint32_t>(kMaxGridSide) ||
+        out->height > static_cast<uint32_t>(kMaxGridSide) ||
+        static_cast<long long>(out->width) * out->height > kMaxGridCells)
+        return PngStatus::too_big;
+
+    if (depth < 8) png_set_expand_gray_1_2_4_to_8(png); // scales to 0..255
+    if (out->color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_strip_alpha(png);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    out->bit_depth = depth == 16 ? 16 : 8;
+
+    std::size_t rowbytes = png_get_rowbytes(png, info);
+    std::size_t expected = static_cast<std::size_t>(out->width) * (out->bit_depth / 8);
+    if (rowbytes != expected) png_error(png, "unexpected row size after transforms");
+    out->data.resize(rowbytes * out->height);
+    out->rows.resize(out->height);
+    for (uint32_t y = 0; y < out->height; ++y)
+        out->rows[y] = out->data.data() + rowbytes * y;
+    png_read_image(png, out->rows.data());
+    png_read_end(png, nullptr);
+    return PngStatus::ok;
+}
+
+struct PngWriteBuffer {
+    std::vector<std::byte> bytes;
+};
+
+void pngWriteToBuffer(png_structp png, png_bytep data, png_size_t length) {
+    auto* buf = static_cast<PngWriteBuffer*>(png_get_io_ptr(png));
+    const auto* p = reinterpret_cast<const std::byte*>(data);
+    bool out_of_memory = false;
+    try { // no C++ exception may unwind through libpng's C frames
+        buf->bytes.insert(buf->bytes.end(), p, p + length);
+    } catch (const std::bad_alloc&) {
+        out_of_memory = true;
+    }
+    if (out_of_memory) png_error(png, "out of memory");
+}
+
+void pngFlush(png_structp) {}
+
+// Encodes 16-bit grey rows (big-endian samples) into out->bytes.
+bool encodePng16(png_structp png, png_infop info, uint32_t w, uint32_t h, unsigned char** rows,
+                 PngWriteBuffer* out) {
+    if (setjmp(png_jmpbuf(png))) return false;
+    png_set_write_fn(png, out, &pngWriteToBuffer, &pngFlush);
+    png_set_IHDR(png, info, w, h, 16, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, 6);
+    png_write_info(png, info);
+    png_write_image(png, rows);
+    png_write_end(png, nullptr);
+    return true;
+}
+
+struct PngReadGuard {
+    png_structp png = nullptr;
+    png_infop info = nullptr;
+    ~PngReadGuard() { png_destroy_read_struct(&png, info ? &info : nullptr, nullptr); }
+};
+
+struct PngWriteGuard {
+    png_structp png = nullptr;
+    png_infop info = nullptr;
+    ~PngWriteGuard() { png_destroy_write_struct(&png, info ? &info : nullptr); }
+};
+
+// Reads min_m/max_m from a sidecar JSON; false if there is no sidecar.
+bool readSidecarRange(const fs::path& png_path, uint32_t w, uint32_t h, double& lo, double& hi) {
+    fs::path side = png_path;
+    side += ".json";
+    std::error_code ec;
+    if (!fs::is_regular_file(side, ec)) return false;
+    std::ifstream in(side, std::ios::binary);
+    if (!in) throw InputError("cannot open " + quoted(side) + ": " + std::strerror(errno));
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(in);
+        lo = j.at("min_m").get<double>();
+        hi = j.at("max_m").get<double>();
+    } catch (const nlohmann::json::exception& e) {
+        std::string what = e.what();
+        std::replace(what.begin(), what.end(), '\n', ' ');
+        throw InputError("sidecar " + quoted(side) +
+                         " is not valid (needs numbers min_m, max_m): " + what);
+    }
+    // A stale sidecar from another image would silently give wrong heights.
+    if ((j.contains("width") && j["width"].is_number() && j["width"].get<double>() != w) ||
+        (j.contains("height") && j["height"].is_number() && j["height"].get<double>() != h)) {
+        throw InputError("sidecar " + quoted(side) + " describes a different size than " +
+                         quoted(png_path) + " (" + std::to_string(w) + "x" + std::to_string(h) +
+                         "); fix or remove it, or give --height-range");
+    }
+    return true;
+}
+
+Heightmap loadPng(const fs::path& path, const LoadOptions& opt) {
+    auto file = openForRead(path);
+    unsigned char sig[8] = {};
+    if (std::fread(sig, 1, 8, file.get()) != 8 || png_sig_cmp(sig, 0, 8) != 0) {
+        throw InputError(quoted(path) + " is not a PNG file (bad signature)");
+    }
+
+    PngErrorContext ctx;
+    PngReadGuard guard;
+    guard.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, &pngError, &pngWarning);
+    if (!guard.png) throw std::bad_alloc();
+    guard.info = png_create_info_struct(guard.png);
+    if (!guard.info) throw std::bad_alloc();
+
+    PngPixels px;
+    switch (decodePng(guard.png, guard.info, file.get(), &px)) {
+    case PngStatus::ok:
+        break;
+    case PngStatus::libpng_error:
+        throw InputError(quoted(path) + " is truncated or not a valid PNG (libpng: " + ctx.message +
+                         ")");
+    case PngStatus::not_grey:
+        throw InputError(quoted(path) + " is not a greyscale PNG (colour type " +
+                         std::to_string(px.color_type) + "); convert it to 8/16-bit grey");
+    case PngStatus::too_big:
+        checkGridSize(px.width, px.height, quoted(path));
+        throw InputError(quoted(path) + " is too large"); // not reached
+    }
+    checkGridSize(px.width, px.height, quoted(path));
+
+    if (opt.width != 0 || opt.height != 0) {
+        if (static_cast<uint32_t>(opt.width) != px.width ||
+            static_cast<uint32_t>(opt.height) != px.height) {
+            throw InputError("--size " + std::to_string(opt.width) + "x" +
+                             std::to_string(opt.height) + " does not match " + quoted(path) + " (" +
+                             std::to_string(px.width) + "x" + std::to_string(px.height) + ")");
+        }
+    }
+
+    double lo = 0.0, hi = 1000.0;
+    if (opt.has_height_range) {
+        lo = opt.range_lo;
+        hi = opt.range_hi;
+    } else {
+        readSidecarRange(path, px.width, px.height, lo, hi);
+    }
+    if (!std::isfinite(lo) || !std::isfinite(hi) || hi < lo) {
+        std::ostringstream s;
+        s << "height range " << lo << ":" << hi << " for " << quoted(path)
+          << " is invalid (needs finite LO <= HI)";
+        throw InputError(s.str());
+    }
+
+    Heightmap map;
+    map.width = static_cast<int>(px.width);
+    map.height = static_cast<int>(px.height);
+    std::size_t n = static_cast<std::size_t>(px.width) * px.height;
+    map.heights.resize(n);
+    const double maxv = px.bit_depth == 16 ? 65535.0 : 255.0;
+    const double scale = (hi - lo) / maxv;
+    for (std::size_t i = 0; i < n; ++i) {
+        unsigned v = px.bit_depth == 16
+                         ? (static_cast<unsigned>(px.data[2 * i]) << 8) | px.data[2 * i + 1]
+                         : px.data[i];
+        map.heights[i] = static_cast<float>(lo + static_cast<double>(v) * scale);
+    }
+    return map;
+}
+
+// [SECTION] .f32 ------------------------------------------------------------------------------
+
+Heightmap loadF32(const fs::path& path, const LoadOptions& opt) {
+    if (opt.width <= 0 || opt.height <= 0) {
+        throw InputError(
+            quoted(path) +
+            " is raw float32 without a size: it needs --size WxH (e.g. --size 512x512)");
+    }
+    checkGridSize(opt.width, opt.height, "--size");
+    auto file = openForRead(path);
+
+    const uint64_t cells = static_cast<uint64_t>(opt.width) * static_cast<uint64_t>(opt.height);
+    const uint64_t expected = cells * 4;
+    std::error_code ec;
+    const uint64_t actual = fs::file_size(path, ec);
+    if (ec) throw InputError("cannot open " + quoted(path) + ": " + ec.message());
+    if (actual != expected) {
+        throw InputError(quoted(path) + " has " + std::to_string(actual) + " bytes but --size " +
+                         std::to_string(opt.width) + "x" + std::to_string(opt.height) +
+                         " needs exactly " + std::to_string(expected) + " (width*height*4)");
+    }
+
+    std::vector<unsigned char> raw(static_cast<std::size_t>(expected));
+    if (std::fread(raw.data(), 1, raw.size(), file.get()) != raw.size()) {
+        throw InputError("cannot read " + quoted(path) + ": " +
+                         (std::ferror(file.get()) ? std::strerror(errno) : "file shrank"));
+    }
+
+    Heightmap map;
+    map.width = opt.width;
+    map.height = opt.height;
+    map.heights.resize(static_cast<std::size_t>(cells));
+    for (std::size_t i = 0; i < map.heights.size(); ++i) {
+        const unsigned char* b = raw.data() + 4 * i;
+        uint32_t u = static_cast<uint32_t>(b[0]) | (static_cast<uint32_t>(b[1]) << 8) |
+                     (static_cast<uint32_t>(b[2]) << 16) | (static_cast<uint32_t>(b[3]) << 24);
+        map.heights[i] = std::bit_cast<float>(u);
+    }
+    int bx = 0, by = 0;
+    if (findNonFinite(map, bx, by)) {
+        throw InputError(quoted(path) + " contains " + valueName(map.at(bx, by)) + " at cell (" +
+                         std::to_string(bx) + ", " + std::to_string(by) +
+                         "); heights must be finite metres");
+    }
+    return map;
+}
+
+std::vector<std::byte> encodeF32(const Heightmap& map) {
+    std::vector<std::byte> out(map.heights.size() * 4);
+    for (std::size_t i = 0; i < map.heights.size(); ++i) {
+        uint32_t u = std::bit_cast<uint32_t>(map.heights[i]);
+        for (int k = 0; k < 4; ++k)
+            out[4 * i + static_cast<std::size_t>(k)] =
+                static_cast<std::byte>((u >> (8 * k)) & 0xffu);
+    }
+    return out;
+}
+
+} // namespace
+
+// [SECTION] loadHeightmap ---------------------------------------------------------------------
+
+Heightmap loadHeightmap(const fs::path& path, const LoadOptions& opt) {
+    const std::string ext = lowerExtension(path);
+    if (ext == ".png") return loadPng(path, opt);
+    if (ext == ".f32") return loadF32(path, opt);
+    throw InputError("cannot load " + quoted(path) + ": unknown extension '" +
+                     displayPath(path.extension()) + "'; " + kSupported);
+}
+
+// [SECTION] saveHeightmap ---------------------------------------------------------------------
+
+void saveHeightmap(const fs::path& path, const Heightmap& map, double cell_size) {
+    const std::string ext = lowerExtension(path);
+    if (ext != ".png" && ext != ".f32") {
+        throw InputError("cannot save " + quoted(path) + ": unknown extension '" +
+                         displayPath(path.extension()) + "'; " + kSupported);
+    }
+    checkGridSize(map.width, map.height, "heightmap for " + quoted(path));
+    if (map.heights.size() != static_cast<std::size_t>(map.width) * map.height) {
+        throw std::invalid_argument("saveHeightmap: heights.size() != width*height");
+    }
+    int bx = 0, by = 0;
+    if (findNonFinite(map, bx, by)) {
+        throw InputError("refusing to save " + quoted(path) + ": cell (" + std::to_string(bx) +
+                         ", " + std::to_string(by) + ") is " + valueName(map.at(bx, by)));
+    }
+
+    if (ext == ".f32") {
+        writeFileAtomic(path, encodeF32(map));
+        return;
+    }
+
+    if (!std::isfinite(cell_size) || cell_size <= 0.0) {
+        throw InputError("cannot save " + quoted(path) + ": cell size must be finite and > 0");
+    }
+    const auto [mn, mx] = std::minmax_element(map.heights.begin(), map.heights.end());
+    const double lo = *mn, hi = *mx;
+    const double range = hi - lo;
+
+    const auto w = static_cast<uint32_t>(map.width);
+    const auto h = static_cast<uint32_t>(map.height);
+    std::vector<unsigned char> data(static_cast<std::size_t>(w) * h * 2);
+    for (std::size_t i = 0; i < map.heights.size(); ++i) {
+        double t = range > 0.0 ? (static_cast<double>(map.heights[i]) - lo) / range : 0.0;
+        auto v = static_cast<unsigned>(std::clamp(std::lround(t * 65535.0), 0L, 65535L));
+        data[2 * i] = static_cast<unsigned char>(v >> 8);
+        data[2 * i + 1] = static_cast<unsigned char>(v & 0xffu);
+    }
+    std::vector<unsigned char*> rows(h);
+    for (uint32_t y = 0; y < h; ++y)
+        rows[y] = data.data() + static_cast<std::size_t>(y) * w * 2;
+
+    PngErrorContext ctx;
+    PngWriteGuard guard;
+    guard.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, &pngError, &pngWarning);
+    if (!guard.png) throw std::bad_alloc();
+    guard.info = png_create_info_struct(guard.png);
+    if (!guard.info) throw std::bad_alloc();
+    PngWriteBuffer buf;
+    if (!encodePng16(guard.png, guard.info, w, h, rows.data(), &buf)) {
+        throw InputError("cannot write " + quoted(path) + ": PNG encoding failed: " + ctx.message);
+    }
+
+    nlohmann::json side = {
+        {"width", map.width},
+        {"height", map.height},
+        {"cell_size_m", cell_size},
+        {"min_m", lo},
+        {"max_m", hi},
+        {"png16_decode", "h = min_m + v/65535*(max_m-min_m)"},
+    };
+    fs::path side_path = path;
+    side_path += ".json";
+    writeFileAtomic(path, buf.bytes);
+    writeTextAtomic(side_path, side.dump(1) + "\n");
+}
+
+} // namespace alluvium
