@@ -1,0 +1,52 @@
+// The `alluvium` subcommands. Each returns the process exit code; user errors are thrown as
+// InputError / ParamError (exit 2) and device failures as gpu::DeviceError (exit 3).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "setup.h"
+
+namespace alluvium {
+
+struct DeviceOptions {
+    int device = -1;        // --device N
+    bool validation = false; // --validation
+};
+
+// Owns the Vulkan context for one command, so every exit path releases it.
+struct ScopedContext {
+    gpu::Context ctx;
+    explicit ScopedContext(const DeviceOptions& d) {
+        gpu::ContextOptions options;
+        options.device_index = d.device;
+        options.validation = d.validation;
+        gpu::createContext(ctx, options);
+    }
+    ~ScopedContext() { gpu::destroyContext(ctx); }
+    ScopedContext(const ScopedContext&) = delete;
+    ScopedContext& operator=(const ScopedContext&) = delete;
+};
+
+struct RunOptions {
+    TerrainOptions terrain;
+    int steps = 2000;
+    std::vector<std::string> sets;
+    std::string preset;
+    std::string out;
+    std::string report;
+};
+
+struct BenchOptions {
+    std::string sizes = "256,512,1024";
+    int steps = 50;
+    bool json = false;
+    std::vector<std::string> sets;
+    std::string preset;
+};
+
+int runCommand(const RunOptions& options, const DeviceOptions& device);
+int benchCommand(const BenchOptions& options, const DeviceOptions& device);
+int paramsCommand(bool json);
+int presetsCommand();
+
+} // namespace alluvium

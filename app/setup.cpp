@@ -1,0 +1,163 @@
+#include "setup.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "io/errors.h"
+#include "io/terrain_gen.h"
+#include "presets.h"
+
+namespace alluvium {
+
+namespace {
+
+double parseNumber(std::string_view text, const std::string& what) {
+    double v = 0.0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size() || text.empty() || !std::isfinite(v))
+        throw InputError(what + ": '" + std::string(text) + "' is not a number");
+    return v;
+}
+
+} // namespace
+
+void parseSize(const std::string& text, int& width, int& height) {
+    const size_t x = text.find('x');
+    if (x == std::string::npos) throw InputError("--size: expected WxH, got '" + text + "'");
+    const double w = parseNumber(std::string_view(text).substr(0, x), "--size");
+    const double h = parseNumber(std::string_view(text).substr(x + 1), "--size");
+    if (w < 1 || h < 1 || w != std::floor(w) || h != std::floor(h) || w > kMaxGridSide || h > kMaxGridSide)
+        throw InputError("--size: '" + text + "' must be two whole numbers in 1.." +
+                         std::to_string(kMaxGridSide));
+    width = static_cast<int>(w);
+    height = static_cast<int>(h);
+}
+
+InitialTerrain prepareTerrain(const TerrainOptions& o, double cell_size) {
+    InitialTerrain initial;
+    int w = 256, h = 256;
+    if (!o.size.empty()) parseSize(o.size, w, h);
+    if (o.in.empty()) {
+        GeneratedTerrain g = generateTerrain(w, h, o.seed, cell_size);
+        initial.terrain = std::move(g.terrain);
+        initial.hardness = std::move(g.hardness);
+    } else {
+        LoadOptions load;
+        if (!o.size.empty()) {
+            load.width = w;
+            load.height = h;
+        }
+        if (!o.height_range.empty()) {
+            const size_t colon = o.height_range.find(':', 1);
+            if (colon == std::string::npos)
+                throw InputError("--height-range: expected LO:HI, got '" + o.height_range + "'");
+            load.has_height_range = true;
+            load.range_lo = parseNumber(std::string_view(o.height_range).substr(0, colon), "--height-range");
+            load.range_hi = parseNumber(std::string_view(o.height_range).substr(colon + 1), "--height-range");
+            if (load.range_hi < load.range_lo)
+                throw InputError("--height-range: HI must not be below LO in '" + o.height_range + "'");
+        }
+        initial.terrain = loadHeightmap(o.in, load);
+        initial.hardness.assign(initial.terrain.heights.size(), 0.25f);
+    }
+    if (o.hardness >= 0.0) {
+        if (o.hardness > 1.0) throw InputError("--hardness must be in [0, 1]");
+        initial.hardness.assign(initial.terrain.heights.size(), static_cast<float>(o.hardness));
+    }
+    return initial;
+}
+
+Params buildParams(const std::string& preset, double cell_size, const std::vector<std::string>& sets) {
+    Params params;
+    if (!preset.empty()) applyPreset(params, preset);
+    if (cell_size > 0.0) params.set("cell_size", std::to_string(cell_size));
+    for (const std::string& s : sets) params.set(s);
+    return params;
+}
+
+void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial) {
+    const size_t n = size_t(sim.width()) * size_t(sim.height());
+    for (bool next : {false, true}) {
+        sim.upload(gpu::Field::Terrain, initial.terrain.heights, next);
+        sim.upload(gpu::Field::Water, std::vector<float>(n, 0.0f), next);
+        sim.upload(gpu::Field::Sediment, std::vector<float>(n, 0.0f), next);
+        sim.upload(gpu::Field::Outflow, std::vector<float>(4 * n, 0.0f), next);
+    }
+    sim.upload(gpu::Field::Velocity, std::vector<float>(2 * n, 0.0f));
+    sim.upload(gpu::Field::Hardness, initial.hardness);
+    sim.resetTotals();
+}
+
+StateSums sumState(const gpu::Simulation& sim, double cell_size) {
+    StateSums sums;
+    const double area = cell_size * cell_size;
+    auto add = [&](gpu::Field f, double* total) {
+        for (float v : sim.download(f)) {
+            if (!std::isfinite(v)) {
+                ++sums.nan_cells;
+                continue;
+            }
+            if (total) *total += double(v) * area;
+        }
+    };
+    add(gpu::Field::Terrain, &sums.terrain);
+    add(gpu::Field::Water, &sums.water);
+    add(gpu::Field::Sediment, &sums.sediment);
+    add(gpu::Field::Velocity, nullptr);
+    add(gpu::Field::Outflow, nullptr);
+    return sums;
+}
+
+nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial,
+                          const StateSums& final_sums, int steps, double seconds, double cell_size) {
+    const gpu::Totals t = sim.totals();
+    auto acc = [&](int slot) { return t.acc[slot]; };
+    const double added = acc(SLOT_RAIN) + acc(SLOT_SPRING) + acc(SLOT_BRUSH_WATER_ADD);
+    const double expected_water = initial.water + added - acc(SLOT_BRUSH_WATER_REMOVE) -
+                                  acc(SLOT_EVAPORATED) - acc(SLOT_DRAINED_WATER);
+    const double water_scale = std::max(initial.water + added, 1e-30);
+    const double soil_initial = initial.terrain + initial.sediment;
+    const double soil_final = final_sums.terrain + final_sums.sediment;
+    const double expected_soil = soil_initial + acc(SLOT_BRUSH_SOIL_ADD) -
+                                 acc(SLOT_BRUSH_SOIL_REMOVE) - acc(SLOT_SED_DRAINED);
+    const double soil_scale = std::max(std::abs(soil_initial), 1e-30);
+
+    nlohmann::json r;
+    r["steps"] = steps;
+    r["seconds"] = seconds;
+    r["width"] = sim.width();
+    r["height"] = sim.height();
+    r["cell_size"] = cell_size;
+    r["units"] = "volumes in m^3, speeds in m/s";
+    r["water"] = {
+        {"rained", acc(SLOT_RAIN)},
+        {"sourced", acc(SLOT_SPRING)},
+        {"brush_added", acc(SLOT_BRUSH_WATER_ADD)},
+        {"brush_removed", acc(SLOT_BRUSH_WATER_REMOVE)},
+        {"evaporated", acc(SLOT_EVAPORATED)},
+        {"drained", acc(SLOT_DRAINED_WATER)},
+        {"stored_initial", initial.water},
+        {"stored_final", final_sums.water},
+        {"budget_error_rel", std::abs(final_sums.water - expected_water) / water_scale},
+    };
+    r["soil"] = {
+        {"initial", soil_initial},
+        {"final", soil_final},
+        {"suspended_final", final_sums.sediment},
+        {"eroded", acc(SLOT_ERODED)},
+        {"deposited", acc(SLOT_DEPOSITED)},
+        {"drained", acc(SLOT_SED_DRAINED)},
+        {"brush_added", acc(SLOT_BRUSH_SOIL_ADD)},
+        {"brush_removed", acc(SLOT_BRUSH_SOIL_REMOVE)},
+        {"drift_rel", std::abs(soil_final - expected_soil) / soil_scale},
+        {"transport_correction", acc(TOTAL_CORRECTION_ABS)},
+        // Mean relative size of the per-step correction of the semi-Lagrangian transport.
+        {"transport_correction_rel",
+         acc(TOTAL_CORRECTION_ABS) / std::max(acc(SLOT_SED_AFTER), 1e-30)},
+    };
+    r["nan_cells"] = final_sums.nan_cells;
+    r["max_speed"] = t.max_speed;
+    return r;
+}
+
+} // namespace alluvium

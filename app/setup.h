@@ -1,0 +1,48 @@
+// What `run`, `bench` (and later the viewer) share: the starting terrain from a file or the
+// generator, the parameters from defaults, a preset and --set, and the report totals.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/heightmap.h"
+#include "params.h"
+#include "simulation.h"
+
+namespace alluvium {
+
+struct TerrainOptions {
+    std::string in;              // empty: procedural
+    std::string size;            // "WxH" (required for .f32; procedural size)
+    std::string height_range;    // "LO:HI" (PNG)
+    double cell_size = 0.0;      // 0: from the table / preset
+    uint64_t seed = 1;
+    double hardness = -1.0;      // < 0: strata for procedural, 0.25 for files
+};
+
+struct InitialTerrain {
+    Heightmap terrain;
+    std::vector<float> hardness;
+};
+
+void parseSize(const std::string& text, int& width, int& height);   // "WxH", throws InputError
+InitialTerrain prepareTerrain(const TerrainOptions& options, double cell_size);
+// Defaults, then the preset, then --cell-size, then each --set in order.
+Params buildParams(const std::string& preset, double cell_size, const std::vector<std::string>& sets);
+// Uploads terrain and hardness; zero water, sediment, flux, velocity.
+void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial);
+
+// Volumes (m^3) of the state, summed in double precision, and the non-finite cells.
+struct StateSums {
+    double water = 0.0, terrain = 0.0, sediment = 0.0;
+    long long nan_cells = 0;
+};
+StateSums sumState(const gpu::Simulation& sim, double cell_size);
+
+// The report of `run` (and the viewer): water and soil budgets from the GPU's totals.
+nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial,
+                          const StateSums& final_sums, int steps, double seconds, double cell_size);
+
+} // namespace alluvium

@@ -1,0 +1,245 @@
+// Whole steps: the GPU step against the reference step, and the invariants the design promises
+// (water budget, soil conservation, a lake at rest stays at rest, no NaN for any parameters).
+#include <cstdio>
+
+#include "gpu_fixture.h"
+#include "io/terrain_gen.h"
+
+namespace alluvium::test {
+namespace {
+
+using gpu::Field;
+using gpu::Pass;
+
+// Puts the reference state into the GPU simulation (both halves of each ping-pong pair).
+void loadState(gpu::Simulation* sim, const ref::State& s, const gpu::SimParams& p) {
+    for (bool next : {false, true}) {
+        sim->upload(Field::Terrain, toFloat(s.terrain), next);
+        sim->upload(Field::Water, toFloat(s.water), next);
+        sim->upload(Field::Sediment, toFloat(s.sediment), next);
+        sim->upload(Field::Outflow, toFloat(s.outflow), next);
+    }
+    sim->upload(Field::Velocity, toFloat(s.velocity));
+    sim->upload(Field::Hardness, toFloat(s.hardness));
+    sim->upload(Field::RainMask, toFloat(s.rain_mask));
+    sim->setParams(p);
+    sim->resetTotals();
+}
+
+std::unique_ptr<gpu::Simulation> makeSim(gpu::Context& ctx, const ref::State& s, const gpu::SimParams& p) {
+    auto sim = std::make_unique<gpu::Simulation>(ctx, s.w, s.h);
+    loadState(sim.get(), s, p);
+    return sim;
+}
+
+ref::State generatedState(int w, int h, uint64_t seed, double cell_size) {
+    GeneratedTerrain g = generateTerrain(w, h, seed, cell_size);
+    ref::State s(w, h);
+    for (size_t i = 0; i < s.terrain.size(); ++i) {
+        s.terrain[i] = g.terrain.heights[i];
+        s.hardness[i] = g.hardness[i];
+    }
+    return s;
+}
+
+double sum(const std::vector<float>& v) {
+    double t = 0.0;
+    for (float x : v) t += x;
+    return t;
+}
+
+long long nonFinite(const std::vector<float>& v) {
+    long long n = 0;
+    for (float x : v) n += std::isfinite(x) ? 0 : 1;
+    return n;
+}
+
+class StepTest : public GpuTest {};
+
+// 100 whole steps on the GPU against 100 reference steps from the same start. Float rounding
+// (~6e-8 per operation) accumulates over the ~40 dependent operations of a step and 100 steps,
+// and is amplified where the flow changes branch (dry/wet thresholds, upwind choice, capacity
+// vs sediment). Measured: <= 1.4e-5 of each field's scale (terrain: of its relief). Tolerance
+// 1e-4, a factor 7 above that: tight enough that any real difference in a pass fails it.
+TEST_F(StepTest, HundredStepsMatchReference) {
+    for (auto [w, h] : {std::pair{64, 64}, std::pair{97, 61}}) {
+        ref::State s = generatedState(w, h, 7, 4.0);
+        Params params;
+        params[Param::rain_rate] = 0.5; // mm/s: enough water to flow and erode within 100 steps
+        params[Param::edge_mode] = w == 97 ? EDGE_OPEN : EDGE_CLOSED;
+        const gpu::SimParams p = toSimParams(params, w, h);
+        auto sim = makeSim(ctx(), s, p);
+        ref::Sums sums{};
+        for (int i = 0; i < 100; ++i) ref::step(s, p, {}, sums);
+        sim->run(100);
+        const std::vector<float> b = sim->download(Field::Terrain);
+        double relief = 0.0, lo = 1e30, hi = -1e30;
+        for (double v : s.terrain) lo = std::min(lo, v), hi = std::max(hi, v);
+        relief = hi - lo;
+        double max_db = 0.0;
+        for (size_t i = 0; i < b.size(); ++i) max_db = std::max(max_db, std::abs(b[i] - s.terrain[i]));
+        const double err_d = relativeError(sim->download(Field::Water), s.water);
+        // Sediment is exchanged with the float ground height to the bit (see
+        // erosion_deposition.comp), so it is exact to the ground's precision: measure its error
+        // in ulps of the highest ground.
+        const std::vector<float> sed = sim->download(Field::Sediment);
+        double max_ds = 0.0;
+        for (size_t i = 0; i < sed.size(); ++i) max_ds = std::max(max_ds, std::abs(sed[i] - s.sediment[i]));
+        const double ulp_b = std::nextafter(float(hi), INFINITY) - float(hi);
+        std::printf("[ step vs reference %dx%d ] terrain %.3g of relief, water %.3g, sediment %.3g m "
+                    "(%.1f ulps of the ground, %.3g of the sediment's scale)\n", w, h, max_db / relief,
+                    err_d, max_ds, max_ds / ulp_b, relativeError(sed, s.sediment));
+        EXPECT_LE(max_db / relief, 1e-4);
+        EXPECT_LE(err_d, 1e-4);
+        EXPECT_LE(max_ds, 1e-4 * relief);
+        const gpu::Totals t = sim->totals();
+        EXPECT_LE(relativeError(t.acc[SLOT_RAIN], sums[SLOT_RAIN]), 1e-5);
+        EXPECT_LE(relativeError(t.acc[SLOT_EVAPORATED], sums[SLOT_EVAPORATED]), 1e-3);
+        EXPECT_GT(sums[SLOT_ERODED], 0.0);
+    }
+}
+
+// rain + sources - evaporation - drained = stored_final - stored_initial, over 1,000 steps.
+TEST_F(StepTest, WaterBudgetCloses) {
+    for (int edge : {EDGE_CLOSED, EDGE_OPEN}) {
+        ref::State s = generatedState(80, 56, 3, 4.0);
+        Params params;
+        params[Param::rain_rate] = 0.2;
+        params[Param::evaporation_rate] = 0.01;
+        params[Param::edge_mode] = edge;
+        auto sim = makeSim(ctx(), s, toSimParams(params, s.w, s.h));
+        sim->setSprings({{20.5f, 30.5f, 3.0f, 0.5f}});
+        const double area = 16.0;
+        sim->run(1000);
+        const double stored = sum(sim->download(Field::Water)) * area;
+        const gpu::Totals t = sim->totals();
+        const double in = t.acc[SLOT_RAIN] + t.acc[SLOT_SPRING];
+        const double expected = in - t.acc[SLOT_EVAPORATED] - t.acc[SLOT_DRAINED_WATER];
+        const double err = std::abs(stored - expected) / in;
+        std::printf("[ water budget, %s edges ] rained %.6g sourced %.6g evaporated %.6g drained %.6g "
+                    "stored %.6g: error %.3g\n", edge ? "open" : "closed", t.acc[SLOT_RAIN],
+                    t.acc[SLOT_SPRING], t.acc[SLOT_EVAPORATED], t.acc[SLOT_DRAINED_WATER], stored, err);
+        EXPECT_LE(err, 1e-5);
+        EXPECT_GT(t.acc[SLOT_EVAPORATED], 0.0);
+        EXPECT_GT(t.acc[SLOT_SPRING], 0.0);
+        if (edge == EDGE_OPEN) EXPECT_GT(t.acc[SLOT_DRAINED_WATER], 0.0);
+        else EXPECT_EQ(t.acc[SLOT_DRAINED_WATER], 0.0);
+    }
+}
+
+// Erosion/deposition and thermal erosion move soil between ground and water or between cells;
+// terrain + suspended sediment is unchanged up to float rounding (n cells * a few ulps).
+TEST_F(StepTest, ErosionAndThermalConserveSoil) {
+    for (uint32_t seed : {1u, 2u, 3u}) {
+        ref::State s = randomState(97, 61, seed);
+        gpu::SimParams p = defaultParams(s.w, s.h);
+        auto sim = makeSim(ctx(), s, p);
+        sim->upload(Field::Water, toFloat(s.water), true);
+        const double before = sum(sim->download(Field::Terrain)) + sum(sim->download(Field::Sediment));
+        sim->runPass(Pass::ErosionDeposition);
+        sim->runPass(Pass::ReduceTotals);
+        const std::vector<float> b = sim->download(Field::Terrain, true);
+        const double after = sum(b) + sum(sim->download(Field::Sediment));
+        // Rounding: each cell's b (about 8 m) and s change by a rounded amount.
+        const double ulp_bound = double(b.size()) * 8.0 * 6e-8 * 2.0;
+        EXPECT_LE(std::abs(after - before), ulp_bound) << "erosion/deposition";
+        EXPECT_GT(sim->totals().acc[SLOT_ERODED], 0.0);
+        EXPECT_GT(sim->totals().acc[SLOT_DEPOSITED], 0.0);
+
+        const double before_thermal = sum(b);
+        sim->runPass(Pass::ThermalOutflow);
+        sim->runPass(Pass::ThermalGather);
+        const std::vector<float> b2 = sim->download(Field::Terrain, true);
+        EXPECT_LE(std::abs(sum(b2) - before_thermal), ulp_bound) << "thermal";
+        double moved = 0.0;
+        for (size_t i = 0; i < b.size(); ++i) moved += std::abs(b2[i] - b[i]);
+        EXPECT_GT(moved, 1.0) << "thermal moved nothing: the test would be vacuous";
+    }
+}
+
+// A lake on an uneven bed with islands, surface level and at rest: nothing may move.
+TEST_F(StepTest, LakeAtRestStaysAtRest) {
+    const int w = 72, h = 56;
+    ref::State s(w, h);
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    const double level = 10.0;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            // Rough bed, quantised to 1/1024 m so that bed + depth is exactly the level in float.
+            double b = 4.0 + 2.0 * std::sin(x * 0.3) * std::cos(y * 0.2) + u(rng);
+            const double r1 = std::hypot(x - 20.0, y - 20.0), r2 = std::hypot(x - 50.0, y - 35.0);
+            if (r1 < 6.0) b = 12.0 - r1 * 0.2; // islands above the surface
+            if (r2 < 4.0) b = 11.0 + u(rng);
+            b = std::round(b * 1024.0) / 1024.0;
+            const size_t i = s.index(x, y);
+            s.terrain[i] = b;
+            s.water[i] = std::max(0.0, level - b);
+        }
+    Params params;
+    params[Param::rain_rate] = 0.0;
+    params[Param::evaporation_rate] = 0.0;
+    params[Param::enable_thermal] = 0.0; // the islands' flanks are steeper than the talus angle
+    auto sim = makeSim(ctx(), s, toSimParams(params, w, h));
+    sim->run(1000);
+    const std::vector<float> v = sim->download(Field::Velocity);
+    double max_speed = 0.0;
+    for (size_t i = 0; i < v.size(); i += 2) max_speed = std::max(max_speed, double(std::hypot(v[i], v[i + 1])));
+    std::printf("[ lake at rest ] max speed after 1000 steps: %.3g m/s\n", max_speed);
+    EXPECT_LT(max_speed, 1e-6);
+    EXPECT_LT(double(sim->totals().max_speed), 1e-6);
+}
+
+// Soil (terrain + suspended sediment) on closed edges over 10,000 default steps: the corrected
+// semi-Lagrangian transport keeps it to 1e-5 relative.
+TEST_F(StepTest, SoilConservedOverTenThousandSteps) {
+    ref::State s = generatedState(64, 64, 5, 4.0);
+    Params params;
+    params[Param::rain_rate] = 0.2;
+    auto sim = makeSim(ctx(), s, toSimParams(params, s.w, s.h));
+    const double before = sum(sim->download(Field::Terrain)) + sum(sim->download(Field::Sediment));
+    sim->run(10000);
+    const std::vector<float> b = sim->download(Field::Terrain);
+    const double after = sum(b) + sum(sim->download(Field::Sediment));
+    const gpu::Totals t = sim->totals();
+    const double drift = std::abs(after - before) / std::abs(before);
+    double changed = 0.0;
+    for (size_t i = 0; i < b.size(); ++i) changed += std::abs(b[i] - s.terrain[i]);
+    std::printf("[ soil over 10000 steps ] drift %.3g, eroded %.4g m^3, deposited %.4g m^3, "
+                "transport correction %.3g of the suspended sediment per step, mean |dz| %.3g m\n",
+                drift, t.acc[SLOT_ERODED], t.acc[SLOT_DEPOSITED],
+                t.acc[TOTAL_CORRECTION_ABS] / std::max(t.acc[SLOT_SED_AFTER], 1e-30), changed / double(b.size()));
+    EXPECT_LE(drift, 1e-5);
+    EXPECT_GT(t.acc[SLOT_ERODED], 0.0);
+    EXPECT_EQ(nonFinite(b), 0);
+}
+
+// 200 parameter sets drawn uniformly within the table's ranges, 300 steps each on 64x64:
+// no NaN or Inf in any field.
+TEST_F(StepTest, RandomParametersNeverBlowUp) {
+    ref::State s = generatedState(64, 64, 9, 4.0);
+    auto sim = makeSim(ctx(), s, defaultParams(64, 64));
+    std::mt19937 rng(2024);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    for (int set = 0; set < 200; ++set) {
+        Params params;
+        std::string desc;
+        for (int i = 0; i < kParamCount; ++i) {
+            const ParamInfo& info = paramTable()[size_t(i)];
+            double v = info.min + u(rng) * (info.max - info.min);
+            if (info.kind != 'f') v = std::round(v);
+            params.values[size_t(i)] = v;
+            desc += std::string(info.name) + "=" + std::to_string(v) + " ";
+        }
+        loadState(sim.get(), s, toSimParams(params, 64, 64));
+        sim->run(300);
+        long long bad = 0;
+        for (Field f : {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity, Field::Outflow})
+            bad += nonFinite(sim->download(f));
+        ASSERT_EQ(bad, 0) << "set " << set << ": " << desc;
+        ASSERT_TRUE(std::isfinite(sim->totals().acc[SLOT_RAIN]));
+    }
+}
+
+} // namespace
+} // namespace alluvium::test
