@@ -46,6 +46,7 @@ uint partialIndex(int slot) {
 }
 
 void addPartial(int slot, float value) {
+    if (!slotActive(p, slot)) return; // uniform: the whole workgroup skips it
     float sum = subgroupAdd(value);
     if (subgroupElect()) partials[partialIndex(slot)] = sum;
 }

@@ -10,8 +10,10 @@ layout(std430, binding = B_TOTALS) buffer TotalsBlock { Totals totals; };
 
 shared double reduce_double[REDUCE_SIZE];
 
-// Sum of one slot over all workgroups; valid in every invocation.
+// Sum of one slot over all workgroups (0 if the slot is off this step); valid in every
+// invocation.
 double slotSum(int slot) {
+    if (!slotActive(p, slot)) return 0.0lf;
     uint groups = uint(p.partial_count);
     uint base = uint(slot) * groups;
     double acc = 0.0;

@@ -113,6 +113,28 @@ struct Totals {
     float pad1;
 };
 
+#ifndef __cplusplus
+// Whether `slot` is written this step. Features that are off (no brush, no springs, closed
+// edges, a disabled pass) skip their reductions: each costs a subgroup operation per value,
+// which CPU drivers pay dearly. Writers and the reduce passes both ask this.
+bool slotActive(SimParams q, int slot) {
+    switch (slot) {
+    case SLOT_RAIN: return q.rain_rate > 0.0;
+    case SLOT_SPRING: return q.spring_count > 0;
+    case SLOT_BRUSH_WATER_ADD: return q.brush_tool == BRUSH_ADD_WATER;
+    case SLOT_BRUSH_WATER_REMOVE: return q.brush_tool == BRUSH_REMOVE_WATER;
+    case SLOT_BRUSH_SOIL_ADD: return q.brush_tool == BRUSH_RAISE;
+    case SLOT_BRUSH_SOIL_REMOVE: return q.brush_tool == BRUSH_LOWER;
+    case SLOT_EVAPORATED: return q.enable_evaporation != 0;
+    case SLOT_DRAINED_WATER: return q.edge_mode == EDGE_OPEN;
+    case SLOT_ERODED: return q.enable_erosion != 0;
+    case SLOT_DEPOSITED: return q.enable_erosion != 0;
+    case SLOT_SED_DRAINED: return q.edge_mode == EDGE_OPEN && q.enable_transport != 0;
+    default: return true;
+    }
+}
+#endif
+
 #ifdef __cplusplus
 } // namespace alluvium::gpu
 #endif
