@@ -21,12 +21,31 @@ void checkOutputPath(const std::string& path, std::initializer_list<const char*>
     throw InputError(std::string(what) + " '" + path + "': unsupported extension (use " + list + ")");
 }
 
+// Refuses, before the GPU runs, an output path that can never be written: an existing folder,
+// or a folder that cannot be created because a file stands in its path. Found only at the end,
+// these would fail after the report (or the PNG before its sidecar) had already been written.
+void checkOutputLocation(const std::filesystem::path& path, const char* what) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        throw InputError(std::string(what) + " '" + displayPath(path) + "' is a directory");
+    fs::path dir = path.parent_path();
+    while (!dir.empty() && !fs::exists(dir, ec) && dir.has_relative_path()) dir = dir.parent_path();
+    if (!dir.empty() && fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+        throw InputError(std::string(what) + " '" + displayPath(path) + "': '" + displayPath(dir) +
+                         "' is not a directory");
+}
+
 } // namespace
 
 int runCommand(const RunOptions& o, const DeviceOptions& device) {
     // Everything a person can get wrong is checked before the GPU starts.
     checkOutputPath(o.out, {".png", ".f32"}, "--out");
     if (!o.report.empty()) checkOutputPath(o.report, {".json"}, "--report");
+    checkOutputLocation(o.out, "--out");
+    if (std::filesystem::path(o.out).extension() == ".png")
+        checkOutputLocation(o.out + ".json", "the sidecar of --out");
+    if (!o.report.empty()) checkOutputLocation(o.report, "--report");
     const Params params = buildParams(o.preset, o.terrain.cell_size, o.sets);
     const double cell_size = params[Param::cell_size];
     const InitialTerrain initial = prepareTerrain(o.terrain, cell_size);

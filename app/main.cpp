@@ -1,5 +1,6 @@
 // alluvium: the command line. Only wiring: each subcommand lives in its own file.
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -11,13 +12,29 @@ using namespace alluvium;
 
 namespace {
 
+// A finite number in [lo, hi] ((lo, hi] if lo_open). CLI11's own Range/PositiveNumber let "nan"
+// through, and --cell-size/--hardness take an out-of-range value to mean "not given", so a bad
+// value would otherwise run silently with the default.
+CLI::Validator finiteIn(double lo, double hi, bool lo_open, const std::string& what) {
+    return CLI::Validator(
+        [=](std::string& text) -> std::string {
+            double v = 0.0;
+            const bool ok = CLI::detail::lexical_cast(text, v) && std::isfinite(v) &&
+                            (lo_open ? v > lo : v >= lo) && v <= hi;
+            return ok ? std::string() : "'" + text + "' is not a number " + what;
+        },
+        what);
+}
+
 void addTerrainOptions(CLI::App* cmd, TerrainOptions& t) {
     cmd->add_option("--in", t.in, "input heightmap: .png (8/16-bit grey) or .f32 (raw float32 metres, needs --size)");
     cmd->add_option("--size", t.size, "grid WxH: the procedural terrain's size, or the size of a .f32 input");
-    cmd->add_option("--cell-size", t.cell_size, "metres per cell (default from the parameter table)");
+    cmd->add_option("--cell-size", t.cell_size, "metres per cell (default from the parameter table)")
+        ->check(finiteIn(0.0, HUGE_VAL, true, "> 0"));
     cmd->add_option("--height-range", t.height_range, "LO:HI metres that a PNG's black and white map to");
     cmd->add_option("--seed", t.seed, "seed of the procedural terrain");
-    cmd->add_option("--hardness", t.hardness, "uniform rock hardness 0..1 (default: strata for procedural terrain, 0.25 for files)");
+    cmd->add_option("--hardness", t.hardness, "uniform rock hardness 0..1 (default: strata for procedural terrain, 0.25 for files)")
+        ->check(finiteIn(0.0, 1.0, false, "in [0, 1]"));
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "setup.h"
 
 #include <charconv>
+#include <cstdio>
 #include <cmath>
 
 #include "io/errors.h"
@@ -70,7 +71,11 @@ InitialTerrain prepareTerrain(const TerrainOptions& o, double cell_size) {
 Params buildParams(const std::string& preset, double cell_size, const std::vector<std::string>& sets) {
     Params params;
     if (!preset.empty()) applyPreset(params, preset);
-    if (cell_size > 0.0) params.set("cell_size", std::to_string(cell_size));
+    if (cell_size > 0.0) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.17g", cell_size); // exact: to_string keeps 6 decimals
+        params.set("cell_size", text);
+    }
     for (const std::string& s : sets) params.set(s);
     return params;
 }

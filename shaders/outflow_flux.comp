@@ -21,7 +21,9 @@ struct Line {
     int lo, hi; // outflow channels toward -axis and +axis
 };
 
-Line loadLine(ivec2 c, int axis) {
+// `centre` holds the cell's own depth, surface and outflow, loaded once for both axes. The
+// surface is needed at +-1 only (gravity), depth and outflow at +-2 (advection).
+Line loadLine(ivec2 c, int axis, float d0, float eta0, vec4 w0) {
     Line l;
     ivec2 step = axis == 0 ? ivec2(1, 0) : ivec2(0, 1);
     l.first = (axis == 0 ? c.x : c.y) - 2;
@@ -29,10 +31,16 @@ Line loadLine(ivec2 c, int axis) {
     l.lo = axis == 0 ? LEFT : TOP;
     l.hi = axis == 0 ? RIGHT : BOTTOM;
     for (int i = 0; i < 5; ++i) {
+        if (i == 2) {
+            l.d[i] = d0;
+            l.eta[i] = eta0;
+            l.w[i] = w0;
+            continue;
+        }
         ivec2 q = c + (i - 2) * step;
         bool in_grid = inGrid(q);
         l.d[i] = in_grid ? imageLoad(water_cur, q).r : 0.0;
-        l.eta[i] = in_grid ? imageLoad(terrain_cur, q).r + l.d[i] : 0.0;
+        l.eta[i] = in_grid && (i == 1 || i == 3) ? imageLoad(terrain_cur, q).r + l.d[i] : 0.0;
         l.w[i] = in_grid ? imageLoad(outflow_cur, q) : vec4(0.0);
     }
     return l;
@@ -98,8 +106,11 @@ void main() {
     if (!insideGrid(c)) return;
     vec4 o = vec4(0.0);
     if (p.enable_flow != 0) {
-        vec2 x_out = axisOutflow(loadLine(c, 0));
-        vec2 y_out = axisOutflow(loadLine(c, 1));
+        float d0 = imageLoad(water_cur, c).r;
+        float eta0 = imageLoad(terrain_cur, c).r + d0;
+        vec4 w0 = imageLoad(outflow_cur, c);
+        vec2 x_out = axisOutflow(loadLine(c, 0, d0, eta0, w0));
+        vec2 y_out = axisOutflow(loadLine(c, 1, d0, eta0, w0));
         o = vec4(x_out, y_out);
         // Limiter (K of the design): the volume leaving in one step, dt * L * d * sum(w), may not
         // exceed the cell's water L^2 d, i.e. sum(w) <= L / dt.

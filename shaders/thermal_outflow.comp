@@ -6,8 +6,11 @@
 // thermal_gather moves them, so the pass is mass-exact.
 #include "common.glsl"
 
-const ivec2 kOffsets[8] = ivec2[8](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1),
-                                   ivec2(-1, -1), ivec2(1, -1), ivec2(-1, 1), ivec2(1, 1));
+// Height of neighbour c + o, or +inf outside the grid (so it is never lower).
+float heightOr(ivec2 c, ivec2 o) {
+    ivec2 n = c + o;
+    return inGrid(n) ? imageLoad(terrain_next, n).r : 1.0 / 0.0;
+}
 
 void main() {
     ivec2 c = cellId();
@@ -18,24 +21,21 @@ void main() {
         float angle = min(p.talus_angle + imageLoad(hardness_img, c).r * p.talus_hardness_gain,
                           radians(89.0));
         float tan_talus = tan(angle);
-        float excess[8];
-        float largest = 0.0, total = 0.0;
-        for (int k = 0; k < 8; ++k) {
-            excess[k] = 0.0;
-            ivec2 n = c + kOffsets[k];
-            if (!inGrid(n)) continue;
-            float dist = (k < 4 ? 1.0 : sqrt(2.0)) * p.cell_size;
-            float e = (b - imageLoad(terrain_next, n).r) - tan_talus * dist;
-            if (e > 0.0) {
-                excess[k] = e;
-                largest = max(largest, e);
-                total += e;
-            }
-        }
+        // Neighbours: left, right, top, bottom; top-left, top-right, bottom-left, bottom-right.
+        vec4 h_axis = vec4(heightOr(c, ivec2(-1, 0)), heightOr(c, ivec2(1, 0)),
+                           heightOr(c, ivec2(0, -1)), heightOr(c, ivec2(0, 1)));
+        vec4 h_diag = vec4(heightOr(c, ivec2(-1, -1)), heightOr(c, ivec2(1, -1)),
+                           heightOr(c, ivec2(-1, 1)), heightOr(c, ivec2(1, 1)));
+        vec4 e_axis = max((b - h_axis) - tan_talus * p.cell_size, 0.0);
+        vec4 e_diag = max((b - h_diag) - tan_talus * (sqrt(2.0) * p.cell_size), 0.0);
+        vec4 m = max(e_axis, e_diag);
+        float largest = max(max(m.x, m.y), max(m.z, m.w));
+        float total = (e_axis.x + e_axis.y + e_axis.z + e_axis.w) +
+                      (e_diag.x + e_diag.y + e_diag.z + e_diag.w);
         if (total > 0.0) {
             float moved = 0.5 * min(1.0, p.dt * p.thermal_rate) * largest;
-            axis = moved * vec4(excess[0], excess[1], excess[2], excess[3]) / total;
-            diag = moved * vec4(excess[4], excess[5], excess[6], excess[7]) / total;
+            axis = moved * e_axis / total;
+            diag = moved * e_diag / total;
         }
     }
     imageStore(thermal_axis, c, axis);
