@@ -22,8 +22,8 @@ constexpr std::array<PassInfo, kPassCount> kPasses = {{
     {"sources", 12, false},
     {"outflow_flux", 40, false},
     {"water_update", 24, false},
-    {"velocity", 32, false},
-    {"erosion_deposition", 32, false},
+    {"velocity", 36, false},
+    {"erosion_deposition", 40, false},
     {"sediment_transport", 16, false},
     {"reduce_sediment", 0, true},
     {"sediment_correct", 8, false},
@@ -52,6 +52,8 @@ constexpr std::array<FieldInfo, static_cast<size_t>(Field::Count)> kFields = {{
     {"thermal_axis", 4, VK_FORMAT_R32G32B32A32_SFLOAT, false},
     {"thermal_diag", 4, VK_FORMAT_R32G32B32A32_SFLOAT, false},
     {"rain_mask", 1, VK_FORMAT_R32_SFLOAT, false},
+    {"wear", 2, VK_FORMAT_R32G32_SFLOAT, false},
+    {"flow", 1, VK_FORMAT_R32_SFLOAT, false},
 }};
 
 const FieldInfo& info(Field f) { return kFields[static_cast<size_t>(f)]; }
@@ -116,6 +118,8 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     createStorageImage(thermal_axis_, ctx, w, h, info(Field::ThermalAxis).format);
     createStorageImage(thermal_diag_, ctx, w, h, info(Field::ThermalDiag).format);
     createStorageImage(rain_mask_, ctx, w, h, info(Field::RainMask).format);
+    createStorageImage(wear_, ctx, w, h, info(Field::Wear).format);
+    createStorageImage(flow_, ctx, w, h, info(Field::Flow).format);
     upload(Field::RainMask, std::vector<float>(size_t(w) * h, 1.0f));
 
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
@@ -202,6 +206,8 @@ Simulation::Simulation(const Context& ctx, int width, int height)
         image(B_THERMAL_AXIS, thermal_axis_);
         image(B_THERMAL_DIAG, thermal_diag_);
         image(B_RAIN_MASK, rain_mask_);
+        image(B_WEAR, wear_);
+        image(B_FLOW, flow_);
         buffer(B_PARTIALS, partials_);
         buffer(B_TOTALS, totals_);
         buffer(B_SPRINGS, springs_buffer_);
@@ -231,7 +237,7 @@ Simulation::~Simulation() {
     for (int i = 0; i < 2; ++i)
         for (Image* img : {&terrain_[size_t(i)], &water_[size_t(i)], &sediment_[size_t(i)], &outflow_[size_t(i)]})
             destroyImage(*img, ctx_);
-    for (Image* img : {&velocity_, &hardness_, &thermal_axis_, &thermal_diag_, &rain_mask_})
+    for (Image* img : {&velocity_, &hardness_, &thermal_axis_, &thermal_diag_, &rain_mask_, &wear_, &flow_})
         destroyImage(*img, ctx_);
 }
 
@@ -247,6 +253,8 @@ const Image& Simulation::image(Field f, bool next) const {
     case Field::ThermalAxis: return thermal_axis_;
     case Field::ThermalDiag: return thermal_diag_;
     case Field::RainMask: return rain_mask_;
+    case Field::Wear: return wear_;
+    case Field::Flow: return flow_;
     case Field::Count: break;
     }
     assert(false);
@@ -286,6 +294,10 @@ void Simulation::resetTotals() {
     Totals zero{};
     zero.sediment_scale = 1.0f;
     std::memcpy(totals_.mapped, &zero, sizeof(Totals));
+}
+
+void Simulation::setTotals(const Totals& totals) {
+    std::memcpy(totals_.mapped, &totals, sizeof(Totals));
 }
 
 Totals Simulation::totals() const {

@@ -12,7 +12,7 @@
 
 namespace alluvium::gpu {
 
-enum class Field { Terrain, Water, Sediment, Outflow, Velocity, Hardness, ThermalAxis, ThermalDiag, RainMask, Count };
+enum class Field { Terrain, Water, Sediment, Outflow, Velocity, Hardness, ThermalAxis, ThermalDiag, RainMask, Wear, Flow, Count };
 int fieldChannels(Field f);
 const char* fieldName(Field f);
 
@@ -53,8 +53,11 @@ public:
     void setParams(const SimParams& params); // width/height/group counts are filled in here
     const SimParams& params() const { return params_; }
     void setSprings(const std::vector<Spring>& springs);
+    const std::vector<Spring>& springs() const { return springs_; }
     void resetTotals();
     Totals totals() const;
+    // Continues a run's budgets (a resumed session): the totals buffer is host-visible.
+    void setTotals(const Totals& totals);
 
     // Records one step (all passes with barriers) and flips the ping-pong parity. With a
     // timer, writes a timestamp before the first pass and after each pass.
@@ -84,7 +87,7 @@ private:
     bool springs_dirty_ = true;
 
     std::array<Image, 2> terrain_, water_, sediment_, outflow_;
-    Image velocity_, hardness_, thermal_axis_, thermal_diag_, rain_mask_;
+    Image velocity_, hardness_, thermal_axis_, thermal_diag_, rain_mask_, wear_, flow_;
     Buffer params_buffer_, partials_, totals_, springs_buffer_;
 
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;

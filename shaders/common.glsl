@@ -25,6 +25,8 @@ layout(binding = B_HARDNESS, r32f) uniform image2D hardness_img;
 layout(binding = B_THERMAL_AXIS, rgba32f) uniform image2D thermal_axis;
 layout(binding = B_THERMAL_DIAG, rgba32f) uniform image2D thermal_diag;
 layout(binding = B_RAIN_MASK, r32f) uniform image2D rain_mask;
+layout(binding = B_WEAR, rg32f) uniform image2D wear_img;
+layout(binding = B_FLOW, r32f) uniform image2D flow_img;
 
 #define LEFT 0
 #define RIGHT 1

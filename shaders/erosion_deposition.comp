@@ -51,6 +51,9 @@ void main() {
                 deposited = dep * cellArea();
             }
             imageStore(sediment_cur, c, vec4(s));
+            // Wear and deposition maps (m since the start).
+            vec2 wear = imageLoad(wear_img, c).rg;
+            imageStore(wear_img, c, vec4(wear + vec2(eroded, deposited) / cellArea(), 0.0, 0.0));
         }
         imageStore(terrain_next, c, vec4(b));
     }

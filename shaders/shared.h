@@ -36,7 +36,9 @@ using uint = uint32_t;
 #define B_PARTIALS 14       // float[REDUCE_SLOTS][partial_count]: per-subgroup sums of one step
 #define B_TOTALS 15         // Totals: double accumulators over the run
 #define B_SPRINGS 16        // vec4[] springs: x, y (cells), radius (cells), rate per cell (m^3/s)
-#define BINDING_COUNT 17
+#define B_WEAR 17           // rg32f  ground eroded, deposited since the start (m), for export maps
+#define B_FLOW 18           // r32f   water volume that flowed through the cell since the start (m^3)
+#define BINDING_COUNT 19
 
 // Reduction slots: each pass that moves mass writes its per-subgroup sums (m^3) into its slot.
 #define SLOT_RAIN 0

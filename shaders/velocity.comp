@@ -1,7 +1,7 @@
 #version 450
 // Pass 4, velocity (design step 4; Mei et al. 2007): the mean net discharge through the two
 // faces on each axis over the mean depth of the step. Dry cells get zero; |v| is capped at
-// L / dt (nothing crosses more than a cell per step).
+// L / dt (nothing crosses more than a cell per step). Also accumulates the flow map.
 #include "common.glsl"
 
 float discharge(ivec2 n, int dir) {
@@ -25,6 +25,9 @@ void main() {
             float cap = p.cell_size / p.dt;
             if (speed > cap) v *= cap / speed;
             speed_out = min(speed, cap);
+            // Flow map: the water volume crossing the cell this step, |v| d L dt (m^3).
+            float flow = imageLoad(flow_img, c).r;
+            imageStore(flow_img, c, vec4(flow + speed_out * mean_depth * p.cell_size * p.dt));
         }
         imageStore(velocity_img, c, vec4(v, 0.0, 0.0));
     }

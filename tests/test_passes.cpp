@@ -122,8 +122,10 @@ TEST_P(PassTest, Velocity) {
     sim->runPass(Pass::Velocity);
     sim->runPass(Pass::ReduceTotals);
     ref::Sums sums{};
-    const std::vector<ref::Vec2> want = ref::velocity(state, state.outflow, water_next, params, sums);
+    ref::State s = state;
+    const std::vector<ref::Vec2> want = ref::velocity(s, state.outflow, water_next, params, sums);
     EXPECT_LE(relativeError(sim->download(Field::Velocity), flatten(want)), kTolerance);
+    EXPECT_LE(relativeError(sim->download(Field::Flow), s.flow), kTolerance);
     EXPECT_LE(relativeError(double(sim->totals().max_speed), sums[SLOT_MAX_SPEED]), kTolerance);
 }
 
@@ -151,6 +153,16 @@ TEST_P(PassTest, ErosionDeposition) {
     }
     const double ulp_b = std::nextafter(float(b_max), INFINITY) - float(b_max);
     EXPECT_LE(s_err, kTolerance * s_scale + ulp_b);
+    // The wear map accumulates the same exact amounts: same allowance.
+    const std::vector<float> wear = sim->download(Field::Wear);
+    const std::vector<double> want_wear = flatten(want.wear);
+    double wear_scale = 0.0, wear_err = 0.0;
+    for (size_t i = 0; i < wear.size(); ++i) {
+        wear_scale = std::max(wear_scale, std::abs(want_wear[i]));
+        wear_err = std::max(wear_err, std::abs(wear[i] - want_wear[i]));
+    }
+    EXPECT_GT(wear_scale, 0.0);
+    EXPECT_LE(wear_err, kTolerance * wear_scale + ulp_b);
     const gpu::Totals t = sim->totals();
     const double cells = double(w) * h;
     for (int slot : {SLOT_ERODED, SLOT_DEPOSITED})

@@ -16,6 +16,8 @@ State::State(int width, int height) : w(width), h(height) {
     velocity.assign(n, Vec2{});
     thermal_axis.assign(n, Vec4{});
     thermal_diag.assign(n, Vec4{});
+    wear.assign(n, Vec2{});
+    flow.assign(n, 0.0);
 }
 
 namespace {
@@ -211,7 +213,7 @@ std::vector<double> waterUpdate(const State& s, const std::vector<Vec4>& w,
     return next;
 }
 
-std::vector<Vec2> velocity(const State& s, const std::vector<Vec4>& w,
+std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& w,
                            const std::vector<double>& water_next, const gpu::SimParams& p,
                            Sums& sums) {
     std::vector<Vec2> v(s.velocity.size(), Vec2{});
@@ -240,6 +242,7 @@ std::vector<Vec2> velocity(const State& s, const std::vector<Vec4>& w,
             }
             v[i] = {u, vv};
             max_speed = std::max(max_speed, std::min(speed, cap));
+            s.flow[i] += std::min(speed, cap) * mean_depth * p.cell_size * p.dt;
         }
     sums[SLOT_MAX_SPEED] = std::max(sums[SLOT_MAX_SPEED], max_speed);
     return v;
@@ -276,12 +279,14 @@ void erosionDeposition(State& s, const gpu::SimParams& p, Sums& sums) {
                 const double applied = bf - storedAsFloat(bf - e);
                 s.terrain[i] -= applied;
                 s.sediment[i] += applied;
+                s.wear[i][0] += applied;
                 add(sums, SLOT_ERODED, applied * area);
             } else {
                 const double dep = std::min(1.0, double(p.dt) * p.deposit_rate) * (sed - capacity);
                 const double applied = storedAsFloat(bf + dep) - bf;
                 s.terrain[i] += applied;
                 s.sediment[i] = std::max(0.0, s.sediment[i] - applied);
+                s.wear[i][1] += applied;
                 add(sums, SLOT_DEPOSITED, applied * area);
             }
         }

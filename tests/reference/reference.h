@@ -25,6 +25,8 @@ struct State {
     std::vector<Vec2> velocity;     // m/s
     std::vector<Vec4> thermal_axis; // m to left, right, top, bottom
     std::vector<Vec4> thermal_diag; // m to top-left, top-right, bottom-left, bottom-right
+    std::vector<Vec2> wear;         // ground eroded, deposited since the start (m)
+    std::vector<double> flow;       // water volume through the cell since the start (m^3)
     State() = default;
     State(int width, int height);
     size_t index(int x, int y) const { return static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x); }
@@ -35,7 +37,8 @@ void sources(State& s, const gpu::SimParams& p, const std::vector<Spring>& sprin
 std::vector<Vec4> outflowFlux(const State& s, const gpu::SimParams& p);
 std::vector<double> waterUpdate(const State& s, const std::vector<Vec4>& outflow,
                                 const gpu::SimParams& p, Sums& sums);
-std::vector<Vec2> velocity(const State& s, const std::vector<Vec4>& outflow,
+// Also accumulates s.flow (hence non-const).
+std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& outflow,
                            const std::vector<double>& water_next, const gpu::SimParams& p,
                            Sums& sums);
 // Updates terrain and sediment of `s` (reads velocity and water of `s`).
