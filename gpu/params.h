@@ -16,10 +16,10 @@ namespace alluvium {
 // the SI value the shaders read (mm/s -> m/s, degrees -> radians).
 #define ALLUVIUM_PARAMS(X)                                                                         \
     X(cell_size, "grid", 4.0, 0.1, 1000.0, "m", 1.0, 'f', "width of one grid cell")               \
-    X(time_step, "grid", 0.05, 0.001, 0.5, "s", 1.0, 'f', "simulated seconds per step")            \
-    X(edge_mode, "grid", 0, 0, 1, "", 1.0, 'e',                                                    \
+    X(time_step, "grid", 0.1, 0.001, 0.5, "s", 1.0, 'f', "simulated seconds per step")            \
+    X(edge_mode, "grid", 1, 0, 1, "", 1.0, 'e',                                                    \
       "closed: edges are walls; open: water and sediment leave over the edges and are counted")    \
-    X(rain_rate, "sources", 0.02, 0.0, 50.0, "mm/s", 1e-3, 'f',                                    \
+    X(rain_rate, "sources", 0.5, 0.0, 50.0, "mm/s", 1e-3, 'f',                                    \
       "rain falling on every cell, times the rain mask")                                          \
     X(gravity, "flow", 9.81, 0.1, 100.0, "m/s^2", 1.0, 'f', "gravitational acceleration")          \
     X(flux_damping, "flow", 0.0, 0.0, 10.0, "1/s", 1.0, 'f',                                       \
@@ -29,15 +29,15 @@ namespace alluvium {
     X(dry_depth, "flow", 1e-4, 1e-7, 0.1, "m", 1.0, 'f',                                           \
       "water shallower than this does not flow out and has no velocity")                          \
     X(enable_flow, "flow", 1, 0, 1, "", 1.0, 'b', "run the outflow-flux and water-update passes") \
-    X(sediment_capacity, "erosion", 0.1, 0.0, 10.0, "s", 1.0, 'f',                                 \
+    X(sediment_capacity, "erosion", 0.2, 0.0, 10.0, "s", 1.0, 'f',                                 \
       "Kc: sediment a unit of speed can carry, C = Kc max(sin tilt, min_tilt) |v|")               \
     X(capacity_depth, "erosion", 0.05, 0.0, 10.0, "m", 1.0, 'f',                                   \
       "water shallower than this carries proportionally less (0 = no depth limit)")              \
     X(min_tilt, "erosion", 0.05, 0.0, 1.0, "", 1.0, 'f',                                           \
       "lower bound of sin(tilt) so flat ground still erodes a little")                            \
-    X(dissolve_rate, "erosion", 0.5, 0.0, 10.0, "1/s", 1.0, 'f',                                   \
+    X(dissolve_rate, "erosion", 0.3, 0.0, 10.0, "1/s", 1.0, 'f',                                   \
       "Ks: how fast ground dissolves when the water carries less than its capacity")             \
-    X(deposit_rate, "erosion", 0.5, 0.0, 10.0, "1/s", 1.0, 'f',                                    \
+    X(deposit_rate, "erosion", 0.3, 0.0, 10.0, "1/s", 1.0, 'f',                                    \
       "Kd: how fast sediment settles when the water carries more than its capacity")             \
     X(enable_erosion, "erosion", 1, 0, 1, "", 1.0, 'b', "run the erosion/deposition pass")        \
     X(enable_transport, "transport", 1, 0, 1, "", 1.0, 'b',                                        \
@@ -49,7 +49,7 @@ namespace alluvium {
     X(talus_hardness_gain, "thermal", 40.0, 0.0, 88.0, "deg", 0.017453292519943295, 'f',           \
       "talus angle added at hardness 1 (rock stands steeper); capped at 89 deg")                 \
     X(enable_thermal, "thermal", 1, 0, 1, "", 1.0, 'b', "run thermal erosion (two passes)")       \
-    X(evaporation_rate, "evaporation", 0.002, 0.0, 1.0, "1/s", 1.0, 'f',                           \
+    X(evaporation_rate, "evaporation", 0.005, 0.0, 1.0, "1/s", 1.0, 'f',                           \
       "fraction of the water depth that evaporates per second")                                  \
     X(enable_evaporation, "evaporation", 1, 0, 1, "", 1.0, 'b', "run the evaporation pass")
 

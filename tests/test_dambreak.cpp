@@ -46,6 +46,7 @@ protected:
         params[Param::enable_erosion] = 0.0;
         params[Param::enable_thermal] = 0.0;
         params[Param::enable_transport] = 0.0;
+        params[Param::edge_mode] = EDGE_CLOSED; // the channel's ends are walls
         gpu::Simulation sim(ctx(), cells, 1);
         std::vector<float> depth(size_t(cells), 0.0f);
         for (int i = 0; i < cells; ++i) depth[size_t(i)] = (i + 0.5) * cell < kDam ? float(kDepth) : 0.0f;

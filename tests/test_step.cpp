@@ -180,6 +180,7 @@ TEST_F(StepTest, LakeAtRestStaysAtRest) {
     params[Param::rain_rate] = 0.0;
     params[Param::evaporation_rate] = 0.0;
     params[Param::enable_thermal] = 0.0; // the islands' flanks are steeper than the talus angle
+    params[Param::edge_mode] = EDGE_CLOSED;
     auto sim = makeSim(ctx(), s, toSimParams(params, w, h));
     sim->run(1000);
     const std::vector<float> v = sim->download(Field::Velocity);
@@ -196,6 +197,7 @@ TEST_F(StepTest, SoilConservedOverTenThousandSteps) {
     ref::State s = generatedState(64, 64, 5, 4.0);
     Params params;
     params[Param::rain_rate] = 0.2;
+    params[Param::edge_mode] = EDGE_CLOSED;
     auto sim = makeSim(ctx(), s, toSimParams(params, s.w, s.h));
     const double before = sum(sim->download(Field::Terrain)) + sum(sim->download(Field::Sediment));
     sim->run(10000);
