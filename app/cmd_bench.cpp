@@ -28,20 +28,24 @@ std::vector<int> parseSizes(const std::string& text) {
 
 struct SizeResult {
     int size = 0;
-    std::array<double, gpu::kPassCount> pass_ms{};
+    std::vector<double> pass_ms; // per pass of the model, in order
     double step_ms = 0.0;
 };
 
-SizeResult benchSize(const gpu::Context& ctx, const Params& params, int n, int steps) {
+SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, int n, int steps) {
     const double cell_size = params[Param::cell_size];
     GeneratedTerrain g = generateTerrain(n, n, 1, cell_size);
     gpu::Simulation sim(ctx, n, n);
     loadInitialState(sim, {std::move(g.terrain), std::move(g.hardness)});
-    sim.setParams(toSimParams(params, n, n));
+    gpu::SimParams sp = toSimParams(params, n, n);
+    sp.model = model;
+    sim.setParams(sp);
     sim.run(20); // warm up: pipelines compiled, water spread over the terrain
 
+    const std::vector<gpu::Pass>& passes = gpu::modelPasses(model);
+    const int count = static_cast<int>(passes.size());
     gpu::GpuTimer timer;
-    gpu::createTimer(timer, ctx, static_cast<uint32_t>(steps * (gpu::kPassCount + 1)));
+    gpu::createTimer(timer, ctx, static_cast<uint32_t>(steps * (count + 1)));
     VkCommandBuffer cmd = gpu::beginOneShot(ctx);
     sim.recordUpdates(cmd);
     gpu::resetTimer(timer, cmd);
@@ -52,11 +56,12 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int n, int s
 
     SizeResult r;
     r.size = n;
-    const int stride = gpu::kPassCount + 1;
+    r.pass_ms.assign(passes.size(), 0.0);
+    const int stride = count + 1;
     for (int s = 0; s < steps; ++s)
-        for (int p = 0; p < gpu::kPassCount; ++p)
-            r.pass_ms[size_t(p)] += (t[size_t(s * stride + p + 1)] - t[size_t(s * stride + p)]) / steps;
-    r.step_ms = (t[size_t((steps - 1) * stride + gpu::kPassCount)] - t[0]) / steps;
+        for (int p = 0; p < count; ++p)
+            r.pass_ms[p] += (t[size_t(s * stride + p + 1)] - t[size_t(s * stride + p)]) / steps;
+    r.step_ms = (t[size_t((steps - 1) * stride + count)] - t[0]) / steps;
     return r;
 }
 
@@ -65,13 +70,18 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int n, int s
 int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
     const std::vector<int> sizes = parseSizes(o.sizes);
     const Params params = buildParams(o.preset, 0.0, o.sets);
+    const int model = gpu::modelFromName(o.model);
+    if (model < 0)
+        throw InputError("--model: unknown model '" + o.model + "' (pipe, thermal, olsen, particles, musgrave, simple)");
     ScopedContext scoped(device);
     nlohmann::json out;
     out["device"] = scoped.ctx.device_name;
+    out["model"] = o.model;
     out["steps"] = o.steps;
     out["sizes"] = nlohmann::json::array();
     for (int n : sizes) {
-        const SizeResult r = benchSize(scoped.ctx, params, n, o.steps);
+        const SizeResult r = benchSize(scoped.ctx, params, model, n, o.steps);
+        const std::vector<gpu::Pass>& passes = gpu::modelPasses(model);
         const double cells = double(n) * n;
         nlohmann::json js;
         js["size"] = n;
@@ -79,23 +89,23 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
         js["steps_per_s"] = 1000.0 / r.step_ms;
         js["mcells_per_s"] = cells * (1000.0 / r.step_ms) / 1e6;
         double bytes = 0.0;
-        for (int p = 0; p < gpu::kPassCount; ++p) {
-            const auto pass = static_cast<gpu::Pass>(p);
+        for (size_t p = 0; p < passes.size(); ++p) {
+            const gpu::Pass pass = passes[p];
             const double pass_bytes = gpu::passBytesPerCell(pass) * cells;
             bytes += pass_bytes;
             js["passes"][gpu::passName(pass)] = {
-                {"ms", r.pass_ms[size_t(p)]},
-                {"gb_per_s", r.pass_ms[size_t(p)] > 0 ? pass_bytes / (r.pass_ms[size_t(p)] * 1e6) : 0.0}};
+                {"ms", r.pass_ms[p]},
+                {"gb_per_s", r.pass_ms[p] > 0 ? pass_bytes / (r.pass_ms[p] * 1e6) : 0.0}};
         }
         js["gb_per_s"] = bytes / (r.step_ms * 1e6);
         out["sizes"].push_back(js);
         if (!o.json) {
-            std::printf("%d x %d on %s: %.3f ms/step, %.1f steps/s, %.1f Mcells/s, %.2f GB/s effective\n",
-                        n, n, scoped.ctx.device_name.c_str(), r.step_ms, 1000.0 / r.step_ms,
+            std::printf("%s model, %d x %d on %s: %.3f ms/step, %.1f steps/s, %.1f Mcells/s, %.2f GB/s effective\n",
+                        o.model.c_str(), n, n, scoped.ctx.device_name.c_str(), r.step_ms, 1000.0 / r.step_ms,
                         js["mcells_per_s"].get<double>(), js["gb_per_s"].get<double>());
-            for (int p = 0; p < gpu::kPassCount; ++p) {
-                const auto pass = static_cast<gpu::Pass>(p);
-                std::printf("  %-20s %9.4f ms %8.2f GB/s\n", gpu::passName(pass), r.pass_ms[size_t(p)],
+            for (size_t p = 0; p < passes.size(); ++p) {
+                const gpu::Pass pass = passes[p];
+                std::printf("  %-20s %9.4f ms %8.2f GB/s\n", gpu::passName(pass), r.pass_ms[p],
                             js["passes"][gpu::passName(pass)]["gb_per_s"].get<double>());
             }
             std::fflush(stdout);

@@ -15,7 +15,7 @@ int paramsCommand(bool json) {
             const ParamInfo& p = paramTable()[size_t(i)];
             table.push_back({{"name", p.name}, {"group", p.group}, {"default", p.default_value},
                              {"min", p.min}, {"max", p.max}, {"unit", p.unit},
-                             {"kind", p.kind == 'e' ? "closed|open" : p.kind == 'b' ? "on|off" : "number"},
+                             {"kind", p.kind == 'e' ? p.unit : p.kind == 'b' ? "on|off" : "number"},
                              {"meaning", p.meaning}});
         }
         std::printf("%s\n", table.dump(2).c_str());
@@ -31,7 +31,13 @@ int paramsCommand(bool json) {
 }
 
 int presetsCommand() {
-    for (const std::string& name : presetNames()) std::printf("%s\n", name.c_str());
+    // One name per line (scripts can read the names alone), then its description and where it
+    // comes from. --preset NAME takes a user preset over a built-in one of the same name.
+    for (const PresetInfo& p : listPresets()) {
+        std::printf("%s\n    %s\n    %s: %s\n", p.name.c_str(), p.description.c_str(),
+                    p.user ? "user" : p.shadowed ? "built-in, overridden by the user preset" : "built-in",
+                    p.path.string().c_str());
+    }
     return 0;
 }
 

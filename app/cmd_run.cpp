@@ -1,12 +1,18 @@
 // alluvium run: erode a terrain headless, write the heightmap and the report.
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "commands.h"
+#include "export.h"
 #include "io/atomic_file.h"
 #include "io/errors.h"
+#include "io/maps.h"
+#include "io/mesh.h"
 #include "progress.h"
+#include "session.h"
 
 namespace alluvium {
 
@@ -40,22 +46,63 @@ void checkOutputLocation(const std::filesystem::path& path, const char* what) {
 
 int runCommand(const RunOptions& o, const DeviceOptions& device) {
     // Everything a person can get wrong is checked before the GPU starts.
-    checkOutputPath(o.out, {".png", ".f32"}, "--out");
+    if (!isHeightmapExtension(o.out))
+        checkOutputPath(o.out, {".png", ".f32", ".r32", ".r16", ".raw", ".exr", ".tif", ".tiff", ".asc"}, "--out");
     if (!o.report.empty()) checkOutputPath(o.report, {".json"}, "--report");
+    if (!o.model.empty() && gpu::modelFromName(o.model) < 0)
+        throw InputError("--model: unknown model '" + o.model +
+                         "' (pipe, thermal, olsen, particles, musgrave, simple)");
     checkOutputLocation(o.out, "--out");
-    if (std::filesystem::path(o.out).extension() == ".png")
+    if (writesSidecar(o.out))
         checkOutputLocation(o.out + ".json", "the sidecar of --out");
     if (!o.report.empty()) checkOutputLocation(o.report, "--report");
-    const Params params = buildParams(o.preset, o.terrain.cell_size, o.sets);
-    const double cell_size = params[Param::cell_size];
-    const InitialTerrain initial = prepareTerrain(o.terrain, cell_size);
+    if (!o.save_session.empty()) checkOutputLocation(o.save_session, "--save-session");
+    if (!o.out_maps.empty()) {
+        std::error_code ec;
+        if (std::filesystem::exists(o.out_maps, ec) && !std::filesystem::is_directory(o.out_maps, ec))
+            throw InputError("--out-maps '" + displayPath(o.out_maps) + "' is not a directory");
+        checkOutputLocation(std::filesystem::path(o.out_maps) / kMultiLayerMapsFile, "--out-maps");
+    }
+    if (!o.out_mesh.empty()) {
+        checkOutputPath(o.out_mesh, {".obj", ".gltf"}, "--out-mesh");
+        checkOutputLocation(o.out_mesh, "--out-mesh");
+    }
+    // A resumed session replaces the starting terrain; --preset and --set apply on top of its
+    // parameters, and the report's budgets continue from its first step.
+    std::optional<Session> resumed;
+    if (!o.load_session.empty()) resumed = loadSession(o.load_session);
+    // The model: --model, else the session's, else the pipe model.
+    const std::string model_name = !o.model.empty() ? o.model : resumed ? resumed->model : "pipe";
+    const int model = gpu::modelFromName(model_name);
+    Params params = resumed ? sessionParams(*resumed, o.preset, o.terrain.cell_size, o.sets)
+                            : buildParams(o.preset, o.terrain.cell_size, o.sets);
+    double cell_size = params[Param::cell_size];
+    InitialTerrain initial;
+    if (resumed) initial.terrain = {resumed->width, resumed->height, std::move(resumed->initial_terrain)};
+    else initial = prepareTerrain(o.terrain, cell_size);
+    if (!resumed && o.terrain.cell_size <= 0.0 && initial.terrain.cell_size > 0.0) {
+        params = buildParams(o.preset, initial.terrain.cell_size, o.sets); // the file's (.asc)
+        cell_size = params[Param::cell_size];
+    }
     const int w = initial.terrain.width, h = initial.terrain.height;
+    if (!o.out_mesh.empty() && (w < 2 || h < 2))
+        throw InputError("--out-mesh: a mesh needs at least 2x2 cells (the terrain is " + std::to_string(w) + "x" +
+                         std::to_string(h) + ")");
+    const long long steps_before = resumed ? resumed->steps : 0;
 
     ScopedContext scoped(device);
     gpu::Simulation sim(scoped.ctx, w, h);
-    loadInitialState(sim, initial);
-    sim.setParams(toSimParams(params, w, h));
-    const StateSums before = sumState(sim, cell_size);
+    if (resumed) {
+        restoreSession(sim, *resumed);
+        sim.setStepIndex(static_cast<int>(resumed->steps)); // rain events and droplet seeds continue
+    }
+    else loadInitialState(sim, initial);
+    gpu::SimParams sim_params = toSimParams(params, w, h);
+    sim_params.model = model;
+    sim_params.particle_seed = static_cast<uint32_t>(o.terrain.seed); // droplets follow --seed
+    sim.setParams(sim_params);
+    const StateSums before = resumed ? resumed->initial_sums : sumState(sim, cell_size);
+    resumed.reset(); // the fields are on the GPU now
 
     std::fprintf(stderr, "alluvium: %dx%d cells of %g m, %d steps of %g s\n", w, h, cell_size,
                  o.steps, params[Param::time_step]);
@@ -65,7 +112,16 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     const StateSums after = sumState(sim, cell_size);
-    const nlohmann::json report = makeReport(sim, before, after, o.steps, seconds, cell_size);
+    nlohmann::json report = makeReport(sim, before, after, static_cast<int>(steps_before + o.steps), seconds, cell_size);
+    if (steps_before > 0) report["resumed_at_step"] = steps_before;
+    report["nodata_filled"] = initial.terrain.nodata_filled;
+    report["model"] = model_name;
+    if (model != MODEL_PIPE) {
+        // Only the pipe model accounts its water sources and sinks on the GPU; the others
+        // report their stored water and soil, not a water budget.
+        report["water"]["budget_error_rel"] = nullptr;
+        report["water"]["note"] = "the " + model_name + " model keeps no water budget";
+    }
     if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
     if (after.nan_cells > 0) {
         std::fprintf(stderr, "alluvium: the simulation produced %lld non-finite cells; no heightmap written\n",
@@ -74,10 +130,23 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
     }
     Heightmap result{w, h, sim.download(gpu::Field::Terrain)};
     saveHeightmap(o.out, result, cell_size);
+    if (!o.out_maps.empty()) {
+        exportMaps(sim, o.out_maps);
+        std::fprintf(stderr, "alluvium: wrote the maps to %s\n", o.out_maps.c_str());
+    }
+    if (!o.out_mesh.empty()) {
+        writeTerrainMesh(o.out_mesh, result, cell_size, o.mesh_triangles);
+        std::fprintf(stderr, "alluvium: wrote the mesh %s\n", o.out_mesh.c_str());
+    }
+    if (!o.save_session.empty())
+        saveSession(o.save_session,
+                    captureSession(sim, params, std::move(initial.terrain.heights), before, steps_before + o.steps));
+    if (!o.save_session.empty()) std::fprintf(stderr, "alluvium: saved the session to %s\n", o.save_session.c_str());
     std::fprintf(stderr, "alluvium: wrote %s%s%s%s (%.1f s, water budget error %.2e, soil drift %.2e)\n",
-                 o.out.c_str(), std::filesystem::path(o.out).extension() == ".png" ? " (+ .json)" : "",
+                 o.out.c_str(), writesSidecar(o.out) ? " (+ .json)" : "",
                  o.report.empty() ? "" : " and ", o.report.c_str(), seconds,
-                 report["water"]["budget_error_rel"].get<double>(), report["soil"]["drift_rel"].get<double>());
+                 report["water"]["budget_error_rel"].is_number() ? report["water"]["budget_error_rel"].get<double>() : NAN,
+                 report["soil"]["drift_rel"].is_number() ? report["soil"]["drift_rel"].get<double>() : NAN); // null: no budget (0/0)
     return 0;
 }
 

@@ -1,6 +1,7 @@
 // The `alluvium` subcommands. Each returns the process exit code; user errors are thrown as
 // InputError / ParamError (exit 2) and device failures as gpu::DeviceError (exit 3).
 #pragma once
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,17 @@ struct RunOptions {
     std::string preset;
     std::string out;
     std::string report;
+    std::string model; // pipe | thermal | olsen | particles | musgrave | simple; empty: pipe, or the session's
+    std::string save_session; // --save-session FILE: the state after the run (app/session.h)
+    std::string load_session; // --load-session FILE: resume instead of --in / procedural
+    std::string out_maps;     // --out-maps DIR: export maps after the run (app/io/maps.h)
+    std::string out_mesh;     // --out-mesh FILE.obj|.gltf: the terrain mesh (app/io/mesh.h)
+    std::size_t mesh_triangles = 200000; // --mesh-triangles N: target of the simplification
+};
+
+struct ConvertOptions {
+    TerrainOptions terrain; // --in, --size, --height-range, --channel, --cell-size
+    std::string out;
 };
 
 struct BenchOptions {
@@ -42,11 +54,13 @@ struct BenchOptions {
     bool json = false;
     std::vector<std::string> sets;
     std::string preset;
+    std::string model = "pipe";
 };
 
 int runCommand(const RunOptions& options, const DeviceOptions& device);
 int benchCommand(const BenchOptions& options, const DeviceOptions& device);
 int paramsCommand(bool json);
 int presetsCommand();
+int convertCommand(const ConvertOptions& options); // no Vulkan context
 
 } // namespace alluvium

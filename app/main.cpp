@@ -27,11 +27,12 @@ CLI::Validator finiteIn(double lo, double hi, bool lo_open, const std::string& w
 }
 
 void addTerrainOptions(CLI::App* cmd, TerrainOptions& t) {
-    cmd->add_option("--in", t.in, "input heightmap: .png (8/16-bit grey) or .f32 (raw float32 metres, needs --size)");
+    cmd->add_option("--in", t.in, "input heightmap: .png .r16/.raw (16-bit) .f32/.r32 (float32; raw needs --size) .exr .tif .asc");
     cmd->add_option("--size", t.size, "grid WxH: the procedural terrain's size, or the size of a .f32 input");
     cmd->add_option("--cell-size", t.cell_size, "metres per cell (default from the parameter table)")
         ->check(finiteIn(0.0, HUGE_VAL, true, "> 0"));
     cmd->add_option("--height-range", t.height_range, "LO:HI metres that a PNG's black and white map to");
+    cmd->add_option("--channel", t.channel, "EXR channel to load (default: the first)");
     cmd->add_option("--seed", t.seed, "seed of the procedural terrain");
     cmd->add_option("--hardness", t.hardness, "uniform rock hardness 0..1 (default: strata for procedural terrain, 0.25 for files)")
         ->check(finiteIn(0.0, 1.0, false, "in [0, 1]"));
@@ -52,14 +53,38 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--steps", run.steps, "simulation steps")->check(CLI::Range(0, 100000000));
     run_cmd->add_option("--set", run.sets, "override a parameter: name=value (repeatable; see `alluvium params`)");
     run_cmd->add_option("--preset", run.preset, "preset NAME (assets/presets) or FILE.json");
-    run_cmd->add_option("--out", run.out, "output heightmap: .png (16-bit + .json sidecar) or .f32")->required();
+    run_cmd->add_option("--out", run.out, "output heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
     run_cmd->add_option("--report", run.report, "write a JSON report of the water and soil budgets");
+    run_cmd->add_option("--model", run.model, "erosion model: pipe (default), thermal, olsen, particles, musgrave, simple");
+    run_cmd->add_option("--save-session", run.save_session, "after the run, save the whole state to FILE (resume with --load-session)");
+    CLI::Option* load_session = run_cmd->add_option(
+        "--load-session", run.load_session, "resume a saved session (instead of --in / procedural); --preset and --set apply on top");
+    for (const char* name : {"--in", "--size", "--seed", "--height-range", "--channel", "--hardness"})
+        if (CLI::Option* terrain_option = run_cmd->get_option_no_throw(name)) terrain_option->excludes(load_session);
+    run_cmd->add_option("--out-maps", run.out_maps,
+                        "after the run, write the maps (water, sediment, hardness, flow, erosion, deposition, velocity, height) "
+                        "to DIR: 16-bit PNG masks (+ .json ranges), float EXRs and DIR/maps.exr with every layer");
+    CLI::Option* out_mesh = run_cmd->add_option("--out-mesh", run.out_mesh,
+                                                "after the run, write the terrain as a simplified mesh: FILE.obj or FILE.gltf");
+    run_cmd->add_option("--mesh-triangles", run.mesh_triangles, "target triangle count of --out-mesh (default 200000)")
+        ->check(CLI::Range(std::size_t(2), std::size_t(1) << 31))
+        ->needs(out_mesh);
 
     bool params_json = false;
     CLI::App* params_cmd = app.add_subcommand("params", "print the parameter table");
     params_cmd->add_flag("--json", params_json, "as JSON");
 
     CLI::App* presets_cmd = app.add_subcommand("presets", "list the presets");
+
+    ConvertOptions convert;
+    CLI::App* convert_cmd = app.add_subcommand("convert", "convert a heightmap between file formats (no GPU)");
+    convert_cmd->add_option("--in", convert.terrain.in, "input heightmap: .png .r16/.raw .f32/.r32 (raw needs --size) .exr .tif .asc")->required();
+    convert_cmd->add_option("--out", convert.out, "output heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
+    convert_cmd->add_option("--size", convert.terrain.size, "grid WxH of a raw input");
+    convert_cmd->add_option("--height-range", convert.terrain.height_range, "LO:HI metres of an integer input's black and white");
+    convert_cmd->add_option("--channel", convert.terrain.channel, "EXR channel to load (default: the first)");
+    convert_cmd->add_option("--cell-size", convert.terrain.cell_size, "metres per cell written (.asc, sidecars); default: the input's, else the table's")
+        ->check(finiteIn(0.0, HUGE_VAL, true, "> 0"));
 
     BenchOptions bench;
     CLI::App* bench_cmd = app.add_subcommand("bench", "GPU time per pass (timestamps) on procedural terrains");
@@ -68,6 +93,7 @@ int main(int argc, char** argv) {
     bench_cmd->add_option("--set", bench.sets, "override a parameter: name=value");
     bench_cmd->add_option("--preset", bench.preset, "preset NAME or FILE.json");
     bench_cmd->add_flag("--json", bench.json, "print JSON");
+    bench_cmd->add_option("--model", bench.model, "erosion model: pipe, thermal, olsen, particles, musgrave, simple");
 
     try {
         app.parse(argc, argv);
@@ -85,6 +111,7 @@ int main(int argc, char** argv) {
         if (*params_cmd) return paramsCommand(params_json);
         if (*presets_cmd) return presetsCommand();
         if (*bench_cmd) return benchCommand(bench, device);
+        if (*convert_cmd) return convertCommand(convert);
     } catch (const InputError& e) {
         std::fprintf(stderr, "alluvium: %s\n", e.what());
         return 2;

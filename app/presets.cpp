@@ -14,18 +14,77 @@ std::filesystem::path assetDirectory() {
     return ALLUVIUM_SOURCE_ASSET_DIR;
 }
 
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> presetFiles(const fs::path& dir) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    if (dir.empty()) return files;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (entry.path().extension() == ".json") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+std::string describe(const fs::path& path) {
+    std::ifstream in(path);
+    try {
+        const nlohmann::json doc = nlohmann::json::parse(in);
+        if (doc.is_object() && doc.contains("description") && doc["description"].is_string())
+            return doc["description"].get<std::string>();
+        return "";
+    } catch (const nlohmann::json::exception&) {
+        return "(unreadable: not valid JSON)";
+    }
+}
+
+} // namespace
+
+fs::path userPresetDirectory() {
+    // XDG Base Directory: a relative $XDG_CONFIG_HOME is invalid and ignored.
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg && fs::path(xdg).is_absolute())
+        return fs::path(xdg) / "alluvium" / "presets";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return fs::path(home) / ".config" / "alluvium" / "presets";
+    return {};
+}
+
+std::vector<PresetInfo> listPresets() {
+    std::vector<PresetInfo> list;
+    for (const fs::path& p : presetFiles(userPresetDirectory()))
+        list.push_back({p.stem().string(), describe(p), p, true, false});
+    const size_t user_count = list.size();
+    for (const fs::path& p : presetFiles(assetDirectory() / "presets")) {
+        PresetInfo info{p.stem().string(), describe(p), p, false, false};
+        for (size_t i = 0; i < user_count; ++i)
+            if (list[i].name == info.name) info.shadowed = true;
+        list.push_back(std::move(info));
+    }
+    std::stable_sort(list.begin(), list.end(), [](const PresetInfo& a, const PresetInfo& b) { return a.name < b.name; });
+    return list;
+}
+
 std::vector<std::string> presetNames() {
     std::vector<std::string> names;
-    std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(assetDirectory() / "presets", ec))
-        if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+    for (const PresetInfo& p : listPresets()) names.push_back(p.name);
     std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
     return names;
 }
 
 void applyPreset(Params& params, const std::string& name_or_path) {
-    std::filesystem::path path = name_or_path;
-    if (path.extension() != ".json") path = assetDirectory() / "presets" / (name_or_path + ".json");
+    fs::path path = name_or_path;
+    if (path.extension() != ".json") {
+        // By name: the user's directory first, then the built-in presets.
+        path = assetDirectory() / "presets" / (name_or_path + ".json");
+        const fs::path user_dir = userPresetDirectory();
+        std::error_code ec;
+        if (!user_dir.empty() && name_or_path.find('/') == std::string::npos &&
+            fs::is_regular_file(user_dir / (name_or_path + ".json"), ec))
+            path = user_dir / (name_or_path + ".json");
+    }
     std::ifstream in(path);
     if (!in) {
         std::string known;

@@ -1,5 +1,7 @@
-// Presets: JSON files {"description": "...", "params": {"name": value, ...}} in assets/presets/
-// (by NAME) or any path (FILE). Values are in the table's units; unknown keys are an error.
+// Presets: JSON files {"description": "...", "params": {"name": value, ...}}, by NAME from the
+// user's directory ($XDG_CONFIG_HOME/alluvium/presets, else ~/.config/alluvium/presets) first,
+// then assets/presets/, or any path (FILE.json). Values are in the table's units; unknown keys
+// are an error.
 #pragma once
 #include <filesystem>
 #include <string>
@@ -10,7 +12,19 @@
 namespace alluvium {
 
 std::filesystem::path assetDirectory(); // $ALLUVIUM_ASSET_DIR, else the source tree's assets/
-std::vector<std::string> presetNames();
+// Empty when neither $XDG_CONFIG_HOME (absolute) nor $HOME is set.
+std::filesystem::path userPresetDirectory();
+
+struct PresetInfo {
+    std::string name;
+    std::string description;  // "(unreadable: ...)" for a broken file
+    std::filesystem::path path;
+    bool user = false;        // from userPresetDirectory(), else built in
+    bool shadowed = false;    // a built-in preset hidden by a user preset of the same name
+};
+// Every preset file, sorted by name; a user preset before a built-in one of the same name.
+std::vector<PresetInfo> listPresets();
+std::vector<std::string> presetNames(); // the names --preset accepts, sorted, no repeats
 // Applies the preset named `name_or_path` to `params`. Throws InputError (unknown preset, bad
 // JSON, unknown key) or ParamError (bad value).
 void applyPreset(Params& params, const std::string& name_or_path);

@@ -58,7 +58,10 @@ InitialTerrain prepareTerrain(const TerrainOptions& o, double cell_size) {
             if (load.range_hi < load.range_lo)
                 throw InputError("--height-range: HI must not be below LO in '" + o.height_range + "'");
         }
+        load.channel = o.channel;
         initial.terrain = loadHeightmap(o.in, load);
+        if (initial.terrain.nodata_filled > 0)
+            std::fprintf(stderr, "alluvium: filled %lld NODATA cells\n", initial.terrain.nodata_filled);
         initial.hardness.assign(initial.terrain.heights.size(), 0.25f);
     }
     if (o.hardness >= 0.0) {

@@ -17,6 +17,7 @@ struct TerrainOptions {
     std::string in;              // empty: procedural
     std::string size;            // "WxH" (required for .f32; procedural size)
     std::string height_range;    // "LO:HI" (PNG)
+    std::string channel;         // EXR channel (--channel); empty: the first
     double cell_size = 0.0;      // 0: from the table / preset
     uint64_t seed = 1;
     double hardness = -1.0;      // < 0: strata for procedural, 0.25 for files

@@ -33,6 +33,24 @@ Params::Params() {
     for (int i = 0; i < kParamCount; ++i) values[static_cast<size_t>(i)] = paramTable()[static_cast<size_t>(i)].default_value;
 }
 
+// Index of `text` among the '|'-separated names in info.unit, or -1.
+static int choiceIndex(const ParamInfo& info, std::string_view text) {
+    std::string_view names = info.unit;
+    for (int i = 0;; ++i) {
+        const size_t bar = names.find('|');
+        if (names.substr(0, bar) == text) return i;
+        if (bar == std::string_view::npos) return -1;
+        names.remove_prefix(bar + 1);
+    }
+}
+
+static std::string choiceName(const ParamInfo& info, int index) {
+    std::string_view names = info.unit;
+    for (int i = 0; i < index && names.find('|') != std::string_view::npos; ++i)
+        names.remove_prefix(names.find('|') + 1);
+    return std::string(names.substr(0, names.find('|')));
+}
+
 static std::string formatNumber(double v) {
     std::ostringstream out;
     out.precision(9);
@@ -54,8 +72,9 @@ void Params::set(std::string_view name, std::string_view text) {
         throw ParamError("unknown parameter '" + std::string(name) +
                          "' (alluvium params lists them)");
     double value = 0.0;
-    if (info->kind == 'e' && (text == "closed" || text == "open")) {
-        value = text == "open" ? EDGE_OPEN : EDGE_CLOSED;
+    const int choice = info->kind == 'e' ? choiceIndex(*info, text) : -1;
+    if (choice >= 0) {
+        value = choice;
     } else if (info->kind == 'b' && (text == "on" || text == "true" || text == "off" ||
                                      text == "false")) {
         value = (text == "on" || text == "true") ? 1.0 : 0.0;
@@ -63,13 +82,14 @@ void Params::set(std::string_view name, std::string_view text) {
         const char* first = text.data();
         const char* last = text.data() + text.size();
         auto [ptr, ec] = std::from_chars(first, last, value);
-        if (ec != std::errc() || ptr != last || text.empty() || !std::isfinite(value))
-            throw ParamError("parameter '" + std::string(name) + "': '" + std::string(text) +
-                             "' is not a number");
-        if (info->kind != 'f' && value != std::floor(value))
-            throw ParamError("parameter '" + std::string(name) + "' takes " +
-                             (info->kind == 'e' ? "closed|open" : "on|off") + ", got '" +
-                             std::string(text) + "'");
+        if (ec != std::errc() || ptr != last || text.empty() || !std::isfinite(value) ||
+            (info->kind != 'f' && value != std::floor(value)))
+            throw ParamError(info->kind == 'f'
+                                 ? "parameter '" + std::string(name) + "': '" + std::string(text) +
+                                       "' is not a number"
+                                 : "parameter '" + std::string(name) + "' takes " +
+                                       (info->kind == 'e' ? std::string(info->unit) : "on|off") +
+                                       ", got '" + std::string(text) + "'");
     }
     if (value < info->min || value > info->max)
         throw ParamError("parameter '" + std::string(name) + "' = " + std::string(text) +
@@ -81,7 +101,7 @@ void Params::set(std::string_view name, std::string_view text) {
 std::string Params::format(Param p) const {
     const ParamInfo& info = paramInfo(p);
     const double v = (*this)[p];
-    if (info.kind == 'e') return v >= 0.5 ? "open" : "closed";
+    if (info.kind == 'e') return choiceName(info, static_cast<int>(std::lround(v)));
     if (info.kind == 'b') return v >= 0.5 ? "on" : "off";
     return formatNumber(v);
 }
@@ -118,6 +138,34 @@ gpu::SimParams toSimParams(const Params& params, int width, int height) {
     s.enable_evaporation = flag(Param::enable_evaporation);
     s.spring_count = 0;
     s.brush_tool = BRUSH_NONE;
+    s.model = MODEL_PIPE;
+    s.talus_slope = si(Param::talus_slope);
+    s.olsen_talus_slope = si(Param::olsen_talus_slope);
+    s.talus_fraction = si(Param::talus_fraction);
+    s.talus_neighbourhood = static_cast<int>(params[Param::talus_neighbourhood]);
+    s.musgrave_rain_amount = si(Param::musgrave_rain_amount);
+    s.musgrave_rain_interval = static_cast<int>(std::lround(params[Param::musgrave_rain_interval]));
+    s.musgrave_capacity = si(Param::musgrave_capacity);
+    s.musgrave_softness = si(Param::musgrave_softness);
+    s.musgrave_deposition = si(Param::musgrave_deposition);
+    s.musgrave_evaporation = si(Param::musgrave_evaporation);
+    s.simple_rain_amount = si(Param::simple_rain_amount);
+    s.simple_solubility = si(Param::simple_solubility);
+    s.simple_evaporation = si(Param::simple_evaporation);
+    s.simple_capacity = si(Param::simple_capacity);
+    s.particle_count = static_cast<int>(std::lround(params[Param::particle_count]));
+    s.particle_variant = static_cast<int>(params[Param::particle_variant]);
+    s.particle_seed = 1;
+    s.particle_lifetime = static_cast<int>(std::lround(params[Param::particle_lifetime]));
+    s.particle_time_step = si(Param::particle_time_step);
+    s.particle_density = si(Param::particle_density);
+    s.particle_friction = si(Param::particle_friction);
+    s.particle_evaporation = si(Param::particle_evaporation);
+    s.particle_deposition = si(Param::particle_deposition);
+    s.particle_softness = si(Param::particle_softness);
+    s.particle_capacity = si(Param::particle_capacity);
+    s.particle_volume = si(Param::particle_volume);
+    s.particle_min_volume = si(Param::particle_min_volume);
     return s;
 }
 

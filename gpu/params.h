@@ -12,12 +12,13 @@
 namespace alluvium {
 
 // X(name, group, default, min, max, unit, to_si, kind, meaning)
-// kind: 'f' float, 'b' on/off, 'e' edge mode (closed|open). to_si converts the table's unit to
-// the SI value the shaders read (mm/s -> m/s, degrees -> radians).
+// kind: 'f' float, 'b' on/off, 'e' a choice: the unit column lists the names ("closed|open"),
+// the value is the index of the name. to_si converts the table's unit to the SI value the
+// shaders read (mm/s -> m/s, degrees -> radians).
 #define ALLUVIUM_PARAMS(X)                                                                         \
     X(cell_size, "grid", 4.0, 0.1, 1000.0, "m", 1.0, 'f', "width of one grid cell")               \
     X(time_step, "grid", 0.1, 0.001, 0.5, "s", 1.0, 'f', "simulated seconds per step")            \
-    X(edge_mode, "grid", 1, 0, 1, "", 1.0, 'e',                                                    \
+    X(edge_mode, "grid", 1, 0, 1, "closed|open", 1.0, 'e',                                                    \
       "closed: edges are walls; open: water and sediment leave over the edges and are counted")    \
     X(rain_rate, "sources", 0.5, 0.0, 50.0, "mm/s", 1e-3, 'f',                                    \
       "rain falling on every cell, times the rain mask")                                          \
@@ -51,7 +52,61 @@ namespace alluvium {
     X(enable_thermal, "thermal", 1, 0, 1, "", 1.0, 'b', "run thermal erosion (two passes)")       \
     X(evaporation_rate, "evaporation", 0.005, 0.0, 1.0, "1/s", 1.0, 'f',                           \
       "fraction of the water depth that evaporates per second")                                  \
-    X(enable_evaporation, "evaporation", 1, 0, 1, "", 1.0, 'b', "run the evaporation pass")
+    X(enable_evaporation, "evaporation", 1, 0, 1, "", 1.0, 'b', "run the evaporation pass")        \
+    X(talus_slope, "thermal model", 0.6, 0.01, 10.0, "m/m", 1.0, 'f',                              \
+      "thermal model: steepest stable slope (rise over run); steeper ground slides")              \
+    X(olsen_talus_slope, "olsen model", 1.8, 0.01, 10.0, "m/m", 1.0, 'f',                          \
+      "olsen model: ground at or below this slope is flattened, steeper cliffs stay (seed: 3-4x " \
+      "the thermal talus)")                                                                        \
+    X(talus_fraction, "thermal model", 0.5, 0.01, 1.0, "", 1.0, 'f',                               \
+      "thermal/olsen models: fraction of the excess moved per step (Olsen's c)")                  \
+    X(talus_neighbourhood, "thermal model", 1, 0, 2, "von_neumann|rotated|moore", 1.0, 'e',       \
+      "thermal/olsen models: the 4 axis neighbours, the 4 diagonal ones (seed 001), or all 8)")   \
+    X(musgrave_rain_amount, "musgrave model", 0.01, 0.0, 1.0, "m", 1.0, 'f',                       \
+      "musgrave model: water added to every cell at each rain event")                             \
+    X(musgrave_rain_interval, "musgrave model", 5, 1, 1000, "steps", 1.0, 'f',                     \
+      "musgrave model: steps between rain events (rain frequency)")                               \
+    X(musgrave_capacity, "musgrave model", 0.05, 0.0, 10.0, "m/m", 1.0, 'f',                       \
+      "musgrave model: Kc, sediment carried per metre of water moved")                            \
+    X(musgrave_softness, "musgrave model", 0.3, 0.0, 1.0, "", 1.0, 'f',                            \
+      "musgrave model: Ks, fraction of the missing capacity dissolved from the ground")          \
+    X(musgrave_deposition, "musgrave model", 0.1, 0.0, 1.0, "", 1.0, 'f',                          \
+      "musgrave model: Kd, fraction of the excess sediment deposited per step")                  \
+    X(musgrave_evaporation, "musgrave model", 0.02, 0.0, 1.0, "1/step", 1.0, 'f',                  \
+      "musgrave model: fraction of the water that evaporates per step")                          \
+    X(simple_rain_amount, "simple model", 0.01, 0.0, 1.0, "m", 1.0, 'f',                           \
+      "simple model: water added to every cell per step (seed 001: Kr)")                         \
+    X(simple_solubility, "simple model", 0.01, 0.0, 1.0, "m/m", 1.0, 'f',                          \
+      "simple model: ground dissolved per metre of water per step (Ks)")                         \
+    X(simple_evaporation, "simple model", 0.5, 0.0, 1.0, "1/step", 1.0, 'f',                       \
+      "simple model: fraction of the water that evaporates per step (Ke)")                       \
+    X(simple_capacity, "simple model", 0.01, 0.0, 10.0, "m/m", 1.0, 'f',                           \
+      "simple model: sediment a metre of water holds; the excess settles (Kc)")                  \
+    X(particle_count, "particles model", 2000, 0, 4000000, "droplets", 1.0, 'f',                   \
+      "particles model: droplets per step, each from a random point; a step's droplets do not see " \
+      "each other's changes, so keep it well below the cell count")                               \
+    X(particle_variant, "particles model", 0, 0, 1, "mass_transfer|capacity", 1.0, 'e',            \
+      "particles model: seed 002 (toward c_eq = Kc volume speed drop) or seed 000 (capacity Kc speed volume, Ks/Kd)") \
+    X(particle_lifetime, "particles model", 64, 1, 4096, "iterations", 1.0, 'f',                   \
+      "particles model: iterations a droplet lives at most")                                       \
+    X(particle_time_step, "particles model", 1.2, 0.01, 2.0, "", 1.0, 'f',                         \
+      "particles model: droplet time step dt (seed 002; scales acceleration, motion and rates)")  \
+    X(particle_density, "particles model", 1.0, 0.01, 100.0, "", 1.0, 'f',                         \
+      "particles model: inertia, speed += dt normal / (volume density) (cells per unit time)")    \
+    X(particle_friction, "particles model", 0.05, 0.0, 0.5, "", 1.0, 'f',                          \
+      "particles model: speed *= 1 - dt friction per iteration")                                   \
+    X(particle_evaporation, "particles model", 0.001, 0.0, 0.5, "", 1.0, 'f',                      \
+      "particles model: volume *= 1 - dt evaporation (capacity: -= dt evaporation initial volume)") \
+    X(particle_deposition, "particles model", 0.1, 0.0, 1.0, "", 1.0, 'f',                         \
+      "particles model: mass-transfer rate (seed 002) / Kd, fraction of the excess deposited (seed 000)") \
+    X(particle_softness, "particles model", 0.3, 0.0, 1.0, "", 1.0, 'f',                           \
+      "particles model, capacity variant: Ks, fraction of the missing capacity dissolved")        \
+    X(particle_capacity, "particles model", 1.0, 0.0, 10.0, "", 1.0, 'f',                          \
+      "particles model: Kc, scales the equilibrium concentration (m of soil per m of drop) or capacity") \
+    X(particle_volume, "particles model", 1.0, 0.01, 10.0, "", 1.0, 'f',                           \
+      "particles model: initial droplet volume")                                                   \
+    X(particle_min_volume, "particles model", 0.01, 0.0001, 1.0, "", 1.0, 'f',                     \
+      "particles model: a droplet whose volume falls below this dies and drops its sediment")
 
 enum class Param : int {
 #define ALLUVIUM_ENUM(name, ...) name,
@@ -69,7 +124,7 @@ struct ParamInfo {
     double max;
     const char* unit;
     double to_si;
-    char kind; // 'f' float, 'b' on/off, 'e' edge mode
+    char kind; // 'f' float, 'b' on/off, 'e' choice (names in `unit`)
     const char* meaning;
 };
 

@@ -31,6 +31,14 @@ constexpr std::array<PassInfo, kPassCount> kPasses = {{
     {"thermal_gather", 40, false},
     {"evaporation", 8, false},
     {"reduce_totals", 0, true},
+    {"talus_outflow", 36, false},
+    {"talus_gather", 76, false},
+    {"musgrave_transfer", 84, false},
+    {"musgrave_apply", 72, false},
+    {"simple_transfer", 48, false},
+    {"simple_apply", 72, false},
+    {"particles", 0, false},
+    {"particles_apply", 12, false},
 }};
 
 constexpr uint32_t kMaxSprings = 4096; // 64 KiB: the limit of vkCmdUpdateBuffer
@@ -54,6 +62,7 @@ constexpr std::array<FieldInfo, static_cast<size_t>(Field::Count)> kFields = {{
     {"rain_mask", 1, VK_FORMAT_R32_SFLOAT, false},
     {"wear", 2, VK_FORMAT_R32G32_SFLOAT, false},
     {"flow", 1, VK_FORMAT_R32_SFLOAT, false},
+    {"scratch", 4, VK_FORMAT_R32G32B32A32_SFLOAT, false},
 }};
 
 const FieldInfo& info(Field f) { return kFields[static_cast<size_t>(f)]; }
@@ -88,6 +97,42 @@ const char* fieldName(Field f) { return info(f).name; }
 const char* passName(Pass p) { return kPasses[static_cast<size_t>(p)].name; }
 double passBytesPerCell(Pass p) { return kPasses[static_cast<size_t>(p)].bytes; }
 
+const std::vector<Pass>& modelPasses(int model) {
+    static const std::vector<Pass> pipe = {
+        Pass::Sources,        Pass::OutflowFlux,       Pass::WaterUpdate,    Pass::Velocity,
+        Pass::ErosionDeposition, Pass::SedimentTransport, Pass::ReduceSediment, Pass::SedimentCorrect,
+        Pass::ThermalOutflow, Pass::ThermalGather,     Pass::Evaporation,    Pass::ReduceTotals};
+    static const std::vector<Pass> talus = {Pass::TalusOutflow, Pass::TalusGather};
+    static const std::vector<Pass> musgrave = {Pass::MusgraveTransfer, Pass::MusgraveApply};
+    static const std::vector<Pass> simple = {Pass::SimpleTransfer, Pass::SimpleApply};
+    static const std::vector<Pass> particles = {Pass::Particles, Pass::ParticlesApply};
+    switch (model) {
+    case MODEL_THERMAL:
+    case MODEL_OLSEN: return talus;
+    case MODEL_MUSGRAVE: return musgrave;
+    case MODEL_SIMPLE: return simple;
+    case MODEL_PARTICLES: return particles;
+    default: return pipe;
+    }
+}
+
+const char* modelName(int model) {
+    switch (model) {
+    case MODEL_THERMAL: return "thermal";
+    case MODEL_OLSEN: return "olsen";
+    case MODEL_PARTICLES: return "particles";
+    case MODEL_MUSGRAVE: return "musgrave";
+    case MODEL_SIMPLE: return "simple";
+    default: return "pipe";
+    }
+}
+
+int modelFromName(const std::string& name) {
+    for (int m : {MODEL_PIPE, MODEL_THERMAL, MODEL_OLSEN, MODEL_PARTICLES, MODEL_MUSGRAVE, MODEL_SIMPLE})
+        if (name == modelName(m)) return m;
+    return -1;
+}
+
 uint64_t simulationBytes(int width, int height) {
     const uint64_t cells = uint64_t(width) * uint64_t(height);
     uint64_t per_cell = 0;
@@ -120,6 +165,7 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     createStorageImage(rain_mask_, ctx, w, h, info(Field::RainMask).format);
     createStorageImage(wear_, ctx, w, h, info(Field::Wear).format);
     createStorageImage(flow_, ctx, w, h, info(Field::Flow).format);
+    createStorageImage(scratch_, ctx, w, h, info(Field::Scratch).format);
     upload(Field::RainMask, std::vector<float>(size_t(w) * h, 1.0f));
 
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
@@ -128,17 +174,19 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     createBuffer(partials_, ctx, partialsBytes(width, height, subgroup_size_), storage, false);
     createBuffer(totals_, ctx, sizeof(Totals), storage, true);
     createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
+    createBuffer(delta_, ctx, uint64_t(w) * h * sizeof(int32_t), storage, false);
     resetTotals();
     // Partials are summed by the reductions before every pass has written its slot once.
     VkCommandBuffer cmd = beginOneShot(ctx);
     vkCmdFillBuffer(cmd, partials_.buffer, 0, VK_WHOLE_SIZE, 0);
     vkCmdFillBuffer(cmd, springs_buffer_.buffer, 0, VK_WHOLE_SIZE, 0);
+    vkCmdFillBuffer(cmd, delta_.buffer, 0, VK_WHOLE_SIZE, 0);
     endOneShot(ctx, cmd);
 
     // One layout for every pass: each shader declares the bindings it uses from shared.h.
     std::vector<VkDescriptorSetLayoutBinding> bindings(BINDING_COUNT);
     for (uint32_t b = 0; b < BINDING_COUNT; ++b) {
-        const bool buffer = b == B_PARAMS || b == B_PARTIALS || b == B_TOTALS || b == B_SPRINGS;
+        const bool buffer = b == B_PARAMS || b == B_PARTIALS || b == B_TOTALS || b == B_SPRINGS || b == B_DELTA;
         bindings[b] = {b, buffer ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
                        1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     }
@@ -147,12 +195,15 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     set_info.pBindings = bindings.data();
     VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &set_layout_));
 
+    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(PushConstants)};
     VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     layout_info.setLayoutCount = 1;
     layout_info.pSetLayouts = &set_layout_;
+    layout_info.pushConstantRangeCount = 1;
+    layout_info.pPushConstantRanges = &push;
     VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &pipeline_layout_));
 
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8},
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10},
                                           {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2 * BINDING_COUNT}};
     VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pool_info.maxSets = 2;
@@ -208,19 +259,13 @@ Simulation::Simulation(const Context& ctx, int width, int height)
         image(B_RAIN_MASK, rain_mask_);
         image(B_WEAR, wear_);
         image(B_FLOW, flow_);
+        image(B_SCRATCH, scratch_);
+        buffer(B_DELTA, delta_);
         buffer(B_PARTIALS, partials_);
         buffer(B_TOTALS, totals_);
         buffer(B_SPRINGS, springs_buffer_);
         vkUpdateDescriptorSets(ctx.device, static_cast<uint32_t>(writes.size()), writes.data(), 0,
                                nullptr);
-    }
-
-    const std::filesystem::path dir = shaderDirectory();
-    for (int i = 0; i < kPassCount; ++i) {
-        const std::vector<uint32_t> code = loadSpirv(dir / (std::string(kPasses[size_t(i)].name) + ".spv"));
-        VkShaderModule module = createShaderModule(ctx, code);
-        pipelines_[size_t(i)] = createComputePipeline(ctx, pipeline_layout_, module);
-        vkDestroyShaderModule(ctx.device, module, nullptr);
     }
 
     SimParams defaults{};
@@ -229,15 +274,16 @@ Simulation::Simulation(const Context& ctx, int width, int height)
 
 Simulation::~Simulation() {
     vkDeviceWaitIdle(ctx_.device);
-    for (VkPipeline p : pipelines_) vkDestroyPipeline(ctx_.device, p, nullptr);
+    for (VkPipeline p : pipelines_)
+        if (p != VK_NULL_HANDLE) vkDestroyPipeline(ctx_.device, p, nullptr);
     vkDestroyDescriptorPool(ctx_.device, descriptor_pool_, nullptr);
     vkDestroyPipelineLayout(ctx_.device, pipeline_layout_, nullptr);
     vkDestroyDescriptorSetLayout(ctx_.device, set_layout_, nullptr);
-    for (Buffer* b : {&params_buffer_, &partials_, &totals_, &springs_buffer_}) destroyBuffer(*b, ctx_);
+    for (Buffer* b : {&params_buffer_, &partials_, &totals_, &springs_buffer_, &delta_}) destroyBuffer(*b, ctx_);
     for (int i = 0; i < 2; ++i)
         for (Image* img : {&terrain_[size_t(i)], &water_[size_t(i)], &sediment_[size_t(i)], &outflow_[size_t(i)]})
             destroyImage(*img, ctx_);
-    for (Image* img : {&velocity_, &hardness_, &thermal_axis_, &thermal_diag_, &rain_mask_, &wear_, &flow_})
+    for (Image* img : {&velocity_, &hardness_, &thermal_axis_, &thermal_diag_, &rain_mask_, &wear_, &flow_, &scratch_})
         destroyImage(*img, ctx_);
 }
 
@@ -255,6 +301,7 @@ const Image& Simulation::image(Field f, bool next) const {
     case Field::RainMask: return rain_mask_;
     case Field::Wear: return wear_;
     case Field::Flow: return flow_;
+    case Field::Scratch: return scratch_;
     case Field::Count: break;
     }
     assert(false);
@@ -318,11 +365,27 @@ void Simulation::recordUpdates(VkCommandBuffer cmd) {
     computeBarrier(cmd);
 }
 
+VkPipeline Simulation::pipeline(Pass pass) {
+    // Created at first use: a model's shaders are loaded only when that model runs.
+    VkPipeline& p = pipelines_[static_cast<size_t>(pass)];
+    if (p == VK_NULL_HANDLE) {
+        const std::vector<uint32_t> code = loadSpirv(shaderDirectory() / (std::string(passName(pass)) + ".spv"));
+        VkShaderModule module = createShaderModule(ctx_, code);
+        p = createComputePipeline(ctx_, pipeline_layout_, module);
+        vkDestroyShaderModule(ctx_.device, module, nullptr);
+    }
+    return p;
+}
+
 void Simulation::dispatch(VkCommandBuffer cmd, Pass pass) {
     const PassInfo& p = kPasses[static_cast<size_t>(pass)];
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[static_cast<size_t>(pass)]);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass));
+    const PushConstants push{step_index_, 0};
+    vkCmdPushConstants(cmd, pipeline_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     if (p.single_group)
         vkCmdDispatch(cmd, 1, 1, 1);
+    else if (pass == Pass::Particles) // one invocation per droplet
+        vkCmdDispatch(cmd, (static_cast<uint32_t>(std::max(params_.particle_count, 0)) + WG_SIZE - 1) / WG_SIZE, 1, 1);
     else
         vkCmdDispatch(cmd, groupsX(width_), groupsY(height_), 1);
 }
@@ -339,12 +402,13 @@ void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer) {
                             &sets_[static_cast<size_t>(parity_)], 0, nullptr);
     if (timer) writeTimestamp(*timer, cmd);
     // Every pass reads what the one before wrote: a full compute barrier between each.
-    for (int i = 0; i < kPassCount; ++i) {
-        dispatch(cmd, static_cast<Pass>(i));
+    for (Pass pass : modelPasses(params_.model)) {
+        dispatch(cmd, pass);
         computeBarrier(cmd);
         if (timer) writeTimestamp(*timer, cmd);
     }
     parity_ ^= 1;
+    ++step_index_;
 }
 
 void Simulation::run(int steps, const std::function<void(int)>& progress) {

@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "context.h"
@@ -12,7 +13,7 @@
 
 namespace alluvium::gpu {
 
-enum class Field { Terrain, Water, Sediment, Outflow, Velocity, Hardness, ThermalAxis, ThermalDiag, RainMask, Wear, Flow, Count };
+enum class Field { Terrain, Water, Sediment, Outflow, Velocity, Hardness, ThermalAxis, ThermalDiag, RainMask, Wear, Flow, Scratch, Count };
 int fieldChannels(Field f);
 const char* fieldName(Field f);
 
@@ -20,12 +21,21 @@ const char* fieldName(Field f);
 // evaporation) plus the sediment correction and the two single-workgroup reductions.
 enum class Pass {
     Sources, OutflowFlux, WaterUpdate, Velocity, ErosionDeposition, SedimentTransport,
-    ReduceSediment, SedimentCorrect, ThermalOutflow, ThermalGather, Evaporation, ReduceTotals, Count
+    ReduceSediment, SedimentCorrect, ThermalOutflow, ThermalGather, Evaporation, ReduceTotals,
+    TalusOutflow, TalusGather,       // the thermal and olsen models
+    MusgraveTransfer, MusgraveApply, // the musgrave model
+    SimpleTransfer, SimpleApply,     // the simple model
+    Particles, ParticlesApply,       // the particles model
+    Count
 };
 constexpr int kPassCount = static_cast<int>(Pass::Count);
 const char* passName(Pass p);
 // Bytes one pass reads and writes per cell (for effective GB/s); 0 for the reductions.
 double passBytesPerCell(Pass p);
+// The passes of one step of a model (MODEL_*), in order.
+const std::vector<Pass>& modelPasses(int model);
+const char* modelName(int model);
+int modelFromName(const std::string& name); // -1 if unknown
 
 struct Spring {
     float x, y, radius, rate_per_cell; // cells, cells, cells, m^3/s per cell
@@ -59,14 +69,16 @@ public:
     // Continues a run's budgets (a resumed session): the totals buffer is host-visible.
     void setTotals(const Totals& totals);
 
-    // Records one step (all passes with barriers) and flips the ping-pong parity. With a
-    // timer, writes a timestamp before the first pass and after each pass.
+    // Records one step of the model in params().model (its passes, with barriers) and flips the
+    // ping-pong parity. With a timer, writes a timestamp before the first pass and after each.
     void recordStep(VkCommandBuffer cmd, GpuTimer* timer = nullptr);
     // Records a single pass (tests); does not flip parity.
     void recordPass(VkCommandBuffer cmd, Pass pass);
     // Uploads params/springs if they changed; call at the start of every command buffer.
     void recordUpdates(VkCommandBuffer cmd);
     void swapParity() { parity_ ^= 1; }
+    int stepIndex() const { return step_index_; }
+    void setStepIndex(int step) { step_index_ = step; }
 
     // Runs n steps in batches (submit, wait), calling progress(done) after each batch.
     void run(int steps, const std::function<void(int)>& progress = {});
@@ -75,6 +87,7 @@ public:
 
 private:
     const Image& image(Field f, bool next) const;
+    VkPipeline pipeline(Pass pass);
     void dispatch(VkCommandBuffer cmd, Pass pass);
 
     const Context& ctx_;
@@ -87,8 +100,9 @@ private:
     bool springs_dirty_ = true;
 
     std::array<Image, 2> terrain_, water_, sediment_, outflow_;
-    Image velocity_, hardness_, thermal_axis_, thermal_diag_, rain_mask_, wear_, flow_;
-    Buffer params_buffer_, partials_, totals_, springs_buffer_;
+    Image velocity_, hardness_, thermal_axis_, thermal_diag_, rain_mask_, wear_, flow_, scratch_;
+    Buffer params_buffer_, partials_, totals_, springs_buffer_, delta_;
+    int step_index_ = 0; // steps recorded since construction (models with events in time)
 
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
     VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;

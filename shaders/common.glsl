@@ -9,6 +9,7 @@
 layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 
 layout(std430, binding = B_PARAMS) readonly buffer ParamsBlock { SimParams p; };
+layout(push_constant) uniform PushBlock { PushConstants pc; };
 layout(std430, binding = B_PARTIALS) buffer PartialsBlock { float partials[]; };
 layout(std430, binding = B_SPRINGS) readonly buffer SpringsBlock { vec4 springs[]; };
 
@@ -27,6 +28,8 @@ layout(binding = B_THERMAL_DIAG, rgba32f) uniform image2D thermal_diag;
 layout(binding = B_RAIN_MASK, r32f) uniform image2D rain_mask;
 layout(binding = B_WEAR, rg32f) uniform image2D wear_img;
 layout(binding = B_FLOW, r32f) uniform image2D flow_img;
+layout(binding = B_SCRATCH, rgba32f) uniform image2D scratch_img;
+layout(std430, binding = B_DELTA) buffer DeltaBlock { int delta[]; };
 
 #define LEFT 0
 #define RIGHT 1

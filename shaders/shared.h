@@ -38,7 +38,9 @@ using uint = uint32_t;
 #define B_SPRINGS 16        // vec4[] springs: x, y (cells), radius (cells), rate per cell (m^3/s)
 #define B_WEAR 17           // rg32f  ground eroded, deposited since the start (m), for export maps
 #define B_FLOW 18           // r32f   water volume that flowed through the cell since the start (m^3)
-#define BINDING_COUNT 19
+#define B_SCRATCH 19        // rgba32f per-step transfer totals of the grid models (musgrave, simple)
+#define B_DELTA 20          // int[] per-cell fixed-point height changes (particles: integer atomics)
+#define BINDING_COUNT 21
 
 // Reduction slots: each pass that moves mass writes its per-subgroup sums (m^3) into its slot.
 #define SLOT_RAIN 0
@@ -63,6 +65,24 @@ using uint = uint32_t;
 
 #define EDGE_CLOSED 0
 #define EDGE_OPEN 1
+
+// Erosion families (issue 4): all run on the same state images.
+#define MODEL_PIPE 0    // shallow-water pipe model with hydraulic and thermal erosion (seed 004)
+#define MODEL_THERMAL 1 // talus-angle thermal erosion (seed 001)
+#define MODEL_OLSEN 2   // Olsen's improved erosion: flattens gentle ground, keeps cliffs (seed 001)
+#define MODEL_PARTICLES 3 // droplets (seeds 000 and 002)
+#define MODEL_MUSGRAVE 4  // grid hydraulic erosion, water to all lower neighbours (seed 000)
+#define MODEL_SIMPLE 5    // four-step hydraulic erosion, water to the lowest neighbour (seed 001)
+
+// Particles model: droplet variants, and the fixed point of delta[] (int32 units of 2^-20 m:
+// +-2048 m per cell per step; see shaders/particles.comp for the bound).
+#define PARTICLES_MASS_TRANSFER 0
+#define PARTICLES_CAPACITY 1
+#define PARTICLE_FIXED_ONE 1048576.0 // fixed-point units per metre (2^20)
+
+#define NEIGHBOURS_VON_NEUMANN 0
+#define NEIGHBOURS_ROTATED 1
+#define NEIGHBOURS_MOORE 2
 
 #define BRUSH_NONE 0
 #define BRUSH_ADD_WATER 1
@@ -105,6 +125,41 @@ struct SimParams {
     float brush_y;
     float brush_radius;   // cells
     float brush_strength; // m/s of water or ground at the brush centre
+    int model;            // MODEL_*
+    float talus_slope;       // thermal model: stable slope (m/m)
+    float olsen_talus_slope; // olsen model: flatten at or below this slope (m/m)
+    float talus_fraction;    // thermal/olsen: fraction of the excess moved per step
+    int talus_neighbourhood; // NEIGHBOURS_*
+    float musgrave_rain_amount;   // m of water per rain event
+    int musgrave_rain_interval;   // steps between rain events
+    float musgrave_capacity;      // Kc: sediment carried per unit of water moved
+    float musgrave_softness;      // Ks
+    float musgrave_deposition;    // Kd
+    float musgrave_evaporation;   // fraction of the water lost per step
+    float simple_rain_amount;     // m of water per step
+    float simple_solubility;      // ground dissolved per unit of water per step
+    float simple_evaporation;     // fraction of the water lost per step
+    float simple_capacity;        // sediment a unit of water holds
+    int particle_count;           // droplets per step (one invocation each)
+    // (particles model parameters follow)
+    int particle_variant;         // PARTICLES_MASS_TRANSFER (seed 002) or PARTICLES_CAPACITY (seed 000)
+    uint particle_seed;           // droplet RNG seed (the run's --seed)
+    int particle_lifetime;        // iterations a droplet lives at most
+    float particle_time_step;     // droplet time step (seed 002's dt; time is dimensionless)
+    float particle_density;       // inertia: acceleration = normal / (volume density)
+    float particle_friction;      // speed *= 1 - dt friction per iteration
+    float particle_evaporation;   // volume *= 1 - dt evap (mass transfer); -= dt evap volume0 (capacity)
+    float particle_deposition;    // mass-transfer rate (seed 002) / Kd fraction (seed 000)
+    float particle_softness;      // Ks fraction (capacity variant)
+    float particle_capacity;      // Kc scale of the equilibrium / capacity
+    float particle_volume;        // initial volume
+    float particle_min_volume;    // a droplet below this volume dies
+};
+
+// Per dispatch, in push constants (changes every step, unlike SimParams).
+struct PushConstants {
+    int step_index; // steps since the simulation started (rain frequency, droplet seeds)
+    int pad;
 };
 
 struct Totals {

@@ -36,22 +36,15 @@
 
 extern char** environ;
 
+#include "test_util.h"
+
 namespace fs = std::filesystem;
 using namespace alluvium;
 
 // [SECTION] helpers ---------------------------------------------------------------------------
 namespace {
 
-// A fresh, empty scratch folder named after the running test.
-fs::path scratchDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string(info->test_suite_name()) + "." + info->name();
-    std::replace(name.begin(), name.end(), '/', '_');
-    fs::path dir = fs::path(ALLUVIUM_TEST_TMP_DIR) / "cli" / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path scratchDir() { return test::scratchDir("cli"); }
 
 std::string readFile(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -398,7 +391,7 @@ TEST(CliBadInput, BadCellSizeAndHardness) {
 
 TEST(CliBadInput, UnsupportedOutputExtension) {
     Scratch s;
-    for (const char* name : {"x.tif", "x", "x.PNG.bak", "x.json"}) {
+    for (const char* name : {"x.bmp", "x", "x.PNG.bak", "x.json"}) {
         const CliResult r = runCli({"run", "--size", "8x8", "--steps", "1", "--out", s.outPath(name)}, s.io);
         EXPECT_TRUE(isUsageError(r, {"--out", name, "extension"}));
     }

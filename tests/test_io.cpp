@@ -29,49 +29,19 @@
 #include "io/heightmap.h"
 #include "io/terrain_gen.h"
 
+#include "test_util.h"
+
 namespace fs = std::filesystem;
 using namespace alluvium;
 
 // [SECTION] helpers ---------------------------------------------------------------------------
 namespace {
 
-// A fresh, empty scratch folder named after the running test.
-fs::path scratchDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string(info->test_suite_name()) + "." + info->name();
-    std::replace(name.begin(), name.end(), '/', '_');
-    fs::path dir = fs::path(ALLUVIUM_TEST_TMP_DIR) / "io" / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path scratchDir() { return test::scratchDir("io"); }
 
-// Names of the entries in dir, sorted.
-std::vector<std::string> listDir(const fs::path& dir) {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir))
-        names.push_back(e.path().filename());
-    std::sort(names.begin(), names.end());
-    return names;
-}
+using test::listDir;
 
-// Runs fn, expects an InputError whose message is one line and contains every needle.
-void expectInputError(const std::function<void()>& fn, std::vector<std::string> needles) {
-    try {
-        fn();
-    } catch (const InputError& e) {
-        const std::string msg = e.what();
-        EXPECT_EQ(msg.find('\n'), std::string::npos) << "message has a newline: " << msg;
-        EXPECT_FALSE(msg.empty());
-        for (const auto& n : needles)
-            EXPECT_NE(msg.find(n), std::string::npos) << msg;
-        return;
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << "expected InputError, got another exception: " << e.what();
-        return;
-    }
-    ADD_FAILURE() << "expected InputError, nothing was thrown";
-}
+using test::expectInputError;
 
 std::vector<unsigned char> readBytes(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -466,9 +436,9 @@ TEST(HeightmapErrors, F32NonFiniteNamesFirstBadCell) {
 
 TEST(HeightmapErrors, UnknownExtensionOnLoad) {
     const fs::path dir = scratchDir();
-    writeBytes(dir / "m.tif", {1, 2, 3});
-    expectInputError([&] { loadHeightmap(dir / "m.tif", LoadOptions{}); },
-                     {"m.tif", ".tif", ".png", ".f32"});
+    writeBytes(dir / "m.bmp", {1, 2, 3}); // .tif and .exr are formats now (test_formats.cpp)
+    expectInputError([&] { loadHeightmap(dir / "m.bmp", LoadOptions{}); },
+                     {"m.bmp", ".bmp", ".png", ".f32"});
     expectInputError([&] { loadHeightmap(dir / "noext", LoadOptions{}); }, {".png", ".f32"});
 }
 
@@ -496,8 +466,8 @@ TEST(HeightmapSave, OntoADirectoryFailsAndLeavesNoTemp) {
 
 TEST(HeightmapSave, UnknownExtension) {
     const fs::path dir = scratchDir();
-    expectInputError([&] { saveHeightmap(dir / "out.exr", makeMap(4, 4, 0, 1), 1); },
-                     {"out.exr", ".png", ".f32"});
+    expectInputError([&] { saveHeightmap(dir / "out.bmp", makeMap(4, 4, 0, 1), 1); },
+                     {"out.bmp", ".png", ".f32"});
     EXPECT_TRUE(fs::is_empty(dir));
 }
 

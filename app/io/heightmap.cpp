@@ -1,7 +1,9 @@
-// Heightmap file formats.
+// Heightmap file formats: PNG, raw (.f32/.r32, .r16/.raw) and the dispatch by extension. EXR,
+// TIFF and ASCII grids are in formats_*.cpp.
 //
-// [SECTION] helpers: messages, extensions, size limits
+// [SECTION] helpers: messages, extensions, size limits (shared with formats_*.cpp)
 // [SECTION] PNG decode/encode (libpng, setjmp error handling)
+// [SECTION] raw float32 and 16-bit
 // [SECTION] loadHeightmap
 // [SECTION] saveHeightmap
 #include "io/heightmap.h"
@@ -25,26 +27,18 @@
 
 #include "io/atomic_file.h"
 #include "io/errors.h"
+#include "io/formats.h"
 
 namespace alluvium {
 
 namespace fs = std::filesystem;
 
 // [SECTION] helpers ---------------------------------------------------------------------------
-namespace {
+namespace detail {
 
 std::string quoted(const fs::path& p) {
     return "'" + displayPath(p) + "'";
 }
-
-std::string lowerExtension(const fs::path& p) {
-    std::string ext = p.extension().string();
-    for (char& c : ext)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return ext;
-}
-
-const char* kSupported = "supported: .png (8/16-bit greyscale), .f32 (raw little-endian float32)";
 
 // Throws unless w x h is within the supported grid size. `what` names the source in the message.
 void checkGridSize(long long w, long long h, const std::string& what) {
@@ -54,6 +48,24 @@ void checkGridSize(long long w, long long h, const std::string& what) {
                          " per side and at most 2^28 cells");
     }
 }
+
+} // namespace detail
+
+namespace {
+
+using detail::checkGridSize;
+using detail::quoted;
+
+std::string lowerExtension(const fs::path& p) {
+    std::string ext = p.extension().string();
+    for (char& c : ext)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
+
+const char* kSupported =
+    "supported: .png (8/16-bit grey), .r16/.raw (16-bit LE), .f32/.r32 (float32 LE), .exr, "
+    ".tif/.tiff, .asc (ESRI ASCII grid)";
 
 // Opens for reading or throws "cannot open '<path>': <strerror>".
 std::unique_ptr<FILE, int (*)(FILE*)> openForRead(const fs::path& path) {
@@ -167,8 +179,8 @@ void pngWriteToBuffer(png_structp png, png_bytep data, png_size_t length) {
 void pngFlush(png_structp) {}
 
 // Encodes 16-bit grey rows (big-endian samples) into out->bytes.
-bool encodePng16(png_structp png, png_infop info, uint32_t w, uint32_t h, unsigned char** rows,
-                 PngWriteBuffer* out) {
+bool encodePng16Rows(png_structp png, png_infop info, uint32_t w, uint32_t h, unsigned char** rows,
+                     PngWriteBuffer* out) {
     if (setjmp(png_jmpbuf(png))) return false;
     png_set_write_fn(png, out, &pngWriteToBuffer, &pngFlush);
     png_set_IHDR(png, info, w, h, 16, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
@@ -290,27 +302,33 @@ Heightmap loadPng(const fs::path& path, const LoadOptions& opt) {
     return map;
 }
 
-// [SECTION] .f32 ------------------------------------------------------------------------------
+// [SECTION] raw float32 and 16-bit ------------------------------------------------------------
+// .f32/.r32: float32 little-endian metres. .r16/.raw: uint16 little-endian, LO..HI like a PNG
+// (the Unity/Unreal terrain convention). Neither has a header, so --size gives the grid.
 
-Heightmap loadF32(const fs::path& path, const LoadOptions& opt) {
+Heightmap loadRaw(const fs::path& path, const LoadOptions& opt, bool is_u16) {
+    const char* what = is_u16 ? "raw 16-bit" : "raw float32";
     if (opt.width <= 0 || opt.height <= 0) {
-        throw InputError(
-            quoted(path) +
-            " is raw float32 without a size: it needs --size WxH (e.g. --size 512x512)");
+        throw InputError(quoted(path) + " is " + what +
+                         " without a size: it needs --size WxH (e.g. --size 512x512)");
     }
     checkGridSize(opt.width, opt.height, "--size");
     auto file = openForRead(path);
 
+    const uint64_t bytes_per_cell = is_u16 ? 2 : 4;
     const uint64_t cells = static_cast<uint64_t>(opt.width) * static_cast<uint64_t>(opt.height);
-    const uint64_t expected = cells * 4;
+    const uint64_t expected = cells * bytes_per_cell;
     std::error_code ec;
     const uint64_t actual = fs::file_size(path, ec);
     if (ec) throw InputError("cannot open " + quoted(path) + ": " + ec.message());
     if (actual != expected) {
         throw InputError(quoted(path) + " has " + std::to_string(actual) + " bytes but --size " +
                          std::to_string(opt.width) + "x" + std::to_string(opt.height) +
-                         " needs exactly " + std::to_string(expected) + " (width*height*4)");
+                         " needs exactly " + std::to_string(expected) + " (width*height*" +
+                         std::to_string(bytes_per_cell) + ")");
     }
+    double lo = 0.0, hi = 1000.0;
+    if (is_u16) detail::integerRange(path, opt, opt.width, opt.height, lo, hi);
 
     std::vector<unsigned char> raw(static_cast<std::size_t>(expected));
     if (std::fread(raw.data(), 1, raw.size(), file.get()) != raw.size()) {
@@ -322,18 +340,22 @@ Heightmap loadF32(const fs::path& path, const LoadOptions& opt) {
     map.width = opt.width;
     map.height = opt.height;
     map.heights.resize(static_cast<std::size_t>(cells));
+    if (is_u16) {
+        const double scale = (hi - lo) / 65535.0;
+        for (std::size_t i = 0; i < map.heights.size(); ++i) {
+            const unsigned v = static_cast<unsigned>(raw[2 * i]) |
+                               (static_cast<unsigned>(raw[2 * i + 1]) << 8);
+            map.heights[i] = static_cast<float>(lo + static_cast<double>(v) * scale);
+        }
+        return map;
+    }
     for (std::size_t i = 0; i < map.heights.size(); ++i) {
         const unsigned char* b = raw.data() + 4 * i;
         uint32_t u = static_cast<uint32_t>(b[0]) | (static_cast<uint32_t>(b[1]) << 8) |
                      (static_cast<uint32_t>(b[2]) << 16) | (static_cast<uint32_t>(b[3]) << 24);
         map.heights[i] = std::bit_cast<float>(u);
     }
-    int bx = 0, by = 0;
-    if (findNonFinite(map, bx, by)) {
-        throw InputError(quoted(path) + " contains " + valueName(map.at(bx, by)) + " at cell (" +
-                         std::to_string(bx) + ", " + std::to_string(by) +
-                         "); heights must be finite metres");
-    }
+    detail::checkFiniteHeights(map, path);
     return map;
 }
 
@@ -348,14 +370,113 @@ std::vector<std::byte> encodeF32(const Heightmap& map) {
     return out;
 }
 
+// Heights as 0..65535 over the data's min..max (a flat map is all zeros).
+std::vector<uint16_t> quantise16(const Heightmap& map, double& lo, double& hi) {
+    const auto [mn, mx] = std::minmax_element(map.heights.begin(), map.heights.end());
+    lo = *mn;
+    hi = *mx;
+    const double range = hi - lo;
+    std::vector<uint16_t> q(map.heights.size());
+    for (std::size_t i = 0; i < map.heights.size(); ++i) {
+        double t = range > 0.0 ? (static_cast<double>(map.heights[i]) - lo) / range : 0.0;
+        q[i] = static_cast<uint16_t>(std::clamp(std::lround(t * 65535.0), 0L, 65535L));
+    }
+    return q;
+}
+
+std::string sidecarText(const Heightmap& map, double cell_size, double lo, double hi,
+                        const char* decode_key) {
+    nlohmann::json side = {
+        {"width", map.width},
+        {"height", map.height},
+        {"cell_size_m", cell_size},
+        {"min_m", lo},
+        {"max_m", hi},
+        {decode_key, "h = min_m + v/65535*(max_m-min_m)"},
+    };
+    return side.dump(1) + "\n";
+}
+
 } // namespace
 
+// [SECTION] helpers shared with formats_*.cpp ---------------------------------------------------
+namespace detail {
+
+void checkFiniteHeights(const Heightmap& map, const fs::path& path) {
+    int bx = 0, by = 0;
+    if (findNonFinite(map, bx, by)) {
+        throw InputError(quoted(path) + " contains " + valueName(map.at(bx, by)) + " at cell (" +
+                         std::to_string(bx) + ", " + std::to_string(by) +
+                         "); heights must be finite metres");
+    }
+}
+
+void checkSizeOption(const LoadOptions& opt, long long w, long long h, const fs::path& path) {
+    if (opt.width == 0 && opt.height == 0) return;
+    if (opt.width != w || opt.height != h) {
+        throw InputError("--size " + std::to_string(opt.width) + "x" + std::to_string(opt.height) +
+                         " does not match " + quoted(path) + " (" + std::to_string(w) + "x" +
+                         std::to_string(h) + ")");
+    }
+}
+
+void integerRange(const fs::path& path, const LoadOptions& opt, long long w, long long h,
+                  double& lo, double& hi) {
+    lo = 0.0;
+    hi = 1000.0;
+    if (opt.has_height_range) {
+        lo = opt.range_lo;
+        hi = opt.range_hi;
+    } else {
+        readSidecarRange(path, static_cast<uint32_t>(w), static_cast<uint32_t>(h), lo, hi);
+    }
+    if (!std::isfinite(lo) || !std::isfinite(hi) || hi < lo) {
+        std::ostringstream s;
+        s << "height range " << lo << ":" << hi << " for " << quoted(path)
+          << " is invalid (needs finite LO <= HI)";
+        throw InputError(s.str());
+    }
+}
+
+std::vector<unsigned char> readWholeFile(const fs::path& path) {
+    auto file = openForRead(path);
+    std::error_code ec;
+    const uint64_t size = fs::file_size(path, ec);
+    if (ec) throw InputError("cannot open " + quoted(path) + ": " + ec.message());
+    std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
+    if (std::fread(bytes.data(), 1, bytes.size(), file.get()) != bytes.size()) {
+        throw InputError("cannot read " + quoted(path) + ": " +
+                         (std::ferror(file.get()) ? std::strerror(errno) : "file shrank"));
+    }
+    return bytes;
+}
+
+} // namespace detail
+
 // [SECTION] loadHeightmap ---------------------------------------------------------------------
+
+bool isHeightmapExtension(const fs::path& path) {
+    static const char* const kExtensions[] = {".png", ".f32", ".r32", ".r16", ".raw",
+                                              ".exr", ".tif", ".tiff", ".asc"};
+    const std::string ext = lowerExtension(path);
+    for (const char* e : kExtensions)
+        if (ext == e) return true;
+    return false;
+}
+
+bool writesSidecar(const fs::path& path) {
+    const std::string ext = lowerExtension(path);
+    return ext == ".png" || ext == ".r16" || ext == ".raw";
+}
 
 Heightmap loadHeightmap(const fs::path& path, const LoadOptions& opt) {
     const std::string ext = lowerExtension(path);
     if (ext == ".png") return loadPng(path, opt);
-    if (ext == ".f32") return loadF32(path, opt);
+    if (ext == ".f32" || ext == ".r32") return loadRaw(path, opt, false);
+    if (ext == ".r16" || ext == ".raw") return loadRaw(path, opt, true);
+    if (ext == ".exr") return detail::loadExr(path, opt);
+    if (ext == ".tif" || ext == ".tiff") return detail::loadTiff(path, opt);
+    if (ext == ".asc") return detail::loadAsc(path, opt);
     throw InputError("cannot load " + quoted(path) + ": unknown extension '" +
                      displayPath(path.extension()) + "'; " + kSupported);
 }
@@ -364,7 +485,7 @@ Heightmap loadHeightmap(const fs::path& path, const LoadOptions& opt) {
 
 void saveHeightmap(const fs::path& path, const Heightmap& map, double cell_size) {
     const std::string ext = lowerExtension(path);
-    if (ext != ".png" && ext != ".f32") {
+    if (!isHeightmapExtension(path)) {
         throw InputError("cannot save " + quoted(path) + ": unknown extension '" +
                          displayPath(path.extension()) + "'; " + kSupported);
     }
@@ -378,26 +499,58 @@ void saveHeightmap(const fs::path& path, const Heightmap& map, double cell_size)
                          ", " + std::to_string(by) + ") is " + valueName(map.at(bx, by)));
     }
 
-    if (ext == ".f32") {
+    if (ext == ".f32" || ext == ".r32") {
         writeFileAtomic(path, encodeF32(map));
+        return;
+    }
+    if (ext == ".exr") {
+        writeFileAtomic(path, detail::encodeExr(map, path));
+        return;
+    }
+    if (ext == ".tif" || ext == ".tiff") {
+        writeFileAtomic(path, detail::encodeTiff(map, path));
         return;
     }
 
     if (!std::isfinite(cell_size) || cell_size <= 0.0) {
         throw InputError("cannot save " + quoted(path) + ": cell size must be finite and > 0");
     }
-    const auto [mn, mx] = std::minmax_element(map.heights.begin(), map.heights.end());
-    const double lo = *mn, hi = *mx;
-    const double range = hi - lo;
+    if (ext == ".asc") {
+        writeTextAtomic(path, detail::encodeAsc(map, cell_size));
+        return;
+    }
 
-    const auto w = static_cast<uint32_t>(map.width);
-    const auto h = static_cast<uint32_t>(map.height);
+    double lo = 0.0, hi = 0.0;
+    const std::vector<uint16_t> q = quantise16(map, lo, hi);
+    fs::path side_path = path;
+    side_path += ".json";
+
+    if (ext == ".r16" || ext == ".raw") {
+        std::vector<std::byte> bytes(q.size() * 2);
+        for (std::size_t i = 0; i < q.size(); ++i) {
+            bytes[2 * i] = static_cast<std::byte>(q[i] & 0xffu);
+            bytes[2 * i + 1] = static_cast<std::byte>(q[i] >> 8);
+        }
+        writeFileAtomic(path, bytes);
+        writeTextAtomic(side_path, sidecarText(map, cell_size, lo, hi, "u16_decode"));
+        return;
+    }
+
+    writeFileAtomic(path, detail::encodePng16(map.width, map.height, q, path));
+    writeTextAtomic(side_path, sidecarText(map, cell_size, lo, hi, "png16_decode"));
+}
+
+
+namespace detail {
+
+std::vector<std::byte> encodePng16(int width, int height, const std::vector<uint16_t>& samples,
+                                   const fs::path& path) {
+    const auto w = static_cast<uint32_t>(width);
+    const auto h = static_cast<uint32_t>(height);
     std::vector<unsigned char> data(static_cast<std::size_t>(w) * h * 2);
-    for (std::size_t i = 0; i < map.heights.size(); ++i) {
-        double t = range > 0.0 ? (static_cast<double>(map.heights[i]) - lo) / range : 0.0;
-        auto v = static_cast<unsigned>(std::clamp(std::lround(t * 65535.0), 0L, 65535L));
-        data[2 * i] = static_cast<unsigned char>(v >> 8);
-        data[2 * i + 1] = static_cast<unsigned char>(v & 0xffu);
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        data[2 * i] = static_cast<unsigned char>(samples[i] >> 8);
+        data[2 * i + 1] = static_cast<unsigned char>(samples[i] & 0xffu);
     }
     std::vector<unsigned char*> rows(h);
     for (uint32_t y = 0; y < h; ++y)
@@ -410,22 +563,12 @@ void saveHeightmap(const fs::path& path, const Heightmap& map, double cell_size)
     guard.info = png_create_info_struct(guard.png);
     if (!guard.info) throw std::bad_alloc();
     PngWriteBuffer buf;
-    if (!encodePng16(guard.png, guard.info, w, h, rows.data(), &buf)) {
+    if (!encodePng16Rows(guard.png, guard.info, w, h, rows.data(), &buf)) {
         throw InputError("cannot write " + quoted(path) + ": PNG encoding failed: " + ctx.message);
     }
-
-    nlohmann::json side = {
-        {"width", map.width},
-        {"height", map.height},
-        {"cell_size_m", cell_size},
-        {"min_m", lo},
-        {"max_m", hi},
-        {"png16_decode", "h = min_m + v/65535*(max_m-min_m)"},
-    };
-    fs::path side_path = path;
-    side_path += ".json";
-    writeFileAtomic(path, buf.bytes);
-    writeTextAtomic(side_path, side.dump(1) + "\n");
+    return std::move(buf.bytes);
 }
+
+} // namespace detail
 
 } // namespace alluvium

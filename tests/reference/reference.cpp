@@ -18,6 +18,7 @@ State::State(int width, int height) : w(width), h(height) {
     thermal_diag.assign(n, Vec4{});
     wear.assign(n, Vec2{});
     flow.assign(n, 0.0);
+    scratch.assign(n, Vec4{});
 }
 
 namespace {
@@ -406,6 +407,49 @@ void evaporation(State& s, const gpu::SimParams& p, Sums& sums) {
         d -= e;
         add(sums, SLOT_EVAPORATED, e * area);
     }
+}
+
+void talusOutflow(State& s, const gpu::SimParams& p) {
+    static constexpr int dx[8] = {-1, 1, 0, 0, -1, 1, -1, 1};
+    static constexpr int dy[8] = {0, 0, -1, 1, -1, -1, 1, 1};
+    for (int y = 0; y < s.h; ++y)
+        for (int x = 0; x < s.w; ++x) {
+            const size_t i = s.index(x, y);
+            std::array<double, 8> drop{}, dist{}, sent{};
+            std::array<bool, 8> use{};
+            for (size_t k = 0; k < 8; ++k) {
+                const int nx = x + dx[k], ny = y + dy[k];
+                const bool in_set = p.talus_neighbourhood == NEIGHBOURS_MOORE ||
+                                    (p.talus_neighbourhood == NEIGHBOURS_VON_NEUMANN) == (k < 4);
+                use[k] = in_set && nx >= 0 && ny >= 0 && nx < s.w && ny < s.h;
+                drop[k] = use[k] ? s.terrain[i] - s.terrain[s.index(nx, ny)] : 0.0;
+                dist[k] = (k < 4 ? 1.0 : std::sqrt(2.0)) * p.cell_size;
+            }
+            if (p.model == MODEL_THERMAL) {
+                double largest = 0.0, total = 0.0;
+                for (size_t k = 0; k < 8; ++k) {
+                    const double e = drop[k] - p.talus_slope * dist[k];
+                    if (use[k] && e > 0.0) largest = std::max(largest, e), total += e;
+                }
+                if (total > 0.0)
+                    for (size_t k = 0; k < 8; ++k) {
+                        const double e = drop[k] - p.talus_slope * dist[k];
+                        if (use[k] && e > 0.0) sent[k] = p.talus_fraction * largest * e / total;
+                    }
+            } else if (p.model == MODEL_OLSEN) {
+                int steepest = -1;
+                double steepest_slope = 0.0;
+                for (size_t k = 0; k < 8; ++k)
+                    if (use[k] && drop[k] / dist[k] > steepest_slope) {
+                        steepest_slope = drop[k] / dist[k];
+                        steepest = static_cast<int>(k);
+                    }
+                if (steepest >= 0 && steepest_slope <= p.olsen_talus_slope)
+                    sent[size_t(steepest)] = p.talus_fraction * drop[size_t(steepest)];
+            }
+            s.thermal_axis[i] = {sent[0], sent[1], sent[2], sent[3]};
+            s.thermal_diag[i] = {sent[4], sent[5], sent[6], sent[7]};
+        }
 }
 
 double step(State& s, const gpu::SimParams& p, const std::vector<Spring>& springs, Sums& sums) {

@@ -27,6 +27,7 @@ struct State {
     std::vector<Vec4> thermal_diag; // m to top-left, top-right, bottom-left, bottom-right
     std::vector<Vec2> wear;         // ground eroded, deposited since the start (m)
     std::vector<double> flow;       // water volume through the cell since the start (m^3)
+    std::vector<Vec4> scratch;      // per-step transfer totals of the musgrave and simple models
     State() = default;
     State(int width, int height);
     size_t index(int x, int y) const { return static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x); }
@@ -51,7 +52,12 @@ void thermalOutflow(State& s, const gpu::SimParams& p);
 void thermalGather(State& s);
 void evaporation(State& s, const gpu::SimParams& p, Sums& sums);
 
-// One whole step, as the GPU records it. Returns the sediment correction applied (m^3).
+// Thermal and Olsen models (p.model): fills thermal_axis/diag with what each cell sends;
+// thermalGather then applies it.
+void talusOutflow(State& s, const gpu::SimParams& p);
+
+// One whole step of the pipe model, as the GPU records it. Returns the sediment correction
+// applied (m^3).
 double step(State& s, const gpu::SimParams& p, const std::vector<Spring>& springs, Sums& sums);
 
 } // namespace alluvium::ref

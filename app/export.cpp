@@ -1,0 +1,46 @@
+// run --out-maps: the final state of a gpu::Simulation as MapLayers for writeMaps (app/io/maps.h).
+#include "export.h"
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "io/maps.h"
+
+namespace alluvium {
+
+void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir) {
+    const std::size_t cells = std::size_t(sim.width()) * std::size_t(sim.height());
+    std::vector<MapLayer> layers;
+    layers.reserve(8);
+    auto add = [&](std::string name, std::vector<float> data, std::string unit) -> MapLayer& {
+        MapLayer layer;
+        layer.name = std::move(name);
+        layer.data = std::move(data);
+        layer.unit = std::move(unit);
+        layers.push_back(std::move(layer));
+        return layers.back();
+    };
+    add("water_depth", sim.download(gpu::Field::Water), "m");
+    add("sediment", sim.download(gpu::Field::Sediment), "m");
+    add("hardness", sim.download(gpu::Field::Hardness), "1");
+    // Flow spans orders of magnitude (rills to rivers): the log mask shows the whole network.
+    add("flow", sim.download(gpu::Field::Flow), "m^3").log_mask = true;
+    // Wear holds (eroded, deposited) metres per cell since the start.
+    const std::vector<float> wear = sim.download(gpu::Field::Wear);
+    std::vector<float> eroded(cells), deposited(cells);
+    for (std::size_t i = 0; i < cells; ++i) {
+        eroded[i] = wear[2 * i];
+        deposited[i] = wear[2 * i + 1];
+    }
+    add("erosion", std::move(eroded), "m");
+    add("deposition", std::move(deposited), "m");
+    MapLayer& velocity = add("velocity", sim.download(gpu::Field::Velocity), "m/s");
+    velocity.components = {"u", "v"};
+    velocity.mask_name = "speed";
+    add("height", sim.download(gpu::Field::Terrain), "m").mask_from_min = true;
+    writeMaps(dir, sim.width(), sim.height(), layers);
+}
+
+} // namespace alluvium

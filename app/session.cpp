@@ -1,0 +1,322 @@
+#include "session.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "io/atomic_file.h"
+#include "io/errors.h"
+#include "io/heightmap.h"
+#include "presets.h"
+
+namespace alluvium {
+
+namespace session_bytes {
+
+uint64_t fnv1a64(const std::byte* data, size_t n) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; ++i) {
+        h ^= static_cast<uint64_t>(data[i]);
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+void putU32(std::vector<std::byte>& out, uint32_t v) {
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::byte>((v >> (8 * i)) & 0xffu));
+}
+void putU64(std::vector<std::byte>& out, uint64_t v) {
+    for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::byte>((v >> (8 * i)) & 0xffu));
+}
+uint64_t getLE(const std::byte* p, int bytes) {
+    uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | static_cast<uint64_t>(p[i]);
+    return v;
+}
+
+} // namespace session_bytes
+
+using namespace session_bytes;
+
+namespace {
+
+constexpr char kMagic[16] = {'A', 'L', 'L', 'U', 'V', 'I', 'U', 'M', '-', 'S', 'E', 'S', 'S', 'I', 'O', 'N'};
+constexpr size_t kFixedBytes = 24; // magic, version, header length
+constexpr size_t kChecksumBytes = 8;
+constexpr const char* kInitialTerrain = "initial_terrain";
+
+// Fields that every session must hold; fields added later (accumulators) are optional and start
+// at zero when an older file lacks them.
+bool isCoreField(gpu::Field f) {
+    using gpu::Field;
+    return f == Field::Terrain || f == Field::Water || f == Field::Sediment || f == Field::Outflow ||
+           f == Field::Velocity || f == Field::Hardness || f == Field::RainMask;
+}
+
+void putFloats(std::vector<std::byte>& out, const std::vector<float>& values) {
+    const size_t at = out.size();
+    out.resize(at + values.size() * 4);
+    std::byte* p = out.data() + at;
+    for (float f : values) {
+        uint32_t bits = 0;
+        std::memcpy(&bits, &f, 4);
+        for (int i = 0; i < 4; ++i) *p++ = static_cast<std::byte>((bits >> (8 * i)) & 0xffu);
+    }
+}
+std::vector<float> getFloats(const std::byte* p, size_t count) {
+    std::vector<float> values(count);
+    for (size_t k = 0; k < count; ++k, p += 4) {
+        const auto bits = static_cast<uint32_t>(getLE(p, 4));
+        std::memcpy(&values[k], &bits, 4);
+    }
+    return values;
+}
+
+// JSON has no NaN or infinity: they are written as null (only the totals can hold them).
+nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+} // namespace
+
+std::vector<gpu::Field> sessionFields() {
+    std::vector<gpu::Field> fields;
+    for (int i = 0; i < static_cast<int>(gpu::Field::Count); ++i) {
+        const auto f = static_cast<gpu::Field>(i);
+        if (f != gpu::Field::ThermalAxis && f != gpu::Field::ThermalDiag && f != gpu::Field::Scratch)
+            fields.push_back(f); // the per-step scratch images are rewritten before use
+    }
+    return fields;
+}
+
+Session captureSession(const gpu::Simulation& sim, const Params& params, std::vector<float> initial_terrain,
+                       const StateSums& initial_sums, long long steps) {
+    Session s;
+    s.width = sim.width();
+    s.height = sim.height();
+    s.steps = steps;
+    s.model = gpu::modelName(sim.params().model);
+    s.params = params;
+    s.springs = sim.springs();
+    s.totals = sim.totals();
+    s.initial_sums = initial_sums;
+    s.initial_terrain = std::move(initial_terrain);
+    for (gpu::Field f : sessionFields()) s.fields.emplace_back(f, sim.download(f, false));
+    return s;
+}
+
+void restoreSession(gpu::Simulation& sim, const Session& s) {
+    // Only the cur halves: every pass writes each cell of a "next" half before a later pass
+    // reads it (tests/test_session.cpp checks resume == straight through, bit for bit).
+    for (const auto& [field, values] : s.fields) sim.upload(field, values, false);
+    sim.setSprings(s.springs);
+    sim.setTotals(s.totals);
+    sim.setParams(toSimParams(s.params, s.width, s.height));
+}
+
+Params sessionParams(const Session& session, const std::string& preset, double cell_size,
+                     const std::vector<std::string>& sets) {
+    Params params = session.params;
+    if (!preset.empty()) applyPreset(params, preset);
+    if (cell_size > 0.0) {
+        char text[40];
+        std::snprintf(text, sizeof text, "%.17g", cell_size);
+        params.set("cell_size", text);
+    }
+    for (const std::string& s : sets) params.set(s);
+    return params;
+}
+
+std::vector<std::byte> encodeSession(const Session& s) {
+    nlohmann::json header;
+    header["model"] = s.model;
+    header["width"] = s.width;
+    header["height"] = s.height;
+    header["steps"] = s.steps;
+    nlohmann::json params = nlohmann::json::object();
+    for (int i = 0; i < kParamCount; ++i) params[paramTable()[size_t(i)].name] = s.params.values[size_t(i)];
+    header["params"] = params;
+    nlohmann::json springs = nlohmann::json::array();
+    for (const gpu::Spring& sp : s.springs)
+        springs.push_back({{"x", sp.x}, {"y", sp.y}, {"radius", sp.radius}, {"rate_per_cell", sp.rate_per_cell}});
+    header["springs"] = springs;
+    nlohmann::json acc = nlohmann::json::array();
+    for (double v : s.totals.acc) acc.push_back(number(v));
+    header["totals"] = {{"acc", acc},
+                        {"sediment_scale", number(s.totals.sediment_scale)},
+                        {"max_speed", number(s.totals.max_speed)}};
+    header["initial_sums"] = {{"water", s.initial_sums.water},
+                              {"terrain", s.initial_sums.terrain},
+                              {"sediment", s.initial_sums.sediment}};
+    nlohmann::json arrays = nlohmann::json::array();
+    arrays.push_back({{"name", kInitialTerrain}, {"channels", 1}});
+    for (const auto& [field, values] : s.fields)
+        arrays.push_back({{"name", gpu::fieldName(field)}, {"channels", gpu::fieldChannels(field)}});
+    header["arrays"] = arrays;
+    const std::string text = header.dump();
+
+    std::vector<std::byte> out;
+    const size_t cells = size_t(s.width) * size_t(s.height);
+    size_t body = s.initial_terrain.size();
+    for (const auto& entry : s.fields) body += entry.second.size();
+    out.reserve(kFixedBytes + text.size() + 4 * body + kChecksumBytes);
+    for (char c : kMagic) out.push_back(static_cast<std::byte>(c));
+    putU32(out, kSessionVersion);
+    putU32(out, static_cast<uint32_t>(text.size()));
+    for (char c : text) out.push_back(static_cast<std::byte>(c));
+    if (s.initial_terrain.size() != cells) throw std::logic_error("session: initial terrain has the wrong size");
+    putFloats(out, s.initial_terrain);
+    for (const auto& [field, values] : s.fields) {
+        if (values.size() != cells * size_t(gpu::fieldChannels(field)))
+            throw std::logic_error("session: field has the wrong size");
+        putFloats(out, values);
+    }
+    putU64(out, fnv1a64(out.data() + kFixedBytes, out.size() - kFixedBytes));
+    return out;
+}
+
+Session decodeSession(std::span<const std::byte> bytes, const std::string& what) {
+    auto fail = [&](const std::string& reason) -> InputError {
+        return InputError("session '" + displayPath(what) + "': " + reason);
+    };
+    const size_t size = bytes.size();
+    const size_t magic_len = std::min(size, sizeof kMagic);
+    if (size == 0 || std::memcmp(bytes.data(), kMagic, magic_len) != 0)
+        throw fail("not an Alluvium session (bad magic)");
+    if (size < kFixedBytes + kChecksumBytes) throw fail("truncated");
+    const auto version = static_cast<uint32_t>(getLE(bytes.data() + 16, 4));
+    if (version == 0) throw fail("bad format version 0");
+    if (version > kSessionVersion)
+        throw fail("format version " + std::to_string(version) + " is newer than this alluvium reads (" +
+                   std::to_string(kSessionVersion) + ")");
+    const auto header_len = static_cast<size_t>(getLE(bytes.data() + 20, 4));
+    if (header_len > size - kFixedBytes - kChecksumBytes) throw fail("truncated");
+
+    nlohmann::json h;
+    try {
+        h = nlohmann::json::parse(reinterpret_cast<const char*>(bytes.data() + kFixedBytes),
+                                  reinterpret_cast<const char*>(bytes.data() + kFixedBytes + header_len));
+    } catch (const nlohmann::json::exception&) {
+        throw fail("the header is not valid JSON (damaged file)");
+    }
+    Session s;
+    std::vector<std::pair<std::string, int>> arrays;
+    size_t body_floats = 0;
+    try {
+        if (!h.is_object()) throw fail("the header is not a JSON object");
+        s.model = h.at("model").get<std::string>();
+        if (gpu::modelFromName(s.model) < 0) throw fail("unknown model '" + s.model + "'");
+        const long long w = h.at("width").get<long long>(), hh = h.at("height").get<long long>();
+        if (w < 1 || hh < 1 || w > kMaxGridSide || hh > kMaxGridSide)
+            throw fail("grid size " + std::to_string(w) + "x" + std::to_string(hh) + " is out of range");
+        s.width = static_cast<int>(w);
+        s.height = static_cast<int>(hh);
+        s.steps = h.at("steps").get<long long>();
+        if (s.steps < 0) throw fail("negative step count");
+        const size_t cells = size_t(s.width) * size_t(s.height);
+        for (const auto& a : h.at("arrays")) {
+            const std::string name = a.at("name").get<std::string>();
+            const int channels = a.at("channels").get<int>();
+            if (channels < 1 || channels > 4) throw fail("array '" + name + "' has " + std::to_string(channels) + " channels");
+            for (const auto& prior : arrays)
+                if (prior.first == name) throw fail("array '" + name + "' appears twice");
+            arrays.emplace_back(name, channels);
+            body_floats += cells * size_t(channels);
+        }
+    } catch (const nlohmann::json::exception& e) {
+        throw fail(std::string("bad header: ") + e.what());
+    }
+
+    const size_t expected = kFixedBytes + header_len + 4 * body_floats + kChecksumBytes;
+    if (size < expected)
+        throw fail("truncated (" + std::to_string(size) + " bytes, the header describes " + std::to_string(expected) + ")");
+    if (size > expected)
+        throw fail("sizes do not match the header (" + std::to_string(size - expected) + " bytes too many)");
+    const uint64_t stored = getLE(bytes.data() + size - kChecksumBytes, 8);
+    if (fnv1a64(bytes.data() + kFixedBytes, size - kFixedBytes - kChecksumBytes) != stored)
+        throw fail("checksum mismatch (damaged file)");
+
+    // The arrays, matched to this build's fields by name and channel count.
+    const size_t cells = size_t(s.width) * size_t(s.height);
+    const std::byte* p = bytes.data() + kFixedBytes + header_len;
+    bool have_initial = false;
+    std::vector<bool> have(static_cast<size_t>(gpu::Field::Count), false);
+    for (const auto& [name, channels] : arrays) {
+        std::vector<float> values = getFloats(p, cells * size_t(channels));
+        p += 4 * values.size();
+        if (name == kInitialTerrain && channels == 1) {
+            s.initial_terrain = std::move(values);
+            have_initial = true;
+            continue;
+        }
+        bool known = false;
+        for (gpu::Field f : sessionFields()) {
+            if (name != gpu::fieldName(f)) continue;
+            if (channels != gpu::fieldChannels(f))
+                throw fail("field '" + name + "' has " + std::to_string(channels) + " channels, expected " +
+                           std::to_string(gpu::fieldChannels(f)));
+            s.fields.emplace_back(f, std::move(values));
+            have[static_cast<size_t>(f)] = true;
+            known = true;
+            break;
+        }
+        if (!known) throw fail("unknown field '" + name + "'");
+    }
+    if (!have_initial) throw fail("no initial_terrain");
+    for (gpu::Field f : sessionFields()) {
+        if (have[static_cast<size_t>(f)]) continue;
+        if (isCoreField(f)) throw fail(std::string("no field '") + gpu::fieldName(f) + "'");
+        s.fields.emplace_back(f, std::vector<float>(cells * size_t(gpu::fieldChannels(f)), 0.0f));
+    }
+
+    try {
+        // Parameters by name in the table's units; a parameter the file lacks keeps its default.
+        for (const auto& [name, value] : h.at("params").items()) {
+            if (!findParam(name)) throw fail("unknown parameter '" + name + "'");
+            if (!value.is_number()) throw fail("parameter '" + name + "' is not a number");
+            char text[40];
+            std::snprintf(text, sizeof text, "%.17g", value.get<double>());
+            s.params.set(name, text);
+        }
+        for (const auto& sp : h.at("springs"))
+            s.springs.push_back({sp.at("x").get<float>(), sp.at("y").get<float>(), sp.at("radius").get<float>(),
+                                 sp.at("rate_per_cell").get<float>()});
+        auto real = [](const nlohmann::json& v) {
+            return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
+        };
+        const auto& totals = h.at("totals");
+        const auto& acc = totals.at("acc");
+        if (!acc.is_array() || acc.size() != TOTAL_SLOTS) throw fail("totals.acc must hold " + std::to_string(TOTAL_SLOTS) + " numbers");
+        for (size_t i = 0; i < TOTAL_SLOTS; ++i) s.totals.acc[i] = real(acc[i]);
+        s.totals.sediment_scale = static_cast<float>(real(totals.at("sediment_scale")));
+        s.totals.max_speed = static_cast<float>(real(totals.at("max_speed")));
+        const auto& sums = h.at("initial_sums");
+        s.initial_sums.water = sums.at("water").get<double>();
+        s.initial_sums.terrain = sums.at("terrain").get<double>();
+        s.initial_sums.sediment = sums.at("sediment").get<double>();
+    } catch (const nlohmann::json::exception& e) {
+        throw fail(std::string("bad header: ") + e.what());
+    } catch (const ParamError& e) {
+        throw fail(e.what());
+    }
+    return s;
+}
+
+void saveSession(const std::filesystem::path& path, const Session& session) {
+    const std::vector<std::byte> bytes = encodeSession(session);
+    writeFileAtomic(path, bytes);
+}
+
+Session loadSession(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::error_code ec;
+    if (!in || std::filesystem::is_directory(path, ec))
+        throw InputError("cannot read session '" + displayPath(path) + "'");
+    std::vector<char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw InputError("cannot read session '" + displayPath(path) + "'");
+    return decodeSession(std::as_bytes(std::span<const char>(data.data(), data.size())), path.string());
+}
+
+} // namespace alluvium

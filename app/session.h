@@ -1,0 +1,75 @@
+// Sessions: the whole state of a simulation at a step boundary, saved to one file so a run can
+// stop and resume bit for bit (`alluvium run --save-session / --load-session`).
+//
+// File format (version 1), all integers and floats little-endian:
+//   offset 0   16 bytes  magic "ALLUVIUM-SESSION"
+//   offset 16  u32       format version (1); a newer version is refused
+//   offset 20  u32       N, the length of the JSON header
+//   offset 24  N bytes   JSON header: {"model", "width", "height", "steps", "params" {name: value
+//                        in the table's units}, "springs" [{x, y, radius, rate_per_cell}],
+//                        "totals" {"acc" [16 doubles], "sediment_scale", "max_speed"},
+//                        "initial_sums" {water, terrain, sediment} (m^3, for the report),
+//                        "arrays" [{"name", "channels"}]} (order of the arrays in the body)
+//   then       float32   each array in turn, width x height x channels, row-major
+//   last       u64       FNV-1a 64 of every byte from offset 24 (header and arrays) to here
+// The arrays are the "cur" half of every state field (terrain, water, sediment, outflow,
+// velocity, hardness, rain_mask, and any later accumulator field) plus "initial_terrain" (the
+// terrain before the first step, for a reset). Loading checks everything and throws InputError.
+#pragma once
+#include <cstddef>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "params.h"
+#include "setup.h"
+#include "simulation.h"
+
+namespace alluvium {
+
+inline constexpr uint32_t kSessionVersion = 1;
+
+struct Session {
+    std::string model = "pipe";
+    int width = 0, height = 0;
+    long long steps = 0; // steps run since the initial terrain
+    Params params;
+    std::vector<gpu::Spring> springs;
+    gpu::Totals totals{};
+    StateSums initial_sums; // of the initial state: the budgets of the report start here
+    std::vector<float> initial_terrain;
+    std::vector<std::pair<gpu::Field, std::vector<float>>> fields; // cur halves
+};
+
+// The fields a session stores: every one but the thermal scratch images.
+std::vector<gpu::Field> sessionFields();
+
+// Downloads the state of `sim` (between steps).
+Session captureSession(const gpu::Simulation& sim, const Params& params,
+                       std::vector<float> initial_terrain, const StateSums& initial_sums, long long steps);
+// Uploads the fields into the cur halves, the springs, the totals and the parameters.
+void restoreSession(gpu::Simulation& sim, const Session& session);
+
+// The session's parameters, then the preset, then --cell-size (if > 0), then each --set.
+Params sessionParams(const Session& session, const std::string& preset, double cell_size,
+                     const std::vector<std::string>& sets);
+
+std::vector<std::byte> encodeSession(const Session& session);
+// `what` names the source in messages. Throws InputError.
+Session decodeSession(std::span<const std::byte> bytes, const std::string& what);
+
+void saveSession(const std::filesystem::path& path, const Session& session); // atomic
+Session loadSession(const std::filesystem::path& path);
+
+// The container's byte helpers (little-endian integers, FNV-1a 64 checksum), for tools and
+// tests that build or patch session files.
+namespace session_bytes {
+uint64_t fnv1a64(const std::byte* data, size_t n);
+void putU32(std::vector<std::byte>& out, uint32_t v);
+void putU64(std::vector<std::byte>& out, uint64_t v);
+uint64_t getLE(const std::byte* p, int bytes);
+} // namespace session_bytes
+
+} // namespace alluvium

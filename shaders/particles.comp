@@ -1,0 +1,108 @@
+#version 450
+// Particles model (seeds 002 and 000): one invocation per droplet. A droplet starts at a random
+// point (a counter-based hash of the seed, the step and its index: deterministic), is pushed by
+// the surface normal, slowed by friction, moves, exchanges soil with the ground, evaporates,
+// and dies off the map, below the minimum volume or at the end of its lifetime.
+//   mass_transfer (seed 002): c_eq = Kc V |v| (b(old cell) - b(new cell)), at least 0;
+//                             the ground at the old cell gives min(1, dt k) (V c_eq - S).
+//   capacity (seed 000):      C = Kc |v| V; at the new cell deposit Kd (S - C) if S > C, else
+//                             dissolve Ks (C - S).
+// Dissolving is scaled by 1 - hardness. Every droplet reads the terrain as it was before the
+// dispatch (terrain_cur) and adds its height changes to delta[] in fixed point (units of
+// 2^-20 m) with integer atomics, which commute: the result is independent of the order.
+// Each exchange is rounded to the fixed-point grid before it is added both to the droplet's
+// load S and to delta, so sum(delta) + S = 0 exactly; a droplet that dies on the map drops S
+// where it stands, one that leaves an open edge takes S away, one that hits a closed edge
+// stops there and drops S.
+// Overflow bound: an exchange is at most 2^24 units (16 m) and a load at most 2^30 units
+// (1024 m), so a cell's int32 sum overflows only after more than 2048 m of change in one step
+// (128 maximal exchanges in one direction).
+// Floating-point: the arithmetic is `precise` (no fused multiply-add) so that the reference
+// (tests/reference/particles.cpp) in float reproduces it operation for operation.
+#include "common.glsl"
+
+const float kMaxExchange = 16.0;       // m per exchange
+const int kMaxLoad = 1073741824;       // 2^30 units
+
+uvec3 pcg3d(uvec3 v) {
+    v = v * 1664525u + 1013904223u;
+    v.x += v.y * v.z;
+    v.y += v.z * v.x;
+    v.z += v.x * v.y;
+    v ^= v >> 16u;
+    v.x += v.y * v.z;
+    v.y += v.z * v.x;
+    v.z += v.x * v.y;
+    return v;
+}
+
+ivec2 clampCell(ivec2 c) { return clamp(c, ivec2(0), ivec2(p.width - 1, p.height - 1)); }
+float ground(ivec2 c) { return imageLoad(terrain_cur, c).r; }
+uint cellIndex(ivec2 c) { return uint(c.y) * uint(p.width) + uint(c.x); }
+
+// Horizontal part of the unit surface normal: central differences of the height in metres
+// over the distance in metres (one-sided at the edges).
+vec2 normalXY(ivec2 c) {
+    ivec2 l = clampCell(c - ivec2(1, 0)), r = clampCell(c + ivec2(1, 0));
+    ivec2 t = clampCell(c - ivec2(0, 1)), b = clampCell(c + ivec2(0, 1));
+    precise float gx = (ground(r) - ground(l)) / (float(max(r.x - l.x, 1)) * p.cell_size);
+    precise float gy = (ground(b) - ground(t)) / (float(max(b.y - t.y, 1)) * p.cell_size);
+    precise float inv = 1.0 / sqrt(1.0 + gx * gx + gy * gy);
+    precise vec2 n = vec2(-gx * inv, -gy * inv);
+    return n;
+}
+
+void main() {
+    const uint id = gl_WorkGroupID.x * uint(WG_SIZE) + gl_LocalInvocationIndex;
+    if (id >= uint(p.particle_count)) return;
+    const uvec3 r = pcg3d(uvec3(id, uint(pc.step_index), p.particle_seed));
+    const float w = float(p.width), h = float(p.height);
+    precise vec2 pos = vec2(float(r.x >> 8u) * (1.0 / 16777216.0) * w,
+                            float(r.y >> 8u) * (1.0 / 16777216.0) * h);
+    precise vec2 speed = vec2(0.0);
+    precise float volume = p.particle_volume;
+    const float dt = p.particle_time_step;
+    const bool mass_transfer = p.particle_variant == PARTICLES_MASS_TRANSFER;
+    ivec2 cell = clampCell(ivec2(floor(pos)));
+    int load = 0; // S in units of 2^-20 m
+    for (int age = 0; age < p.particle_lifetime; ++age) {
+        const vec2 n = normalXY(cell);
+        precise float inertia = volume * p.particle_density;
+        speed += vec2(dt * n.x / inertia, dt * n.y / inertia);
+        pos += vec2(dt * speed.x, dt * speed.y);
+        speed *= 1.0 - dt * p.particle_friction;
+        if (!(pos.x >= 0.0 && pos.y >= 0.0 && pos.x < w && pos.y < h)) {
+            if (p.edge_mode == EDGE_OPEN) return; // leaves with its load
+            cell = ivec2(clamp(floor(pos), vec2(0.0), vec2(w - 1.0, h - 1.0))); // stops at the wall
+            break;
+        }
+        const ivec2 next = clampCell(ivec2(floor(pos)));
+        precise float v = sqrt(speed.x * speed.x + speed.y * speed.y);
+        precise float carried = float(load) * (1.0 / PARTICLE_FIXED_ONE);
+        precise float amount;
+        ivec2 at;
+        if (mass_transfer) {
+            precise float drop = ground(cell) - ground(next);
+            precise float c_eq = max(0.0, p.particle_capacity * volume * v * drop);
+            amount = min(1.0, dt * p.particle_deposition) * (volume * c_eq - carried);
+            at = cell;
+        } else {
+            precise float capacity = p.particle_capacity * v * volume;
+            amount = carried > capacity ? -p.particle_deposition * (carried - capacity)
+                                        : p.particle_softness * (capacity - carried);
+            at = next;
+        }
+        if (amount > 0.0) amount *= 1.0 - imageLoad(hardness_img, at).r;
+        int q = int(roundEven(clamp(amount, -kMaxExchange, kMaxExchange) * PARTICLE_FIXED_ONE));
+        q = clamp(q, -load, kMaxLoad - load);
+        if (q != 0) {
+            atomicAdd(delta[cellIndex(at)], -q);
+            load += q;
+        }
+        volume = mass_transfer ? volume * (1.0 - dt * p.particle_evaporation)
+                               : volume - dt * p.particle_evaporation * p.particle_volume;
+        cell = next;
+        if (volume < p.particle_min_volume) break;
+    }
+    if (load != 0) atomicAdd(delta[cellIndex(cell)], load);
+}

@@ -1,0 +1,32 @@
+#version 450
+// Simple model, second pass: gather what neighbours moved here (their lowest neighbour is us),
+// then step 4: evaporate Ke of the water and settle the sediment above the capacity Kc w.
+#include "common.glsl"
+#include "grid_models.glsl"
+
+void main() {
+    ivec2 c = cellId();
+    if (!insideGrid(c)) return;
+    float w = imageLoad(water_next, c).r;
+    float s = imageLoad(sediment_next, c).r;
+    float a = imageLoad(terrain_next, c).r;
+    for (int k = 0; k < 8; ++k) {
+        ivec2 n = c + kNeighbours[k];
+        if (!inGrid(n)) continue;
+        vec4 move = imageLoad(scratch_img, n);
+        if (int(move.z) == kOpposite[k] && move.x > 0.0) {
+            w += move.x;
+            s += move.y;
+        }
+    }
+    w *= 1.0 - p.simple_evaporation;
+    float capacity = p.simple_capacity * w;
+    if (s > capacity) {
+        float settled;
+        a = raiseGround(a, s - capacity, settled);
+        s = max(0.0, s - settled);
+    }
+    imageStore(terrain_next, c, vec4(a));
+    imageStore(water_next, c, vec4(w));
+    imageStore(sediment_next, c, vec4(s));
+}

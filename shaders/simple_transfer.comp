@@ -1,0 +1,49 @@
+#version 450
+// Simple model (seed 001; Olsen 2004's hydraulic erosion), first pass of the four steps:
+//   1. rain: w += Kr;  2. erosion: Ks w of ground (times 1 - hardness) dissolves into s;
+//   3. movement to the lowest neighbour l by water surface (h = a + w, after steps 1-2):
+//      h_l >= h: nothing moves; w + h_l <= a: all the water moves; else half the difference.
+//      The sediment moves with its share of the water.
+// Kept amounts go to the "next" images, the move (dw, ds, direction) to the scratch image: a
+// difference map, applied by simple_apply.
+#include "common.glsl"
+#include "grid_models.glsl"
+
+// Ground and water of cell n after rain and dissolution (steps 1 and 2).
+vec2 groundAndWater(ivec2 n) {
+    float w = imageLoad(water_cur, n).r + p.simple_rain_amount;
+    float dissolved = p.simple_solubility * w * (1.0 - imageLoad(hardness_img, n).r);
+    return vec2(imageLoad(terrain_cur, n).r - dissolved, w);
+}
+
+void main() {
+    ivec2 c = cellId();
+    if (!insideGrid(c)) return;
+    float w = imageLoad(water_cur, c).r + p.simple_rain_amount;
+    float dissolved;
+    float a = lowerGround(imageLoad(terrain_cur, c).r,
+                          p.simple_solubility * w * (1.0 - imageLoad(hardness_img, c).r), dissolved);
+    float s = imageLoad(sediment_cur, c).r + dissolved;
+    float h = a + w;
+    int lowest = -1;
+    float h_lowest = h;
+    for (int k = 0; k < 8; ++k) {
+        ivec2 n = c + kNeighbours[k];
+        if (!inGrid(n)) continue;
+        vec2 n_aw = groundAndWater(n);
+        if (n_aw.x + n_aw.y < h_lowest) {
+            h_lowest = n_aw.x + n_aw.y;
+            lowest = k;
+        }
+    }
+    float dw = 0.0, ds = 0.0;
+    if (lowest >= 0 && w > 0.0) {
+        dw = w + h_lowest <= a ? w : min(w, 0.5 * (h - h_lowest));
+        ds = s * (dw / w);
+    }
+    imageStore(scratch_img, c, vec4(dw, ds, float(lowest), 0.0));
+    imageStore(terrain_next, c, vec4(a));
+    imageStore(water_next, c, vec4(w - dw));
+    imageStore(sediment_next, c, vec4(s - ds));
+    carryOutflow(c);
+}

@@ -1,0 +1,135 @@
+// `alluvium run --out-maps DIR --out-mesh FILE`, run as a real process (on the Vulkan driver
+// present): the files the export writes, and the bad options refused before the GPU starts.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <OpenEXR/ImfChannelList.h>
+#include <OpenEXR/ImfFrameBuffer.h>
+#include <OpenEXR/ImfHeader.h>
+#include <OpenEXR/ImfInputFile.h>
+
+#include "io/heightmap.h"
+
+namespace fs = std::filesystem;
+using namespace alluvium;
+
+namespace {
+
+fs::path scratchDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    fs::path dir = fs::path(ALLUVIUM_TEST_TMP_DIR) / "cli-export" / (std::string(info->test_suite_name()) + "." + info->name());
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+std::string readFile(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+struct Result {
+    int code = -1;
+    std::string err;
+};
+
+// Runs alluvium with args (no quoting needed: the test paths have no spaces) in dir.
+Result run(const fs::path& dir, const std::string& args) {
+    const std::string cmd = "cd '" + dir.string() + "' && '" + std::string(ALLUVIUM_EXE) + "' " + args + " 2> stderr.txt > /dev/null";
+    const int status = std::system(cmd.c_str());
+    Result r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.err = readFile(dir / "stderr.txt");
+    fs::remove(dir / "stderr.txt");
+    return r;
+}
+
+std::set<std::string> listDir(const fs::path& dir) {
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.insert(e.path().filename().string());
+    return names;
+}
+
+TEST(CliExport, RunWritesTheMapsAndTheMesh) {
+    const fs::path dir = scratchDir();
+    const Result r = run(dir, "run --size 48x40 --steps 30 --out out/eroded.f32 --out-maps out/maps "
+                              "--out-mesh out/terrain.obj --mesh-triangles 600");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("wrote the maps to out/maps"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("wrote the mesh out/terrain.obj"), std::string::npos) << r.err;
+
+    Imf::InputFile file((dir / "out/maps/maps.exr").c_str());
+    const Imath::Box2i dw = file.header().dataWindow();
+    ASSERT_EQ(dw.max.x - dw.min.x + 1, 48);
+    ASSERT_EQ(dw.max.y - dw.min.y + 1, 40);
+    std::set<std::string> names;
+    for (auto it = file.header().channels().begin(); it != file.header().channels().end(); ++it) names.insert(it.name());
+    EXPECT_EQ(names, (std::set<std::string>{"water_depth", "sediment", "hardness", "flow", "erosion", "deposition",
+                                             "velocity.u", "velocity.v", "height"}));
+    std::vector<float> height(48 * 40), hardness(48 * 40), erosion(48 * 40), flow(48 * 40);
+    Imf::FrameBuffer fb;
+    for (auto [name, v] : {std::pair{"height", &height}, std::pair{"hardness", &hardness},
+                           std::pair{"erosion", &erosion}, std::pair{"flow", &flow}})
+        fb.insert(name, Imf::Slice(Imf::FLOAT, reinterpret_cast<char*>(v->data()), 4, 4 * 48));
+    file.setFrameBuffer(fb);
+    file.readPixels(dw.min.y, dw.max.y);
+
+    // The height layer is the heightmap --out wrote; the others are physical and in range.
+    LoadOptions opt;
+    opt.width = 48;
+    opt.height = 40;
+    EXPECT_EQ(height, loadHeightmap(dir / "out/eroded.f32", opt).heights);
+    for (float v : hardness) ASSERT_TRUE(v >= 0.0f && v <= 1.0f) << v;
+    for (float v : erosion) ASSERT_GE(v, 0.0f);
+    EXPECT_GT(*std::max_element(flow.begin(), flow.end()), 0.0f);
+    for (const char* f : {"water_depth.png", "water_depth.png.json", "flow_log.png", "speed.png", "velocity.exr",
+                          "height.exr", "erosion.png", "deposition.exr"})
+        EXPECT_TRUE(fs::is_regular_file(dir / "out/maps" / f)) << f;
+
+    std::istringstream obj(readFile(dir / "out/terrain.obj"));
+    std::size_t v = 0, f = 0;
+    for (std::string line; std::getline(obj, line);) {
+        if (line.rfind("v ", 0) == 0) ++v;
+        if (line.rfind("f ", 0) == 0) ++f;
+    }
+    EXPECT_GT(v, 3u);
+    EXPECT_LE(f, 600u);
+    EXPECT_GT(f, 150u);
+}
+
+TEST(CliExport, BadExportOptionsFailBeforeTheGpuAndWriteNothing) {
+    const fs::path dir = scratchDir();
+    std::ofstream(dir / "afile") << "x";
+    struct Case {
+        std::string args, needle;
+    };
+    const std::vector<Case> cases = {
+        {"--size 16x16 --out o.png --out-maps afile", "--out-maps 'afile' is not a directory"},
+        {"--size 16x16 --out o.png --out-maps afile/maps", "'afile' is not a directory"},
+        {"--size 16x16 --out o.png --out-mesh m.stl", "--out-mesh 'm.stl': unsupported extension"},
+        {"--size 16x16 --out o.png --out-mesh afile/m.obj", "'afile' is not a directory"},
+        {"--size 1x50 --out o.png --out-mesh m.gltf", "a mesh needs at least 2x2 cells"},
+        {"--size 16x16 --out o.png --out-mesh m.obj --mesh-triangles 1", "--mesh-triangles"},
+        {"--size 16x16 --out o.png --mesh-triangles 100", "--mesh-triangles requires --out-mesh"},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.args);
+        const Result r = run(dir, "run --steps 1 " + c.args);
+        EXPECT_EQ(r.code, 2);
+        EXPECT_NE(r.err.find(c.needle), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("device"), std::string::npos) << "the GPU started: " << r.err;
+        EXPECT_EQ(listDir(dir), std::set<std::string>{"afile"});
+    }
+}
+
+} // namespace

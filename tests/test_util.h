@@ -1,0 +1,54 @@
+// Helpers shared by the tests: scratch folders, directory listings, and the check that a call
+// fails with one clear line (InputError).
+#pragma once
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "io/errors.h"
+
+namespace alluvium::test {
+
+// A fresh, empty scratch folder <build>/test-tmp/<area>/<Suite.Name> for the running test.
+inline std::filesystem::path scratchDir(const std::string& area) {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(info->test_suite_name()) + "." + info->name();
+    std::replace(name.begin(), name.end(), '/', '_');
+    std::filesystem::path dir = std::filesystem::path(ALLUVIUM_TEST_TMP_DIR) / area / name;
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+// Names of the entries in dir, sorted.
+inline std::vector<std::string> listDir(const std::filesystem::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// Runs fn, expects an InputError whose message is one line and contains every needle.
+inline void expectInputError(const std::function<void()>& fn, const std::vector<std::string>& needles) {
+    try {
+        fn();
+    } catch (const InputError& e) {
+        const std::string msg = e.what();
+        EXPECT_EQ(msg.find('\n'), std::string::npos) << "message has a newline: " << msg;
+        EXPECT_FALSE(msg.empty());
+        for (const auto& n : needles)
+            EXPECT_NE(msg.find(n), std::string::npos) << "missing '" << n << "' in: " << msg;
+        return;
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "expected InputError, got another exception: " << e.what();
+        return;
+    }
+    ADD_FAILURE() << "expected InputError, nothing was thrown";
+}
+
+} // namespace alluvium::test
