@@ -112,7 +112,16 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     const StateSums after = sumState(sim, cell_size);
+    Heightmap result{w, h, sim.download(gpu::Field::Terrain)};
     nlohmann::json report = makeReport(sim, before, after, static_cast<int>(steps_before + o.steps), seconds, cell_size);
+    // Net change of the ground since the start, any model: volume lowered and raised (m^3).
+    double lowered = 0.0, raised = 0.0;
+    for (size_t i = 0; i < result.heights.size() && i < initial.terrain.heights.size(); ++i) {
+        const double dz = double(result.heights[i]) - double(initial.terrain.heights[i]);
+        (dz < 0.0 ? lowered : raised) += std::abs(dz) * cell_size * cell_size;
+    }
+    report["soil"]["net_lowered"] = lowered;
+    report["soil"]["net_raised"] = raised;
     if (steps_before > 0) report["resumed_at_step"] = steps_before;
     report["nodata_filled"] = initial.terrain.nodata_filled;
     report["model"] = model_name;
@@ -121,6 +130,9 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
         // report their stored water and soil, not a water budget.
         report["water"]["budget_error_rel"] = nullptr;
         report["water"]["note"] = "the " + model_name + " model keeps no water budget";
+        // Nor does it tally each exchange between ground and water: see net_lowered/net_raised.
+        report["soil"]["eroded"] = nullptr;
+        report["soil"]["deposited"] = nullptr;
     }
     if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
     if (after.nan_cells > 0) {
@@ -128,7 +140,6 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
                      after.nan_cells);
         return 1;
     }
-    Heightmap result{w, h, sim.download(gpu::Field::Terrain)};
     saveHeightmap(o.out, result, cell_size);
     if (!o.out_maps.empty()) {
         exportMaps(sim, o.out_maps);
@@ -142,11 +153,13 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
         saveSession(o.save_session,
                     captureSession(sim, params, std::move(initial.terrain.heights), before, steps_before + o.steps));
     if (!o.save_session.empty()) std::fprintf(stderr, "alluvium: saved the session to %s\n", o.save_session.c_str());
-    std::fprintf(stderr, "alluvium: wrote %s%s%s%s (%.1f s, water budget error %.2e, soil drift %.2e)\n",
-                 o.out.c_str(), writesSidecar(o.out) ? " (+ .json)" : "",
-                 o.report.empty() ? "" : " and ", o.report.c_str(), seconds,
-                 report["water"]["budget_error_rel"].is_number() ? report["water"]["budget_error_rel"].get<double>() : NAN,
-                 report["soil"]["drift_rel"].is_number() ? report["soil"]["drift_rel"].get<double>() : NAN); // null: no budget (0/0)
+    char budget[64] = "no water budget";
+    if (report["water"]["budget_error_rel"].is_number())
+        std::snprintf(budget, sizeof budget, "water budget error %.2e", report["water"]["budget_error_rel"].get<double>());
+    std::fprintf(stderr, "alluvium: wrote %s%s%s%s (%.1f s, %s, soil drift %.2e)\n", o.out.c_str(),
+                 writesSidecar(o.out) ? " (+ .json)" : "", o.report.empty() ? "" : " and ", o.report.c_str(),
+                 seconds, budget,
+                 report["soil"]["drift_rel"].is_number() ? report["soil"]["drift_rel"].get<double>() : NAN);
     return 0;
 }
 

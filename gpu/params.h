@@ -55,13 +55,13 @@ namespace alluvium {
     X(enable_evaporation, "evaporation", 1, 0, 1, "", 1.0, 'b', "run the evaporation pass")        \
     X(talus_slope, "thermal model", 0.6, 0.01, 10.0, "m/m", 1.0, 'f',                              \
       "thermal model: steepest stable slope (rise over run); steeper ground slides")              \
-    X(olsen_talus_slope, "olsen model", 1.8, 0.01, 10.0, "m/m", 1.0, 'f',                          \
-      "olsen model: ground at or below this slope is flattened, steeper cliffs stay (seed: 3-4x " \
-      "the thermal talus)")                                                                        \
+    X(olsen_talus_slope, "olsen model", 0.5, 0.01, 10.0, "m/m", 1.0, 'f',                          \
+      "olsen model: ground at or below this slope is flattened, steeper cliffs stay")                                                                        \
     X(talus_fraction, "thermal model", 0.5, 0.01, 1.0, "", 1.0, 'f',                               \
       "thermal/olsen models: fraction of the excess moved per step (Olsen's c)")                  \
-    X(talus_neighbourhood, "thermal model", 1, 0, 2, "von_neumann|rotated|moore", 1.0, 'e',       \
-      "thermal/olsen models: the 4 axis neighbours, the 4 diagonal ones (seed 001), or all 8)")   \
+    X(talus_neighbourhood, "thermal model", 2, 0, 2, "von_neumann|rotated|moore", 1.0, 'e',       \
+      "thermal/olsen models: the 4 axis neighbours, the 4 diagonal ones (seed 001: leaves diagonal " \
+      "streaks), or all 8")   \
     X(musgrave_rain_amount, "musgrave model", 0.01, 0.0, 1.0, "m", 1.0, 'f',                       \
       "musgrave model: water added to every cell at each rain event")                             \
     X(musgrave_rain_interval, "musgrave model", 5, 1, 1000, "steps", 1.0, 'f',                     \
@@ -101,7 +101,7 @@ namespace alluvium {
       "particles model: mass-transfer rate (seed 002) / Kd, fraction of the excess deposited (seed 000)") \
     X(particle_softness, "particles model", 0.3, 0.0, 1.0, "", 1.0, 'f',                           \
       "particles model, capacity variant: Ks, fraction of the missing capacity dissolved")        \
-    X(particle_capacity, "particles model", 1.0, 0.0, 10.0, "", 1.0, 'f',                          \
+    X(particle_capacity, "particles model", 0.1, 0.0, 10.0, "", 1.0, 'f',                          \
       "particles model: Kc, scales the equilibrium concentration (m of soil per m of drop) or capacity") \
     X(particle_volume, "particles model", 1.0, 0.01, 10.0, "", 1.0, 'f',                           \
       "particles model: initial droplet volume")                                                   \

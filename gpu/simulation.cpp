@@ -175,18 +175,21 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     createBuffer(totals_, ctx, sizeof(Totals), storage, true);
     createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
     createBuffer(delta_, ctx, uint64_t(w) * h * sizeof(int32_t), storage, false);
+    createBuffer(drained_, ctx, sizeof(int64_t), storage, false);
     resetTotals();
     // Partials are summed by the reductions before every pass has written its slot once.
     VkCommandBuffer cmd = beginOneShot(ctx);
     vkCmdFillBuffer(cmd, partials_.buffer, 0, VK_WHOLE_SIZE, 0);
     vkCmdFillBuffer(cmd, springs_buffer_.buffer, 0, VK_WHOLE_SIZE, 0);
     vkCmdFillBuffer(cmd, delta_.buffer, 0, VK_WHOLE_SIZE, 0);
+    vkCmdFillBuffer(cmd, drained_.buffer, 0, VK_WHOLE_SIZE, 0);
     endOneShot(ctx, cmd);
 
     // One layout for every pass: each shader declares the bindings it uses from shared.h.
     std::vector<VkDescriptorSetLayoutBinding> bindings(BINDING_COUNT);
     for (uint32_t b = 0; b < BINDING_COUNT; ++b) {
-        const bool buffer = b == B_PARAMS || b == B_PARTIALS || b == B_TOTALS || b == B_SPRINGS || b == B_DELTA;
+        const bool buffer = b == B_PARAMS || b == B_PARTIALS || b == B_TOTALS || b == B_SPRINGS ||
+                            b == B_DELTA || b == B_DRAINED;
         bindings[b] = {b, buffer ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
                        1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     }
@@ -203,7 +206,7 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     layout_info.pPushConstantRanges = &push;
     VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &pipeline_layout_));
 
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10},
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 16},
                                           {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2 * BINDING_COUNT}};
     VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pool_info.maxSets = 2;
@@ -261,6 +264,7 @@ Simulation::Simulation(const Context& ctx, int width, int height)
         image(B_FLOW, flow_);
         image(B_SCRATCH, scratch_);
         buffer(B_DELTA, delta_);
+        buffer(B_DRAINED, drained_);
         buffer(B_PARTIALS, partials_);
         buffer(B_TOTALS, totals_);
         buffer(B_SPRINGS, springs_buffer_);
@@ -279,7 +283,8 @@ Simulation::~Simulation() {
     vkDestroyDescriptorPool(ctx_.device, descriptor_pool_, nullptr);
     vkDestroyPipelineLayout(ctx_.device, pipeline_layout_, nullptr);
     vkDestroyDescriptorSetLayout(ctx_.device, set_layout_, nullptr);
-    for (Buffer* b : {&params_buffer_, &partials_, &totals_, &springs_buffer_, &delta_}) destroyBuffer(*b, ctx_);
+    for (Buffer* b : {&params_buffer_, &partials_, &totals_, &springs_buffer_, &delta_, &drained_})
+        destroyBuffer(*b, ctx_);
     for (int i = 0; i < 2; ++i)
         for (Image* img : {&terrain_[size_t(i)], &water_[size_t(i)], &sediment_[size_t(i)], &outflow_[size_t(i)]})
             destroyImage(*img, ctx_);

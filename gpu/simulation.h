@@ -101,7 +101,7 @@ private:
 
     std::array<Image, 2> terrain_, water_, sediment_, outflow_;
     Image velocity_, hardness_, thermal_axis_, thermal_diag_, rain_mask_, wear_, flow_, scratch_;
-    Buffer params_buffer_, partials_, totals_, springs_buffer_, delta_;
+    Buffer params_buffer_, partials_, totals_, springs_buffer_, delta_, drained_;
     int step_index_ = 0; // steps recorded since construction (models with events in time)
 
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;

@@ -20,6 +20,9 @@
 // Floating-point: the arithmetic is `precise` (no fused multiply-add) so that the reference
 // (tests/reference/particles.cpp) in float reproduces it operation for operation.
 #include "common.glsl"
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+layout(std430, binding = B_DRAINED) buffer DrainedBlock { int64_t drained_units; };
 
 const float kMaxExchange = 16.0;       // m per exchange
 const int kMaxLoad = 1073741824;       // 2^30 units
@@ -72,7 +75,10 @@ void main() {
         pos += vec2(dt * speed.x, dt * speed.y);
         speed *= 1.0 - dt * p.particle_friction;
         if (!(pos.x >= 0.0 && pos.y >= 0.0 && pos.x < w && pos.y < h)) {
-            if (p.edge_mode == EDGE_OPEN) return; // leaves with its load
+            if (p.edge_mode == EDGE_OPEN) { // leaves with its load: counted, 64-bit exact
+                if (load != 0) atomicAdd(drained_units, int64_t(load));
+                return;
+            }
             cell = ivec2(clamp(floor(pos), vec2(0.0), vec2(w - 1.0, h - 1.0))); // stops at the wall
             break;
         }

@@ -40,7 +40,8 @@ using uint = uint32_t;
 #define B_FLOW 18           // r32f   water volume that flowed through the cell since the start (m^3)
 #define B_SCRATCH 19        // rgba32f per-step transfer totals of the grid models (musgrave, simple)
 #define B_DELTA 20          // int[] per-cell fixed-point height changes (particles: integer atomics)
-#define BINDING_COUNT 21
+#define B_DRAINED 21        // int64: fixed-point soil carried off open edges this step (particles)
+#define BINDING_COUNT 22
 
 // Reduction slots: each pass that moves mass writes its per-subgroup sums (m^3) into its slot.
 #define SLOT_RAIN 0
