@@ -709,3 +709,18 @@ TEST(CliDevice, NoVulkanDriver) {
     EXPECT_TRUE(isUsageError(runCli({"run", "--set", "nosuch=1", "--out", out}, s.io, no_driver), {"nosuch"}));
     EXPECT_TRUE(noTempFiles(s.root));
 }
+
+// A grid larger than the device's memory: exit 3, the last line says how much it needs and
+// how much there is, nothing is written. (8192 x 2048 needs about 2.3 GiB; lavapipe has 2.)
+TEST(CliDevice, GridLargerThanGpuMemory) {
+    Scratch s;
+    const std::string out = s.outPath("x.f32"), report = s.outPath("r.json");
+    const CliResult r = runCli({"run", "--size", "8192x2048", "--steps", "1", "--out", out, "--report", report}, s.io);
+    if (r.code == 0) GTEST_SKIP() << "this device has room for the grid: nothing to check";
+    EXPECT_EQ(r.code, 3) << r;
+    ASSERT_FALSE(r.err_lines.empty()) << r;
+    EXPECT_TRUE(contains(r.err_lines.back(), "needs")) << r;
+    EXPECT_TRUE(contains(r.err_lines.back(), "MiB of GPU memory")) << r;
+    EXPECT_TRUE(holdsExactly(s.out, {}));
+    EXPECT_TRUE(noTempFiles(s.root));
+}
