@@ -111,6 +111,30 @@ inline double relativeError(double gpu, double ref) {
     return std::abs(gpu - ref) / std::abs(ref);
 }
 
+// Puts a reference state into a GPU simulation (both halves of each ping-pong pair), with its
+// parameters, and zeroes the run's totals.
+inline void loadState(gpu::Simulation& sim, const ref::State& s, const gpu::SimParams& p) {
+    using gpu::Field;
+    for (bool next : {false, true}) {
+        sim.upload(Field::Terrain, toFloat(s.terrain), next);
+        sim.upload(Field::Water, toFloat(s.water), next);
+        sim.upload(Field::Sediment, toFloat(s.sediment), next);
+        sim.upload(Field::Outflow, toFloat(s.outflow), next);
+    }
+    sim.upload(Field::Velocity, toFloat(s.velocity));
+    sim.upload(Field::Hardness, toFloat(s.hardness));
+    sim.upload(Field::RainMask, toFloat(s.rain_mask));
+    sim.setParams(p);
+    sim.resetTotals();
+}
+
+// Sum in double precision.
+inline double sum(const std::vector<float>& v) {
+    double t = 0.0;
+    for (float x : v) t += x;
+    return t;
+}
+
 // Rounds a reference state to float, as the GPU holds it, so both start from the same values.
 inline void roundToFloat(ref::State& s) {
     auto r = [](std::vector<double>& v) { for (double& x : v) x = static_cast<float>(x); };

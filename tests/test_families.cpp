@@ -18,23 +18,6 @@ gpu::SimParams familyParams(int w, int h, int model, int neighbourhood) {
     return p;
 }
 
-void upload(gpu::Simulation& sim, const ref::State& s, const gpu::SimParams& p) {
-    for (bool next : {false, true}) {
-        sim.upload(Field::Terrain, toFloat(s.terrain), next);
-        sim.upload(Field::Water, toFloat(s.water), next);
-        sim.upload(Field::Sediment, toFloat(s.sediment), next);
-        sim.upload(Field::Outflow, toFloat(s.outflow), next);
-    }
-    sim.upload(Field::Hardness, toFloat(s.hardness));
-    sim.setParams(p);
-}
-
-double sum(const std::vector<float>& v) {
-    double t = 0.0;
-    for (float x : v) t += x;
-    return t;
-}
-
 // Largest slope excess over the talus, over the neighbourhood's pairs.
 double maxExcess(const std::vector<float>& b, int w, int h, double cell, double talus, int hood) {
     static constexpr int dx[8] = {-1, 1, 0, 0, -1, 1, -1, 1};
@@ -81,7 +64,7 @@ TEST_P(FamilyPassTest, MatchesReference) {
     ref::State s = randomState(c.grid.w, c.grid.h, c.seed);
     const gpu::SimParams p = familyParams(s.w, s.h, c.model, int(c.seed) - 1);
     gpu::Simulation sim(ctx(), s.w, s.h);
-    upload(sim, s, p);
+    loadState(sim, s, p);
     sim.runPass(Pass::TalusOutflow);
     ref::State want = s;
     ref::talusOutflow(want, p);
@@ -115,7 +98,7 @@ TEST_F(FamilyTest, ThermalConvergesToTalus) {
         ref::State s = randomState(64, 48, 40u + uint32_t(hood));
         gpu::SimParams p = familyParams(s.w, s.h, MODEL_THERMAL, hood);
         gpu::Simulation sim(ctx(), s.w, s.h);
-        upload(sim, s, p);
+        loadState(sim, s, p);
         const double before = sum(sim.download(Field::Terrain));
         const double start = maxExcess(toFloat(s.terrain), s.w, s.h, p.cell_size, p.talus_slope, hood);
         int steps = 0;
@@ -150,7 +133,7 @@ TEST_F(FamilyTest, OlsenFlattensAndKeepsCliffs) {
     p.cell_size = float(cell);
     p.olsen_talus_slope = 2.0f; // the cliff (40 m over one cell) is far steeper than twice this
     gpu::Simulation sim(ctx(), w, h);
-    upload(sim, s, p);
+    loadState(sim, s, p);
     auto flatShare = [&](const std::vector<float>& b) {
         int flat = 0;
         for (int y = 0; y < h; ++y)
@@ -195,7 +178,7 @@ TEST_F(FamilyTest, SwitchingModelsKeepsTheState) {
     ref::State s = randomState(64, 48, 9);
     gpu::SimParams pipe = defaultParams(s.w, s.h);
     gpu::Simulation sim(ctx(), s.w, s.h);
-    upload(sim, s, pipe);
+    loadState(sim, s, pipe);
     sim.run(30);
     const std::vector<float> water = sim.download(Field::Water);
     const std::vector<float> sediment = sim.download(Field::Sediment);
@@ -264,7 +247,7 @@ TEST_P(GridModelPassTest, MatchesReference) {
     gpu::SimParams p = defaultParams(cur.w, cur.h);
     p.model = c.model;
     gpu::Simulation sim(ctx(), cur.w, cur.h);
-    upload(sim, cur, p);
+    loadState(sim, cur, p);
     ref::State next = cur;
     const bool musgrave = c.model == MODEL_MUSGRAVE;
     sim.runPass(musgrave ? Pass::MusgraveTransfer : Pass::SimpleTransfer);
@@ -314,7 +297,7 @@ TEST_F(FamilyTest, GridModelsConserveSoil) {
         gpu::SimParams p = defaultParams(s.w, s.h);
         p.model = model;
         gpu::Simulation sim(ctx(), s.w, s.h);
-        upload(sim, s, p);
+        loadState(sim, s, p);
         const double soil0 = sum(sim.download(Field::Terrain)) + sum(sim.download(Field::Sediment));
         sim.run(300);
         const std::vector<float> b = sim.download(Field::Terrain);

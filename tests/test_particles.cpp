@@ -44,24 +44,6 @@ gpu::SimParams particleParams(int w, int h, int count, int variant = PARTICLES_M
     return p;
 }
 
-void upload(gpu::Simulation& sim, const ref::State& s, const gpu::SimParams& p) {
-    for (bool next : {false, true}) {
-        sim.upload(Field::Terrain, toFloat(s.terrain), next);
-        sim.upload(Field::Water, toFloat(s.water), next);
-        sim.upload(Field::Sediment, toFloat(s.sediment), next);
-        sim.upload(Field::Outflow, toFloat(s.outflow), next);
-    }
-    sim.upload(Field::Hardness, toFloat(s.hardness));
-    sim.setParams(p);
-}
-
-double sum(const std::vector<float>& v) {
-    double t = 0.0;
-    for (float x : v)
-        t += x;
-    return t;
-}
-
 // One step (both passes) at a given step index; returns terrain_next.
 std::vector<float> gpuStep(gpu::Simulation& sim, int step) {
     sim.setStepIndex(step);
@@ -93,7 +75,7 @@ TEST_F(ParticlesTest, SingleDropletsMatchReference) {
         ref::State s = hills(97, 61, 1);
         gpu::SimParams p = particleParams(s.w, s.h, 1, variant);
         gpu::Simulation sim(ctx(), s.w, s.h);
-        upload(sim, s, p);
+        loadState(sim, s, p);
         const double scale = maxAbs(s.terrain);
         int compared = 0, moved = 0;
         double worst_float = 0.0, worst_double = 0.0;
@@ -136,7 +118,7 @@ TEST_F(ParticlesTest, ManyDropletsMatchReference) {
                 s.w, s.h, 3000, seed == 3 ? PARTICLES_CAPACITY : PARTICLES_MASS_TRANSFER);
             p.particle_seed = seed;
             gpu::Simulation sim(ctx(), s.w, s.h);
-            upload(sim, s, p);
+            loadState(sim, s, p);
             const std::vector<float> got = gpuStep(sim, int(seed));
             ref::State want_f = s, want_d = s;
             std::vector<int64_t> delta_f, delta_d;
@@ -178,7 +160,7 @@ TEST_F(ParticlesTest, SameSeedSameBytes) {
         gpu::SimParams p = particleParams(s.w, s.h, 5000);
         p.particle_seed = seed;
         gpu::Simulation sim(ctx(), s.w, s.h);
-        upload(sim, s, p);
+        loadState(sim, s, p);
         sim.run(10);
         return sim.download(Field::Terrain);
     };
@@ -222,7 +204,7 @@ TEST_F(ParticlesTest, ConservesSoilWithClosedEdges) {
         ref::State s = hills(97, 61, 5);
         gpu::SimParams p = particleParams(s.w, s.h, 2000, variant);
         gpu::Simulation sim(ctx(), s.w, s.h);
-        upload(sim, s, p);
+        loadState(sim, s, p);
         const double before = sum(sim.download(Field::Terrain));
         sim.run(300);
         const std::vector<float> b = sim.download(Field::Terrain);
@@ -250,7 +232,7 @@ TEST_F(ParticlesTest, RockDoesNotErode) {
         r = 1.0;
     gpu::SimParams p = particleParams(s.w, s.h, 3000);
     gpu::Simulation sim(ctx(), s.w, s.h);
-    upload(sim, s, p);
+    loadState(sim, s, p);
     sim.run(5);
     EXPECT_EQ(sim.download(Field::Terrain), toFloat(s.terrain));
 }
@@ -283,7 +265,7 @@ TEST_F(ParticlesTest, NoNanAtExtremes) {
                 p.particle_count = 2000;
                 p.particle_variant = variant;
                 p.edge_mode = edge;
-                upload(sim, s, p);
+                loadState(sim, s, p);
                 sim.run(5);
                 for (float v : sim.download(Field::Terrain))
                     ASSERT_TRUE(std::isfinite(v)) << "case " << cases;
@@ -292,7 +274,7 @@ TEST_F(ParticlesTest, NoNanAtExtremes) {
     EXPECT_EQ(cases, 16);
     // No droplets: an empty dispatch, and the ground carried over unchanged.
     gpu::SimParams none = particleParams(s.w, s.h, 0);
-    upload(sim, s, none);
+    loadState(sim, s, none);
     sim.run(2);
     EXPECT_EQ(sim.download(Field::Terrain), toFloat(s.terrain));
 }

@@ -11,24 +11,9 @@ namespace {
 using gpu::Field;
 using gpu::Pass;
 
-// Puts the reference state into the GPU simulation (both halves of each ping-pong pair).
-void loadState(gpu::Simulation* sim, const ref::State& s, const gpu::SimParams& p) {
-    for (bool next : {false, true}) {
-        sim->upload(Field::Terrain, toFloat(s.terrain), next);
-        sim->upload(Field::Water, toFloat(s.water), next);
-        sim->upload(Field::Sediment, toFloat(s.sediment), next);
-        sim->upload(Field::Outflow, toFloat(s.outflow), next);
-    }
-    sim->upload(Field::Velocity, toFloat(s.velocity));
-    sim->upload(Field::Hardness, toFloat(s.hardness));
-    sim->upload(Field::RainMask, toFloat(s.rain_mask));
-    sim->setParams(p);
-    sim->resetTotals();
-}
-
 std::unique_ptr<gpu::Simulation> makeSim(gpu::Context& ctx, const ref::State& s, const gpu::SimParams& p) {
     auto sim = std::make_unique<gpu::Simulation>(ctx, s.w, s.h);
-    loadState(sim.get(), s, p);
+    loadState(*sim, s, p);
     return sim;
 }
 
@@ -40,12 +25,6 @@ ref::State generatedState(int w, int h, uint64_t seed, double cell_size) {
         s.hardness[i] = g.hardness[i];
     }
     return s;
-}
-
-double sum(const std::vector<float>& v) {
-    double t = 0.0;
-    for (float x : v) t += x;
-    return t;
 }
 
 long long nonFinite(const std::vector<float>& v) {
@@ -233,7 +212,7 @@ TEST_F(StepTest, RandomParametersNeverBlowUp) {
             params.values[size_t(i)] = v;
             desc += std::string(info.name) + "=" + std::to_string(v) + " ";
         }
-        loadState(sim.get(), s, toSimParams(params, 64, 64));
+        loadState(*sim, s, toSimParams(params, 64, 64));
         sim->run(300);
         long long bad = 0;
         for (Field f : {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity, Field::Outflow})
