@@ -43,16 +43,8 @@ using test::listDir;
 
 using test::expectInputError;
 
-std::vector<unsigned char> readBytes(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void writeBytes(const fs::path& p, const std::vector<unsigned char>& bytes) {
-    std::ofstream out(p, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
-}
+using test::readBytes;
+using test::writeBytes;
 
 // Deterministic test data: heights in [lo, hi] with some structure and some noise.
 Heightmap makeMap(int w, int h, float lo, float hi) {

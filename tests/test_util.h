@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <functional>
 #include <string>
 #include <vector>
@@ -49,6 +51,17 @@ inline void expectInputError(const std::function<void()>& fn, const std::vector<
         return;
     }
     ADD_FAILURE() << "expected InputError, nothing was thrown";
+}
+
+// The whole file as bytes (empty if it cannot be read).
+inline std::vector<unsigned char> readBytes(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline void writeBytes(const std::filesystem::path& p, const std::vector<unsigned char>& bytes) {
+    std::ofstream out(p, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
 } // namespace alluvium::test
