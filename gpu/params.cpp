@@ -1,5 +1,6 @@
 #include "params.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -106,6 +107,13 @@ std::string Params::format(Param p) const {
     return formatNumber(v);
 }
 
+int fluvialOutletBits(int choice) {
+    static constexpr int bits[] = {OUTLET_LEFT | OUTLET_RIGHT | OUTLET_TOP | OUTLET_BOTTOM,
+                                   OUTLET_LEFT, OUTLET_RIGHT, OUTLET_TOP, OUTLET_BOTTOM,
+                                   OUTLET_LEFT | OUTLET_RIGHT, OUTLET_TOP | OUTLET_BOTTOM};
+    return bits[std::clamp(choice, 0, 6)];
+}
+
 gpu::SimParams toSimParams(const Params& params, int width, int height) {
     auto si = [&](Param p) { return static_cast<float>(params[p] * paramInfo(p).to_si); };
     auto flag = [&](Param p) { return params[p] >= 0.5 ? 1 : 0; };
@@ -166,6 +174,14 @@ gpu::SimParams toSimParams(const Params& params, int width, int height) {
     s.particle_capacity = si(Param::particle_capacity);
     s.particle_volume = si(Param::particle_volume);
     s.particle_min_volume = si(Param::particle_min_volume);
+    s.uplift_rate = si(Param::uplift_rate);
+    s.stream_power_k = si(Param::stream_power_k);
+    s.stream_power_m = si(Param::stream_power_m);
+    s.stream_power_n = si(Param::stream_power_n);
+    s.hillslope_diffusion = si(Param::hillslope_diffusion);
+    s.fluvial_dt = si(Param::fluvial_time_step);
+    s.fluvial_outlets = fluvialOutletBits(static_cast<int>(params[Param::fluvial_outlets]));
+    s.fluvial_fill_sweeps = static_cast<int>(std::lround(params[Param::fluvial_fill_sweeps]));
     return s;
 }
 

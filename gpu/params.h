@@ -106,7 +106,23 @@ namespace alluvium {
     X(particle_volume, "particles model", 1.0, 0.01, 10.0, "", 1.0, 'f',                           \
       "particles model: initial droplet volume")                                                   \
     X(particle_min_volume, "particles model", 0.01, 0.0001, 1.0, "", 1.0, 'f',                     \
-      "particles model: a droplet whose volume falls below this dies and drops its sediment")
+      "particles model: a droplet whose volume falls below this dies and drops its sediment")     \
+    X(uplift_rate, "fluvial model", 1.0, 0.0, 100.0, "mm/yr", 1e-3 / 3.15576e7, 'f',                \
+      "fluvial model: U, rock uplift (times the uplift map); the outlet edges stay at base level")  \
+    X(stream_power_k, "fluvial model", 2e-5, 0.0, 0.1, "m^(1-2m)/yr", 1.0 / 3.15576e7, 'f',         \
+      "fluvial model: K of dz/dt = U - K A^m S^n, times (1 - 0.9 hardness)")                      \
+    X(stream_power_m, "fluvial model", 0.4, 0.0, 2.0, "", 1.0, 'f',                                \
+      "fluvial model: drainage-area exponent m of the stream-power law")                          \
+    X(stream_power_n, "fluvial model", 1.0, 0.5, 4.0, "", 1.0, 'f',                                \
+      "fluvial model: slope exponent n (1: exact implicit update; else linearised on the slope)") \
+    X(hillslope_diffusion, "fluvial model", 0.0, 0.0, 100.0, "m^2/yr", 1.0 / 3.15576e7, 'f',        \
+      "fluvial model: D of hillslope creep dz/dt = D laplacian(z), capped at its explicit limit") \
+    X(fluvial_time_step, "fluvial model", 1000.0, 1.0, 1e6, "yr", 3.15576e7, 'f',                  \
+      "fluvial model: geological years per iteration (the implicit update is stable for any)")   \
+    X(fluvial_outlets, "fluvial model", 0, 0, 6, "all|left|right|top|bottom|left_right|top_bottom", \
+      1.0, 'e', "fluvial model: the edges that are outlets (base level); the others are closed")  \
+    X(fluvial_fill_sweeps, "fluvial model", 256, 1, 65536, "sweeps", 1.0, 'f',                     \
+      "fluvial model: most lake-filling sweeps per iteration (the report says if one fell short)")
 
 enum class Param : int {
 #define ALLUVIUM_ENUM(name, ...) name,
@@ -150,6 +166,9 @@ struct Params {
     // Value as the user would type it ("open", "on", "0.05").
     std::string format(Param p) const;
 };
+
+// fluvial_outlets' choice index -> OUTLET_* bits.
+int fluvialOutletBits(int choice);
 
 // Converts to the SI block the shaders read. Grid size and workgroup counts are filled in.
 gpu::SimParams toSimParams(const Params& params, int width, int height);

@@ -39,6 +39,14 @@ constexpr std::array<PassInfo, kPassCount> kPasses = {{
     {"simple_apply", 72, false},
     {"particles", 0, false},
     {"particles_apply", 12, false},
+    {"fluvial_control", 0, true},
+    {"fluvial_fill_init", 8, false},
+    {"fluvial_fill", 0, false},
+    {"fluvial_route", 0, false},
+    {"fluvial_accumulate", 0, false},
+    {"fluvial_erode_init", 0, false},
+    {"fluvial_erode", 0, false},
+    {"fluvial_apply", 0, false},
 }};
 
 constexpr uint32_t kMaxSprings = 4096; // 64 KiB: the limit of vkCmdUpdateBuffer
@@ -63,7 +71,14 @@ constexpr std::array<FieldInfo, static_cast<size_t>(Field::Count)> kFields = {{
     {"wear", 2, VK_FORMAT_R32G32_SFLOAT, false},
     {"flow", 1, VK_FORMAT_R32_SFLOAT, false},
     {"scratch", 4, VK_FORMAT_R32G32B32A32_SFLOAT, false},
+    {"lake", 1, VK_FORMAT_R32_SFLOAT, false},
+    {"drainage", 1, VK_FORMAT_R32_SFLOAT, false},
+    {"uplift", 1, VK_FORMAT_R32_SFLOAT, false},
 }};
+
+// Per-cell bytes of the fluvial model's buffers: key 8, receiver 4, accumulation 2 x 8,
+// ancestors 2 x 4, affine maps 2 x 8.
+constexpr uint64_t kFluvialBytesPerCell = 8 + 4 + 16 + 8 + 16;
 
 const FieldInfo& info(Field f) { return kFields[static_cast<size_t>(f)]; }
 
@@ -106,12 +121,15 @@ const std::vector<Pass>& modelPasses(int model) {
     static const std::vector<Pass> musgrave = {Pass::MusgraveTransfer, Pass::MusgraveApply};
     static const std::vector<Pass> simple = {Pass::SimpleTransfer, Pass::SimpleApply};
     static const std::vector<Pass> particles = {Pass::Particles, Pass::ParticlesApply};
+    static const std::vector<Pass> fluvial = {Pass::FluvialFill, Pass::FluvialRoute, Pass::FluvialAccumulate,
+                                              Pass::FluvialErode};
     switch (model) {
     case MODEL_THERMAL:
     case MODEL_OLSEN: return talus;
     case MODEL_MUSGRAVE: return musgrave;
     case MODEL_SIMPLE: return simple;
     case MODEL_PARTICLES: return particles;
+    case MODEL_FLUVIAL: return fluvial;
     default: return pipe;
     }
 }
@@ -123,12 +141,13 @@ const char* modelName(int model) {
     case MODEL_PARTICLES: return "particles";
     case MODEL_MUSGRAVE: return "musgrave";
     case MODEL_SIMPLE: return "simple";
+    case MODEL_FLUVIAL: return "fluvial";
     default: return "pipe";
     }
 }
 
 int modelFromName(const std::string& name) {
-    for (int m : {MODEL_PIPE, MODEL_THERMAL, MODEL_OLSEN, MODEL_PARTICLES, MODEL_MUSGRAVE, MODEL_SIMPLE})
+    for (int m : {MODEL_PIPE, MODEL_THERMAL, MODEL_OLSEN, MODEL_PARTICLES, MODEL_MUSGRAVE, MODEL_SIMPLE, MODEL_FLUVIAL})
         if (name == modelName(m)) return m;
     return -1;
 }
@@ -137,6 +156,7 @@ uint64_t simulationBytes(int width, int height) {
     const uint64_t cells = uint64_t(width) * uint64_t(height);
     uint64_t per_cell = 0;
     for (const FieldInfo& f : kFields) per_cell += uint64_t(f.channels) * 4u * (f.ping_pong ? 2u : 1u);
+    per_cell += kFluvialBytesPerCell;
     return cells * per_cell + partialsBytes(width, height, kMinSubgroupSize) + sizeof(SimParams) + sizeof(Totals) +
            kMaxSprings * sizeof(Spring);
 }
@@ -166,7 +186,11 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     createStorageImage(wear_, ctx, w, h, info(Field::Wear).format);
     createStorageImage(flow_, ctx, w, h, info(Field::Flow).format);
     createStorageImage(scratch_, ctx, w, h, info(Field::Scratch).format);
+    createStorageImage(lake_, ctx, w, h, info(Field::Lake).format);
+    createStorageImage(drainage_, ctx, w, h, info(Field::Drainage).format);
+    createStorageImage(uplift_, ctx, w, h, info(Field::Uplift).format);
     upload(Field::RainMask, std::vector<float>(size_t(w) * h, 1.0f));
+    upload(Field::Uplift, std::vector<float>(size_t(w) * h, 1.0f));
 
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     createBuffer(params_buffer_, ctx, sizeof(SimParams), storage, false);
@@ -176,6 +200,14 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
     createBuffer(delta_, ctx, uint64_t(w) * h * sizeof(int32_t), storage, false);
     createBuffer(drained_, ctx, sizeof(int64_t), storage, false);
+    const uint64_t cells = uint64_t(w) * h;
+    createBuffer(fluvial_key_, ctx, cells * sizeof(uint64_t), storage, false);
+    createBuffer(fluvial_rcv_, ctx, cells * sizeof(uint32_t), storage, false);
+    createBuffer(fluvial_acc_, ctx, 2 * cells * sizeof(uint64_t), storage, false);
+    createBuffer(fluvial_anc_, ctx, 2 * cells * sizeof(uint32_t), storage, false);
+    createBuffer(fluvial_ab_, ctx, 2 * cells * 2 * sizeof(float), storage, false);
+    createBuffer(fluvial_control_, ctx, sizeof(FluvialControl), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, true);
+    std::memset(fluvial_control_.mapped, 0, sizeof(FluvialControl));
     resetTotals();
     // Partials are summed by the reductions before every pass has written its slot once.
     VkCommandBuffer cmd = beginOneShot(ctx);
@@ -189,7 +221,7 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     std::vector<VkDescriptorSetLayoutBinding> bindings(BINDING_COUNT);
     for (uint32_t b = 0; b < BINDING_COUNT; ++b) {
         const bool buffer = b == B_PARAMS || b == B_PARTIALS || b == B_TOTALS || b == B_SPRINGS ||
-                            b == B_DELTA || b == B_DRAINED;
+                            b == B_DELTA || b == B_DRAINED || (b >= B_FLUVIAL_KEY && b <= B_FLUVIAL_CONTROL);
         bindings[b] = {b, buffer ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
                        1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     }
@@ -206,7 +238,7 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     layout_info.pPushConstantRanges = &push;
     VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &pipeline_layout_));
 
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 16},
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * BINDING_COUNT},
                                           {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2 * BINDING_COUNT}};
     VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pool_info.maxSets = 2;
@@ -268,6 +300,15 @@ Simulation::Simulation(const Context& ctx, int width, int height)
         buffer(B_PARTIALS, partials_);
         buffer(B_TOTALS, totals_);
         buffer(B_SPRINGS, springs_buffer_);
+        image(B_LAKE, lake_);
+        image(B_DRAINAGE, drainage_);
+        image(B_UPLIFT, uplift_);
+        buffer(B_FLUVIAL_KEY, fluvial_key_);
+        buffer(B_FLUVIAL_RCV, fluvial_rcv_);
+        buffer(B_FLUVIAL_ACC, fluvial_acc_);
+        buffer(B_FLUVIAL_ANC, fluvial_anc_);
+        buffer(B_FLUVIAL_AB, fluvial_ab_);
+        buffer(B_FLUVIAL_CONTROL, fluvial_control_);
         vkUpdateDescriptorSets(ctx.device, static_cast<uint32_t>(writes.size()), writes.data(), 0,
                                nullptr);
     }
@@ -283,12 +324,14 @@ Simulation::~Simulation() {
     vkDestroyDescriptorPool(ctx_.device, descriptor_pool_, nullptr);
     vkDestroyPipelineLayout(ctx_.device, pipeline_layout_, nullptr);
     vkDestroyDescriptorSetLayout(ctx_.device, set_layout_, nullptr);
-    for (Buffer* b : {&params_buffer_, &partials_, &totals_, &springs_buffer_, &delta_, &drained_})
+    for (Buffer* b : {&params_buffer_, &partials_, &totals_, &springs_buffer_, &delta_, &drained_, &fluvial_key_,
+                      &fluvial_rcv_, &fluvial_acc_, &fluvial_anc_, &fluvial_ab_, &fluvial_control_})
         destroyBuffer(*b, ctx_);
     for (int i = 0; i < 2; ++i)
         for (Image* img : {&terrain_[size_t(i)], &water_[size_t(i)], &sediment_[size_t(i)], &outflow_[size_t(i)]})
             destroyImage(*img, ctx_);
-    for (Image* img : {&velocity_, &hardness_, &thermal_axis_, &thermal_diag_, &rain_mask_, &wear_, &flow_, &scratch_})
+    for (Image* img : {&velocity_, &hardness_, &thermal_axis_, &thermal_diag_, &rain_mask_, &wear_, &flow_, &scratch_, &lake_, &drainage_,
+                        &uplift_})
         destroyImage(*img, ctx_);
 }
 
@@ -307,6 +350,9 @@ const Image& Simulation::image(Field f, bool next) const {
     case Field::Wear: return wear_;
     case Field::Flow: return flow_;
     case Field::Scratch: return scratch_;
+    case Field::Lake: return lake_;
+    case Field::Drainage: return drainage_;
+    case Field::Uplift: return uplift_;
     case Field::Count: break;
     }
     assert(false);
@@ -382,10 +428,10 @@ VkPipeline Simulation::pipeline(Pass pass) {
     return p;
 }
 
-void Simulation::dispatch(VkCommandBuffer cmd, Pass pass) {
+void Simulation::dispatch(VkCommandBuffer cmd, Pass pass, int mode) {
     const PassInfo& p = kPasses[static_cast<size_t>(pass)];
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass));
-    const PushConstants push{step_index_, 0};
+    const PushConstants push{step_index_, mode};
     vkCmdPushConstants(cmd, pipeline_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     if (p.single_group)
         vkCmdDispatch(cmd, 1, 1, 1);
@@ -393,6 +439,18 @@ void Simulation::dispatch(VkCommandBuffer cmd, Pass pass) {
         vkCmdDispatch(cmd, (static_cast<uint32_t>(std::max(params_.particle_count, 0)) + WG_SIZE - 1) / WG_SIZE, 1, 1);
     else
         vkCmdDispatch(cmd, groupsX(width_), groupsY(height_), 1);
+}
+
+void Simulation::dispatchIndirect(VkCommandBuffer cmd, Pass pass, int mode) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass));
+    const PushConstants push{step_index_, mode};
+    vkCmdPushConstants(cmd, pipeline_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+    vkCmdDispatchIndirect(cmd, fluvial_control_.buffer, 0); // dispatch_x/y/z lead FluvialControl
+}
+
+void Simulation::bindSet(VkCommandBuffer cmd) {
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 1,
+                            &sets_[static_cast<size_t>(parity_)], 0, nullptr);
 }
 
 void Simulation::recordPass(VkCommandBuffer cmd, Pass pass) {
@@ -403,17 +461,136 @@ void Simulation::recordPass(VkCommandBuffer cmd, Pass pass) {
 }
 
 void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer) {
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 1,
-                            &sets_[static_cast<size_t>(parity_)], 0, nullptr);
+    bindSet(cmd);
     if (timer) writeTimestamp(*timer, cmd);
-    // Every pass reads what the one before wrote: a full compute barrier between each.
-    for (Pass pass : modelPasses(params_.model)) {
-        dispatch(cmd, pass);
+    if (params_.model == MODEL_FLUVIAL) {
+        recordFluvialFill(cmd, true, params_.fluvial_fill_sweeps);
+        if (timer) writeTimestamp(*timer, cmd);
+        dispatch(cmd, Pass::FluvialRoute);
         computeBarrier(cmd);
         if (timer) writeTimestamp(*timer, cmd);
+        recordAccumulation(cmd);
+        if (timer) writeTimestamp(*timer, cmd);
+        recordFluvialErode(cmd);
+        if (timer) writeTimestamp(*timer, cmd);
+    } else {
+        // Every pass reads what the one before wrote: a full compute barrier between each.
+        for (Pass pass : modelPasses(params_.model)) {
+            dispatch(cmd, pass);
+            computeBarrier(cmd);
+            if (timer) writeTimestamp(*timer, cmd);
+        }
     }
     parity_ ^= 1;
     ++step_index_;
+}
+
+int Simulation::jumpRounds() const {
+    int rounds = 1;
+    while ((int64_t(1) << rounds) < int64_t(width_) * height_) ++rounds;
+    return rounds + 1;
+}
+
+void Simulation::recordFluvialFill(VkCommandBuffer cmd, bool start, int sweeps) {
+    bindSet(cmd);
+    if (start) {
+        dispatch(cmd, Pass::FluvialControl, CONTROL_START_FILL);
+        dispatch(cmd, Pass::FluvialFillInit);
+        computeBarrier(cmd);
+    }
+    for (int s = 0; s < sweeps; ++s) {
+        // Alternating directions: right-down, left-up, left-down, right-up.
+        static constexpr int kDirections[4] = {0, 3, 1, 2};
+        dispatchIndirect(cmd, Pass::FluvialFill, kDirections[s % 4]);
+        computeBarrier(cmd);
+        dispatch(cmd, Pass::FluvialControl, CONTROL_AFTER_FILL);
+        computeBarrier(cmd);
+    }
+}
+
+void Simulation::recordAccumulation(VkCommandBuffer cmd) {
+    dispatch(cmd, Pass::FluvialControl, CONTROL_START_JUMPS);
+    computeBarrier(cmd);
+    for (int r = 0, n = jumpRounds(); r < n; ++r) {
+        dispatchIndirect(cmd, Pass::FluvialAccumulate);
+        computeBarrier(cmd);
+        dispatch(cmd, Pass::FluvialControl, CONTROL_AFTER_JUMP);
+        computeBarrier(cmd);
+    }
+}
+
+void Simulation::recordFluvialRoute(VkCommandBuffer cmd) {
+    bindSet(cmd);
+    dispatch(cmd, Pass::FluvialRoute);
+    computeBarrier(cmd);
+    recordAccumulation(cmd);
+}
+
+void Simulation::recordFluvialErode(VkCommandBuffer cmd) {
+    bindSet(cmd);
+    dispatch(cmd, Pass::FluvialControl, CONTROL_START_JUMPS); // keeps the drainage's half
+    computeBarrier(cmd);
+    dispatch(cmd, Pass::FluvialErodeInit);
+    computeBarrier(cmd);
+    for (int r = 0, n = jumpRounds(); r < n; ++r) {
+        dispatchIndirect(cmd, Pass::FluvialErode);
+        computeBarrier(cmd);
+        dispatch(cmd, Pass::FluvialControl, CONTROL_AFTER_JUMP);
+        computeBarrier(cmd);
+    }
+    dispatch(cmd, Pass::FluvialApply);
+    computeBarrier(cmd);
+}
+
+int Simulation::fluvialAnalyse() {
+    // Batches of sweeps until the fill stops changing; then routing, accumulation and the
+    // drainage area (the erosion's first pass writes it; nothing else of the step runs).
+    const int batch = 64;
+    bool start = true;
+    for (;;) {
+        VkCommandBuffer cmd = beginOneShot(ctx_);
+        recordUpdates(cmd);
+        recordFluvialFill(cmd, start, batch);
+        endOneShot(ctx_, cmd);
+        start = false;
+        if (fluvialControl().converged) break;
+    }
+    const int sweeps = static_cast<int>(fluvialControl().sweeps);
+    VkCommandBuffer cmd = beginOneShot(ctx_);
+    recordFluvialRoute(cmd);
+    dispatch(cmd, Pass::FluvialControl, CONTROL_START_JUMPS);
+    computeBarrier(cmd);
+    dispatch(cmd, Pass::FluvialErodeInit);
+    computeBarrier(cmd);
+    endOneShot(ctx_, cmd);
+    return sweeps;
+}
+
+FluvialControl Simulation::fluvialControl() const {
+    FluvialControl c{};
+    std::memcpy(&c, fluvial_control_.mapped, sizeof c);
+    return c;
+}
+
+std::vector<uint64_t> Simulation::fluvialKeys() const {
+    std::vector<uint64_t> v(size_t(width_) * size_t(height_));
+    downloadBuffer(ctx_, fluvial_key_, v.data(), v.size() * sizeof(uint64_t));
+    return v;
+}
+
+std::vector<uint32_t> Simulation::fluvialReceivers() const {
+    std::vector<uint32_t> v(size_t(width_) * size_t(height_));
+    downloadBuffer(ctx_, fluvial_rcv_, v.data(), v.size() * sizeof(uint32_t));
+    return v;
+}
+
+std::vector<uint64_t> Simulation::fluvialAccumulation() const {
+    std::vector<uint64_t> v(size_t(width_) * size_t(height_));
+    const FluvialControl c = fluvialControl();
+    // After the erosion's start the drainage half is acc_parity; before it, parity.
+    downloadBuffer(ctx_, fluvial_acc_, v.data(), v.size() * sizeof(uint64_t),
+                   VkDeviceSize(c.acc_parity) * v.size() * sizeof(uint64_t));
+    return v;
 }
 
 void Simulation::run(int steps, const std::function<void(int)>& progress) {

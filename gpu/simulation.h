@@ -13,7 +13,11 @@
 
 namespace alluvium::gpu {
 
-enum class Field { Terrain, Water, Sediment, Outflow, Velocity, Hardness, ThermalAxis, ThermalDiag, RainMask, Wear, Flow, Scratch, Count };
+enum class Field {
+    Terrain, Water, Sediment, Outflow, Velocity, Hardness, ThermalAxis, ThermalDiag, RainMask, Wear, Flow, Scratch,
+    Lake, Drainage, Uplift, // the fluvial model: lake depth (m), drainage area (m^2), uplift multiplier
+    Count
+};
 int fieldChannels(Field f);
 const char* fieldName(Field f);
 
@@ -26,13 +30,18 @@ enum class Pass {
     MusgraveTransfer, MusgraveApply, // the musgrave model
     SimpleTransfer, SimpleApply,     // the simple model
     Particles, ParticlesApply,       // the particles model
+    // The fluvial model: a control pass between the iterative ones, the lake fill (init, sweeps),
+    // routing, accumulation rounds, implicit erosion (init, rounds) and the new ground.
+    FluvialControl, FluvialFillInit, FluvialFill, FluvialRoute, FluvialAccumulate, FluvialErodeInit,
+    FluvialErode, FluvialApply,
     Count
 };
 constexpr int kPassCount = static_cast<int>(Pass::Count);
 const char* passName(Pass p);
 // Bytes one pass reads and writes per cell (for effective GB/s); 0 for the reductions.
 double passBytesPerCell(Pass p);
-// The passes of one step of a model (MODEL_*), in order.
+// The passes of one step of a model (MODEL_*), in order. For the fluvial model, its phases
+// (fill, route, accumulate, erode), each of which records several dispatches.
 const std::vector<Pass>& modelPasses(int model);
 const char* modelName(int model);
 int modelFromName(const std::string& name); // -1 if unknown
@@ -85,10 +94,29 @@ public:
     // Runs one pass on its own (tests).
     void runPass(Pass pass);
 
+    // The fluvial model's phases, recorded by recordStep (tests and `alluvium fill` use them
+    // one by one). Fill: `start` resets the surface to the outlets; up to `sweeps` sweeps run
+    // (they stop on the GPU at the fixed point). Route: receivers, lake depth and drainage
+    // area of the current fill. Erode: the implicit stream-power update into the next terrain.
+    void recordFluvialFill(VkCommandBuffer cmd, bool start, int sweeps);
+    void recordFluvialRoute(VkCommandBuffer cmd);
+    void recordFluvialErode(VkCommandBuffer cmd);
+    // Fills the current terrain to its fixed point (host loop over batches of sweeps), routes
+    // and accumulates. Returns the sweeps it took.
+    int fluvialAnalyse();
+    FluvialControl fluvialControl() const; // after the GPU work finished
+    std::vector<uint64_t> fluvialKeys() const;       // fill: ordered W bits << 32 | flat steps
+    std::vector<uint32_t> fluvialReceivers() const;
+    std::vector<uint64_t> fluvialAccumulation() const; // units of FLUVIAL_ACC_ONE per cell
+
 private:
     const Image& image(Field f, bool next) const;
     VkPipeline pipeline(Pass pass);
-    void dispatch(VkCommandBuffer cmd, Pass pass);
+    void dispatch(VkCommandBuffer cmd, Pass pass, int mode = 0);
+    void dispatchIndirect(VkCommandBuffer cmd, Pass pass, int mode = 0);
+    void bindSet(VkCommandBuffer cmd);
+    int jumpRounds() const;
+    void recordAccumulation(VkCommandBuffer cmd); // enough pointer-jumping rounds for the longest possible path
 
     const Context& ctx_;
     int width_ = 0, height_ = 0;
@@ -101,7 +129,9 @@ private:
 
     std::array<Image, 2> terrain_, water_, sediment_, outflow_;
     Image velocity_, hardness_, thermal_axis_, thermal_diag_, rain_mask_, wear_, flow_, scratch_;
+    Image lake_, drainage_, uplift_;
     Buffer params_buffer_, partials_, totals_, springs_buffer_, delta_, drained_;
+    Buffer fluvial_key_, fluvial_rcv_, fluvial_acc_, fluvial_anc_, fluvial_ab_, fluvial_control_;
     int step_index_ = 0; // steps recorded since construction (models with events in time)
 
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;

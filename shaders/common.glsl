@@ -29,6 +29,9 @@ layout(binding = B_RAIN_MASK, r32f) uniform image2D rain_mask;
 layout(binding = B_WEAR, rg32f) uniform image2D wear_img;
 layout(binding = B_FLOW, r32f) uniform image2D flow_img;
 layout(binding = B_SCRATCH, rgba32f) uniform image2D scratch_img;
+layout(binding = B_LAKE, r32f) uniform image2D lake_img;
+layout(binding = B_DRAINAGE, r32f) uniform image2D drainage_img;
+layout(binding = B_UPLIFT, r32f) uniform image2D uplift_img;
 layout(std430, binding = B_DELTA) buffer DeltaBlock { int delta[]; };
 
 #define LEFT 0

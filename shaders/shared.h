@@ -41,7 +41,17 @@ using uint = uint32_t;
 #define B_SCRATCH 19        // rgba32f per-step transfer totals of the grid models (musgrave, simple)
 #define B_DELTA 20          // int[] per-cell fixed-point height changes (particles: integer atomics)
 #define B_DRAINED 21        // int64: fixed-point soil carried off open edges this step (particles)
-#define BINDING_COUNT 22
+// The fluvial model (issue 5): routing, lake filling, drainage area and stream power.
+#define B_FLUVIAL_KEY 22    // uint64[]: filled height (ordered bits) << 32 | steps across a flat to its exit
+#define B_FLUVIAL_RCV 23    // uint[]: receiver cell index (itself: an outlet, or a pit the fill has not reached yet)
+#define B_FLUVIAL_ACC 24    // uint64[2][cells]: drainage accumulation by pointer jumping (units of 2^-16 cell)
+#define B_FLUVIAL_ANC 25    // uint[2][cells]: 2^k-th receiver along the path (FLUVIAL_NONE past the outlet)
+#define B_FLUVIAL_AB 26     // vec2[2][cells]: implicit erosion as z' = a + b z'(ancestor), composed by jumping
+#define B_FLUVIAL_CONTROL 27 // FluvialControl: iteration counters and the next indirect dispatch
+#define B_LAKE 28           // r32f  lake depth over the ground (m): water of the fluvial model, not ground
+#define B_DRAINAGE 29       // r32f  drainage area (m^2), weighted by the rain mask
+#define B_UPLIFT 30         // r32f  uplift multiplier (times uplift_rate), paintable
+#define BINDING_COUNT 31
 
 // Reduction slots: each pass that moves mass writes its per-subgroup sums (m^3) into its slot.
 #define SLOT_RAIN 0
@@ -74,6 +84,20 @@ using uint = uint32_t;
 #define MODEL_PARTICLES 3 // droplets (seeds 000 and 002)
 #define MODEL_MUSGRAVE 4  // grid hydraulic erosion, water to all lower neighbours (seed 000)
 #define MODEL_SIMPLE 5    // four-step hydraulic erosion, water to the lowest neighbour (seed 001)
+#define MODEL_FLUVIAL 6   // river networks and lakes: routing, filling, drainage area, stream power (seed 003)
+
+// Fluvial model. Outlet sides (bits of fluvial_outlets), the fixed point of drainage counts,
+// the end of a receiver chain, and what the single-workgroup control pass does (push mode).
+#define OUTLET_LEFT 1   // column 0
+#define OUTLET_RIGHT 2  // column width - 1
+#define OUTLET_TOP 4    // row 0
+#define OUTLET_BOTTOM 8 // row height - 1
+#define FLUVIAL_ACC_ONE 65536.0 // drainage units per cell of full rain
+#define FLUVIAL_NONE 0xFFFFFFFFu
+#define CONTROL_START_FILL 0  // reset the counters, next dispatch = the whole grid
+#define CONTROL_AFTER_FILL 1  // a sweep changed nothing: stop sweeping
+#define CONTROL_START_JUMPS 2 // parity 0, next dispatch = the whole grid
+#define CONTROL_AFTER_JUMP 3  // a round ran: flip parity; no ancestors left: stop
 
 // Particles model: droplet variants, and the fixed point of delta[] (int32 units of 2^-20 m:
 // +-2048 m per cell per step; see shaders/particles.comp for the bound).
@@ -155,12 +179,37 @@ struct SimParams {
     float particle_capacity;      // Kc scale of the equilibrium / capacity
     float particle_volume;        // initial volume
     float particle_min_volume;    // a droplet below this volume dies
+    // (fluvial model)
+    float uplift_rate;            // U (m/s), times the uplift map
+    float stream_power_k;         // K (m^(1-2m)/s), times (1 - hardness)
+    float stream_power_m;         // area exponent m
+    float stream_power_n;         // slope exponent n (n = 1 exact implicit; else linearised)
+    float hillslope_diffusion;    // D (m^2/s), explicit, capped at its stability limit
+    float fluvial_dt;             // s per iteration (geological time)
+    int fluvial_outlets;          // OUTLET_* bits: the sides that are base level
+    int fluvial_fill_sweeps;      // most fill sweeps per iteration (the fill resumes next time)
 };
 
 // Per dispatch, in push constants (changes every step, unlike SimParams).
 struct PushConstants {
     int step_index; // steps since the simulation started (rain frequency, droplet seeds)
-    int pad;
+    int mode;       // fluvial passes: sweep direction (fill) or CONTROL_* (control)
+};
+
+// Written by the fluvial passes on the GPU; the host reads it after a step (host-visible).
+struct FluvialControl {
+    uint dispatch_x; // VkDispatchIndirectCommand of the next fill sweep or jump round
+    uint dispatch_y;
+    uint dispatch_z;
+    uint changed;    // cells a fill sweep lowered
+    uint live;       // cells that still have an ancestor after a jump round
+    uint parity;     // which half of the jump buffers holds the current values
+    uint sweeps;     // fill sweeps run this step
+    uint rounds;     // jump rounds run (accumulation + erosion) this step
+    uint converged;  // the fill reached its fixed point this step
+    uint acc_parity; // the half of the accumulation buffer that holds the drainage counts
+    uint pad1;
+    uint pad2;
 };
 
 struct Totals {

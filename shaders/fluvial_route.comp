@@ -1,0 +1,51 @@
+#version 450
+// Fluvial model, routing on the filled surface W: a cell's receiver is its steepest-descent
+// neighbour (drop over distance, 8 neighbours); on a flat (a lake) it is the neighbour one step
+// nearer the flat's exit. Every receiver has a smaller key, so every path ends at an outlet
+// (or, while the fill is unfinished, at a cell it has not reached: a temporary root).
+// Writes the lake depth W - z and starts the drainage accumulation: each cell's own rain
+// (the rain mask, in units of FLUVIAL_ACC_ONE) and its first ancestor, its receiver.
+#include "fluvial.glsl"
+
+void main() {
+    ivec2 c = cellId();
+    if (!insideGrid(c)) return;
+    uint i = cellIndex(c);
+    uint64_t kc = fluvial_key[i];
+    float z = imageLoad(terrain_cur, c).r;
+    uint receiver = i;
+    float lake = 0.0;
+    if (kc != KEY_INF && !isOutlet(c)) {
+        precise float w = fromOrdered(keyLevel(kc));
+        lake = max(w - z, 0.0);
+        precise float best_slope = 0.0;
+        uint best_steps = keySteps(kc);
+        uint flat_receiver = i;
+        for (int k = 0; k < 8; ++k) {
+            ivec2 n = c + NB[k];
+            if (!inGrid(n)) continue;
+            uint ni = cellIndex(n);
+            uint64_t kn = fluvial_key[ni];
+            if (kn == KEY_INF) continue;
+            precise float wn = fromOrdered(keyLevel(kn));
+            if (wn < w) {
+                precise float slope = (w - wn) * NB_INV_DIST[k];
+                if (slope > best_slope) {
+                    best_slope = slope;
+                    receiver = ni;
+                }
+            } else if (wn == w && keySteps(kn) < best_steps) {
+                best_steps = keySteps(kn);
+                flat_receiver = ni;
+            }
+        }
+        if (receiver == i) receiver = flat_receiver;
+    }
+    fluvial_rcv[i] = receiver;
+    imageStore(lake_img, c, vec4(lake));
+    uint n = cellCount();
+    float rain = clamp(imageLoad(rain_mask, c).r, 0.0, 1.0);
+    fluvial_acc[i] = uint64_t(rain * float(FLUVIAL_ACC_ONE) + 0.5);
+    fluvial_acc[n + i] = 0ul;
+    fluvial_anc[i] = receiver == i ? FLUVIAL_NONE : receiver;
+}

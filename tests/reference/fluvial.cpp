@@ -1,0 +1,211 @@
+#include "fluvial.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <queue>
+
+namespace alluvium::ref {
+
+namespace {
+
+constexpr int kDx[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
+constexpr int kDy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+constexpr float kInvDist[8] = {0.70710677f, 1.0f, 0.70710677f, 1.0f, 1.0f, 0.70710677f, 1.0f, 0.70710677f};
+constexpr uint32_t kUnset = 0xFFFFFFFFu;
+
+bool inside(const FluvialGrid& g, int x, int y) { return x >= 0 && y >= 0 && x < g.width && y < g.height; }
+
+uint32_t orderedBits(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    if (u == 0x80000000u) u = 0;
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+} // namespace
+
+bool FluvialGrid::isOutlet(int x, int y) const {
+    return ((outlets & OUTLET_LEFT) && x == 0) || ((outlets & OUTLET_RIGHT) && x == width - 1) ||
+           ((outlets & OUTLET_TOP) && y == 0) || ((outlets & OUTLET_BOTTOM) && y == height - 1);
+}
+
+uint64_t fillKey(float level, uint32_t steps) { return (uint64_t(orderedBits(level)) << 32) | steps; }
+
+Fill fillPriorityFlood(const FluvialGrid& g, const std::vector<float>& z) {
+    const size_t n = size_t(g.width) * size_t(g.height);
+    Fill f;
+    f.level.assign(n, 0.0f);
+    f.steps.assign(n, kUnset);
+    std::vector<char> done(n, 0);
+    using Item = std::pair<float, uint32_t>; // (level, cell): the lowest level first
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
+    for (int y = 0; y < g.height; ++y)
+        for (int x = 0; x < g.width; ++x)
+            if (g.isOutlet(x, y)) {
+                const uint32_t i = uint32_t(y * g.width + x);
+                f.level[i] = z[i];
+                done[i] = 1;
+                open.push({z[i], i});
+            }
+    while (!open.empty()) {
+        const auto [level, i] = open.top();
+        open.pop();
+        const int x = int(i) % g.width, y = int(i) / g.width;
+        for (int k = 0; k < 8; ++k) {
+            const int nx = x + kDx[k], ny = y + kDy[k];
+            if (!inside(g, nx, ny)) continue;
+            const uint32_t j = uint32_t(ny * g.width + nx);
+            if (done[j]) continue;
+            done[j] = 1;
+            f.level[j] = std::max(z[j], level);
+            open.push({f.level[j], j});
+        }
+    }
+    // Cells that never got a level have no outlet at all (no outlet sides): +inf, GPU alike.
+    // Flat steps: 0 at outlets and at cells with a neighbour whose level is below their ground.
+    std::deque<uint32_t> queue;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!done[i]) continue;
+        const int x = int(i) % g.width, y = int(i) / g.width;
+        bool exit = g.isOutlet(x, y);
+        for (int k = 0; k < 8 && !exit; ++k) {
+            const int nx = x + kDx[k], ny = y + kDy[k];
+            if (inside(g, nx, ny) && done[size_t(ny * g.width + nx)] && f.level[size_t(ny * g.width + nx)] < z[i])
+                exit = true;
+        }
+        if (exit) {
+            f.steps[i] = 0;
+            queue.push_back(i);
+        }
+    }
+    while (!queue.empty()) {
+        const uint32_t i = queue.front();
+        queue.pop_front();
+        const int x = int(i) % g.width, y = int(i) / g.width;
+        for (int k = 0; k < 8; ++k) {
+            const int nx = x + kDx[k], ny = y + kDy[k];
+            if (!inside(g, nx, ny)) continue;
+            const uint32_t j = uint32_t(ny * g.width + nx);
+            if (f.steps[j] != kUnset || g.isOutlet(nx, ny) || f.level[j] != f.level[i]) continue;
+            f.steps[j] = f.steps[i] + 1;
+            queue.push_back(j);
+        }
+    }
+    return f;
+}
+
+std::vector<uint32_t> receivers(const FluvialGrid& g, const Fill& f) {
+    const size_t n = size_t(g.width) * size_t(g.height);
+    std::vector<uint32_t> rcv(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        const int x = int(i) % g.width, y = int(i) / g.width;
+        rcv[i] = i;
+        if (g.isOutlet(x, y) || f.steps[i] == kUnset) continue;
+        const float w = f.level[i];
+        float best_slope = 0.0f;
+        uint32_t best_steps = f.steps[i], flat = i;
+        for (int k = 0; k < 8; ++k) {
+            const int nx = x + kDx[k], ny = y + kDy[k];
+            if (!inside(g, nx, ny)) continue;
+            const uint32_t j = uint32_t(ny * g.width + nx);
+            if (f.steps[j] == kUnset) continue;
+            const float wn = f.level[j];
+            if (wn < w) {
+                const float slope = (w - wn) * kInvDist[k];
+                if (slope > best_slope) {
+                    best_slope = slope;
+                    rcv[i] = j;
+                }
+            } else if (wn == w && f.steps[j] < best_steps) {
+                best_steps = f.steps[j];
+                flat = j;
+            }
+        }
+        if (rcv[i] == i) rcv[i] = flat;
+    }
+    return rcv;
+}
+
+namespace {
+// Cells ordered so that every receiver comes before its donors (outlets and roots first).
+std::vector<uint32_t> upstreamOrder(const std::vector<uint32_t>& rcv) {
+    const size_t n = rcv.size();
+    std::vector<std::vector<uint32_t>> donors(n);
+    std::vector<uint32_t> order;
+    order.reserve(n);
+    for (uint32_t i = 0; i < n; ++i)
+        if (rcv[i] == i) order.push_back(i);
+        else donors[rcv[i]].push_back(i);
+    for (size_t k = 0; k < order.size(); ++k)
+        for (uint32_t d : donors[order[k]]) order.push_back(d);
+    return order; // shorter than n only if the receivers had a cycle
+}
+} // namespace
+
+std::vector<uint64_t> accumulate(const std::vector<uint32_t>& rcv, const std::vector<uint64_t>& weight) {
+    std::vector<uint64_t> acc = weight;
+    const std::vector<uint32_t> order = upstreamOrder(rcv);
+    for (size_t k = order.size(); k-- > 0;) {
+        const uint32_t i = order[k];
+        if (rcv[i] != i) acc[rcv[i]] += acc[i];
+    }
+    return acc;
+}
+
+std::vector<uint64_t> rainWeights(const std::vector<float>& rain) {
+    std::vector<uint64_t> w(rain.size());
+    for (size_t i = 0; i < rain.size(); ++i)
+        w[i] = uint64_t(std::clamp(rain[i], 0.0f, 1.0f) * float(FLUVIAL_ACC_ONE) + 0.5f);
+    return w;
+}
+
+std::vector<double> fluvialErode(const FluvialGrid& g, const FluvialInputs& in, const Fill& f,
+                                 const std::vector<uint32_t>& rcv, const std::vector<uint64_t>& acc,
+                                 const gpu::SimParams& p) {
+    const size_t n = rcv.size();
+    const std::vector<float>& z = *in.z;
+    const double dt = p.fluvial_dt, L = p.cell_size;
+    std::vector<double> out(n);
+    const std::vector<uint32_t> order = upstreamOrder(rcv);
+    for (uint32_t i : order) {
+        const int x = int(i) % g.width, y = int(i) / g.width;
+        const double zi = z[i];
+        const double rise = double(p.uplift_rate) * (*in.uplift)[i] * dt;
+        const bool lake = f.steps[i] != kUnset && f.level[i] > z[i];
+        const uint32_t r = rcv[i];
+        if (g.isOutlet(x, y)) {
+            out[i] = zi;
+        } else if (r == i || lake) {
+            out[i] = zi + rise;
+        } else {
+            const int rx = int(r) % g.width, ry = int(r) / g.width;
+            const double dist = std::hypot(rx - x, ry - y) * L;
+            const double area = double(acc[i]) / FLUVIAL_ACC_ONE * L * L;
+            const double k = double(p.stream_power_k) * (1.0 - 0.9 * std::clamp<double>((*in.hardness)[i], 0.0, 1.0));
+            double F = k * dt * std::pow(area, double(p.stream_power_m)) / std::pow(dist, double(p.stream_power_n));
+            const bool into_lake = f.level[r] > z[r];
+            const double zr_old = into_lake ? f.level[r] : z[r];
+            if (p.stream_power_n != 1.0f)
+                F *= std::pow(std::max((zi - zr_old) / dist, 1e-6), double(p.stream_power_n) - 1.0);
+            const double zr_new = into_lake ? f.level[r] : out[r];
+            out[i] = (zi + rise + F * zr_new) / (1.0 + F);
+        }
+    }
+    if (p.hillslope_diffusion > 0.0f) {
+        const double kappa = std::min(double(p.hillslope_diffusion) * dt / (L * L), 0.2);
+        for (uint32_t i = 0; i < n; ++i) {
+            const int x = int(i) % g.width, y = int(i) / g.width;
+            if (g.isOutlet(x, y)) continue;
+            double lap = 0.0;
+            const int nx[4] = {x - 1, x + 1, x, x}, ny[4] = {y, y, y - 1, y + 1};
+            for (int k = 0; k < 4; ++k)
+                if (inside(g, nx[k], ny[k])) lap += double(z[size_t(ny[k] * g.width + nx[k])]) - z[i];
+            out[i] += kappa * lap;
+        }
+    }
+    return out;
+}
+
+} // namespace alluvium::ref

