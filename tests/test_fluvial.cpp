@@ -244,5 +244,108 @@ TEST_F(Fluvial, DrainageOnAConeFollowsItsStraightFlowLines) {
     EXPECT_EQ(checked, (w - 2) * (h - 2));
 }
 
+// One whole iteration (fill, route, accumulate, implicit erosion, diffusion) against the double
+// reference, on rough random ground with random hardness and uplift maps, odd sizes.
+TEST_F(Fluvial, IterationMatchesTheReference) {
+    struct Case {
+        int w, h;
+        float n, diffusion_m2_per_yr;
+        int outlets; // fluvial_outlets choice: a 1-wide grid with every side open is all outlet
+    };
+    const Case cases[] = {{97, 61, 1.0f, 0.0f, 0}, {63, 65, 1.5f, 0.0f, 0}, {1, 50, 1.0f, 0.0f, 3},
+                          {50, 1, 1.0f, 0.0f, 1},  {45, 39, 1.0f, 5.0f, 0}, {45, 39, 0.7f, 0.5f, 4}};
+    uint32_t seed = 100;
+    for (const Case& c : cases) {
+        SCOPED_TRACE(::testing::Message() << c.w << "x" << c.h << " n " << c.n << " D " << c.diffusion_m2_per_yr);
+        std::mt19937 rng(++seed);
+        std::uniform_real_distribution<float> u(0.0f, 1.0f);
+        const std::vector<float> z = pittedTerrain(c.w, c.h, seed);
+        std::vector<float> hardness(z.size()), uplift(z.size());
+        for (size_t i = 0; i < z.size(); ++i) hardness[i] = u(rng), uplift[i] = 2.0f * u(rng);
+        Params table;
+        table[Param::cell_size] = 10.0;
+        table[Param::stream_power_n] = c.n;
+        table[Param::stream_power_k] = 1e-4;
+        table[Param::hillslope_diffusion] = c.diffusion_m2_per_yr;
+        table[Param::fluvial_outlets] = c.outlets;
+        gpu::SimParams p = toSimParams(table, c.w, c.h);
+        p.model = MODEL_FLUVIAL;
+        auto sim = make(z, c.w, c.h, p);
+        sim->upload(Field::Hardness, hardness);
+        sim->upload(Field::Uplift, uplift);
+        sim->run(1);
+        EXPECT_EQ(sim->fluvialControl().converged, 1u);
+        const std::vector<float> gpu_z = sim->download(Field::Terrain);
+
+        ref::FluvialGrid g{c.w, c.h, p.fluvial_outlets};
+        const ref::Fill f = ref::fillPriorityFlood(g, z);
+        const std::vector<uint32_t> rcv = ref::receivers(g, f);
+        const std::vector<uint64_t> acc = ref::accumulate(rcv, ref::rainWeights(std::vector<float>(z.size(), 1.0f)));
+        const std::vector<double> want = ref::fluvialErode(g, {&z, &hardness, &uplift}, f, rcv, acc, p);
+        // Relative to the change (the heights themselves are ~10 m, the change ~1 m).
+        double change = 0.0, err = 0.0;
+        for (size_t i = 0; i < z.size(); ++i) {
+            change = std::max(change, std::abs(want[i] - z[i]));
+            err = std::max(err, std::abs(double(gpu_z[i]) - want[i]));
+        }
+        EXPECT_GT(change, 0.1);
+        EXPECT_LT(err / change, 1e-5) << "max error " << err << " m of a change up to " << change << " m";
+    }
+}
+
+// Uniform uplift on rough random ground until nothing changes (|dz/dt| < 1e-3 U): then
+// U = K A^m S^n everywhere, so on log-log axes slope against drainage area is a line of
+// exponent -m/n through the steepness (U/K)^(1/n). Fitted on the cells with A >= 20 cells.
+TEST_F(Fluvial, SteadyStateFollowsTheStreamPowerLaw) {
+    const int w = 81, h = 67;
+    const double L = 10.0, U_mm = 1.0, K = 1e-4, m = 0.4;
+    Params table;
+    table[Param::cell_size] = L;
+    table[Param::uplift_rate] = U_mm;
+    table[Param::stream_power_k] = K;
+    table[Param::stream_power_m] = m;
+    table[Param::stream_power_n] = 1.0;
+    table[Param::fluvial_time_step] = 20000.0;
+    gpu::SimParams p = toSimParams(table, w, h);
+    p.model = MODEL_FLUVIAL;
+    std::vector<float> z = pittedTerrain(w, h, 5);
+    auto sim = make(z, w, h, p);
+    const double U_dt = U_mm * 1e-3 * table[Param::fluvial_time_step];
+    double change = INFINITY;
+    int iterations = 0;
+    while (change >= 1e-3 * U_dt && iterations < 3000) {
+        sim->run(25);
+        iterations += 25;
+        const std::vector<float> before = sim->download(Field::Terrain);
+        sim->run(1);
+        ++iterations;
+        z = sim->download(Field::Terrain);
+        change = 0.0;
+        for (size_t i = 0; i < z.size(); ++i) change = std::max(change, double(std::abs(z[i] - before[i])));
+    }
+    ASSERT_LT(change, 1e-3 * U_dt) << "no steady state after " << iterations << " iterations";
+    sim->fluvialAnalyse();
+    const std::vector<uint32_t> rcv = sim->fluvialReceivers();
+    const std::vector<float> area = sim->download(Field::Drainage);
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int count = 0;
+    for (uint32_t i = 0; i < rcv.size(); ++i) {
+        if (rcv[i] == i || area[i] < 20.0 * L * L) continue;
+        const int dx = int(rcv[i] % w) - int(i % w), dy = int(rcv[i] / w) - int(i / w);
+        const double slope = (double(z[i]) - z[rcv[i]]) / (std::hypot(dx, dy) * L);
+        ASSERT_GT(slope, 0.0);
+        const double x = std::log(area[i]), y = std::log(slope);
+        sx += x, sy += y, sxx += x * x, sxy += x * y, ++count;
+    }
+    ASSERT_GT(count, 50);
+    const double exponent = (count * sxy - sx * sy) / (count * sxx - sx * sx);
+    const double steepness = std::exp((sy - exponent * sx) / count);
+    const double want_steepness = (U_mm * 1e-3) / K; // (U/K)^(1/n), both per year
+    std::printf("steady state after %d iterations: %d cells, exponent %.5f (want %.2f), steepness %.5f (want %.5f)\n",
+                iterations, count, exponent, -m, steepness, want_steepness);
+    EXPECT_NEAR(exponent, -m, 0.02);
+    EXPECT_NEAR(steepness / want_steepness, 1.0, 0.05);
+}
+
 } // namespace
 } // namespace alluvium::test
