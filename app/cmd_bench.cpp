@@ -12,32 +12,41 @@ namespace alluvium {
 
 namespace {
 
-std::vector<int> parseSizes(const std::string& text) {
-    std::vector<int> sizes;
+struct Size {
+    int w, h;
+};
+
+// "256,512" (squares) or "403x344,1024".
+std::vector<Size> parseSizes(const std::string& text) {
+    std::vector<Size> sizes;
     std::stringstream in(text);
     std::string item;
     while (std::getline(in, item, ',')) {
         int w = 0, h = 0;
-        parseSize(item.find('x') == std::string::npos ? item + "x" + item : item, w, h);
-        if (w != h) throw InputError("--sizes: give square sizes, e.g. 256,512,1024");
-        sizes.push_back(w);
+        try {
+            parseSize(item.find('x') == std::string::npos ? item + "x" + item : item, w, h);
+        } catch (const InputError& e) {
+            throw InputError("--sizes: '" + item + "' is not N or WxH (" + e.what() + ")");
+        }
+        sizes.push_back({w, h});
     }
     if (sizes.empty()) throw InputError("--sizes: no size given");
     return sizes;
 }
 
 struct SizeResult {
-    int size = 0;
+    Size size{};
     std::vector<double> pass_ms; // per pass of the model, in order
     double step_ms = 0.0;
+    gpu::FluvialControl fluvial{}; // the fluvial model: the last iteration's sweeps and rounds
 };
 
-SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, int n, int steps) {
+SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, Size n, int steps) {
     const double cell_size = params[Param::cell_size];
-    GeneratedTerrain g = generateTerrain(n, n, 1, cell_size);
-    gpu::Simulation sim(ctx, n, n);
+    GeneratedTerrain g = generateTerrain(n.w, n.h, 1, cell_size);
+    gpu::Simulation sim(ctx, n.w, n.h);
     loadInitialState(sim, {std::move(g.terrain), std::move(g.hardness)});
-    gpu::SimParams sp = toSimParams(params, n, n);
+    gpu::SimParams sp = toSimParams(params, n.w, n.h);
     sp.model = model;
     sim.setParams(sp);
     sim.run(20); // warm up: pipelines compiled, water spread over the terrain
@@ -56,6 +65,7 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, i
 
     SizeResult r;
     r.size = n;
+    r.fluvial = sim.fluvialControl();
     r.pass_ms.assign(passes.size(), 0.0);
     const int stride = count + 1;
     for (int s = 0; s < steps; ++s)
@@ -68,23 +78,25 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, i
 } // namespace
 
 int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
-    const std::vector<int> sizes = parseSizes(o.sizes);
+    const std::vector<Size> sizes = parseSizes(o.sizes);
     const Params params = buildParams(o.preset, 0.0, o.sets);
     const int model = gpu::modelFromName(o.model);
     if (model < 0)
-        throw InputError("--model: unknown model '" + o.model + "' (pipe, thermal, olsen, particles, musgrave, simple)");
+        throw InputError("--model: unknown model '" + o.model + "' (" + modelList() + ")");
     ScopedContext scoped(device);
     nlohmann::json out;
     out["device"] = scoped.ctx.device_name;
     out["model"] = o.model;
     out["steps"] = o.steps;
     out["sizes"] = nlohmann::json::array();
-    for (int n : sizes) {
+    for (const Size n : sizes) {
         const SizeResult r = benchSize(scoped.ctx, params, model, n, o.steps);
         const std::vector<gpu::Pass>& passes = gpu::modelPasses(model);
-        const double cells = double(n) * n;
+        const double cells = double(n.w) * n.h;
         nlohmann::json js;
-        js["size"] = n;
+        js["size"] = std::to_string(n.w) + "x" + std::to_string(n.h);
+        js["width"] = n.w;
+        js["height"] = n.h;
         js["step_ms"] = r.step_ms;
         js["steps_per_s"] = 1000.0 / r.step_ms;
         js["mcells_per_s"] = cells * (1000.0 / r.step_ms) / 1e6;
@@ -98,11 +110,21 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
                 {"gb_per_s", r.pass_ms[p] > 0 ? pass_bytes / (r.pass_ms[p] * 1e6) : 0.0}};
         }
         js["gb_per_s"] = bytes / (r.step_ms * 1e6);
+        if (model == MODEL_FLUVIAL) {
+            js["fill_sweeps"] = r.fluvial.sweeps;
+            js["fill_converged"] = r.fluvial.converged != 0;
+            js["jump_rounds"] = r.fluvial.rounds;
+            js["fill_tiles_swept"] = r.fluvial.tiles_swept;
+        }
         out["sizes"].push_back(js);
         if (!o.json) {
             std::printf("%s model, %d x %d on %s: %.3f ms/step, %.1f steps/s, %.1f Mcells/s, %.2f GB/s effective\n",
-                        o.model.c_str(), n, n, scoped.ctx.device_name.c_str(), r.step_ms, 1000.0 / r.step_ms,
+                        o.model.c_str(), n.w, n.h, scoped.ctx.device_name.c_str(), r.step_ms, 1000.0 / r.step_ms,
                         js["mcells_per_s"].get<double>(), js["gb_per_s"].get<double>());
+            if (model == MODEL_FLUVIAL)
+                std::printf("  one iteration: %u fill sweeps (%s) over %u tiles of 16x16, %u pointer-jumping rounds\n",
+                            r.fluvial.sweeps, r.fluvial.converged ? "converged" : "NOT converged",
+                            r.fluvial.tiles_swept, r.fluvial.rounds);
             for (size_t p = 0; p < passes.size(); ++p) {
                 const gpu::Pass pass = passes[p];
                 std::printf("  %-20s %9.4f ms %8.2f GB/s\n", gpu::passName(pass), r.pass_ms[p],

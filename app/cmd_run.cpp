@@ -50,8 +50,7 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
         checkOutputPath(o.out, {".png", ".f32", ".r32", ".r16", ".raw", ".exr", ".tif", ".tiff", ".asc"}, "--out");
     if (!o.report.empty()) checkOutputPath(o.report, {".json"}, "--report");
     if (!o.model.empty() && gpu::modelFromName(o.model) < 0)
-        throw InputError("--model: unknown model '" + o.model +
-                         "' (pipe, thermal, olsen, particles, musgrave, simple)");
+        throw InputError("--model: unknown model '" + o.model + "' (" + modelList() + ")");
     checkOutputLocation(o.out, "--out");
     if (writesSidecar(o.out))
         checkOutputLocation(o.out + ".json", "the sidecar of --out");
@@ -104,8 +103,12 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
     const StateSums before = resumed ? resumed->initial_sums : sumState(sim, cell_size);
     resumed.reset(); // the fields are on the GPU now
 
-    std::fprintf(stderr, "alluvium: %dx%d cells of %g m, %d steps of %g s\n", w, h, cell_size,
-                 o.steps, params[Param::time_step]);
+    if (model == MODEL_FLUVIAL)
+        std::fprintf(stderr, "alluvium: %dx%d cells of %g m, %d iterations of %g years\n", w, h, cell_size,
+                     o.steps, params[Param::fluvial_time_step]);
+    else
+        std::fprintf(stderr, "alluvium: %dx%d cells of %g m, %d steps of %g s\n", w, h, cell_size,
+                     o.steps, params[Param::time_step]);
     const auto start = std::chrono::steady_clock::now();
     Progress progress("eroding", o.steps);
     sim.run(o.steps, [&](int done) { progress.update(done); });
@@ -133,6 +136,16 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
         // Nor does it tally each exchange between ground and water: see net_lowered/net_raised.
         report["soil"]["eroded"] = nullptr;
         report["soil"]["deposited"] = nullptr;
+    }
+    if (model == MODEL_FLUVIAL) {
+        const gpu::FluvialControl last = sim.fluvialControl(); // the last iteration's fill
+        report["fluvial"] = fluvialSummary(sim, cell_size);
+        report["fluvial"]["last_iteration_fill_sweeps"] = last.sweeps;
+        report["fluvial"]["last_iteration_fill_converged"] = last.converged != 0;
+        report["fluvial"]["years"] = params[Param::fluvial_time_step] * double(steps_before + o.steps);
+        // Uplift adds rock: the soil is not conserved, by design.
+        report["soil"]["drift_rel"] = nullptr;
+        report["soil"]["note"] = "the fluvial model adds rock by uplift and removes it through the outlets";
     }
     if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
     if (after.nan_cells > 0) {

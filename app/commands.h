@@ -35,7 +35,7 @@ struct RunOptions {
     std::string preset;
     std::string out;
     std::string report;
-    std::string model; // pipe | thermal | olsen | particles | musgrave | simple; empty: pipe, or the session's
+    std::string model; // pipe | thermal | olsen | particles | musgrave | simple | fluvial; empty: pipe, or the session's
     std::string save_session; // --save-session FILE: the state after the run (app/session.h)
     std::string load_session; // --load-session FILE: resume instead of --in / procedural
     std::string out_maps;     // --out-maps DIR: export maps after the run (app/io/maps.h)
@@ -46,6 +46,15 @@ struct RunOptions {
 struct ConvertOptions {
     TerrainOptions terrain; // --in, --size, --height-range, --channel, --cell-size
     std::string out;
+};
+
+struct FillOptions {
+    TerrainOptions terrain; // --in (or procedural), --size, --height-range, --channel, --cell-size, --seed
+    std::vector<std::string> sets; // fluvial_outlets=...
+    std::string preset;
+    std::string out;
+    std::string report;
+    std::string out_maps;   // --out-maps DIR: lake depth and drainage area (and the other maps)
 };
 
 struct BenchOptions {
@@ -62,5 +71,8 @@ int benchCommand(const BenchOptions& options, const DeviceOptions& device);
 int paramsCommand(bool json);
 int presetsCommand();
 int convertCommand(const ConvertOptions& options); // no Vulkan context
+int fillCommand(const FillOptions& options, const DeviceOptions& device);
+// "pipe, thermal, ...": the model names, for messages.
+std::string modelList();
 
 } // namespace alluvium

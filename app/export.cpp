@@ -1,6 +1,7 @@
 // run --out-maps: the final state of a gpu::Simulation as MapLayers for writeMaps (app/io/maps.h).
 #include "export.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -10,7 +11,24 @@
 
 namespace alluvium {
 
-void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir) {
+nlohmann::json fluvialSummary(gpu::Simulation& sim, double cell_size) {
+    const int sweeps = sim.fluvialAnalyse();
+    const std::vector<float> lake = sim.download(gpu::Field::Lake);
+    const std::vector<float> area = sim.download(gpu::Field::Drainage);
+    double volume = 0.0, deepest = 0.0, largest = 0.0;
+    long long cells = 0;
+    for (std::size_t i = 0; i < lake.size(); ++i) {
+        if (lake[i] > 0.0f) ++cells;
+        volume += double(lake[i]) * cell_size * cell_size;
+        deepest = std::max(deepest, double(lake[i]));
+        largest = std::max(largest, double(area[i]));
+    }
+    return {{"lake_volume_m3", volume},        {"lake_cells", cells}, {"deepest_lake_m", deepest},
+            {"largest_drainage_area_m2", largest}, {"fill_sweeps", sweeps}};
+}
+
+void exportMaps(gpu::Simulation& sim, const std::filesystem::path& dir) {
+    sim.fluvialAnalyse(); // lake depth and drainage area of the final terrain
     const std::size_t cells = std::size_t(sim.width()) * std::size_t(sim.height());
     std::vector<MapLayer> layers;
     layers.reserve(8);
@@ -40,6 +58,8 @@ void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir) {
     velocity.components = {"u", "v"};
     velocity.mask_name = "speed";
     add("height", sim.download(gpu::Field::Terrain), "m").mask_from_min = true;
+    add("lake_depth", sim.download(gpu::Field::Lake), "m");
+    add("drainage_area", sim.download(gpu::Field::Drainage), "m^2").log_mask = true;
     writeMaps(dir, sim.width(), sim.height(), layers);
 }
 

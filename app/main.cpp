@@ -55,14 +55,15 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--preset", run.preset, "preset NAME (assets/presets) or FILE.json");
     run_cmd->add_option("--out", run.out, "output heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
     run_cmd->add_option("--report", run.report, "write a JSON report of the water and soil budgets");
-    run_cmd->add_option("--model", run.model, "erosion model: pipe (default), thermal, olsen, particles, musgrave, simple");
+    run_cmd->add_option("--model", run.model, "erosion model: pipe (default), thermal, olsen, particles, musgrave, simple, fluvial");
     run_cmd->add_option("--save-session", run.save_session, "after the run, save the whole state to FILE (resume with --load-session)");
     CLI::Option* load_session = run_cmd->add_option(
         "--load-session", run.load_session, "resume a saved session (instead of --in / procedural); --preset and --set apply on top");
     for (const char* name : {"--in", "--size", "--seed", "--height-range", "--channel", "--hardness"})
         if (CLI::Option* terrain_option = run_cmd->get_option_no_throw(name)) terrain_option->excludes(load_session);
     run_cmd->add_option("--out-maps", run.out_maps,
-                        "after the run, write the maps (water, sediment, hardness, flow, erosion, deposition, velocity, height) "
+                        "after the run, write the maps (water, sediment, hardness, flow, erosion, deposition, velocity, height, "
+                        "lake_depth, drainage_area) "
                         "to DIR: 16-bit PNG masks (+ .json ranges), float EXRs and DIR/maps.exr with every layer");
     CLI::Option* out_mesh = run_cmd->add_option("--out-mesh", run.out_mesh,
                                                 "after the run, write the terrain as a simplified mesh: FILE.obj or FILE.gltf");
@@ -86,14 +87,23 @@ int main(int argc, char** argv) {
     convert_cmd->add_option("--cell-size", convert.terrain.cell_size, "metres per cell written (.asc, sidecars); default: the input's, else the table's")
         ->check(finiteIn(0.0, HUGE_VAL, true, "> 0"));
 
+    FillOptions fill;
+    CLI::App* fill_cmd = app.add_subcommand("fill", "fill every depression of a terrain to its spill height (lakes), on the GPU");
+    addTerrainOptions(fill_cmd, fill.terrain);
+    fill_cmd->add_option("--out", fill.out, "the filled heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
+    fill_cmd->add_option("--report", fill.report, "write a JSON report: fill volume, filled cells, deepest fill");
+    fill_cmd->add_option("--set", fill.sets, "override a parameter, e.g. fluvial_outlets=bottom (the edges that drain)");
+    fill_cmd->add_option("--preset", fill.preset, "preset NAME or FILE.json");
+    fill_cmd->add_option("--out-maps", fill.out_maps, "also write the maps of the terrain (lake_depth, drainage_area, ...) to DIR");
+
     BenchOptions bench;
     CLI::App* bench_cmd = app.add_subcommand("bench", "GPU time per pass (timestamps) on procedural terrains");
-    bench_cmd->add_option("--sizes", bench.sizes, "comma-separated grid sizes (square)");
+    bench_cmd->add_option("--sizes", bench.sizes, "comma-separated grid sizes: N (square) or WxH");
     bench_cmd->add_option("--steps", bench.steps, "timed steps per size")->check(CLI::Range(1, 100000));
     bench_cmd->add_option("--set", bench.sets, "override a parameter: name=value");
     bench_cmd->add_option("--preset", bench.preset, "preset NAME or FILE.json");
     bench_cmd->add_flag("--json", bench.json, "print JSON");
-    bench_cmd->add_option("--model", bench.model, "erosion model: pipe, thermal, olsen, particles, musgrave, simple");
+    bench_cmd->add_option("--model", bench.model, "erosion model: pipe, thermal, olsen, particles, musgrave, simple, fluvial");
 
     try {
         app.parse(argc, argv);
@@ -112,6 +122,7 @@ int main(int argc, char** argv) {
         if (*presets_cmd) return presetsCommand();
         if (*bench_cmd) return benchCommand(bench, device);
         if (*convert_cmd) return convertCommand(convert);
+        if (*fill_cmd) return fillCommand(fill, device);
     } catch (const InputError& e) {
         std::fprintf(stderr, "alluvium: %s\n", e.what());
         return 2;

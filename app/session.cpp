@@ -49,8 +49,9 @@ constexpr size_t kFixedBytes = 24; // magic, version, header length
 constexpr size_t kChecksumBytes = 8;
 constexpr const char* kInitialTerrain = "initial_terrain";
 
-// Fields that every session must hold; fields added later (accumulators) are optional and start
-// at zero when an older file lacks them.
+// Fields that every session must hold; fields added later (accumulators, the fluvial model's
+// fields) are optional and start at zero (the uplift multiplier at one) when an older file
+// lacks them.
 bool isCoreField(gpu::Field f) {
     using gpu::Field;
     return f == Field::Terrain || f == Field::Water || f == Field::Sediment || f == Field::Outflow ||
@@ -268,7 +269,9 @@ Session decodeSession(std::span<const std::byte> bytes, const std::string& what)
     for (gpu::Field f : sessionFields()) {
         if (have[static_cast<size_t>(f)]) continue;
         if (isCoreField(f)) throw fail(std::string("no field '") + gpu::fieldName(f) + "'");
-        s.fields.emplace_back(f, std::vector<float>(cells * size_t(gpu::fieldChannels(f)), 0.0f));
+        // Older files: accumulators start at zero, the uplift multiplier at one.
+        const float start = f == gpu::Field::Uplift ? 1.0f : 0.0f;
+        s.fields.emplace_back(f, std::vector<float>(cells * size_t(gpu::fieldChannels(f)), start));
     }
 
     try {

@@ -115,7 +115,7 @@ namespace alluvium {
       "fluvial model: drainage-area exponent m of the stream-power law")                          \
     X(stream_power_n, "fluvial model", 1.0, 0.5, 4.0, "", 1.0, 'f',                                \
       "fluvial model: slope exponent n (1: exact implicit update; else linearised on the slope)") \
-    X(hillslope_diffusion, "fluvial model", 0.0, 0.0, 100.0, "m^2/yr", 1.0 / 3.15576e7, 'f',        \
+    X(hillslope_diffusion, "fluvial model", 2e-4, 0.0, 100.0, "m^2/yr", 1.0 / 3.15576e7, 'f',        \
       "fluvial model: D of hillslope creep dz/dt = D laplacian(z), capped at its explicit limit") \
     X(fluvial_time_step, "fluvial model", 1000.0, 1.0, 1e6, "yr", 3.15576e7, 'f',                  \
       "fluvial model: geological years per iteration (the implicit update is stable for any)")   \

@@ -41,6 +41,7 @@ constexpr std::array<PassInfo, kPassCount> kPasses = {{
     {"particles_apply", 12, false},
     {"fluvial_control", 0, true},
     {"fluvial_fill_init", 8, false},
+    {"fluvial_tiles", 0, false},
     {"fluvial_fill", 0, false},
     {"fluvial_route", 0, false},
     {"fluvial_accumulate", 0, false},
@@ -147,7 +148,7 @@ const char* modelName(int model) {
 }
 
 int modelFromName(const std::string& name) {
-    for (int m : {MODEL_PIPE, MODEL_THERMAL, MODEL_OLSEN, MODEL_PARTICLES, MODEL_MUSGRAVE, MODEL_SIMPLE, MODEL_FLUVIAL})
+    for (int m = 0; m < MODEL_COUNT; ++m)
         if (name == modelName(m)) return m;
     return -1;
 }
@@ -206,6 +207,7 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     createBuffer(fluvial_acc_, ctx, 2 * cells * sizeof(uint64_t), storage, false);
     createBuffer(fluvial_anc_, ctx, 2 * cells * sizeof(uint32_t), storage, false);
     createBuffer(fluvial_ab_, ctx, 2 * cells * 2 * sizeof(float), storage, false);
+    createBuffer(fluvial_tiles_, ctx, 2 * uint64_t(groupsX(width)) * groupsY(height) * sizeof(uint32_t), storage, false);
     createBuffer(fluvial_control_, ctx, sizeof(FluvialControl), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, true);
     std::memset(fluvial_control_.mapped, 0, sizeof(FluvialControl));
     resetTotals();
@@ -221,7 +223,8 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     std::vector<VkDescriptorSetLayoutBinding> bindings(BINDING_COUNT);
     for (uint32_t b = 0; b < BINDING_COUNT; ++b) {
         const bool buffer = b == B_PARAMS || b == B_PARTIALS || b == B_TOTALS || b == B_SPRINGS ||
-                            b == B_DELTA || b == B_DRAINED || (b >= B_FLUVIAL_KEY && b <= B_FLUVIAL_CONTROL);
+                            b == B_DELTA || b == B_DRAINED || (b >= B_FLUVIAL_KEY && b <= B_FLUVIAL_CONTROL) ||
+                            b == B_FLUVIAL_TILES;
         bindings[b] = {b, buffer ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
                        1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     }
@@ -309,6 +312,7 @@ Simulation::Simulation(const Context& ctx, int width, int height)
         buffer(B_FLUVIAL_ANC, fluvial_anc_);
         buffer(B_FLUVIAL_AB, fluvial_ab_);
         buffer(B_FLUVIAL_CONTROL, fluvial_control_);
+        buffer(B_FLUVIAL_TILES, fluvial_tiles_);
         vkUpdateDescriptorSets(ctx.device, static_cast<uint32_t>(writes.size()), writes.data(), 0,
                                nullptr);
     }
@@ -325,7 +329,7 @@ Simulation::~Simulation() {
     vkDestroyPipelineLayout(ctx_.device, pipeline_layout_, nullptr);
     vkDestroyDescriptorSetLayout(ctx_.device, set_layout_, nullptr);
     for (Buffer* b : {&params_buffer_, &partials_, &totals_, &springs_buffer_, &delta_, &drained_, &fluvial_key_,
-                      &fluvial_rcv_, &fluvial_acc_, &fluvial_anc_, &fluvial_ab_, &fluvial_control_})
+                      &fluvial_rcv_, &fluvial_acc_, &fluvial_anc_, &fluvial_ab_, &fluvial_control_, &fluvial_tiles_})
         destroyBuffer(*b, ctx_);
     for (int i = 0; i < 2; ++i)
         for (Image* img : {&terrain_[size_t(i)], &water_[size_t(i)], &sediment_[size_t(i)], &outflow_[size_t(i)]})
@@ -437,6 +441,8 @@ void Simulation::dispatch(VkCommandBuffer cmd, Pass pass, int mode) {
         vkCmdDispatch(cmd, 1, 1, 1);
     else if (pass == Pass::Particles) // one invocation per droplet
         vkCmdDispatch(cmd, (static_cast<uint32_t>(std::max(params_.particle_count, 0)) + WG_SIZE - 1) / WG_SIZE, 1, 1);
+    else if (pass == Pass::FluvialTiles) // one invocation per tile
+        vkCmdDispatch(cmd, (groupsX(width_) * groupsY(height_) + TILES_SIZE - 1) / TILES_SIZE, 1, 1);
     else
         vkCmdDispatch(cmd, groupsX(width_), groupsY(height_), 1);
 }
@@ -498,10 +504,15 @@ void Simulation::recordFluvialFill(VkCommandBuffer cmd, bool start, int sweeps) 
         dispatch(cmd, Pass::FluvialFillInit);
         computeBarrier(cmd);
     }
+    if (start) fill_sweeps_recorded_ = 0;
     for (int s = 0; s < sweeps; ++s) {
-        // Alternating directions: right-down, left-up, left-down, right-up.
+        // Alternating directions: right-down, left-up, left-down, right-up. Sweeps count from 1.
         static constexpr int kDirections[4] = {0, 3, 1, 2};
-        dispatchIndirect(cmd, Pass::FluvialFill, kDirections[s % 4]);
+        const int sweep = ++fill_sweeps_recorded_;
+        const int mode = (sweep << 2) | kDirections[sweep % 4];
+        dispatch(cmd, Pass::FluvialTiles, mode);
+        computeBarrier(cmd);
+        dispatchIndirect(cmd, Pass::FluvialFill, mode);
         computeBarrier(cmd);
         dispatch(cmd, Pass::FluvialControl, CONTROL_AFTER_FILL);
         computeBarrier(cmd);

@@ -32,7 +32,7 @@ enum class Pass {
     Particles, ParticlesApply,       // the particles model
     // The fluvial model: a control pass between the iterative ones, the lake fill (init, sweeps),
     // routing, accumulation rounds, implicit erosion (init, rounds) and the new ground.
-    FluvialControl, FluvialFillInit, FluvialFill, FluvialRoute, FluvialAccumulate, FluvialErodeInit,
+    FluvialControl, FluvialFillInit, FluvialTiles, FluvialFill, FluvialRoute, FluvialAccumulate, FluvialErodeInit,
     FluvialErode, FluvialApply,
     Count
 };
@@ -131,7 +131,8 @@ private:
     Image velocity_, hardness_, thermal_axis_, thermal_diag_, rain_mask_, wear_, flow_, scratch_;
     Image lake_, drainage_, uplift_;
     Buffer params_buffer_, partials_, totals_, springs_buffer_, delta_, drained_;
-    Buffer fluvial_key_, fluvial_rcv_, fluvial_acc_, fluvial_anc_, fluvial_ab_, fluvial_control_;
+    Buffer fluvial_key_, fluvial_rcv_, fluvial_acc_, fluvial_anc_, fluvial_ab_, fluvial_control_, fluvial_tiles_;
+    int fill_sweeps_recorded_ = 0; // since the fill's start: numbers the sweeps (tile skipping)
     int step_index_ = 0; // steps recorded since construction (models with events in time)
 
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;

@@ -22,6 +22,9 @@ layout(std430, binding = B_FLUVIAL_ACC) buffer AccBlock { uint64_t fluvial_acc[]
 layout(std430, binding = B_FLUVIAL_ANC) buffer AncBlock { uint fluvial_anc[]; };
 layout(std430, binding = B_FLUVIAL_AB) buffer AbBlock { vec2 fluvial_ab[]; };
 layout(std430, binding = B_FLUVIAL_CONTROL) buffer ControlBlock { FluvialControl ctl; };
+// [0, tiles): the last fill sweep that lowered a cell of the tile; [tiles, 2 tiles): the tiles to sweep.
+layout(std430, binding = B_FLUVIAL_TILES) buffer TilesBlock { uint fluvial_tiles[]; };
+uint tileCount() { return uint(p.group_count_x) * uint(p.group_count_y); }
 
 const uint64_t KEY_INF = 0xFFFFFFFFFFFFFFFFul;
 

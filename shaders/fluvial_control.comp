@@ -19,22 +19,25 @@ void wholeGrid() {
 void main() {
     switch (pc.mode) {
     case CONTROL_START_FILL:
-        wholeGrid();
+        ctl.dispatch_x = 0u; // fluvial_tiles.comp counts the tiles of each sweep
+        ctl.dispatch_y = 1u;
+        ctl.dispatch_z = 1u;
         ctl.changed = 0u;
         ctl.live = 0u;
         ctl.parity = 0u;
         ctl.sweeps = 0u;
         ctl.rounds = 0u;
         ctl.converged = 0u;
+        ctl.tiles_swept = 0u;
         break;
     case CONTROL_AFTER_FILL:
         if (ctl.dispatch_x != 0u) {
             ctl.sweeps += 1u;
-            if (ctl.changed == 0u) {
-                ctl.converged = 1u;
-                ctl.dispatch_x = 0u;
-            }
+            ctl.tiles_swept += ctl.dispatch_x;
+            if (ctl.changed == 0u) ctl.converged = 1u;
         }
+        ctl.dispatch_x = 0u;
+        ctl.dispatch_y = 1u;
         ctl.changed = 0u;
         break;
     case CONTROL_START_JUMPS:

@@ -51,7 +51,8 @@ using uint = uint32_t;
 #define B_LAKE 28           // r32f  lake depth over the ground (m): water of the fluvial model, not ground
 #define B_DRAINAGE 29       // r32f  drainage area (m^2), weighted by the rain mask
 #define B_UPLIFT 30         // r32f  uplift multiplier (times uplift_rate), paintable
-#define BINDING_COUNT 31
+#define B_FLUVIAL_TILES 31  // uint[2][workgroups]: per tile, the last fill sweep that lowered a cell; the tiles to sweep
+#define BINDING_COUNT 32
 
 // Reduction slots: each pass that moves mass writes its per-subgroup sums (m^3) into its slot.
 #define SLOT_RAIN 0
@@ -85,6 +86,7 @@ using uint = uint32_t;
 #define MODEL_MUSGRAVE 4  // grid hydraulic erosion, water to all lower neighbours (seed 000)
 #define MODEL_SIMPLE 5    // four-step hydraulic erosion, water to the lowest neighbour (seed 001)
 #define MODEL_FLUVIAL 6   // river networks and lakes: routing, filling, drainage area, stream power (seed 003)
+#define MODEL_COUNT 7
 
 // Fluvial model. Outlet sides (bits of fluvial_outlets), the fixed point of drainage counts,
 // the end of a receiver chain, and what the single-workgroup control pass does (push mode).
@@ -98,6 +100,7 @@ using uint = uint32_t;
 #define CONTROL_AFTER_FILL 1  // a sweep changed nothing: stop sweeping
 #define CONTROL_START_JUMPS 2 // parity 0, next dispatch = the whole grid
 #define CONTROL_AFTER_JUMP 3  // a round ran: flip parity; no ancestors left: stop
+#define TILES_SIZE 64         // invocations per workgroup of fluvial_tiles.comp
 
 // Particles model: droplet variants, and the fixed point of delta[] (int32 units of 2^-20 m:
 // +-2048 m per cell per step; see shaders/particles.comp for the bound).
@@ -193,12 +196,12 @@ struct SimParams {
 // Per dispatch, in push constants (changes every step, unlike SimParams).
 struct PushConstants {
     int step_index; // steps since the simulation started (rain frequency, droplet seeds)
-    int mode;       // fluvial passes: sweep direction (fill) or CONTROL_* (control)
+    int mode;       // fluvial passes: CONTROL_* (control), or sweep << 2 | direction (fill)
 };
 
 // Written by the fluvial passes on the GPU; the host reads it after a step (host-visible).
 struct FluvialControl {
-    uint dispatch_x; // VkDispatchIndirectCommand of the next fill sweep or jump round
+    uint dispatch_x; // VkDispatchIndirectCommand of the next fill sweep (x: tiles) or jump round
     uint dispatch_y;
     uint dispatch_z;
     uint changed;    // cells a fill sweep lowered
@@ -208,7 +211,7 @@ struct FluvialControl {
     uint rounds;     // jump rounds run (accumulation + erosion) this step
     uint converged;  // the fill reached its fixed point this step
     uint acc_parity; // the half of the accumulation buffer that holds the drainage counts
-    uint pad1;
+    uint tiles_swept; // tiles (workgroups) the fill sweeps visited this step
     uint pad2;
 };
 

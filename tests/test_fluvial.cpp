@@ -306,6 +306,7 @@ TEST_F(Fluvial, SteadyStateFollowsTheStreamPowerLaw) {
     table[Param::stream_power_m] = m;
     table[Param::stream_power_n] = 1.0;
     table[Param::fluvial_time_step] = 20000.0;
+    table[Param::hillslope_diffusion] = 0.0; // the law is that of stream power alone
     gpu::SimParams p = toSimParams(table, w, h);
     p.model = MODEL_FLUVIAL;
     std::vector<float> z = pittedTerrain(w, h, 5);
@@ -345,6 +346,31 @@ TEST_F(Fluvial, SteadyStateFollowsTheStreamPowerLaw) {
                 iterations, count, exponent, -m, steepness, want_steepness);
     EXPECT_NEAR(exponent, -m, 0.02);
     EXPECT_NEAR(steepness / want_steepness, 1.0, 0.05);
+}
+
+// Fast-forward with the fluvial model, then detail with the pipe model, on the same state: the
+// pipe model's water and sediment wait unchanged through fluvial iterations, nothing turns NaN.
+TEST_F(Fluvial, SwitchesWithThePipeModelOnTheSameState) {
+    const int w = 61, h = 47;
+    ref::State s = randomState(w, h, 3);
+    gpu::SimParams p = defaultParams(w, h);
+    gpu::Simulation sim(ctx(), w, h);
+    loadState(sim, s, p);
+    sim.run(20);
+    const std::vector<float> water = sim.download(Field::Water), sediment = sim.download(Field::Sediment);
+    const std::vector<float> ground = sim.download(Field::Terrain);
+    p.model = MODEL_FLUVIAL;
+    sim.setParams(p);
+    sim.run(3);
+    EXPECT_EQ(sim.download(Field::Water), water);
+    EXPECT_EQ(sim.download(Field::Sediment), sediment);
+    const std::vector<float> carved = sim.download(Field::Terrain);
+    EXPECT_NE(carved, ground);
+    p.model = MODEL_PIPE;
+    sim.setParams(p);
+    sim.run(20);
+    for (Field f : {Field::Terrain, Field::Water, Field::Sediment})
+        for (float v : sim.download(f)) ASSERT_TRUE(std::isfinite(v)) << fieldName(f);
 }
 
 } // namespace
