@@ -143,6 +143,16 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
         report["fluvial"]["last_iteration_fill_sweeps"] = last.sweeps;
         report["fluvial"]["last_iteration_fill_converged"] = last.converged != 0;
         report["fluvial"]["years"] = params[Param::fluvial_time_step] * double(steps_before + o.steps);
+        // Stream-power erosion and deposition since the start (the wear map), m^3; the rest of
+        // the eroded sediment left through the outlets.
+        const std::vector<float> wear = sim.download(gpu::Field::Wear);
+        double eroded = 0.0, deposited = 0.0;
+        for (size_t i = 0; i + 1 < wear.size(); i += 2) eroded += wear[i], deposited += wear[i + 1];
+        eroded *= cell_size * cell_size;
+        deposited *= cell_size * cell_size;
+        report["fluvial"]["eroded_m3"] = eroded;
+        report["fluvial"]["deposited_m3"] = deposited;
+        report["fluvial"]["sediment_out_m3"] = eroded - deposited;
         // Uplift adds rock: the soil is not conserved, by design.
         report["soil"]["drift_rel"] = nullptr;
         report["soil"]["note"] = "the fluvial model adds rock by uplift and removes it through the outlets";

@@ -181,6 +181,7 @@ gpu::SimParams toSimParams(const Params& params, int width, int height) {
     s.hillslope_diffusion = si(Param::hillslope_diffusion);
     s.fluvial_dt = si(Param::fluvial_time_step);
     s.fluvial_outlets = fluvialOutletBits(static_cast<int>(params[Param::fluvial_outlets]));
+    s.fluvial_deposition = si(Param::fluvial_deposition);
     s.fluvial_fill_sweeps = static_cast<int>(std::lround(params[Param::fluvial_fill_sweeps]));
     return s;
 }

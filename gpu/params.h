@@ -119,6 +119,9 @@ namespace alluvium {
       "fluvial model: D of hillslope creep dz/dt = D laplacian(z), capped at its explicit limit") \
     X(fluvial_time_step, "fluvial model", 1000.0, 1.0, 1e6, "yr", 3.15576e7, 'f',                  \
       "fluvial model: geological years per iteration (the implicit update is stable for any)")   \
+    X(fluvial_deposition, "fluvial model", 0.5, 0.0, 10.0, "", 1.0, 'f',                           \
+      "fluvial model: G, deposition: a cell keeps G cell_area / A of the sediment passing it "    \
+      "(lakes all of it); 0 = off")                                                              \
     X(fluvial_outlets, "fluvial model", 0, 0, 6, "all|left|right|top|bottom|left_right|top_bottom", \
       1.0, 'e', "fluvial model: the edges that are outlets (base level); the others are closed")  \
     X(fluvial_fill_sweeps, "fluvial model", 256, 1, 65536, "sweeps", 1.0, 'f',                     \

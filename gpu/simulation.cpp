@@ -48,6 +48,9 @@ constexpr std::array<PassInfo, kPassCount> kPasses = {{
     {"fluvial_erode_init", 0, false},
     {"fluvial_erode", 0, false},
     {"fluvial_apply", 0, false},
+    {"fluvial_sediment_init", 0, false},
+    {"fluvial_sediment", 0, false},
+    {"fluvial_deposit", 0, false},
 }};
 
 constexpr uint32_t kMaxSprings = 4096; // 64 KiB: the limit of vkCmdUpdateBuffer
@@ -551,6 +554,20 @@ void Simulation::recordFluvialErode(VkCommandBuffer cmd) {
     }
     dispatch(cmd, Pass::FluvialApply);
     computeBarrier(cmd);
+    if (params_.fluvial_deposition > 0.0f) {
+        dispatch(cmd, Pass::FluvialSedimentInit); // reads the erosion's result: before the reset
+        computeBarrier(cmd);
+        dispatch(cmd, Pass::FluvialControl, CONTROL_START_JUMPS);
+        computeBarrier(cmd);
+        for (int r = 0, n = jumpRounds(); r < n; ++r) {
+            dispatchIndirect(cmd, Pass::FluvialSediment);
+            computeBarrier(cmd);
+            dispatch(cmd, Pass::FluvialControl, CONTROL_AFTER_JUMP);
+            computeBarrier(cmd);
+        }
+        dispatch(cmd, Pass::FluvialDeposit);
+        computeBarrier(cmd);
+    }
 }
 
 int Simulation::fluvialAnalyse() {

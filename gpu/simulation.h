@@ -33,7 +33,7 @@ enum class Pass {
     // The fluvial model: a control pass between the iterative ones, the lake fill (init, sweeps),
     // routing, accumulation rounds, implicit erosion (init, rounds) and the new ground.
     FluvialControl, FluvialFillInit, FluvialTiles, FluvialFill, FluvialRoute, FluvialAccumulate, FluvialErodeInit,
-    FluvialErode, FluvialApply,
+    FluvialErode, FluvialApply, FluvialSedimentInit, FluvialSediment, FluvialDeposit,
     Count
 };
 constexpr int kPassCount = static_cast<int>(Pass::Count);
@@ -97,7 +97,8 @@ public:
     // The fluvial model's phases, recorded by recordStep (tests and `alluvium fill` use them
     // one by one). Fill: `start` resets the surface to the outlets; up to `sweeps` sweeps run
     // (they stop on the GPU at the fixed point). Route: receivers, lake depth and drainage
-    // area of the current fill. Erode: the implicit stream-power update into the next terrain.
+    // area of the current fill. Erode: the implicit stream-power update into the next terrain,
+    // then (fluvial_deposition > 0) the sediment routed downstream and partly deposited.
     void recordFluvialFill(VkCommandBuffer cmd, bool start, int sweeps);
     void recordFluvialRoute(VkCommandBuffer cmd);
     void recordFluvialErode(VkCommandBuffer cmd);

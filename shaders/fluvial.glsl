@@ -54,3 +54,18 @@ uint keySteps(uint64_t k) { return uint(k & 0xFFFFFFFFul); }
 const ivec2 NB[8] = ivec2[8](ivec2(-1, -1), ivec2(0, -1), ivec2(1, -1), ivec2(-1, 0), ivec2(1, 0),
                              ivec2(-1, 1), ivec2(0, 1), ivec2(1, 1));
 const float NB_INV_DIST[8] = float[8](0.70710677, 1.0, 0.70710677, 1.0, 1.0, 0.70710677, 1.0, 0.70710677);
+
+// Fluvial model, stream-power erosion of cell i this iteration (m of ground): what uplift would
+// have raised it to, minus the implicit solution (before diffusion). 0 for outlets and lakes.
+float streamErosion(ivec2 c, uint i) {
+    if (isOutlet(c) || imageLoad(lake_img, c).r > 0.0) return 0.0;
+    float rise = p.uplift_rate * imageLoad(uplift_img, c).r * p.fluvial_dt;
+    return max(imageLoad(terrain_cur, c).r + rise - fluvial_ab[ctl.parity * cellCount() + i].x, 0.0);
+}
+
+// Fraction of the sediment passing cell c that it keeps (Yuan et al. 2019's G term, G A_cell / A);
+// outlets keep nothing (it leaves the grid).
+float depositFraction(ivec2 c) {
+    if (isOutlet(c)) return 0.0;
+    return min(p.fluvial_deposition * cellArea() / max(imageLoad(drainage_img, c).r, cellArea()), 1.0);
+}

@@ -3,6 +3,7 @@
 // diffusion D laplacian(z) dt (explicit, on the heights at the start of the iteration; its
 // factor D dt / L^2 is capped at 0.2, the explicit stability limit). Outlets stay at base level.
 // The other ping-pong fields are carried over unchanged (the pipe model's water waits).
+// Adds the stream-power erosion to the wear map (m eroded since the start).
 #include "fluvial.glsl"
 
 float neighbourDiff(ivec2 n, float z) { return inGrid(n) ? imageLoad(terrain_cur, n).r - z : 0.0; }
@@ -23,6 +24,8 @@ void main() {
         }
     }
     imageStore(terrain_next, c, vec4(z_new));
+    vec2 wear = imageLoad(wear_img, c).rg;
+    imageStore(wear_img, c, vec4(wear.x + streamErosion(c, i), wear.y, 0.0, 0.0));
     imageStore(water_next, c, imageLoad(water_cur, c));
     imageStore(sediment_next, c, imageLoad(sediment_cur, c));
     imageStore(outflow_next, c, imageLoad(outflow_cur, c));

@@ -95,6 +95,7 @@ using uint = uint32_t;
 #define OUTLET_TOP 4    // row 0
 #define OUTLET_BOTTOM 8 // row height - 1
 #define FLUVIAL_ACC_ONE 65536.0 // drainage units per cell of full rain
+#define FLUVIAL_SED_ONE 256.0   // sediment units per m^3
 #define FLUVIAL_NONE 0xFFFFFFFFu
 #define CONTROL_START_FILL 0  // reset the counters, next dispatch = the whole grid
 #define CONTROL_AFTER_FILL 1  // a sweep changed nothing: stop sweeping
@@ -191,6 +192,7 @@ struct SimParams {
     float fluvial_dt;             // s per iteration (geological time)
     int fluvial_outlets;          // OUTLET_* bits: the sides that are base level
     int fluvial_fill_sweeps;      // most fill sweeps per iteration (the fill resumes next time)
+    float fluvial_deposition;     // G: a cell keeps G cell_area / A of the sediment passing it
 };
 
 // Per dispatch, in push constants (changes every step, unlike SimParams).

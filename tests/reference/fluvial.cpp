@@ -193,6 +193,26 @@ std::vector<double> fluvialErode(const FluvialGrid& g, const FluvialInputs& in, 
             out[i] = (zi + rise + F * zr_new) / (1.0 + F);
         }
     }
+    // Deposition (fluvial_deposition = G > 0): the sediment passing a cell, T = E + sum over donors
+    // of (1 - f) T, swept downstream; each cell keeps f T.
+    std::vector<double> deposit(n, 0.0);
+    if (p.fluvial_deposition > 0.0f) {
+        const double cell_area = L * L;
+        std::vector<double> passing(n, 0.0), keep(n, 0.0);
+        for (uint32_t i = 0; i < n; ++i) {
+            const int x = int(i) % g.width, y = int(i) / g.width;
+            const bool lake = f.steps[i] != kUnset && f.level[i] > z[i];
+            const double rise = double(p.uplift_rate) * (*in.uplift)[i] * dt;
+            if (!g.isOutlet(x, y) && !lake) passing[i] = std::max(double(z[i]) + rise - out[i], 0.0) * cell_area;
+            const double area = std::max(double(acc[i]) / FLUVIAL_ACC_ONE * cell_area, cell_area);
+            keep[i] = g.isOutlet(x, y) ? 0.0 : std::min(double(p.fluvial_deposition) * cell_area / area, 1.0);
+        }
+        for (size_t k = order.size(); k-- > 0;) { // donors before their receivers
+            const uint32_t i = order[k];
+            deposit[i] = keep[i] * passing[i] / cell_area;
+            if (rcv[i] != i) passing[rcv[i]] += (1.0 - keep[i]) * passing[i];
+        }
+    }
     if (p.hillslope_diffusion > 0.0f) {
         const double kappa = std::min(double(p.hillslope_diffusion) * dt / (L * L), 0.2);
         for (uint32_t i = 0; i < n; ++i) {
@@ -205,6 +225,7 @@ std::vector<double> fluvialErode(const FluvialGrid& g, const FluvialInputs& in, 
             out[i] += kappa * lap;
         }
     }
+    for (uint32_t i = 0; i < n; ++i) out[i] += deposit[i];
     return out;
 }
 

@@ -39,8 +39,10 @@ struct FluvialInputs {
     const std::vector<float>* hardness;
     const std::vector<float>* uplift; // multiplier
 };
-// One implicit stream-power iteration plus the hillslope diffusion, in double precision, given
-// this iteration's fill, receivers and accumulation (see shaders/fluvial_erode_init.comp).
+// One implicit stream-power iteration, the deposition and the hillslope diffusion, in double
+// precision, given
+// this iteration's fill, receivers and accumulation (see shaders/fluvial_erode_init.comp and
+// fluvial_sediment_init.comp).
 std::vector<double> fluvialErode(const FluvialGrid& g, const FluvialInputs& in, const Fill& f,
                                  const std::vector<uint32_t>& rcv, const std::vector<uint64_t>& acc,
                                  const gpu::SimParams& p);
