@@ -176,6 +176,15 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
         saveSession(o.save_session,
                     captureSession(sim, params, std::move(initial.terrain.heights), before, steps_before + o.steps));
     if (!o.save_session.empty()) std::fprintf(stderr, "alluvium: saved the session to %s\n", o.save_session.c_str());
+    if (model == MODEL_FLUVIAL) {
+        const nlohmann::json& f = report["fluvial"];
+        std::fprintf(stderr, "alluvium: wrote %s%s%s%s (%.1f s, %g years, %.4g m^3 eroded, %.4g m^3 deposited, "
+                     "%.4g m^3 of lakes)\n",
+                     o.out.c_str(), writesSidecar(o.out) ? " (+ .json)" : "", o.report.empty() ? "" : " and ",
+                     o.report.c_str(), seconds, f["years"].get<double>(), f["eroded_m3"].get<double>(),
+                     f["deposited_m3"].get<double>(), f["lake_volume_m3"].get<double>());
+        return 0;
+    }
     char budget[64] = "no water budget";
     if (report["water"]["budget_error_rel"].is_number())
         std::snprintf(budget, sizeof budget, "water budget error %.2e", report["water"]["budget_error_rel"].get<double>());
