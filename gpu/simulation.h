@@ -77,6 +77,10 @@ public:
     // Uploads params/springs if they changed; call at the start of every command buffer.
     void recordUpdates(VkCommandBuffer cmd);
     void swapParity() { parity_ ^= 1; }
+    // The image of a field (the viewer binds them for drawing); `half` 0/1 picks the half of a
+    // ping-pong pair by absolute index, so a descriptor set can be built for either parity.
+    const Image& fieldImage(Field f, int half) const { return image(f, (half ^ parity_) != 0); }
+    int parity() const { return parity_; }
     int stepIndex() const { return step_index_; }
     void setStepIndex(int step) { step_index_ = step; }
 

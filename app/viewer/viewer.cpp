@@ -1,0 +1,825 @@
+// [SECTION] options and setup
+// [SECTION] input (GLFW callbacks and per-frame mouse)
+// [SECTION] requests from the panel
+// [SECTION] the frame
+// [SECTION] viewCommand: the loop, bench, screenshot, report
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <numeric>
+
+#define GLFW_INCLUDE_VULKAN
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_vulkan.h>
+#include <nlohmann/json.hpp>
+
+#include "camera.h"
+#include "io/atomic_file.h"
+#include "io/errors.h"
+#include "panel.h"
+#include "presets.h"
+#include "render_shared.h"
+#include "renderer.h"
+#include "state.h"
+#include "view.h"
+#include "window.h"
+
+namespace alluvium {
+
+using namespace viewer;
+
+namespace {
+
+// [SECTION] options and setup
+
+constexpr uint32_t kFramesInFlight = 2;
+constexpr uint32_t kTimerCapacity = 64;
+
+bool hasExtension(const std::string& path, const char* ext) {
+    return std::filesystem::path(path).extension() == ext;
+}
+
+struct ContextGuard {
+    gpu::Context ctx;
+    ~ContextGuard() { gpu::destroyContext(ctx); }
+};
+
+// Everything the loop owns that is not in ViewerState.
+struct App {
+    gpu::Context* ctx = nullptr;
+    gpu::Simulation* sim = nullptr;
+    InitialTerrain initial;
+    ViewerState state;
+    Camera camera;
+    float relief_lo = 0, relief_hi = 1;
+    GLFWwindow* window = nullptr;
+    // Mouse.
+    double last_x = 0, last_y = 0;
+    bool right_moved = false;
+    bool left_was_down = false, right_was_down = false;
+    float scroll = 0;
+    // Brush totals carried over resets (m^3): water added, removed; ground added, removed.
+    double brush_carry[4] = {0, 0, 0, 0};
+};
+
+void applyParams(App& app) {
+    ViewerState& s = app.state;
+    gpu::SimParams p = toSimParams(s.params, s.width, s.height);
+    p.model = s.model;
+    p.particle_seed = static_cast<uint32_t>(s.seed);
+    p.brush_tool = app.sim->params().brush_tool;
+    p.brush_x = app.sim->params().brush_x;
+    p.brush_y = app.sim->params().brush_y;
+    p.brush_radius = app.sim->params().brush_radius;
+    p.brush_strength = app.sim->params().brush_strength;
+    app.sim->setParams(p);
+    s.params_dirty = false;
+}
+
+void measureRelief(App& app) {
+    const std::vector<float>& h = app.initial.terrain.heights;
+    const auto [lo, hi] = std::minmax_element(h.begin(), h.end());
+    app.relief_lo = *lo;
+    app.relief_hi = std::max(*hi, *lo + 1.0f);
+}
+
+// Uploads the initial terrain again (R, a new terrain, an import). Waits for the device: a
+// person's action, not part of the frame loop.
+void resetSimulation(App& app) {
+    vkDeviceWaitIdle(app.ctx->device);
+    const gpu::Totals t = app.sim->totals();
+    app.brush_carry[0] += t.acc[SLOT_BRUSH_WATER_ADD];
+    app.brush_carry[1] += t.acc[SLOT_BRUSH_WATER_REMOVE];
+    app.brush_carry[2] += t.acc[SLOT_BRUSH_SOIL_ADD];
+    app.brush_carry[3] += t.acc[SLOT_BRUSH_SOIL_REMOVE];
+    loadInitialState(*app.sim, app.initial);
+    const size_t cells = size_t(app.sim->width()) * size_t(app.sim->height());
+    app.sim->upload(gpu::Field::Wear, std::vector<float>(cells * 2, 0.0f));
+    app.sim->upload(gpu::Field::Flow, std::vector<float>(cells, 0.0f));
+    app.state.initial_water = 0;
+    app.state.steps_done = 0;
+    app.state.watchdog.clear();
+    measureRelief(app);
+}
+
+// [SECTION] input (GLFW callbacks and per-frame mouse)
+
+App* appOf(GLFWwindow* w) { return static_cast<App*>(glfwGetWindowUserPointer(w)); }
+
+void onKey(GLFWwindow* w, int key, int, int action, int mods) {
+    if (action == GLFW_RELEASE) return;
+    App& app = *appOf(w);
+    ViewerState& s = app.state;
+    if (key == GLFW_KEY_Q && (mods & GLFW_MOD_CONTROL)) s.quit = true;
+    if (ImGui::GetIO().WantCaptureKeyboard) return;
+    if (action != GLFW_PRESS && key != GLFW_KEY_LEFT_BRACKET && key != GLFW_KEY_RIGHT_BRACKET && key != GLFW_KEY_N) return;
+    switch (key) {
+    case GLFW_KEY_SPACE: s.paused = !s.paused; break;
+    case GLFW_KEY_N: ++s.single_steps; break;
+    case GLFW_KEY_R: s.reset_requested = true; break;
+    case GLFW_KEY_F: s.frame_all_requested = true; break;
+    case GLFW_KEY_T: s.top_down = !s.top_down; break;
+    case GLFW_KEY_TAB: s.show_panel = !s.show_panel; break;
+    case GLFW_KEY_F12: s.screenshot_request = "*"; break;
+    case GLFW_KEY_LEFT_BRACKET: s.radius = std::max(1.0f, s.radius / 1.15f); break;
+    case GLFW_KEY_RIGHT_BRACKET: s.radius = std::min(500.0f, s.radius * 1.15f); break;
+    default:
+        if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9) {
+            const Tool t = static_cast<Tool>(key - GLFW_KEY_0);
+            if (toolAvailable(t)) s.tool = t;
+            else s.message = std::string(toolName(t)) + ": not implemented yet";
+        }
+    }
+}
+
+void onScroll(GLFWwindow* w, double, double dy) {
+    if (ImGui::GetIO().WantCaptureMouse) return;
+    appOf(w)->scroll += float(dy);
+}
+
+// Orbit, pan and zoom from the mouse; returns true while the left button paints.
+bool handleMouse(App& app, VkExtent2D extent) {
+    GLFWwindow* w = app.window;
+    ViewerState& s = app.state;
+    double x, y;
+    glfwGetCursorPos(w, &x, &y);
+    const float dx = float(x - app.last_x), dy = float(y - app.last_y);
+    app.last_x = x;
+    app.last_y = y;
+    const bool ui = ImGui::GetIO().WantCaptureMouse;
+    const bool shift = glfwGetKey(w, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS || glfwGetKey(w, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
+    const bool ctrl = glfwGetKey(w, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS || glfwGetKey(w, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS;
+    const bool left = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+    const bool right = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
+    const bool middle = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
+    if (!ui) {
+        if ((right && shift) || middle) pan(app.camera, dx, dy, float(extent.height));
+        else if (right) orbit(app.camera, dx, dy);
+        if (right && (dx != 0 || dy != 0)) app.right_moved = true;
+    }
+    if (right && !app.right_was_down) app.right_moved = false;
+    // A right click (no drag) with the spring tool removes the nearest spring.
+    if (!right && app.right_was_down && !app.right_moved && !ui && s.tool == Tool::Spring && s.pick_hit &&
+        !s.springs.empty()) {
+        auto nearest = std::min_element(s.springs.begin(), s.springs.end(), [&](const gpu::Spring& a, const gpu::Spring& b) {
+            return std::hypot(a.x - s.pick_x, a.y - s.pick_y) < std::hypot(b.x - s.pick_x, b.y - s.pick_y);
+        });
+        s.springs.erase(nearest);
+        s.springs_dirty = true;
+    }
+    app.right_was_down = right;
+    if (app.scroll != 0 && !ui) {
+        if (ctrl) s.radius = std::clamp(s.radius * std::pow(1.15f, app.scroll), 1.0f, 500.0f);
+        else {
+            const float L = float(s.params[Param::cell_size]);
+            const Vec3 towards{s.pick_x * L, s.pick_height * s.exaggeration, s.pick_y * L};
+            zoom(app.camera, app.scroll, s.pick_hit ? &towards : nullptr);
+        }
+    }
+    app.scroll = 0;
+    const bool pressed = left && !app.left_was_down;
+    app.left_was_down = left;
+    if (ui || !left || !s.pick_hit) return false;
+    if (s.tool == Tool::Spring) {
+        if (pressed) {
+            const float area = float(s.params[Param::cell_size] * s.params[Param::cell_size]);
+            s.springs.push_back({s.pick_x, s.pick_y, std::max(1.0f, s.radius * 0.25f), s.strength * 0.05f * area});
+            s.springs_dirty = true;
+        }
+        return false;
+    }
+    return true;
+}
+
+// [SECTION] requests from the panel
+
+void savePreset(const ViewerState& s, const std::string& path) {
+    nlohmann::json doc;
+    doc["description"] = "saved from the viewer";
+    nlohmann::json params = nlohmann::json::object();
+    for (int i = 0; i < kParamCount; ++i) {
+        const ParamInfo& info = paramTable()[size_t(i)];
+        const Param p = static_cast<Param>(i);
+        if (info.kind == 'f') params[info.name] = s.params[p];
+        else params[info.name] = s.params.format(p);
+    }
+    doc["params"] = params;
+    writeTextAtomic(path, doc.dump(2) + "\n");
+}
+
+std::string nextScreenshotPath(const std::string& base, int& counter) {
+    std::filesystem::path p = base.empty() ? std::filesystem::path("alluvium.png") : std::filesystem::path(base);
+    const std::string stem = p.stem().string();
+    return (p.parent_path() / (stem + "-" + std::to_string(counter++) + ".png")).string();
+}
+
+// Carries out a panel's file request; errors become the panel's message, never an exit.
+void handleRequests(App& app) {
+    ViewerState& s = app.state;
+    try {
+        if (!s.load_preset.empty()) {
+            Params p = s.params;
+            applyPreset(p, s.load_preset);
+            s.params = p;
+            s.params_dirty = true;
+            s.message = "loaded preset " + s.load_preset;
+        }
+        if (!s.save_preset.empty()) {
+            if (!hasExtension(s.save_preset, ".json")) throw InputError("a preset file ends in .json");
+            savePreset(s, s.save_preset);
+            s.message = "saved preset " + s.save_preset;
+        }
+        if (!s.export_path.empty()) {
+            vkDeviceWaitIdle(app.ctx->device);
+            Heightmap map{s.width, s.height, app.sim->download(gpu::Field::Terrain)};
+            saveHeightmap(s.export_path, map, s.params[Param::cell_size]);
+            s.message = "exported " + s.export_path;
+        }
+        if (!s.import_path.empty() || s.new_terrain_requested) {
+            TerrainOptions t;
+            t.in = s.import_path;
+            t.seed = static_cast<uint64_t>(s.seed);
+            t.size = std::to_string(s.width) + "x" + std::to_string(s.height);
+            InitialTerrain next = prepareTerrain(t, s.params[Param::cell_size]);
+            if (next.terrain.width != s.width || next.terrain.height != s.height)
+                throw InputError("the heightmap is " + std::to_string(next.terrain.width) + "x" +
+                                 std::to_string(next.terrain.height) + "; the viewer's grid is " +
+                                 std::to_string(s.width) + "x" + std::to_string(s.height) +
+                                 " (start `alluvium view --in FILE` to change the grid size)");
+            app.initial = std::move(next);
+            s.reset_requested = true;
+            s.message = s.import_path.empty() ? "new terrain, seed " + std::to_string(s.seed) : "imported " + s.import_path;
+        }
+    } catch (const std::exception& e) {
+        s.message = e.what();
+    }
+    s.load_preset.clear();
+    s.save_preset.clear();
+    s.export_path.clear();
+    s.import_path.clear();
+    s.new_terrain_requested = false;
+    if (s.reset_requested) {
+        resetSimulation(app);
+        s.reset_requested = false;
+    }
+}
+
+// [SECTION] the frame
+
+struct Frame {
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    VkSemaphore acquired = VK_NULL_HANDLE;
+    gpu::GpuTimer timer;
+    bool submitted = false;
+    bool picked = false;
+    std::vector<gpu::Pass> timed_passes; // the passes of the timed step, in order
+};
+
+void fillUniforms(App& app, FrameUniforms& u, VkExtent2D extent, bool brush_visible) {
+    const ViewerState& s = app.state;
+    const float L = float(s.params[Param::cell_size]);
+    const float aspect = float(extent.width) / float(std::max(extent.height, 1u));
+    const float extent_m = float(std::max(s.width, s.height)) * L;
+    app.camera.top_down = s.top_down;
+    const Mat4 vp = viewProjection(app.camera, aspect, extent_m);
+    std::memcpy(u.view_proj, vp.m, sizeof u.view_proj);
+    const Vec3 eye = eyePosition(app.camera);
+    const float ce = std::cos(s.sun_elevation);
+    auto set = [](float* v, float a, float b, float c, float d) { v[0] = a, v[1] = b, v[2] = c, v[3] = d; };
+    set(u.camera_pos, eye.x, eye.y, eye.z, s.top_down ? 1.0f : 0.0f);
+    set(u.sun_dir, ce * std::sin(s.sun_azimuth), std::sin(s.sun_elevation), ce * std::cos(s.sun_azimuth), 6.0f);
+    set(u.brush, app.sim->params().brush_x, app.sim->params().brush_y, s.radius, brush_visible ? 1.0f : 0.0f);
+    set(u.grid, float(s.width), float(s.height), L, s.exaggeration);
+    const float base = app.relief_lo - 0.08f * (app.relief_hi - app.relief_lo) - 2.0f * L / std::max(s.exaggeration, 0.1f);
+    set(u.mesh, float(std::clamp(s.width, 2, MESH_MAX)), float(std::clamp(s.height, 2, MESH_MAX)), base, 0.0f);
+    set(u.overlay, float(s.overlay), s.overlay_range, s.show_water ? 1.0f : 0.0f, 0.0f);
+    // The picking ray through the cursor (the window's centre offscreen).
+    float nx = 0, ny = 0;
+    if (app.window) {
+        int ww, wh;
+        glfwGetWindowSize(app.window, &ww, &wh);
+        nx = float(app.last_x / std::max(ww, 1) * 2.0 - 1.0);
+        ny = float(app.last_y / std::max(wh, 1) * 2.0 - 1.0);
+    }
+    const Ray ray = rayThrough(app.camera, aspect, nx, ny);
+    set(u.ray_origin, ray.origin.x, ray.origin.y, ray.origin.z, 1.0f);
+    set(u.ray_dir, ray.dir.x, ray.dir.y, ray.dir.z, 0.0f);
+    set(u.relief, app.relief_lo, app.relief_hi, 0.0f, 0.0f);
+}
+
+// Reads what the GPU wrote for this slot's previous frame: timestamps, pick, totals.
+void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
+    ViewerState& s = app.state;
+    if (f.picked) {
+        const PickResult pick = renderer.pick(slot);
+        s.pick_hit = pick.hit;
+        if (pick.hit) s.pick_x = pick.x, s.pick_y = pick.y, s.pick_height = pick.height;
+        if (!std::isfinite(pick.height)) s.pick_hit = false;
+    }
+    if (f.timer.used > 0) {
+        const std::vector<double> ms = gpu::readTimestampsMs(f.timer, *app.ctx);
+        s.gpu_frame_ms = ms.back();
+        // ms[0]: frame start; ms[1]: before the timed step's first pass; ms[2 + i]: after pass i.
+        if (!f.timed_passes.empty() && ms.size() >= f.timed_passes.size() + 3) {
+            s.pass_ms.clear();
+            for (size_t i = 0; i < f.timed_passes.size(); ++i)
+                s.pass_ms.emplace_back(gpu::passName(f.timed_passes[i]), ms[i + 2] - ms[i + 1]);
+        }
+    }
+    s.totals = app.sim->totals();
+    const bool finite = std::isfinite(s.totals.max_speed) && std::isfinite(s.totals.acc[SLOT_ERODED]) &&
+                        std::isfinite(s.totals.acc[SLOT_RAIN]) && (!f.picked || std::isfinite(s.pick_height));
+    if (!finite && s.watchdog.empty()) {
+        s.paused = true;
+        s.watchdog = "NaN detected at step " + std::to_string(s.steps_done) + ": paused (R resets)";
+        std::fprintf(stderr, "alluvium: %s\n", s.watchdog.c_str());
+    }
+}
+
+// Records one frame: the simulation's steps, the pick, the scene and the panel.
+void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t target, int steps, bool painting) {
+    ViewerState& s = app.state;
+    gpu::Simulation& sim = *app.sim;
+    VkCommandBuffer cmd = f.cmd;
+    VK_CHECK(vkResetCommandBuffer(cmd, 0));
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VK_CHECK(vkBeginCommandBuffer(cmd, &begin));
+    gpu::resetTimer(f.timer, cmd);
+    gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+
+    // The brush rides in SimParams: its rates are per simulated second, applied every step.
+    gpu::SimParams p = sim.params();
+    const bool brush = painting && steps > 0 && s.tool != Tool::Spring;
+    p.brush_tool = !brush ? BRUSH_NONE
+                   : s.tool == Tool::AddWater    ? BRUSH_ADD_WATER
+                   : s.tool == Tool::RemoveWater ? BRUSH_REMOVE_WATER
+                   : s.tool == Tool::Raise       ? BRUSH_RAISE
+                   : s.tool == Tool::Lower       ? BRUSH_LOWER
+                                                 : BRUSH_NONE;
+    if (s.pick_hit) p.brush_x = s.pick_x, p.brush_y = s.pick_y;
+    p.brush_radius = s.radius;
+    p.brush_strength = s.strength;
+    const gpu::SimParams& cur = sim.params();
+    if (std::memcmp(&p, &cur, sizeof p) != 0) sim.setParams(p);
+    if (s.springs_dirty) {
+        sim.setSprings(s.springs);
+        s.springs_dirty = false;
+    }
+
+    f.timed_passes.clear();
+    if (steps > 0) {
+        Renderer::barrierDrawToSimulation(cmd);
+        sim.recordUpdates(cmd);
+        for (int i = 0; i < steps; ++i) {
+            const bool timed = i == 0;
+            if (timed) f.timed_passes = gpu::modelPasses(sim.params().model);
+            sim.recordStep(cmd, timed ? &f.timer : nullptr);
+        }
+        s.steps_done += steps;
+        Renderer::barrierSimulationToDraw(cmd);
+    }
+    renderer.recordPick(cmd, slot);
+    f.picked = true;
+    renderer.beginScene(cmd, slot, target, s.show_water && s.overlay == 0);
+    ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
+    renderer.endScene(cmd);
+    gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+}
+
+// Copies `image` (in `layout`) into a host buffer after the scene; the caller waits and writes.
+void recordCopy(VkCommandBuffer cmd, VkImage image, VkImageLayout layout, VkExtent2D extent, const gpu::Buffer& buffer) {
+    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    b.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    b.oldLayout = layout;
+    b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
+                         0, nullptr, 1, &b);
+    VkBufferImageCopy region{};
+    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.imageExtent = {extent.width, extent.height, 1};
+    vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer.buffer, 1, &region);
+    b.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    b.dstAccessMask = 0;
+    b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    b.newLayout = layout;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0,
+                         nullptr, 1, &b);
+    VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
+}
+
+void checkVk(VkResult r) {
+    if (r != VK_SUCCESS) gpu::vkCheckFailed("ImGui Vulkan backend", r, __FILE__, __LINE__);
+}
+
+} // namespace
+
+// [SECTION] viewCommand: the loop, bench, screenshot, report
+
+int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
+    // Everything a person can get wrong is checked before the GPU starts.
+    if (!o.report.empty() && !hasExtension(o.report, ".json")) throw InputError("--report '" + o.report + "': use a .json file");
+    if (!o.screenshot.empty() && !hasExtension(o.screenshot, ".png"))
+        throw InputError("--screenshot '" + o.screenshot + "': use a .png file");
+    if (!o.model.empty() && gpu::modelFromName(o.model) < 0)
+        throw InputError("--model: unknown model '" + o.model + "' (pipe, thermal, olsen, particles, musgrave, simple)");
+    int win_w = 0, win_h = 0;
+    try {
+        parseSize(o.window, win_w, win_h);
+    } catch (const InputError&) {
+        throw InputError("--window: '" + o.window + "' is not WxH");
+    }
+    if (win_w < 64 || win_h < 64) throw InputError("--window: at least 64x64 pixels");
+    if (o.steps_per_frame < 0 || o.steps_per_frame > 1000) throw InputError("--steps-per-frame: 0..1000");
+
+    App app;
+    ViewerState& s = app.state;
+    s.params = buildParams(o.preset, o.terrain.cell_size, o.sets);
+    app.initial = prepareTerrain(o.terrain, s.params[Param::cell_size]);
+    if (o.terrain.cell_size <= 0.0 && app.initial.terrain.cell_size > 0.0)
+        s.params = buildParams(o.preset, app.initial.terrain.cell_size, o.sets);
+    s.width = app.initial.terrain.width;
+    s.height = app.initial.terrain.height;
+    if (s.width < 2 || s.height < 2) throw InputError("the viewer needs at least 2x2 cells");
+    s.model = o.model.empty() ? MODEL_PIPE : gpu::modelFromName(o.model);
+    s.seed = static_cast<int>(o.terrain.seed);
+    s.steps_per_frame = std::max(o.steps_per_frame, 1);
+    s.paused = o.paused || o.steps_per_frame == 0;
+    s.radius = std::max(3.0f, float(std::max(s.width, s.height)) / 24.0f);
+    const bool bench = o.bench_frames > 0;
+    if (bench) s.vsync = false;
+
+    // A window if a display is there (and not --offscreen), else the same frames offscreen.
+    const bool windowed = !o.offscreen && initWindowSystem();
+    if (!windowed && !o.offscreen) std::fprintf(stderr, "alluvium: no display; rendering offscreen\n");
+    ContextGuard guard;
+    gpu::ContextOptions copts;
+    copts.device_index = device.device;
+    copts.validation = device.validation;
+    if (windowed) {
+        copts.instance_extensions = windowInstanceExtensions();
+        copts.device_extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+    }
+    gpu::createContext(guard.ctx, copts);
+    gpu::Context& ctx = guard.ctx;
+    app.ctx = &ctx;
+
+    gpu::Simulation sim(ctx, s.width, s.height);
+    app.sim = &sim;
+    loadInitialState(sim, app.initial);
+    measureRelief(app);
+    applyParams(app);
+    const StateSums before = sumState(sim, s.params[Param::cell_size]);
+    s.initial_water = before.water;
+
+    VkSurfaceKHR surface = VK_NULL_HANDLE;
+    Swapchain swapchain;
+    std::vector<ColorTarget> offscreen;
+    VkFormat format = VK_FORMAT_B8G8R8A8_UNORM;
+    VkExtent2D extent{uint32_t(win_w), uint32_t(win_h)};
+    if (windowed) {
+        glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+        glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+        glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+        app.window = glfwCreateWindow(win_w, win_h, "Alluvium", nullptr, nullptr);
+        if (!app.window) throw gpu::DeviceError("cannot open a window");
+        glfwSetWindowUserPointer(app.window, &app);
+        if (glfwCreateWindowSurface(ctx.instance, app.window, nullptr, &surface) != VK_SUCCESS)
+            throw gpu::DeviceError("cannot create a Vulkan surface for the window");
+        VkBool32 present = VK_FALSE;
+        vkGetPhysicalDeviceSurfaceSupportKHR(ctx.physical, ctx.queue_family, surface, &present);
+        if (!present) throw gpu::DeviceError(ctx.device_name + " cannot present to this window (try --offscreen)");
+        format = chooseSurfaceFormat(ctx, surface);
+        int fw, fh;
+        glfwGetFramebufferSize(app.window, &fw, &fh);
+        createSwapchain(swapchain, ctx, surface, {uint32_t(fw), uint32_t(fh)}, format, s.vsync);
+        extent = swapchain.extent;
+        glfwSetKeyCallback(app.window, onKey);
+        glfwSetScrollCallback(app.window, onScroll);
+    }
+    const bool bgra = format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB;
+
+    auto renderer = std::make_unique<Renderer>(ctx, sim, format,
+                                               windowed ? VK_IMAGE_LAYOUT_PRESENT_SRC_KHR : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                               kFramesInFlight);
+    auto makeTargets = [&]() {
+        if (windowed) {
+            renderer->setTargets(swapchain.views, swapchain.extent);
+            return;
+        }
+        for (ColorTarget& t : offscreen) destroyColorTarget(t, ctx);
+        offscreen.assign(kFramesInFlight, {});
+        std::vector<VkImageView> views;
+        for (ColorTarget& t : offscreen) {
+            createColorTarget(t, ctx, format, extent);
+            views.push_back(t.view);
+        }
+        renderer->setTargets(views, extent);
+    };
+    makeTargets();
+
+    // Dear ImGui: GLFW input when windowed; offscreen it only needs a display size.
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr; // no imgui.ini left behind
+    ImGui::StyleColorsDark();
+    ImGui::GetStyle().Alpha = 0.94f;
+    if (windowed) ImGui_ImplGlfw_InitForVulkan(app.window, true); // chains our callbacks
+    VkDescriptorPool imgui_pool;
+    {
+        const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 16};
+        VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+        info.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
+        info.maxSets = 16;
+        info.poolSizeCount = 1;
+        info.pPoolSizes = &size;
+        VK_CHECK(vkCreateDescriptorPool(ctx.device, &info, nullptr, &imgui_pool));
+    }
+    ImGui_ImplVulkan_InitInfo init{};
+    init.Instance = ctx.instance;
+    init.PhysicalDevice = ctx.physical;
+    init.Device = ctx.device;
+    init.QueueFamily = ctx.queue_family;
+    init.Queue = ctx.queue;
+    init.DescriptorPool = imgui_pool;
+    init.MinImageCount = 2;
+    init.ImageCount = std::max<uint32_t>(windowed ? uint32_t(swapchain.images.size()) : kFramesInFlight, 2);
+    init.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
+    init.CheckVkResultFn = checkVk;
+    ImGui_ImplVulkan_Init(&init, renderer->renderPass());
+    {
+        VkCommandBuffer cmd = gpu::beginOneShot(ctx);
+        ImGui_ImplVulkan_CreateFontsTexture(cmd);
+        gpu::endOneShot(ctx, cmd);
+        ImGui_ImplVulkan_DestroyFontUploadObjects();
+    }
+
+    std::vector<Frame> frames(kFramesInFlight);
+    for (Frame& f : frames) {
+        VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        alloc.commandPool = ctx.command_pool;
+        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        alloc.commandBufferCount = 1;
+        VK_CHECK(vkAllocateCommandBuffers(ctx.device, &alloc, &f.cmd));
+        VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        fence.flags = VK_FENCE_CREATE_SIGNALED_BIT;
+        VK_CHECK(vkCreateFence(ctx.device, &fence, nullptr, &f.fence));
+        VkSemaphoreCreateInfo sem{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+        VK_CHECK(vkCreateSemaphore(ctx.device, &sem, nullptr, &f.acquired));
+        gpu::createTimer(f.timer, ctx, kTimerCapacity);
+    }
+    // One "rendered" semaphore per swapchain image: an image's present may still wait on it.
+    std::vector<VkSemaphore> rendered;
+    auto makeRenderedSemaphores = [&]() {
+        for (VkSemaphore sem : rendered) vkDestroySemaphore(ctx.device, sem, nullptr);
+        rendered.assign(swapchain.images.size(), VK_NULL_HANDLE);
+        for (VkSemaphore& sem : rendered) {
+            VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+            VK_CHECK(vkCreateSemaphore(ctx.device, &info, nullptr, &sem));
+        }
+    };
+    if (windowed) makeRenderedSemaphores();
+    auto recreateSwapchain = [&]() {
+        int fw = 0, fh = 0;
+        glfwGetFramebufferSize(app.window, &fw, &fh);
+        while ((fw == 0 || fh == 0) && !glfwWindowShouldClose(app.window)) { // minimised
+            glfwWaitEvents();
+            glfwGetFramebufferSize(app.window, &fw, &fh);
+        }
+        vkDeviceWaitIdle(ctx.device);
+        createSwapchain(swapchain, ctx, surface, {uint32_t(std::max(fw, 1)), uint32_t(std::max(fh, 1))}, format, s.vsync);
+        extent = swapchain.extent;
+        makeTargets();
+        makeRenderedSemaphores();
+        ImGui_ImplVulkan_SetMinImageCount(2);
+    };
+
+    if (windowed) std::fprintf(stderr, "alluvium: viewer ready (%ux%u window)\n", extent.width, extent.height);
+    else std::fprintf(stderr, "alluvium: viewer ready (offscreen %ux%u)\n", extent.width, extent.height);
+
+    const int warmup = bench ? 5 : 0;
+    const int frame_limit = bench ? warmup + o.bench_frames : o.exit_after_frames > 0 ? o.exit_after_frames : windowed ? 0 : 1;
+    std::vector<double> frame_times;
+    int screenshot_counter = 1;
+    uint64_t frame_number = 0;
+    auto last = std::chrono::steady_clock::now();
+    const auto start = last;
+    double fps_accum = 0;
+    int fps_frames = 0;
+    bool final_screenshot_pending = false;
+
+    while (true) {
+        if (windowed) {
+            glfwPollEvents();
+            if (glfwWindowShouldClose(app.window)) s.quit = true;
+        }
+        const bool last_frame = s.quit || (frame_limit > 0 && frame_number + 1 >= uint64_t(frame_limit));
+        if (s.quit && !o.screenshot.empty() && !final_screenshot_pending) final_screenshot_pending = true;
+        if (s.quit && !final_screenshot_pending) break;
+
+        const uint32_t slot = uint32_t(frame_number % kFramesInFlight);
+        Frame& f = frames[slot];
+        VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
+        if (f.submitted) readBack(app, f, *renderer, slot);
+        s.validation_errors = ctx.validation_errors ? ctx.validation_errors->load() : 0;
+
+        handleRequests(app);
+        if (s.params_dirty) applyParams(app);
+        if (s.vsync_changed && windowed) {
+            s.vsync_changed = false;
+            recreateSwapchain();
+        }
+        if (s.frame_all_requested) {
+            const float L = float(s.params[Param::cell_size]);
+            frameAll(app.camera, float(s.width) * L, float(s.height) * L, app.relief_lo * s.exaggeration,
+                     app.relief_hi * s.exaggeration);
+            s.frame_all_requested = false;
+        }
+
+        uint32_t target = slot;
+        if (windowed) {
+            const VkResult acquired =
+                vkAcquireNextImageKHR(ctx.device, swapchain.swapchain, UINT64_MAX, f.acquired, VK_NULL_HANDLE, &target);
+            if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {
+                recreateSwapchain();
+                continue;
+            }
+            if (acquired != VK_SUCCESS && acquired != VK_SUBOPTIMAL_KHR) VK_CHECK(acquired);
+        }
+
+        // UI and input for this frame.
+        const auto now = std::chrono::steady_clock::now();
+        const double dt = std::chrono::duration<double>(now - last).count();
+        last = now;
+        if (windowed) ImGui_ImplGlfw_NewFrame();
+        else {
+            ImGui::GetIO().DisplaySize = ImVec2(float(extent.width), float(extent.height));
+            ImGui::GetIO().DeltaTime = float(std::max(dt, 1e-4));
+        }
+        ImGui_ImplVulkan_NewFrame();
+        ImGui::NewFrame();
+        const bool painting = windowed && handleMouse(app, extent);
+        drawPanel(s);
+        ImGui::Render();
+
+        int steps = s.paused ? 0 : s.steps_per_frame;
+        if (s.paused && s.single_steps > 0) {
+            steps = 1;
+            --s.single_steps;
+        }
+        const bool brush_visible = windowed && s.pick_hit && !ImGui::GetIO().WantCaptureMouse;
+        fillUniforms(app, renderer->uniforms(slot), extent, brush_visible);
+
+        VK_CHECK(vkResetFences(ctx.device, 1, &f.fence));
+        recordFrame(app, f, *renderer, slot, target, steps, painting);
+        // A screenshot: F12 / the panel (to a numbered file), or --screenshot on the last frame.
+        std::string shot;
+        if (!s.screenshot_request.empty()) {
+            shot = s.screenshot_request == "*" ? nextScreenshotPath(o.screenshot, screenshot_counter) : s.screenshot_request;
+            s.screenshot_request.clear();
+        } else if ((last_frame || final_screenshot_pending) && !o.screenshot.empty()) {
+            shot = o.screenshot;
+        }
+        gpu::Buffer readback;
+        if (!shot.empty()) {
+            gpu::createBuffer(readback, ctx, VkDeviceSize(extent.width) * extent.height * 4, 0, true);
+            recordCopy(f.cmd, windowed ? swapchain.images[target] : offscreen[slot].image,
+                       windowed ? VK_IMAGE_LAYOUT_PRESENT_SRC_KHR : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, extent, readback);
+        }
+        VK_CHECK(vkEndCommandBuffer(f.cmd));
+        VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        const VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+        submit.commandBufferCount = 1;
+        submit.pCommandBuffers = &f.cmd;
+        if (windowed) {
+            submit.waitSemaphoreCount = 1;
+            submit.pWaitSemaphores = &f.acquired;
+            submit.pWaitDstStageMask = &wait_stage;
+            submit.signalSemaphoreCount = 1;
+            submit.pSignalSemaphores = &rendered[target];
+        }
+        VK_CHECK(vkQueueSubmit(ctx.queue, 1, &submit, f.fence));
+        f.submitted = true;
+        if (windowed) {
+            VkPresentInfoKHR present{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+            present.waitSemaphoreCount = 1;
+            present.pWaitSemaphores = &rendered[target];
+            present.swapchainCount = 1;
+            present.pSwapchains = &swapchain.swapchain;
+            present.pImageIndices = &target;
+            const VkResult r = vkQueuePresentKHR(ctx.queue, &present);
+            int fw, fh;
+            glfwGetFramebufferSize(app.window, &fw, &fh);
+            if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR || uint32_t(fw) != extent.width ||
+                uint32_t(fh) != extent.height)
+                recreateSwapchain();
+            else if (r != VK_SUCCESS)
+                VK_CHECK(r);
+        }
+        if (!shot.empty()) {
+            // Only a screenshot waits for its frame.
+            VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
+            try {
+                writeScreenshot(shot, extent.width, extent.height, readback.mapped, bgra);
+                s.message = "screenshot " + shot;
+                std::fprintf(stderr, "alluvium: wrote %s\n", shot.c_str());
+            } catch (const InputError& e) {
+                s.message = e.what();
+                std::fprintf(stderr, "alluvium: %s\n", e.what());
+            }
+            gpu::destroyBuffer(readback, ctx);
+            final_screenshot_pending = false;
+        }
+
+        ++frame_number;
+        const double frame_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - now).count();
+        (void)frame_s;
+        if (frame_number > uint64_t(warmup)) frame_times.push_back(dt * 1e3);
+        fps_accum += dt;
+        ++fps_frames;
+        if (fps_accum > 0.5) {
+            s.fps = fps_frames / fps_accum;
+            s.frame_ms = 1e3 * fps_accum / fps_frames;
+            fps_accum = 0;
+            fps_frames = 0;
+        }
+        if (last_frame && !final_screenshot_pending) break;
+        if (s.quit && !final_screenshot_pending) break;
+    }
+    vkDeviceWaitIdle(ctx.device);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    if (bench && frame_times.size() > 1) {
+        // The first interval measured spans the warm-up's last frame: drop it.
+        std::vector<double> t(frame_times.begin() + 1, frame_times.end());
+        std::sort(t.begin(), t.end());
+        const double mean = std::accumulate(t.begin(), t.end(), 0.0) / double(t.size());
+        const double p95 = t[std::min(t.size() - 1, size_t(std::ceil(0.95 * double(t.size()))) - 1)];
+        std::printf("view bench: %zu frames, %ux%u %s, %dx%d cells, %d steps/frame, model %s: mean %.2f ms (%.1f fps), "
+                    "p95 %.2f ms\n",
+                    t.size(), extent.width, extent.height, windowed ? "window" : "offscreen", s.width, s.height,
+                    s.steps_per_frame, gpu::modelName(s.model), mean, 1e3 / mean, p95);
+    }
+
+    int status = 0;
+    if (!o.report.empty()) {
+        const StateSums after = sumState(sim, s.params[Param::cell_size]);
+        nlohmann::json report = makeReport(sim, before, after, int(s.steps_done), seconds, s.params[Param::cell_size]);
+        report["model"] = gpu::modelName(s.model);
+        const gpu::Totals t = sim.totals();
+        report["brush"] = {
+            {"water_added", app.brush_carry[0] + t.acc[SLOT_BRUSH_WATER_ADD]},
+            {"water_removed", app.brush_carry[1] + t.acc[SLOT_BRUSH_WATER_REMOVE]},
+            {"terrain_added", app.brush_carry[2] + t.acc[SLOT_BRUSH_SOIL_ADD]},
+            {"terrain_removed", app.brush_carry[3] + t.acc[SLOT_BRUSH_SOIL_REMOVE]},
+        };
+        report["springs"] = s.springs.size();
+        report["frames"] = frame_number;
+        report["validation_errors"] = ctx.validation_errors ? ctx.validation_errors->load() : 0;
+        if (s.model != MODEL_PIPE) {
+            report["water"]["budget_error_rel"] = nullptr;
+            report["water"]["note"] = std::string("the ") + gpu::modelName(s.model) + " model keeps no water budget";
+        }
+        writeTextAtomic(o.report, report.dump(2) + "\n");
+        if (after.nan_cells > 0) status = 1;
+    }
+    if (device.validation)
+        std::fprintf(stderr, "alluvium: validation errors: %d\n", ctx.validation_errors ? ctx.validation_errors->load() : 0);
+
+    ImGui_ImplVulkan_Shutdown();
+    if (windowed) ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    vkDestroyDescriptorPool(ctx.device, imgui_pool, nullptr);
+    for (Frame& f : frames) {
+        vkDestroyFence(ctx.device, f.fence, nullptr);
+        vkDestroySemaphore(ctx.device, f.acquired, nullptr);
+        gpu::destroyTimer(f.timer, ctx);
+        vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &f.cmd);
+    }
+    for (VkSemaphore sem : rendered) vkDestroySemaphore(ctx.device, sem, nullptr);
+    renderer.reset();
+    for (ColorTarget& t : offscreen) destroyColorTarget(t, ctx);
+    destroySwapchain(swapchain, ctx);
+    if (surface) vkDestroySurfaceKHR(ctx.instance, surface, nullptr);
+    if (app.window) glfwDestroyWindow(app.window);
+    if (windowed) shutdownWindowSystem();
+    return status;
+}
+
+} // namespace alluvium

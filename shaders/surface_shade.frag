@@ -1,0 +1,175 @@
+#version 450
+// Shading of the ground (LAYER_TERRAIN) and of the water surface (LAYER_WATER), or of an
+// overlay view. Normals come from the full-resolution images at each fragment; the output is
+// sRGB-encoded by hand (the targets are UNORM, like the panel expects).
+#include "render.glsl"
+
+layout(constant_id = 0) const int LAYER = LAYER_TERRAIN;
+
+layout(location = 0) in vec2 v_cell;
+layout(location = 1) in vec3 v_world;
+layout(location = 2) in float v_skirt;
+layout(location = 3) in float v_shadow;
+layout(location = 0) out vec4 out_color;
+
+const vec3 kSky = vec3(0.55, 0.68, 0.85);
+const vec3 kSunColor = vec3(1.0, 0.95, 0.85);
+
+// Gradient (m per cell) of the bilinear patch of `which` (0 ground, 1 ground + water) at p.
+vec2 gradientAt(vec2 p, int which) {
+    vec2 q = p - 0.5;
+    ivec2 i = ivec2(floor(q));
+    vec2 t = clamp(q - vec2(i), 0.0, 1.0);
+    float a = terrainAt(i), b = terrainAt(i + ivec2(1, 0));
+    float c = terrainAt(i + ivec2(0, 1)), d = terrainAt(i + ivec2(1, 1));
+    if (which == 1) {
+        a += waterAt(i); b += waterAt(i + ivec2(1, 0));
+        c += waterAt(i + ivec2(0, 1)); d += waterAt(i + ivec2(1, 1));
+    }
+    return vec2(mix(b - a, d - c, t.y), mix(c - a, d - b, t.x));
+}
+
+vec3 normalFrom(vec2 g) {
+    // World: x = cell * L, y = height * exaggeration.
+    float e = f.grid.w / f.grid.z;
+    return normalize(vec3(-g.x * e, 1.0, -g.y * e));
+}
+
+// Perceptual sequential map (viridis-like), t in 0..1.
+vec3 sequential(float t) {
+    t = clamp(t, 0.0, 1.0);
+    vec3 c0 = vec3(0.267, 0.005, 0.329), c1 = vec3(0.229, 0.322, 0.546), c2 = vec3(0.128, 0.567, 0.551);
+    vec3 c3 = vec3(0.369, 0.789, 0.383), c4 = vec3(0.993, 0.906, 0.144);
+    if (t < 0.25) return mix(c0, c1, t * 4.0);
+    if (t < 0.5) return mix(c1, c2, t * 4.0 - 1.0);
+    if (t < 0.75) return mix(c2, c3, t * 4.0 - 2.0);
+    return mix(c3, c4, t * 4.0 - 3.0);
+}
+
+// Diverging map: -1 red (eroded) .. 0 white .. 1 blue (deposited).
+vec3 diverging(float t) {
+    t = clamp(t, -1.0, 1.0);
+    return t < 0.0 ? mix(vec3(0.97), vec3(0.70, 0.09, 0.17), -t) : mix(vec3(0.97), vec3(0.13, 0.40, 0.67), t);
+}
+
+float overlayValue(ivec2 c, int mode) {
+    if (mode == OVERLAY_WATER_DEPTH) return imageLoad(water_img, c).r;
+    if (mode == OVERLAY_SPEED) return length(imageLoad(velocity_img, c).rg);
+    if (mode == OVERLAY_SEDIMENT) return imageLoad(sediment_img, c).r;
+    if (mode == OVERLAY_HARDNESS) return imageLoad(hardness_img, c).r;
+    if (mode == OVERLAY_FLUX) {
+        vec4 w = imageLoad(outflow_img, c);
+        return (w.x + w.y + w.z + w.w) * imageLoad(water_img, c).r * f.grid.z; // m^3/s out
+    }
+    vec2 wear = imageLoad(wear_img, c).rg;
+    return wear.y - wear.x;
+}
+
+vec3 groundColour(vec2 p, vec3 n, float h) {
+    ivec2 c = clampCell(ivec2(p));
+    float hardness = imageLoad(hardness_img, c).r;
+    vec2 wear = imageLoad(wear_img, c).rg;
+    float altitude = clamp((h - f.relief.x) / max(f.relief.y - f.relief.x, 1e-3), 0.0, 1.2);
+    float slope = 1.0 - n.y;
+    vec3 soft_rock = vec3(0.58, 0.50, 0.42), hard_rock = vec3(0.36, 0.35, 0.37);
+    vec3 colour = mix(soft_rock, hard_rock, clamp(hardness, 0.0, 1.0));
+    // Grass on gentle, low ground; it thins out with altitude.
+    float grass = smoothstep(0.22, 0.08, slope) * smoothstep(0.75, 0.45, altitude);
+    colour = mix(colour, vec3(0.30, 0.42, 0.18), grass * 0.85);
+    // Fresh deposits: sand where more settled than was taken since the start.
+    float fresh = smoothstep(0.0, 0.5, wear.y - wear.x);
+    colour = mix(colour, vec3(0.80, 0.70, 0.50), fresh * 0.8);
+    // Snow on high, not too steep ground.
+    float snow = smoothstep(0.70, 0.80, altitude) * smoothstep(0.45, 0.25, slope);
+    colour = mix(colour, vec3(0.95, 0.96, 0.98), snow);
+    // Wet ground is darker.
+    float wet = smoothstep(0.0, 0.05, waterAt(c));
+    return colour * (1.0 - 0.35 * wet);
+}
+
+vec3 light(vec3 albedo, vec3 n) {
+    vec3 s = normalize(f.sun_dir.xyz);
+    float diffuse = max(dot(n, s), 0.0) * v_shadow;
+    vec3 ambient = mix(vec3(0.20, 0.18, 0.16), kSky * 0.55, n.y * 0.5 + 0.5);
+    return albedo * (kSunColor * diffuse * 1.1 + ambient);
+}
+
+vec3 fog(vec3 colour) {
+    float dist = length(v_world - f.camera_pos.xyz);
+    float extent = max(f.grid.x, f.grid.y) * f.grid.z;
+    float k = f.camera_pos.w > 0.5 ? 0.0 : clamp((dist - extent) / (3.0 * extent), 0.0, 0.6);
+    return mix(colour, kSky, k);
+}
+
+float brushRing(vec2 p) {
+    if (f.brush.w < 0.5) return 0.0;
+    float d = length(p - f.brush.xy);
+    float w = max(fwidth(d) * 1.5, 0.05);
+    return 1.0 - smoothstep(0.0, w, abs(d - f.brush.z));
+}
+
+vec4 shadeTerrain() {
+    if (v_skirt > 0.0) {
+        // The sides of the block: layered soil, lit by the face's own normal.
+        vec3 n = normalize(cross(dFdy(v_world), dFdx(v_world)));
+        float band = 0.5 + 0.5 * sin(v_world.y / (f.grid.z * f.grid.w) * 3.0);
+        vec3 soil = mix(vec3(0.36, 0.27, 0.20), vec3(0.45, 0.35, 0.26), band);
+        return vec4(fog(light(soil, n) * 0.9), 1.0);
+    }
+    vec2 p = v_cell;
+    vec3 n = normalFrom(gradientAt(p, 0));
+    float h = terrainBilinear(p);
+    int mode = int(f.overlay.x);
+    vec3 colour;
+    if (mode != OVERLAY_NONE) {
+        float v = overlayValue(clampCell(ivec2(p)), mode);
+        float range = max(f.overlay.y, 1e-9);
+        vec3 c = mode == OVERLAY_WEAR ? diverging(v / range) : sequential(v / range);
+        float shade = 0.55 + 0.45 * max(dot(n, normalize(f.sun_dir.xyz)), 0.0);
+        colour = c * shade;
+    } else {
+        colour = light(groundColour(p, n, h), n);
+    }
+    colour = fog(colour);
+    colour = mix(colour, vec3(1.0, 0.85, 0.2), brushRing(p));
+    return vec4(colour, 1.0);
+}
+
+vec4 shadeWater() {
+    vec2 p = v_cell;
+    float d = waterBilinear(p);
+    if (d < 2e-3) discard;
+    ivec2 c = clampCell(ivec2(p));
+    vec3 n = v_skirt > 0.0 ? normalize(cross(dFdy(v_world), dFdx(v_world))) : normalFrom(gradientAt(p, 1));
+    vec3 view = normalize(f.camera_pos.w > 0.5 ? vec3(0.0, 1.0, 0.0) : f.camera_pos.xyz - v_world);
+    vec3 s = normalize(f.sun_dir.xyz);
+    // Absorption with depth; turbidity from the suspended sediment's concentration.
+    float depth_m = d;
+    vec3 shallow = vec3(0.20, 0.50, 0.55), deep = vec3(0.02, 0.10, 0.22);
+    vec3 colour = mix(shallow, deep, 1.0 - exp(-depth_m * 0.35));
+    float concentration = imageLoad(sediment_img, c).r / max(d, 1e-3);
+    float turbid = clamp(concentration * 40.0, 0.0, 0.85);
+    colour = mix(colour, vec3(0.45, 0.36, 0.24), turbid);
+    float alpha = clamp(1.0 - exp(-depth_m * 2.5), 0.35, 0.92);
+    alpha = max(alpha, turbid);
+    colour *= 0.45 + 0.55 * (max(dot(n, s), 0.0) * v_shadow + 0.3);
+    // Fresnel reflection of the sky and the sun's highlight.
+    float fresnel = 0.02 + 0.98 * pow(1.0 - max(dot(n, view), 0.0), 5.0);
+    colour = mix(colour, kSky, fresnel);
+    alpha = mix(alpha, 1.0, fresnel);
+    vec3 half_vector = normalize(s + view);
+    colour += kSunColor * pow(max(dot(n, half_vector), 0.0), 120.0) * 1.5 * v_shadow;
+    // Foam where the water runs fast.
+    float speed = length(imageLoad(velocity_img, c).rg);
+    float foam = smoothstep(2.0, 6.0, speed);
+    colour = mix(colour, vec3(0.95), foam * 0.8);
+    alpha = max(alpha, foam * 0.8);
+    colour = fog(colour);
+    colour = mix(colour, vec3(1.0, 0.85, 0.2), brushRing(p));
+    return vec4(colour, alpha);
+}
+
+void main() {
+    vec4 c = LAYER == LAYER_WATER ? shadeWater() : shadeTerrain();
+    out_color = vec4(pow(max(c.rgb, 0.0), vec3(1.0 / 2.2)), c.a);
+}
