@@ -17,8 +17,10 @@
 #define R_PICK 1  // buffer: vec4 hit (cell x, cell y, height m, 1 if hit)
 
 // The drawn grid: at most MESH_MAX x MESH_MAX vertices whatever the simulation's size, plus a
-// ring of skirt vertices around it (so (n + 2)^2 vertices in all).
+// ring of skirt vertices around it (so (n + 2)^2 vertices in all). CPU drivers (lavapipe) shade
+// vertices on one thread, so they get the smaller mesh; the fragments still read every cell.
 #define MESH_MAX 256
+#define MESH_MAX_CPU 128
 
 #define OVERLAY_NONE 0
 #define OVERLAY_WATER_DEPTH 1

@@ -12,21 +12,24 @@ layout(location = 2) in float v_skirt;
 layout(location = 3) in float v_shadow;
 layout(location = 0) out vec4 out_color;
 
-const vec3 kSky = vec3(0.55, 0.68, 0.85);
+const vec3 kSky = vec3(0.26, 0.42, 0.68); // linear
 const vec3 kSunColor = vec3(1.0, 0.95, 0.85);
 
-// Gradient (m per cell) of the bilinear patch of `which` (0 ground, 1 ground + water) at p.
-vec2 gradientAt(vec2 p, int which) {
+// Height (x) and gradient (yz, m per cell) of the bilinear patch at p, from its four cells:
+// the ground (which 0) or the water surface (which 1, w: the water depth there).
+vec4 patchAt(vec2 p, int which, out float depth) {
     vec2 q = p - 0.5;
     ivec2 i = ivec2(floor(q));
     vec2 t = clamp(q - vec2(i), 0.0, 1.0);
-    float a = terrainAt(i), b = terrainAt(i + ivec2(1, 0));
-    float c = terrainAt(i + ivec2(0, 1)), d = terrainAt(i + ivec2(1, 1));
+    vec4 g = vec4(terrainAt(i), terrainAt(i + ivec2(1, 0)), terrainAt(i + ivec2(0, 1)), terrainAt(i + ivec2(1, 1)));
+    depth = 0.0;
     if (which == 1) {
-        a += waterAt(i); b += waterAt(i + ivec2(1, 0));
-        c += waterAt(i + ivec2(0, 1)); d += waterAt(i + ivec2(1, 1));
+        vec4 w = vec4(waterAt(i), waterAt(i + ivec2(1, 0)), waterAt(i + ivec2(0, 1)), waterAt(i + ivec2(1, 1)));
+        depth = mix(mix(w.x, w.y, t.x), mix(w.z, w.w, t.x), t.y);
+        g += w;
     }
-    return vec2(mix(b - a, d - c, t.y), mix(c - a, d - b, t.x));
+    float h = mix(mix(g.x, g.y, t.x), mix(g.z, g.w, t.x), t.y);
+    return vec4(h, mix(g.y - g.x, g.w - g.z, t.y), mix(g.z - g.x, g.w - g.y, t.x), 0.0);
 }
 
 vec3 normalFrom(vec2 g) {
@@ -65,6 +68,9 @@ float overlayValue(ivec2 c, int mode) {
     return wear.y - wear.x;
 }
 
+// The palette is written in sRGB; light adds up in linear values.
+vec3 toLinear(vec3 srgb) { return pow(srgb, vec3(2.2)); }
+
 vec3 groundColour(vec2 p, vec3 n, float h) {
     ivec2 c = clampCell(ivec2(p));
     float hardness = imageLoad(hardness_img, c).r;
@@ -84,20 +90,20 @@ vec3 groundColour(vec2 p, vec3 n, float h) {
     colour = mix(colour, vec3(0.95, 0.96, 0.98), snow);
     // Wet ground is darker.
     float wet = smoothstep(0.0, 0.05, waterAt(c));
-    return colour * (1.0 - 0.35 * wet);
+    return toLinear(colour * (1.0 - 0.2 * wet));
 }
 
 vec3 light(vec3 albedo, vec3 n) {
     vec3 s = normalize(f.sun_dir.xyz);
     float diffuse = max(dot(n, s), 0.0) * v_shadow;
-    vec3 ambient = mix(vec3(0.20, 0.18, 0.16), kSky * 0.55, n.y * 0.5 + 0.5);
-    return albedo * (kSunColor * diffuse * 1.1 + ambient);
+    vec3 ambient = mix(vec3(0.08, 0.07, 0.06), kSky * 0.6, n.y * 0.5 + 0.5);
+    return albedo * (kSunColor * diffuse * 2.2 + ambient);
 }
 
 vec3 fog(vec3 colour) {
     float dist = length(v_world - f.camera_pos.xyz);
     float extent = max(f.grid.x, f.grid.y) * f.grid.z;
-    float k = f.camera_pos.w > 0.5 ? 0.0 : clamp((dist - extent) / (3.0 * extent), 0.0, 0.6);
+    float k = f.camera_pos.w > 0.5 ? 0.0 : clamp((dist - 1.5 * extent) / (4.0 * extent), 0.0, 0.4);
     return mix(colour, kSky, k);
 }
 
@@ -113,18 +119,20 @@ vec4 shadeTerrain() {
         // The sides of the block: layered soil, lit by the face's own normal.
         vec3 n = normalize(cross(dFdy(v_world), dFdx(v_world)));
         float band = 0.5 + 0.5 * sin(v_world.y / (f.grid.z * f.grid.w) * 3.0);
-        vec3 soil = mix(vec3(0.36, 0.27, 0.20), vec3(0.45, 0.35, 0.26), band);
+        vec3 soil = toLinear(mix(vec3(0.36, 0.27, 0.20), vec3(0.45, 0.35, 0.26), band));
         return vec4(fog(light(soil, n) * 0.9), 1.0);
     }
     vec2 p = v_cell;
-    vec3 n = normalFrom(gradientAt(p, 0));
-    float h = terrainBilinear(p);
+    float unused;
+    vec4 patch_ = patchAt(p, 0, unused);
+    vec3 n = normalFrom(patch_.yz);
+    float h = patch_.x;
     int mode = int(f.overlay.x);
     vec3 colour;
     if (mode != OVERLAY_NONE) {
         float v = overlayValue(clampCell(ivec2(p)), mode);
         float range = max(f.overlay.y, 1e-9);
-        vec3 c = mode == OVERLAY_WEAR ? diverging(v / range) : sequential(v / range);
+        vec3 c = toLinear(mode == OVERLAY_WEAR ? diverging(v / range) : sequential(v / range));
         float shade = 0.55 + 0.45 * max(dot(n, normalize(f.sun_dir.xyz)), 0.0);
         colour = c * shade;
     } else {
@@ -137,33 +145,36 @@ vec4 shadeTerrain() {
 
 vec4 shadeWater() {
     vec2 p = v_cell;
-    float d = waterBilinear(p);
+    float d;
+    vec4 patch_ = patchAt(p, 1, d);
     if (d < 2e-3) discard;
     ivec2 c = clampCell(ivec2(p));
-    vec3 n = v_skirt > 0.0 ? normalize(cross(dFdy(v_world), dFdx(v_world))) : normalFrom(gradientAt(p, 1));
+    vec3 n = v_skirt > 0.0 ? normalize(cross(dFdy(v_world), dFdx(v_world))) : normalFrom(patch_.yz);
     vec3 view = normalize(f.camera_pos.w > 0.5 ? vec3(0.0, 1.0, 0.0) : f.camera_pos.xyz - v_world);
     vec3 s = normalize(f.sun_dir.xyz);
     // Absorption with depth; turbidity from the suspended sediment's concentration.
     float depth_m = d;
-    vec3 shallow = vec3(0.20, 0.50, 0.55), deep = vec3(0.02, 0.10, 0.22);
-    vec3 colour = mix(shallow, deep, 1.0 - exp(-depth_m * 0.35));
+    vec3 shallow = toLinear(vec3(0.15, 0.45, 0.55)), deep = toLinear(vec3(0.03, 0.12, 0.28));
+    vec3 colour = mix(shallow, deep, 1.0 - exp(-depth_m * 0.5));
     float concentration = imageLoad(sediment_img, c).r / max(d, 1e-3);
     float turbid = clamp(concentration * 40.0, 0.0, 0.85);
-    colour = mix(colour, vec3(0.45, 0.36, 0.24), turbid);
-    float alpha = clamp(1.0 - exp(-depth_m * 2.5), 0.35, 0.92);
+    colour = mix(colour, toLinear(vec3(0.50, 0.40, 0.27)), turbid);
+    // Films of a few millimetres (rain on a slope) stay see-through; pools and rivers read blue.
+    float alpha = clamp(1.0 - exp(-depth_m * 3.0), 0.45, 0.95);
     alpha = max(alpha, turbid);
+    float film = smoothstep(0.005, 0.06, d);
     colour *= 0.45 + 0.55 * (max(dot(n, s), 0.0) * v_shadow + 0.3);
     // Fresnel reflection of the sky and the sun's highlight.
-    float fresnel = 0.02 + 0.98 * pow(1.0 - max(dot(n, view), 0.0), 5.0);
-    colour = mix(colour, kSky, fresnel);
+    float fresnel = 0.02 + 0.6 * pow(1.0 - max(dot(n, view), 0.0), 5.0);
+    colour = mix(colour, kSky * 0.8, fresnel);
     alpha = mix(alpha, 1.0, fresnel);
     vec3 half_vector = normalize(s + view);
     colour += kSunColor * pow(max(dot(n, half_vector), 0.0), 120.0) * 1.5 * v_shadow;
     // Foam where the water runs fast.
     float speed = length(imageLoad(velocity_img, c).rg);
-    float foam = smoothstep(2.0, 6.0, speed);
+    float foam = smoothstep(5.0, 15.0, speed) * smoothstep(0.02, 0.2, d);
     colour = mix(colour, vec3(0.95), foam * 0.8);
-    alpha = max(alpha, foam * 0.8);
+    alpha = max(alpha, foam * 0.8) * film;
     colour = fog(colour);
     colour = mix(colour, vec3(1.0, 0.85, 0.2), brushRing(p));
     return vec4(colour, alpha);

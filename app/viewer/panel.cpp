@@ -77,6 +77,7 @@ void tooltip(const char* text) {
 
 void statistics(ViewerState& s) {
     ImGui::Text("%.1f fps  %.1f ms/frame  GPU %.1f ms", s.fps, s.frame_ms, s.gpu_frame_ms);
+    ImGui::Text("GPU: steps %.1f  pick %.2f  drawing %.1f ms", s.gpu_sim_ms, s.gpu_pick_ms, s.gpu_draw_ms);
     const double sim_seconds = double(s.steps_done) * s.params[Param::time_step];
     ImGui::Text("step %lld  (%.1f s simulated)%s", s.steps_done, sim_seconds, s.paused ? "  PAUSED" : "");
     if (!s.watchdog.empty()) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "%s", s.watchdog.c_str());
@@ -278,8 +279,8 @@ void legend(const ViewerState& s) {
         const float t = (float(i) + 0.5f) / 64.0f;
         float rgb[3];
         overlayColour(s.overlay, diverging ? t * 2.0f - 1.0f : t, rgb);
-        // The shader writes sRGB-encoded output; ImGui colours are already display values.
-        const ImU32 c = ImGui::GetColorU32(ImVec4(std::pow(rgb[0], 1 / 2.2f), std::pow(rgb[1], 1 / 2.2f), std::pow(rgb[2], 1 / 2.2f), 1));
+        // The maps are sRGB values, as the shader shows them (it linearises, lights, re-encodes).
+        const ImU32 c = ImGui::GetColorU32(ImVec4(rgb[0], rgb[1], rgb[2], 1));
         draw->AddRectFilled(ImVec2(p.x + w * float(i) / 64, p.y), ImVec2(p.x + w * float(i + 1) / 64 + 1, p.y + h), c);
     }
     ImGui::Dummy(ImVec2(w, h));

@@ -212,8 +212,9 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
 
     // The mesh: (n + 2)^2 vertices generated from gl_VertexIndex (the outer ring is the skirt);
     // only the triangle list is stored.
-    mesh_x_ = static_cast<uint32_t>(std::clamp(sim.width(), 2, MESH_MAX));
-    mesh_y_ = static_cast<uint32_t>(std::clamp(sim.height(), 2, MESH_MAX));
+    const int side = ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? MESH_MAX_CPU : MESH_MAX;
+    mesh_x_ = static_cast<uint32_t>(std::clamp(sim.width(), 2, side));
+    mesh_y_ = static_cast<uint32_t>(std::clamp(sim.height(), 2, side));
     const uint32_t vx = mesh_x_ + 2, vy = mesh_y_ + 2;
     std::vector<uint32_t> indices;
     indices.reserve(size_t(vx - 1) * (vy - 1) * 6);
@@ -371,7 +372,7 @@ void Renderer::recordPick(VkCommandBuffer cmd, uint32_t frame) {
 
 void Renderer::beginScene(VkCommandBuffer cmd, uint32_t frame, uint32_t target, bool water) {
     VkClearValue clear[2];
-    clear[0].color = {{0.33f, 0.42f, 0.52f, 1.0f}};
+    clear[0].color = {{0.52f, 0.64f, 0.80f, 1.0f}}; // the sky, already sRGB-encoded
     clear[1].depthStencil = {1.0f, 0};
     VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
     begin.renderPass = render_pass_;

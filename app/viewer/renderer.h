@@ -56,6 +56,9 @@ public:
     // (Re)creates the depth image and one framebuffer per view; waits for the device first.
     void setTargets(const std::vector<VkImageView>& views, VkExtent2D extent);
     VkExtent2D extent() const { return extent_; }
+    // Vertices per side of the drawn grid (without the skirt).
+    uint32_t meshX() const { return mesh_x_; }
+    uint32_t meshY() const { return mesh_y_; }
 
     // The block the next frame in slot `frame` reads (host-visible; the slot's fence must have
     // signalled).

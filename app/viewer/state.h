@@ -55,6 +55,7 @@ struct ViewerState {
 
     // Read back by the loop (a frame or two late).
     double fps = 0, frame_ms = 0, gpu_frame_ms = 0;
+    double gpu_sim_ms = 0, gpu_pick_ms = 0, gpu_draw_ms = 0; // GPU time of the last frame's parts
     std::vector<std::pair<std::string, double>> pass_ms; // one step, per pass
     gpu::Totals totals{};
     double initial_water = 0; // m^3 at reset

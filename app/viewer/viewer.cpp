@@ -282,9 +282,10 @@ struct Frame {
     bool submitted = false;
     bool picked = false;
     std::vector<gpu::Pass> timed_passes; // the passes of the timed step, in order
+    uint32_t ts_steps = 0, ts_pick = 0, ts_scene = 0; // timestamps after the steps, pick, scene
 };
 
-void fillUniforms(App& app, FrameUniforms& u, VkExtent2D extent, bool brush_visible) {
+void fillUniforms(App& app, const Renderer& renderer, FrameUniforms& u, VkExtent2D extent, bool brush_visible) {
     const ViewerState& s = app.state;
     const float L = float(s.params[Param::cell_size]);
     const float aspect = float(extent.width) / float(std::max(extent.height, 1u));
@@ -300,7 +301,7 @@ void fillUniforms(App& app, FrameUniforms& u, VkExtent2D extent, bool brush_visi
     set(u.brush, app.sim->params().brush_x, app.sim->params().brush_y, s.radius, brush_visible ? 1.0f : 0.0f);
     set(u.grid, float(s.width), float(s.height), L, s.exaggeration);
     const float base = app.relief_lo - 0.08f * (app.relief_hi - app.relief_lo) - 2.0f * L / std::max(s.exaggeration, 0.1f);
-    set(u.mesh, float(std::clamp(s.width, 2, MESH_MAX)), float(std::clamp(s.height, 2, MESH_MAX)), base, 0.0f);
+    set(u.mesh, float(renderer.meshX()), float(renderer.meshY()), base, 0.0f);
     set(u.overlay, float(s.overlay), s.overlay_range, s.show_water ? 1.0f : 0.0f, 0.0f);
     // The picking ray through the cursor (the window's centre offscreen).
     float nx = 0, ny = 0;
@@ -328,6 +329,9 @@ void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
     if (f.timer.used > 0) {
         const std::vector<double> ms = gpu::readTimestampsMs(f.timer, *app.ctx);
         s.gpu_frame_ms = ms.back();
+        s.gpu_sim_ms = ms[f.ts_steps];
+        s.gpu_pick_ms = ms[f.ts_pick] - ms[f.ts_steps];
+        s.gpu_draw_ms = ms[f.ts_scene] - ms[f.ts_pick];
         // ms[0]: frame start; ms[1]: before the timed step's first pass; ms[2 + i]: after pass i.
         if (!f.timed_passes.empty() && ms.size() >= f.timed_passes.size() + 3) {
             s.pass_ms.clear();
@@ -388,12 +392,14 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
         s.steps_done += steps;
         Renderer::barrierSimulationToDraw(cmd);
     }
+    f.ts_steps = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
     renderer.recordPick(cmd, slot);
+    f.ts_pick = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
     f.picked = true;
-    renderer.beginScene(cmd, slot, target, s.show_water && s.overlay == 0);
-    ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
+    renderer.beginScene(cmd, slot, target, s.show_water && s.overlay == 0 && !getenv("NOWATER"));
+    if (!getenv("NOGUI")) ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
     renderer.endScene(cmd);
-    gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+    f.ts_scene = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
 }
 
 // Copies `image` (in `layout`) into a host buffer after the scene; the caller waits and writes.
@@ -616,6 +622,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     const int warmup = bench ? 5 : 0;
     const int frame_limit = bench ? warmup + o.bench_frames : o.exit_after_frames > 0 ? o.exit_after_frames : windowed ? 0 : 1;
     std::vector<double> frame_times;
+    double gpu_parts[3] = {0, 0, 0}; // bench: GPU ms of the steps, the pick, the drawing
     int screenshot_counter = 1;
     uint64_t frame_number = 0;
     auto last = std::chrono::steady_clock::now();
@@ -684,7 +691,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
             --s.single_steps;
         }
         const bool brush_visible = windowed && s.pick_hit && !ImGui::GetIO().WantCaptureMouse;
-        fillUniforms(app, renderer->uniforms(slot), extent, brush_visible);
+        fillUniforms(app, *renderer, renderer->uniforms(slot), extent, brush_visible);
 
         VK_CHECK(vkResetFences(ctx.device, 1, &f.fence));
         recordFrame(app, f, *renderer, slot, target, steps, painting);
@@ -750,7 +757,10 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         ++frame_number;
         const double frame_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - now).count();
         (void)frame_s;
-        if (frame_number > uint64_t(warmup)) frame_times.push_back(dt * 1e3);
+        if (frame_number > uint64_t(warmup)) {
+            frame_times.push_back(dt * 1e3);
+            gpu_parts[0] += s.gpu_sim_ms, gpu_parts[1] += s.gpu_pick_ms, gpu_parts[2] += s.gpu_draw_ms;
+        }
         fps_accum += dt;
         ++fps_frames;
         if (fps_accum > 0.5) {
@@ -775,6 +785,9 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
                     "p95 %.2f ms\n",
                     t.size(), extent.width, extent.height, windowed ? "window" : "offscreen", s.width, s.height,
                     s.steps_per_frame, gpu::modelName(s.model), mean, 1e3 / mean, p95);
+        const double n = double(frame_times.size());
+        std::printf("view bench: GPU per frame: steps %.2f ms, pick %.2f ms, drawing %.2f ms\n", gpu_parts[0] / n,
+                    gpu_parts[1] / n, gpu_parts[2] / n);
     }
 
     int status = 0;
