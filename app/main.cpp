@@ -87,6 +87,8 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0, 1000));
     view_cmd->add_flag("--offscreen", view.offscreen, "render into an image even if a display is present");
     view_cmd->add_flag("--paused", view.paused, "start paused");
+    view_cmd->add_flag("--no-panel", view.no_panel, "start with the panel hidden (Tab shows it)");
+    view_cmd->add_flag("--probe-display", view.probe_display, "exit 0 if a window can be opened here, else 1 (scripts/run)");
 
     bool params_json = false;
     CLI::App* params_cmd = app.add_subcommand("params", "print the parameter table");

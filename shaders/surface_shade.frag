@@ -172,7 +172,7 @@ vec4 shadeWater() {
     colour += kSunColor * pow(max(dot(n, half_vector), 0.0), 120.0) * 1.5 * v_shadow;
     // Foam where the water runs fast.
     float speed = length(imageLoad(velocity_img, c).rg);
-    float foam = smoothstep(5.0, 15.0, speed) * smoothstep(0.02, 0.2, d);
+    float foam = 0.7 * smoothstep(8.0, 25.0, speed) * smoothstep(0.02, 0.2, d);
     colour = mix(colour, vec3(0.95), foam * 0.8);
     alpha = max(alpha, foam * 0.8) * film;
     colour = fog(colour);

@@ -80,11 +80,14 @@ Mat4 viewProjection(const Camera& c, float aspect, float scene_extent) {
         proj.m[11] = -1;
         proj.m[14] = near_z * far_z / (near_z - far_z);
     }
+    // Off-centre: x_ndc += shift_x * w, so the orbit target sits at shift_x on screen.
+    for (int col = 0; col < 4; ++col) proj.m[col * 4 + 0] += c.shift_x * proj.m[col * 4 + 3];
     return multiply(proj, view);
 }
 
 Ray rayThrough(const Camera& c, float aspect, float ndc_x, float ndc_y) {
     const Basis b = basis(c);
+    ndc_x -= c.shift_x;
     const float hh = c.top_down ? halfHeight(c) : std::tan(c.fov_y * 0.5f);
     const Vec3 offset = b.right * (ndc_x * hh * aspect) + b.up * (-ndc_y * hh);
     if (c.top_down) return {b.eye + offset, b.forward};
@@ -94,7 +97,7 @@ Ray rayThrough(const Camera& c, float aspect, float ndc_x, float ndc_y) {
 void frameAll(Camera& c, float size_x, float size_z, float lo, float hi) {
     c.target = {size_x * 0.5f, (lo + hi) * 0.5f, size_z * 0.5f};
     const float radius = 0.5f * std::sqrt(size_x * size_x + size_z * size_z + (hi - lo) * (hi - lo));
-    c.distance = radius / std::sin(c.fov_y * 0.5f) * 1.05f;
+    c.distance = radius / std::sin(c.fov_y * 0.5f) * 0.9f;
 }
 
 void orbit(Camera& c, float dx, float dy) {

@@ -19,6 +19,7 @@ struct Camera {
     float distance = 1000;  // m from the target
     float fov_y = 0.8f;     // radians (perspective)
     bool top_down = false;  // T: orthographic, looking straight down
+    float shift_x = 0.0f;   // NDC x of the view's centre (moves the scene right of the panel)
 };
 
 struct Ray {

@@ -82,7 +82,7 @@ void statistics(ViewerState& s) {
     ImGui::Text("step %lld  (%.1f s simulated)%s", s.steps_done, sim_seconds, s.paused ? "  PAUSED" : "");
     if (!s.watchdog.empty()) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "%s", s.watchdog.c_str());
     if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
-    if (ImGui::TreeNodeEx("GPU ms per pass (one step)", ImGuiTreeNodeFlags_DefaultOpen)) {
+    if (ImGui::TreeNode("GPU ms per pass (one step)")) {
         double most = 1e-6;
         for (const auto& [name, ms] : s.pass_ms) most = std::max(most, ms);
         for (const auto& [name, ms] : s.pass_ms) {
@@ -297,7 +297,7 @@ void drawPanel(ViewerState& s) {
     legend(s);
     if (!s.show_panel) return;
     ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(380, 640), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(360, std::min(ImGui::GetIO().DisplaySize.y - 16.0f, 760.0f)), ImGuiCond_FirstUseEver);
     ImGui::Begin("Alluvium (Tab hides)");
     statistics(s);
     if (ImGui::CollapsingHeader("Simulation and view", ImGuiTreeNodeFlags_DefaultOpen)) controls(s);

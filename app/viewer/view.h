@@ -20,6 +20,8 @@ struct ViewOptions {
     int steps_per_frame = 1;
     bool offscreen = false;       // render into an image even if a display is present
     bool paused = false;          // start paused
+    bool no_panel = false;        // start with the panel hidden (Tab shows it)
+    bool probe_display = false;   // only say (exit 0 / 1) whether a window can be opened
 };
 
 int viewCommand(const ViewOptions& options, const DeviceOptions& device);

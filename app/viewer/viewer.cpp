@@ -42,6 +42,7 @@ namespace {
 
 constexpr uint32_t kFramesInFlight = 2;
 constexpr uint32_t kTimerCapacity = 64;
+constexpr float kPanelWidth = 360.0f; // pixels, as panel.cpp opens it
 
 bool hasExtension(const std::string& path, const char* ext) {
     return std::filesystem::path(path).extension() == ext;
@@ -291,6 +292,9 @@ void fillUniforms(App& app, const Renderer& renderer, FrameUniforms& u, VkExtent
     const float aspect = float(extent.width) / float(std::max(extent.height, 1u));
     const float extent_m = float(std::max(s.width, s.height)) * L;
     app.camera.top_down = s.top_down;
+    // With the panel open, centre the scene in the part of the view the panel leaves free.
+    const float panel_px = s.show_panel ? std::min(kPanelWidth + 8.0f, 0.45f * float(extent.width)) : 0.0f;
+    app.camera.shift_x = panel_px / float(std::max(extent.width, 1u));
     const Mat4 vp = viewProjection(app.camera, aspect, extent_m);
     std::memcpy(u.view_proj, vp.m, sizeof u.view_proj);
     const Vec3 eye = eyePosition(app.camera);
@@ -396,8 +400,8 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
     renderer.recordPick(cmd, slot);
     f.ts_pick = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
     f.picked = true;
-    renderer.beginScene(cmd, slot, target, s.show_water && s.overlay == 0 && !getenv("NOWATER"));
-    if (!getenv("NOGUI")) ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
+    renderer.beginScene(cmd, slot, target, s.show_water && s.overlay == 0);
+    ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
     renderer.endScene(cmd);
     f.ts_scene = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
 }
@@ -439,6 +443,11 @@ void checkVk(VkResult r) {
 // [SECTION] viewCommand: the loop, bench, screenshot, report
 
 int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
+    if (o.probe_display) {
+        const bool ok = initWindowSystem();
+        if (ok) shutdownWindowSystem();
+        return ok ? 0 : 1;
+    }
     // Everything a person can get wrong is checked before the GPU starts.
     if (!o.report.empty() && !hasExtension(o.report, ".json")) throw InputError("--report '" + o.report + "': use a .json file");
     if (!o.screenshot.empty() && !hasExtension(o.screenshot, ".png"))
@@ -467,6 +476,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     s.seed = static_cast<int>(o.terrain.seed);
     s.steps_per_frame = std::max(o.steps_per_frame, 1);
     s.paused = o.paused || o.steps_per_frame == 0;
+    s.show_panel = !o.no_panel;
     s.radius = std::max(3.0f, float(std::max(s.width, s.height)) / 24.0f);
     const bool bench = o.bench_frames > 0;
     if (bench) s.vsync = false;
