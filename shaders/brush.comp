@@ -29,6 +29,9 @@ void main() {
             imageStore(scratch_img, c, vec4(h + b.amount * flow));
         } else if (w > 0.0) {
             float a = b.amount * w;
+            // The hand holds what it picked minus what it dropped; the GPU knows it exactly now,
+            // the host only a frame later.
+            if (b.tool == BRUSH_TOOL_DROP) a *= float(totals[BRUSH_HAND_PICKED] - totals[BRUSH_HAND_DROPPED]);
             if (b.tool == BRUSH_TOOL_ADD_WATER) {
                 imageStore(water_img, c, vec4(imageLoad(water_img, c).r + a));
                 tally.x = a;

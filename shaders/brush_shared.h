@@ -16,7 +16,7 @@ namespace alluvium::gpu {
 #define BRUSH_TOOL_FLATTEN 6  // towards `target` (m)
 #define BRUSH_TOOL_HARDNESS 7 // hardness towards `target` (0..1)
 #define BRUSH_TOOL_PICK_UP 9  // the hand: takes ground away (tallied as held)
-#define BRUSH_TOOL_DROP 10    // the hand: puts `amount` x weight / weight_sum m^3 back
+#define BRUSH_TOOL_DROP 10    // the hand: puts back all it holds, spread by the brush's weights
 
 // Binding slots of the brush's own descriptor set.
 #define BB_TERRAIN 0  // r32f, the simulation's current terrain
@@ -49,7 +49,8 @@ struct BrushParams {
     float radius;    // cells
     float falloff;   // 0: flat disk .. 1: (1 - r^2)^2
     float amount;    // at the centre, for this application: m (water, raise, lower, pick up),
-                     // a fraction (smooth <= 0.25, flatten, hardness), or m per unit weight (drop)
+                     // a fraction (smooth <= 0.25, flatten, hardness); drop: 1 / (cell area x
+                     // the weight sum), times the volume held (read from the totals on the GPU)
     float target;    // flatten: height (m); hardness: 0..1
     float cell_area; // m^2
 };

@@ -37,7 +37,7 @@ gpu::BrushParams brushAt(int w, int h, int tool) {
     p.y = float(h) * 0.57f;
     p.radius = std::max(2.5f, float(std::min(w, h)) * 0.3f);
     p.falloff = 0.7f;
-    p.amount = tool == BRUSH_TOOL_SMOOTH ? 0.2f : tool == BRUSH_TOOL_DROP ? 0.05f : 0.3f;
+    p.amount = tool == BRUSH_TOOL_SMOOTH ? 0.2f : 0.3f;
     p.target = tool == BRUSH_TOOL_HARDNESS ? 0.9f : 40.0f;
     p.cell_area = 16.0f;
     return p;
@@ -51,11 +51,18 @@ TEST_P(BrushTest, MatchesReference) {
     gpu::Simulation sim(ctx(), c.grid.w, c.grid.h);
     loadState(sim, state, defaultParams(c.grid.w, c.grid.h));
     gpu::Brush brush(ctx(), sim);
-    const gpu::BrushParams p = brushAt(c.grid.w, c.grid.h, c.tool);
-    brush.apply(p);
-
     ref::BrushFields f{c.grid.w, c.grid.h, state.terrain, state.water, state.hardness};
     ref::BrushSums sums{};
+    if (c.tool == BRUSH_TOOL_DROP) { // something in the hand first
+        const gpu::BrushParams pick = brushAt(c.grid.w, c.grid.h, BRUSH_TOOL_PICK_UP);
+        brush.apply(pick);
+        ref::applyBrush(f, pick, sums);
+    }
+    gpu::BrushParams p = brushAt(c.grid.w, c.grid.h, c.tool);
+    if (c.tool == BRUSH_TOOL_DROP)
+        p.amount = float(1.0 / (p.cell_area * gpu::brushWeightSum(c.grid.w, c.grid.h, p.x + 3, p.y, p.radius, p.falloff)));
+    if (c.tool == BRUSH_TOOL_DROP) p.x += 3;
+    brush.apply(p);
     ref::applyBrush(f, p, sums);
     EXPECT_LE(relativeError(sim.download(Field::Terrain), f.terrain), kTolerance);
     EXPECT_LE(relativeError(sim.download(Field::Water), f.water), kTolerance);
@@ -103,7 +110,7 @@ TEST_F(BrushMass, TheHandPutsBackWhatItTook) {
     gpu::BrushParams drop = brushAt(w, h, BRUSH_TOOL_DROP);
     drop.x = 20.5f;
     drop.y = 15.0f;
-    drop.amount = float(held / cell_area / gpu::brushWeightSum(w, h, drop.x, drop.y, drop.radius, drop.falloff));
+    drop.amount = float(1.0 / (cell_area * gpu::brushWeightSum(w, h, drop.x, drop.y, drop.radius, drop.falloff)));
     brush.apply(drop);
     const gpu::BrushTotals t = brush.totals();
     EXPECT_LE(relativeError(t.hand_dropped, held), 1e-6);

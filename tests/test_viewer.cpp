@@ -153,6 +153,11 @@ TEST(Viewer, WaterStrokeUnderXvfb) {
     EXPECT_GT(report["brush"]["water_added"].get<double>(), 0.0) << "key 1 then a drag should pour water\n" << log;
     EXPECT_EQ(report["brush"]["water_removed"].get<double>(), 0.0);
     EXPECT_LT(report["water"]["budget_error_rel"].get<double>(), 1e-3);
+    // The hand put back exactly what it took.
+    const double picked = report["brush"]["hand_picked"].get<double>(), dropped = report["brush"]["hand_dropped"].get<double>();
+    EXPECT_GT(picked, 0.0) << log;
+    EXPECT_NEAR(dropped, picked, 1e-5 * picked) << log;
+    EXPECT_LT(report["soil"]["drift_rel"].get<double>(), 1e-5);
 
     const Rgba before = readPng(dir / "before.png"), after = readPng(dir / "after.png");
     const Rgba resized = readPng(dir / "resized.png"), last = readPng(dir / "last.png");

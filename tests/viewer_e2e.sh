@@ -3,7 +3,7 @@
 # events from xdotool. test_viewer.cpp checks what it leaves in OUT_DIR.
 #   usage: viewer_e2e.sh ALLUVIUM OUT_DIR
 # Leaves: before.png (F12 before the stroke), after.png (F12 after it), resized.png (F12 after
-# the window was resized to 640x400), last.png (--screenshot on exit), report.json, viewer.log.
+# the window was resized to 640x400; the hand moved ground in between), last.png (--screenshot on exit), report.json, viewer.log.
 set -euo pipefail
 exe=$1
 out=$2
@@ -52,6 +52,20 @@ xdotool mouseup 1
 xdotool mousemove --window "$wid" 780 480 # the ring off the stroke
 sleep 1
 shot after 2
+# The hand (9): pick ground up along a short stroke, let go, click elsewhere to drop it all.
+xdotool key --window "$wid" 9
+sleep 0.3
+xdotool mousemove --window "$wid" 560 300 mousedown 1
+for x in $(seq 560 10 620); do
+    xdotool mousemove --window "$wid" "$x" 300
+    sleep 0.12
+done
+xdotool mouseup 1
+sleep 0.5
+xdotool mousemove --window "$wid" 520 200
+sleep 0.5
+xdotool click 1
+sleep 1
 xdotool windowsize "$wid" 640 400
 sleep 2
 shot resized 3

@@ -35,9 +35,7 @@ const char* toolName(Tool t) {
     return "?";
 }
 
-bool toolAvailable(Tool t) {
-    return t == Tool::AddWater || t == Tool::RemoveWater || t == Tool::Raise || t == Tool::Lower || t == Tool::Spring;
-}
+bool toolAvailable(Tool) { return true; }
 
 const char* overlayName(int overlay) {
     static const char* names[OVERLAY_COUNT] = {"shaded", "water depth", "speed", "suspended sediment",
@@ -96,11 +94,12 @@ void statistics(ViewerState& s) {
     }
     if (ImGui::TreeNodeEx("Totals (m^3)", ImGuiTreeNodeFlags_DefaultOpen)) {
         const double* a = s.totals.acc;
-        const double water = s.initial_water + a[SLOT_RAIN] + a[SLOT_SPRING] + a[SLOT_BRUSH_WATER_ADD] -
-                             a[SLOT_BRUSH_WATER_REMOVE] - a[SLOT_EVAPORATED] - a[SLOT_DRAINED_WATER];
-        ImGui::Text("water %.4g (rained %.4g, springs %.4g)", water, a[SLOT_RAIN], a[SLOT_SPRING]);
-        ImGui::Text("brush water +%.4g / -%.4g", a[SLOT_BRUSH_WATER_ADD], a[SLOT_BRUSH_WATER_REMOVE]);
-        ImGui::Text("brush ground +%.4g / -%.4g", a[SLOT_BRUSH_SOIL_ADD], a[SLOT_BRUSH_SOIL_REMOVE]);
+        const gpu::BrushTotals& b = s.brush_totals;
+        const double water = s.initial_water + a[SLOT_RAIN] + a[SLOT_SPRING] + b.water_added - b.water_removed -
+                             a[SLOT_EVAPORATED] - a[SLOT_DRAINED_WATER];
+        if (s.model == MODEL_PIPE) ImGui::Text("water %.4g (rained %.4g, springs %.4g)", water, a[SLOT_RAIN], a[SLOT_SPRING]);
+        ImGui::Text("brush water +%.4g / -%.4g", b.water_added, b.water_removed);
+        ImGui::Text("brush ground +%.4g / -%.4g", b.terrain_added, b.terrain_removed);
         ImGui::Text("eroded %.4g  deposited %.4g", a[SLOT_ERODED], a[SLOT_DEPOSITED]);
         ImGui::Text("drained water %.4g  sediment %.4g", a[SLOT_DRAINED_WATER], a[SLOT_SED_DRAINED]);
         ImGui::Text("max speed %.2f m/s", double(s.totals.max_speed));
@@ -153,13 +152,19 @@ void brush(ViewerState& s) {
         ImGui::BeginDisabled(!toolAvailable(tool));
         if (ImGui::RadioButton(toolName(tool), s.tool == tool)) s.tool = tool;
         ImGui::EndDisabled();
-        if (!toolAvailable(tool)) tooltip("not implemented yet");
         if (t % 3 != 0) ImGui::SameLine();
     }
     ImGui::SliderFloat("radius ([ ])", &s.radius, 1.0f, 200.0f, "%.1f cells", ImGuiSliderFlags_Logarithmic);
     ImGui::SliderFloat("strength", &s.strength, 0.01f, 50.0f, "%.2f m/s", ImGuiSliderFlags_Logarithmic);
     tooltip("water or ground added per second of simulation at the centre (falloff (1 - r^2)^2)");
-    if (s.model != MODEL_PIPE) ImGui::TextWrapped("The brush and springs act in the pipe model's sources pass.");
+    ImGui::SliderFloat("falloff", &s.falloff, 0.0f, 1.0f, "%.2f");
+    tooltip("0: a flat disk; 1: (1 - r^2)^2");
+    if (s.tool == Tool::Hardness) ImGui::SliderFloat("hardness to paint", &s.paint_hardness, 0.0f, 1.0f, "%.2f");
+    if (s.tool == Tool::Hand) {
+        const double held = s.brush_totals.hand_picked - s.brush_totals.hand_dropped;
+        ImGui::Text("the hand holds %.4g m^3%s", held, held > 0 && s.hand_holding ? ": click to drop it" : "");
+    }
+    if (s.model != MODEL_PIPE) ImGui::TextWrapped("Springs act in the pipe model's sources pass only.");
     if (s.pick_hit) ImGui::Text("cursor: cell %.1f, %.1f  height %.2f m", double(s.pick_x), double(s.pick_y), double(s.pick_height));
     ImGui::Text("springs (8 to place, right click removes):");
     for (size_t i = 0; i < s.springs.size(); ++i) {

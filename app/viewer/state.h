@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "brush.h"
 #include "params.h"
 #include "simulation.h"
 
@@ -32,7 +33,10 @@ struct ViewerState {
     // Brush.
     Tool tool = Tool::AddWater;
     float radius = 8.0f;    // cells
-    float strength = 2.0f;  // m/s of water or ground at the centre, per second of simulation
+    float strength = 2.0f;  // at the centre, per second of simulation: m/s (water, ground, hand),
+                            // 1/s (smooth, flatten, hardness)
+    float falloff = 1.0f;   // 0: flat disk .. 1: (1 - r^2)^2
+    float paint_hardness = 1.0f; // the hardness tool's target
     std::vector<gpu::Spring> springs;
     bool springs_dirty = false;
 
@@ -58,6 +62,8 @@ struct ViewerState {
     double gpu_sim_ms = 0, gpu_pick_ms = 0, gpu_draw_ms = 0; // GPU time of the last frame's parts
     std::vector<std::pair<std::string, double>> pass_ms; // one step, per pass
     gpu::Totals totals{};
+    gpu::BrushTotals brush_totals; // since the last reset
+    bool hand_holding = false;
     double initial_water = 0; // m^3 at reset
     long long steps_done = 0;
     bool pick_hit = false;

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <memory>
 #include <numeric>
+#include <optional>
 
 #define GLFW_INCLUDE_VULKAN
 #include <GLFW/glfw3.h>
@@ -21,6 +22,7 @@
 #include <imgui_impl_vulkan.h>
 #include <nlohmann/json.hpp>
 
+#include "brush.h"
 #include "camera.h"
 #include "io/atomic_file.h"
 #include "io/errors.h"
@@ -66,9 +68,19 @@ struct App {
     double last_x = 0, last_y = 0;
     bool right_moved = false;
     bool left_was_down = false, right_was_down = false;
+    bool left_clicked = false; // a press seen by the callback (a click can be shorter than a frame)
     float scroll = 0;
-    // Brush totals carried over resets (m^3): water added, removed; ground added, removed.
-    double brush_carry[4] = {0, 0, 0, 0};
+    gpu::Brush* brush = nullptr;
+    gpu::BrushTotals brush_carry; // brush totals before the last reset
+    float stroke_height = 0;      // flatten: the ground's height where the stroke began
+    bool hand_picking = false;    // the hand: the button is down, picking up
+    bool hand_holding = false;    // the hand: holds ground until the next click
+};
+
+// What the mouse asks of the brush this frame.
+struct BrushInput {
+    bool painting = false; // the left button paints at the point under the cursor
+    bool drop = false;     // the hand puts down what it holds
 };
 
 void applyParams(App& app) {
@@ -96,11 +108,16 @@ void measureRelief(App& app) {
 // person's action, not part of the frame loop.
 void resetSimulation(App& app) {
     vkDeviceWaitIdle(app.ctx->device);
-    const gpu::Totals t = app.sim->totals();
-    app.brush_carry[0] += t.acc[SLOT_BRUSH_WATER_ADD];
-    app.brush_carry[1] += t.acc[SLOT_BRUSH_WATER_REMOVE];
-    app.brush_carry[2] += t.acc[SLOT_BRUSH_SOIL_ADD];
-    app.brush_carry[3] += t.acc[SLOT_BRUSH_SOIL_REMOVE];
+    // The budgets restart with the terrain; the report's brush totals keep counting.
+    const gpu::BrushTotals t = app.brush->totals();
+    app.brush_carry.water_added += t.water_added;
+    app.brush_carry.water_removed += t.water_removed;
+    app.brush_carry.terrain_added += t.terrain_added;
+    app.brush_carry.terrain_removed += t.terrain_removed;
+    app.brush_carry.hand_picked += t.hand_picked;
+    app.brush_carry.hand_dropped += t.hand_dropped;
+    app.brush->resetTotals();
+    app.hand_holding = app.hand_picking = false;
     loadInitialState(*app.sim, app.initial);
     const size_t cells = size_t(app.sim->width()) * size_t(app.sim->height());
     app.sim->upload(gpu::Field::Wear, std::vector<float>(cells * 2, 0.0f));
@@ -141,13 +158,17 @@ void onKey(GLFWwindow* w, int key, int, int action, int mods) {
     }
 }
 
+void onMouseButton(GLFWwindow* w, int button, int action, int) {
+    if (button == GLFW_MOUSE_BUTTON_LEFT && action == GLFW_PRESS) appOf(w)->left_clicked = true;
+}
+
 void onScroll(GLFWwindow* w, double, double dy) {
     if (ImGui::GetIO().WantCaptureMouse) return;
     appOf(w)->scroll += float(dy);
 }
 
-// Orbit, pan and zoom from the mouse; returns true while the left button paints.
-bool handleMouse(App& app, VkExtent2D extent) {
+// Orbit, pan and zoom from the mouse, and what the left button asks of the brush.
+BrushInput handleMouse(App& app, VkExtent2D extent) {
     GLFWwindow* w = app.window;
     ViewerState& s = app.state;
     double x, y;
@@ -186,18 +207,81 @@ bool handleMouse(App& app, VkExtent2D extent) {
         }
     }
     app.scroll = 0;
-    const bool pressed = left && !app.left_was_down;
+    const bool pressed = (left && !app.left_was_down) || app.left_clicked;
+    app.left_clicked = false;
     app.left_was_down = left;
-    if (ui || !left || !s.pick_hit) return false;
-    if (s.tool == Tool::Spring) {
+    BrushInput in;
+    if (s.tool != Tool::Hand) app.hand_picking = app.hand_holding = false;
+    if (s.tool == Tool::Hand && app.hand_picking && !left) { // released: now it holds
+        app.hand_picking = false;
+        app.hand_holding = true;
+    }
+    if (ui || !(left || pressed) || !s.pick_hit) return in;
+    if (pressed) app.stroke_height = s.pick_height;
+    switch (s.tool) {
+    case Tool::Spring:
         if (pressed) {
             const float area = float(s.params[Param::cell_size] * s.params[Param::cell_size]);
             s.springs.push_back({s.pick_x, s.pick_y, std::max(1.0f, s.radius * 0.25f), s.strength * 0.05f * area});
             s.springs_dirty = true;
         }
-        return false;
+        break;
+    case Tool::Hand:
+        if (app.hand_holding) {
+            if (pressed) {
+                in.drop = true;
+                app.hand_holding = false;
+            }
+        } else {
+            app.hand_picking = true;
+            in.painting = true;
+        }
+        break;
+    default: in.painting = true;
     }
-    return true;
+    return in;
+}
+
+// The brush's application this frame, if any: rates are per second of simulated time, so a
+// paused simulation is not painted (the hand's drop is instant and works paused too).
+std::optional<gpu::BrushParams> brushStroke(const App& app, int steps, BrushInput in) {
+    const ViewerState& s = app.state;
+    if (!in.painting && !in.drop) return std::nullopt;
+    const float L = float(s.params[Param::cell_size]);
+    const float amount = s.strength * float(steps) * float(s.params[Param::time_step]);
+    gpu::BrushParams b{};
+    b.x = s.pick_x;
+    b.y = s.pick_y;
+    b.radius = s.radius;
+    b.falloff = s.falloff;
+    b.cell_area = L * L;
+    b.amount = amount;
+    switch (s.tool) {
+    case Tool::AddWater: b.tool = BRUSH_TOOL_ADD_WATER; break;
+    case Tool::RemoveWater: b.tool = BRUSH_TOOL_REMOVE_WATER; break;
+    case Tool::Raise: b.tool = BRUSH_TOOL_RAISE; break;
+    case Tool::Lower: b.tool = BRUSH_TOOL_LOWER; break;
+    case Tool::Smooth: b.tool = BRUSH_TOOL_SMOOTH; break;
+    case Tool::Flatten:
+        b.tool = BRUSH_TOOL_FLATTEN;
+        b.target = app.stroke_height;
+        break;
+    case Tool::Hardness:
+        b.tool = BRUSH_TOOL_HARDNESS;
+        b.target = s.paint_hardness;
+        break;
+    case Tool::Hand:
+        b.tool = in.drop ? BRUSH_TOOL_DROP : BRUSH_TOOL_PICK_UP;
+        if (in.drop) {
+            const double weights = gpu::brushWeightSum(s.width, s.height, b.x, b.y, b.radius, b.falloff);
+            if (weights <= 0) return std::nullopt;
+            b.amount = float(1.0 / (double(b.cell_area) * weights)); // times the volume held, on the GPU
+        }
+        break;
+    case Tool::Spring: return std::nullopt;
+    }
+    if (b.amount <= 0) return std::nullopt;
+    return b;
 }
 
 // [SECTION] requests from the panel
@@ -302,7 +386,7 @@ void fillUniforms(App& app, const Renderer& renderer, FrameUniforms& u, VkExtent
     auto set = [](float* v, float a, float b, float c, float d) { v[0] = a, v[1] = b, v[2] = c, v[3] = d; };
     set(u.camera_pos, eye.x, eye.y, eye.z, s.top_down ? 1.0f : 0.0f);
     set(u.sun_dir, ce * std::sin(s.sun_azimuth), std::sin(s.sun_elevation), ce * std::cos(s.sun_azimuth), 6.0f);
-    set(u.brush, app.sim->params().brush_x, app.sim->params().brush_y, s.radius, brush_visible ? 1.0f : 0.0f);
+    set(u.brush, s.pick_x, s.pick_y, s.radius, brush_visible ? 1.0f : 0.0f);
     set(u.grid, float(s.width), float(s.height), L, s.exaggeration);
     const float base = app.relief_lo - 0.08f * (app.relief_hi - app.relief_lo) - 2.0f * L / std::max(s.exaggeration, 0.1f);
     set(u.mesh, float(renderer.meshX()), float(renderer.meshY()), base, 0.0f);
@@ -344,6 +428,8 @@ void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
         }
     }
     s.totals = app.sim->totals();
+    s.brush_totals = app.brush->totals();
+    s.hand_holding = app.hand_holding || app.hand_picking;
     const bool finite = std::isfinite(s.totals.max_speed) && std::isfinite(s.totals.acc[SLOT_ERODED]) &&
                         std::isfinite(s.totals.acc[SLOT_RAIN]) && (!f.picked || std::isfinite(s.pick_height));
     if (!finite && s.watchdog.empty()) {
@@ -354,7 +440,7 @@ void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
 }
 
 // Records one frame: the simulation's steps, the pick, the scene and the panel.
-void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t target, int steps, bool painting) {
+void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t target, int steps, BrushInput input) {
     ViewerState& s = app.state;
     gpu::Simulation& sim = *app.sim;
     VkCommandBuffer cmd = f.cmd;
@@ -365,28 +451,17 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
     gpu::resetTimer(f.timer, cmd);
     gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
 
-    // The brush rides in SimParams: its rates are per simulated second, applied every step.
-    gpu::SimParams p = sim.params();
-    const bool brush = painting && steps > 0 && s.tool != Tool::Spring;
-    p.brush_tool = !brush ? BRUSH_NONE
-                   : s.tool == Tool::AddWater    ? BRUSH_ADD_WATER
-                   : s.tool == Tool::RemoveWater ? BRUSH_REMOVE_WATER
-                   : s.tool == Tool::Raise       ? BRUSH_RAISE
-                   : s.tool == Tool::Lower       ? BRUSH_LOWER
-                                                 : BRUSH_NONE;
-    if (s.pick_hit) p.brush_x = s.pick_x, p.brush_y = s.pick_y;
-    p.brush_radius = s.radius;
-    p.brush_strength = s.strength;
-    const gpu::SimParams& cur = sim.params();
-    if (std::memcmp(&p, &cur, sizeof p) != 0) sim.setParams(p);
     if (s.springs_dirty) {
         sim.setSprings(s.springs);
         s.springs_dirty = false;
     }
 
     f.timed_passes.clear();
+    // The brush (gpu/brush.h) acts between frames on the current images, for every model.
+    const std::optional<gpu::BrushParams> stroke = brushStroke(app, steps, input);
+    if (stroke || steps > 0) Renderer::barrierDrawToSimulation(cmd);
+    if (stroke) app.brush->record(cmd, *stroke);
     if (steps > 0) {
-        Renderer::barrierDrawToSimulation(cmd);
         sim.recordUpdates(cmd);
         for (int i = 0; i < steps; ++i) {
             const bool timed = i == 0;
@@ -394,8 +469,8 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
             sim.recordStep(cmd, timed ? &f.timer : nullptr);
         }
         s.steps_done += steps;
-        Renderer::barrierSimulationToDraw(cmd);
     }
+    if (stroke || steps > 0) Renderer::barrierSimulationToDraw(cmd);
     f.ts_steps = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
     renderer.recordPick(cmd, slot);
     f.ts_pick = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
@@ -501,6 +576,8 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     loadInitialState(sim, app.initial);
     measureRelief(app);
     applyParams(app);
+    gpu::Brush brush(ctx, sim);
+    app.brush = &brush;
     const StateSums before = sumState(sim, s.params[Param::cell_size]);
     s.initial_water = before.water;
 
@@ -528,6 +605,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         extent = swapchain.extent;
         glfwSetKeyCallback(app.window, onKey);
         glfwSetScrollCallback(app.window, onScroll);
+        glfwSetMouseButtonCallback(app.window, onMouseButton);
     }
     const bool bgra = format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB;
 
@@ -691,7 +769,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         }
         ImGui_ImplVulkan_NewFrame();
         ImGui::NewFrame();
-        const bool painting = windowed && handleMouse(app, extent);
+        const BrushInput input = windowed ? handleMouse(app, extent) : BrushInput{};
         drawPanel(s);
         ImGui::Render();
 
@@ -704,7 +782,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         fillUniforms(app, *renderer, renderer->uniforms(slot), extent, brush_visible);
 
         VK_CHECK(vkResetFences(ctx.device, 1, &f.fence));
-        recordFrame(app, f, *renderer, slot, target, steps, painting);
+        recordFrame(app, f, *renderer, slot, target, steps, input);
         // A screenshot: F12 / the panel (to a numbered file), or --screenshot on the last frame.
         std::string shot;
         if (!s.screenshot_request.empty()) {
@@ -803,14 +881,25 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     int status = 0;
     if (!o.report.empty()) {
         const StateSums after = sumState(sim, s.params[Param::cell_size]);
+        // The brush's volumes since the last reset join the budgets of `run`'s report.
+        const gpu::BrushTotals bt = brush.totals();
+        gpu::Totals t = sim.totals();
+        t.acc[SLOT_BRUSH_WATER_ADD] += bt.water_added;
+        t.acc[SLOT_BRUSH_WATER_REMOVE] += bt.water_removed;
+        t.acc[SLOT_BRUSH_SOIL_ADD] += bt.terrain_added;
+        t.acc[SLOT_BRUSH_SOIL_REMOVE] += bt.terrain_removed;
+        sim.setTotals(t);
         nlohmann::json report = makeReport(sim, before, after, int(s.steps_done), seconds, s.params[Param::cell_size]);
         report["model"] = gpu::modelName(s.model);
-        const gpu::Totals t = sim.totals();
+        const gpu::BrushTotals& c = app.brush_carry;
         report["brush"] = {
-            {"water_added", app.brush_carry[0] + t.acc[SLOT_BRUSH_WATER_ADD]},
-            {"water_removed", app.brush_carry[1] + t.acc[SLOT_BRUSH_WATER_REMOVE]},
-            {"terrain_added", app.brush_carry[2] + t.acc[SLOT_BRUSH_SOIL_ADD]},
-            {"terrain_removed", app.brush_carry[3] + t.acc[SLOT_BRUSH_SOIL_REMOVE]},
+            {"water_added", c.water_added + bt.water_added},
+            {"water_removed", c.water_removed + bt.water_removed},
+            {"terrain_added", c.terrain_added + bt.terrain_added},
+            {"terrain_removed", c.terrain_removed + bt.terrain_removed},
+            {"hand_picked", c.hand_picked + bt.hand_picked},
+            {"hand_dropped", c.hand_dropped + bt.hand_dropped},
+            {"hand_held", bt.hand_picked - bt.hand_dropped},
         };
         report["springs"] = s.springs.size();
         report["frames"] = frame_number;

@@ -37,7 +37,8 @@ void applyBrush(BrushFields& f, const gpu::BrushParams& p, BrushSums& sums) {
             for (int x = 0; x < f.w; ++x) {
                 const double w = brushWeight(p, x, y);
                 if (w <= 0) continue;
-                const double a = double(p.amount) * w;
+                double a = double(p.amount) * w;
+                if (p.tool == BRUSH_TOOL_DROP) a *= double(float(sums[BRUSH_HAND_PICKED] - sums[BRUSH_HAND_DROPPED]));
                 double& b = f.terrain[at(x, y)];
                 double& d = f.water[at(x, y)];
                 double& r = f.hardness[at(x, y)];

@@ -16,7 +16,8 @@ struct BrushFields {
 using BrushSums = std::array<double, BRUSH_SLOTS>;
 
 double brushWeight(const gpu::BrushParams& p, int x, int y);
-// One application of the brush (smoothing included), in place; adds its tallies to `sums`.
+// One application of the brush (smoothing included), in place; adds its tallies to `sums`
+// (the drop reads the volume held from them, as the shader reads its totals).
 void applyBrush(BrushFields& f, const gpu::BrushParams& p, BrushSums& sums);
 
 } // namespace alluvium::ref
