@@ -88,6 +88,9 @@ public:
     void run(int steps, const std::function<void(int)>& progress = {});
     // Runs one pass on its own (tests).
     void runPass(Pass pass);
+    // Replaces a pass's pipeline with one built from `spirv` (the viewer's shader hot reload).
+    // Waits for the device first; the old pipeline is destroyed.
+    void reloadPass(Pass pass, const std::vector<uint32_t>& spirv);
 
 private:
     const Image& image(Field f, bool next) const;

@@ -80,6 +80,12 @@ void statistics(ViewerState& s) {
     ImGui::Text("step %lld  (%.1f s simulated)%s", s.steps_done, sim_seconds, s.paused ? "  PAUSED" : "");
     if (!s.watchdog.empty()) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "%s", s.watchdog.c_str());
     if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
+    if (!s.shader_status.empty()) ImGui::TextWrapped("shaders: %s", s.shader_status.c_str());
+    if (!s.shader_error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.4f, 1));
+        ImGui::TextWrapped("%s", s.shader_error.c_str());
+        ImGui::PopStyleColor();
+    }
     if (ImGui::TreeNode("GPU ms per pass (one step)")) {
         double most = 1e-6;
         for (const auto& [name, ms] : s.pass_ms) most = std::max(most, ms);

@@ -70,6 +70,7 @@ struct ViewerState {
     float pick_x = 0, pick_y = 0, pick_height = 0;
     std::string watchdog; // non-empty: NaN seen, paused
     std::string message;  // last action's result or error
+    std::string shader_status, shader_error; // hot reload: last event, compile error (if any)
     int validation_errors = 0;
 };
 

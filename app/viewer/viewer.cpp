@@ -24,6 +24,7 @@
 
 #include "brush.h"
 #include "camera.h"
+#include "hot_reload.h"
 #include "io/atomic_file.h"
 #include "io/errors.h"
 #include "panel.h"
@@ -354,6 +355,29 @@ void handleRequests(App& app) {
     if (s.reset_requested) {
         resetSimulation(app);
         s.reset_requested = false;
+    }
+}
+
+// Rebuilds the pipeline of every simulation pass whose source changed; a compile error is
+// shown in the panel and the old pipeline keeps running.
+void hotReload(App& app, ShaderWatcher& watcher) {
+    ViewerState& s = app.state;
+    for (const ShaderChange& c : watcher.poll()) {
+        int pass = -1;
+        for (int p = 0; p < gpu::kPassCount; ++p)
+            if (c.name == gpu::passName(static_cast<gpu::Pass>(p))) pass = p;
+        if (!c.error.empty()) {
+            s.shader_error = c.name + ".comp: " + c.error;
+            s.shader_status = "compile error: the old " + c.name + " pipeline keeps running";
+        } else if (pass < 0) {
+            s.shader_status = c.name + ".comp changed: only the simulation's passes reload at run time";
+        } else {
+            app.sim->reloadPass(static_cast<gpu::Pass>(pass), c.spirv);
+            s.shader_error.clear();
+            s.shader_status = "reloaded " + c.name + ".comp";
+        }
+        std::fprintf(stderr, "alluvium: %s\n", s.shader_status.c_str());
+        if (!s.shader_error.empty()) std::fprintf(stderr, "%s\n", s.shader_error.c_str());
     }
 }
 
@@ -710,6 +734,8 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     const int warmup = bench ? 5 : 0;
     const int frame_limit = bench ? warmup + o.bench_frames : o.exit_after_frames > 0 ? o.exit_after_frames : windowed ? 0 : 1;
     std::vector<double> frame_times;
+    ShaderWatcher watcher(ALLUVIUM_SOURCE_SHADER_DIR);
+    auto last_watch = std::chrono::steady_clock::now();
     double gpu_parts[3] = {0, 0, 0}; // bench: GPU ms of the steps, the pick, the drawing
     int screenshot_counter = 1;
     uint64_t frame_number = 0;
@@ -735,6 +761,10 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         s.validation_errors = ctx.validation_errors ? ctx.validation_errors->load() : 0;
 
         handleRequests(app);
+        if (!bench && std::chrono::steady_clock::now() - last_watch > std::chrono::milliseconds(500)) {
+            hotReload(app, watcher);
+            last_watch = std::chrono::steady_clock::now();
+        }
         if (s.params_dirty) applyParams(app);
         if (s.vsync_changed && windowed) {
             s.vsync_changed = false;
