@@ -146,7 +146,11 @@ void controls(ViewerState& s) {
     ImGui::SliderFloat("sun elevation", &s.sun_elevation, 0.05f, 1.55f, "%.2f rad");
     if (ImGui::BeginCombo("overlay", overlayName(s.overlay))) {
         for (int o = 0; o < OVERLAY_COUNT; ++o)
-            if (ImGui::Selectable(overlayName(o), o == s.overlay)) s.overlay = o;
+            if (ImGui::Selectable(overlayName(o), o == s.overlay)) {
+                static const float ranges[OVERLAY_COUNT] = {1.0f, 0.5f, 5.0f, 0.05f, 1.0f, 20.0f, 1.0f};
+                s.overlay = o;
+                s.overlay_range = ranges[o];
+            }
         ImGui::EndCombo();
     }
     if (s.overlay != 0) ImGui::SliderFloat("overlay range", &s.overlay_range, 1e-4f, 1e4f, "%.4g", ImGuiSliderFlags_Logarithmic);
@@ -298,7 +302,11 @@ void legend(const ViewerState& s) {
     if (diverging)
         ImGui::Text("eroded %.3g   0   deposited %.3g", double(s.overlay_range), double(s.overlay_range));
     else
-        ImGui::Text("0 %*s %.3g", 36, "", double(s.overlay_range));
+    {
+        ImGui::TextUnformatted("0");
+        ImGui::SameLine(w - 50);
+        ImGui::Text("%.3g", double(s.overlay_range));
+    }
     ImGui::End();
 }
 

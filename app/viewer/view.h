@@ -21,6 +21,7 @@ struct ViewOptions {
     bool offscreen = false;       // render into an image even if a display is present
     bool paused = false;          // start paused
     bool no_panel = false;        // start with the panel hidden (Tab shows it)
+    std::string overlay;          // start with an overlay view: depth, speed, sediment, hardness, flux, erosion
     bool probe_display = false;   // only say (exit 0 / 1) whether a window can be opened
 };
 

@@ -561,6 +561,15 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     }
     if (win_w < 64 || win_h < 64) throw InputError("--window: at least 64x64 pixels");
     if (o.steps_per_frame < 0 || o.steps_per_frame > 1000) throw InputError("--steps-per-frame: 0..1000");
+    static const char* overlays[OVERLAY_COUNT] = {"none", "depth", "speed", "sediment", "hardness", "flux", "erosion"};
+    int overlay = 0;
+    if (!o.overlay.empty()) {
+        overlay = -1;
+        for (int i = 0; i < OVERLAY_COUNT; ++i)
+            if (o.overlay == overlays[i]) overlay = i;
+        if (overlay < 0)
+            throw InputError("--overlay: unknown overlay '" + o.overlay + "' (depth, speed, sediment, hardness, flux, erosion)");
+    }
 
     App app;
     ViewerState& s = app.state;
@@ -576,6 +585,10 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     s.steps_per_frame = std::max(o.steps_per_frame, 1);
     s.paused = o.paused || o.steps_per_frame == 0;
     s.show_panel = !o.no_panel;
+    s.overlay = overlay;
+    // A range that shows something at once; the panel's slider adjusts it.
+    static const float ranges[OVERLAY_COUNT] = {1.0f, 0.5f, 5.0f, 0.05f, 1.0f, 20.0f, 1.0f};
+    s.overlay_range = ranges[overlay];
     s.radius = std::max(3.0f, float(std::max(s.width, s.height)) / 24.0f);
     const bool bench = o.bench_frames > 0;
     if (bench) s.vsync = false;
