@@ -15,6 +15,12 @@
 // Set 1: per frame in flight.
 #define R_FRAME 0 // uniform FrameBlock (the C++ mirror is viewer::FrameUniforms)
 #define R_PICK 1  // buffer: vec4 hit (cell x, cell y, height m, 1 if hit)
+#define R_VERTICES 2     // buffer: vec4 per mesh vertex (ground m, water depth m, sun 0..1, 0)
+#define R_WATER_INDICES 3 // buffer: uint[], the triangles of the wet quads (an index buffer)
+#define R_WATER_DRAW 4   // buffer: VkDrawIndexedIndirectCommand of the water surface
+#define R_FRAME_BINDINGS 5
+#define PREPARE_WG 64    // surface_prepare.comp: invocations per workgroup (one per vertex)
+#define WET_DEPTH 1e-3   // m: shallower water is not drawn
 
 // The drawn grid: at most MESH_MAX x MESH_MAX vertices whatever the simulation's size, plus a
 // ring of skirt vertices around it (so (n + 2)^2 vertices in all). CPU drivers (lavapipe) shade

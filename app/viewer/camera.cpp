@@ -97,7 +97,7 @@ Ray rayThrough(const Camera& c, float aspect, float ndc_x, float ndc_y) {
 void frameAll(Camera& c, float size_x, float size_z, float lo, float hi) {
     c.target = {size_x * 0.5f, (lo + hi) * 0.5f, size_z * 0.5f};
     const float radius = 0.5f * std::sqrt(size_x * size_x + size_z * size_z + (hi - lo) * (hi - lo));
-    c.distance = radius / std::sin(c.fov_y * 0.5f) * 0.9f;
+    c.distance = radius / std::sin(c.fov_y * 0.5f) * 1.0f;
 }
 
 void orbit(Camera& c, float dx, float dy) {

@@ -139,11 +139,12 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     set_info.bindingCount = R_IMAGE_COUNT;
     set_info.pBindings = image_bindings.data();
     VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &image_layout_));
-    const VkDescriptorSetLayoutBinding frame_bindings[2] = {
-        {R_FRAME, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, stages, nullptr},
-        {R_PICK, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
-    set_info.bindingCount = 2;
-    set_info.pBindings = frame_bindings;
+    std::array<VkDescriptorSetLayoutBinding, R_FRAME_BINDINGS> frame_bindings{};
+    for (uint32_t b = 0; b < R_FRAME_BINDINGS; ++b)
+        frame_bindings[b] = {b, b == R_FRAME ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                             stages, nullptr};
+    set_info.bindingCount = R_FRAME_BINDINGS;
+    set_info.pBindings = frame_bindings.data();
     VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &frame_layout_));
     const VkDescriptorSetLayout layouts[2] = {image_layout_, frame_layout_};
     VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -153,7 +154,7 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
 
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2 * R_IMAGE_COUNT},
                                           {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, frames_},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames_}};
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames_ * (R_FRAME_BINDINGS - 1)}};
     VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pool_info.maxSets = 2 + frames_;
     pool_info.poolSizeCount = 3;
@@ -185,37 +186,49 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
         vkUpdateDescriptorSets(ctx.device, R_IMAGE_COUNT, writes.data(), 0, nullptr);
     }
 
-    frame_sets_.resize(frames_);
-    uniform_buffers_.resize(frames_);
-    pick_buffers_.resize(frames_);
-    for (uint32_t i = 0; i < frames_; ++i) {
-        gpu::createBuffer(uniform_buffers_[i], ctx, sizeof(FrameUniforms), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true);
-        gpu::createBuffer(pick_buffers_[i], ctx, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
-        std::memset(uniform_buffers_[i].mapped, 0, sizeof(FrameUniforms));
-        std::memset(pick_buffers_[i].mapped, 0, 16);
-        alloc.descriptorSetCount = 1;
-        alloc.pSetLayouts = &frame_layout_;
-        VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, &frame_sets_[i]));
-        const VkDescriptorBufferInfo ubo{uniform_buffers_[i].buffer, 0, sizeof(FrameUniforms)};
-        const VkDescriptorBufferInfo ssbo{pick_buffers_[i].buffer, 0, 16};
-        VkWriteDescriptorSet w[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}, {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
-        w[0].dstSet = w[1].dstSet = frame_sets_[i];
-        w[0].dstBinding = R_FRAME;
-        w[1].dstBinding = R_PICK;
-        w[0].descriptorCount = w[1].descriptorCount = 1;
-        w[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-        w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        w[0].pBufferInfo = &ubo;
-        w[1].pBufferInfo = &ssbo;
-        vkUpdateDescriptorSets(ctx.device, 2, w, 0, nullptr);
-    }
-
     // The mesh: (n + 2)^2 vertices generated from gl_VertexIndex (the outer ring is the skirt);
     // only the triangle list is stored.
     const int side = ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? MESH_MAX_CPU : MESH_MAX;
     mesh_x_ = static_cast<uint32_t>(std::clamp(sim.width(), 2, side));
     mesh_y_ = static_cast<uint32_t>(std::clamp(sim.height(), 2, side));
     const uint32_t vx = mesh_x_ + 2, vy = mesh_y_ + 2;
+    const VkDeviceSize vertex_bytes = VkDeviceSize(vx) * vy * 16, index_bytes = VkDeviceSize(vx - 1) * (vy - 1) * 6 * 4;
+
+    frame_sets_.resize(frames_);
+    uniform_buffers_.resize(frames_);
+    pick_buffers_.resize(frames_);
+    vertex_buffers_.resize(frames_);
+    water_index_buffers_.resize(frames_);
+    water_draw_buffers_.resize(frames_);
+    for (uint32_t i = 0; i < frames_; ++i) {
+        gpu::createBuffer(uniform_buffers_[i], ctx, sizeof(FrameUniforms), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true);
+        gpu::createBuffer(pick_buffers_[i], ctx, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+        gpu::createBuffer(vertex_buffers_[i], ctx, vertex_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
+        gpu::createBuffer(water_index_buffers_[i], ctx, index_bytes,
+                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT, false);
+        gpu::createBuffer(water_draw_buffers_[i], ctx, 5 * sizeof(uint32_t),
+                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, false);
+        std::memset(uniform_buffers_[i].mapped, 0, sizeof(FrameUniforms));
+        std::memset(pick_buffers_[i].mapped, 0, 16);
+        alloc.descriptorSetCount = 1;
+        alloc.pSetLayouts = &frame_layout_;
+        VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, &frame_sets_[i]));
+        const VkDescriptorBufferInfo infos[R_FRAME_BINDINGS] = {
+            {uniform_buffers_[i].buffer, 0, sizeof(FrameUniforms)}, {pick_buffers_[i].buffer, 0, 16},
+            {vertex_buffers_[i].buffer, 0, VK_WHOLE_SIZE}, {water_index_buffers_[i].buffer, 0, VK_WHOLE_SIZE},
+            {water_draw_buffers_[i].buffer, 0, VK_WHOLE_SIZE}};
+        std::array<VkWriteDescriptorSet, R_FRAME_BINDINGS> w{};
+        for (uint32_t b = 0; b < R_FRAME_BINDINGS; ++b) {
+            w[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            w[b].dstSet = frame_sets_[i];
+            w[b].dstBinding = b;
+            w[b].descriptorCount = 1;
+            w[b].descriptorType = b == R_FRAME ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            w[b].pBufferInfo = &infos[b];
+        }
+        vkUpdateDescriptorSets(ctx.device, R_FRAME_BINDINGS, w.data(), 0, nullptr);
+    }
+
     std::vector<uint32_t> indices;
     indices.reserve(size_t(vx - 1) * (vy - 1) * 6);
     for (uint32_t y = 0; y + 1 < vy; ++y)
@@ -234,6 +247,7 @@ void Renderer::createPipelines() {
     VkShaderModule vert = loadModule(ctx_, "surface_mesh");
     VkShaderModule frag = loadModule(ctx_, "surface_shade");
     VkShaderModule pick = loadModule(ctx_, "pick");
+    VkShaderModule prepare = loadModule(ctx_, "surface_prepare");
     for (int layer : {LAYER_TERRAIN, LAYER_WATER}) {
         const VkSpecializationMapEntry entry{0, 0, sizeof(int)};
         const VkSpecializationInfo spec{1, &entry, sizeof(int), &layer};
@@ -299,19 +313,23 @@ void Renderer::createPipelines() {
                                            layer == LAYER_TERRAIN ? &terrain_pipeline_ : &water_pipeline_));
     }
     pick_pipeline_ = gpu::createComputePipeline(ctx_, pipeline_layout_, pick);
-    for (VkShaderModule m : {vert, frag, pick}) vkDestroyShaderModule(ctx_.device, m, nullptr);
+    prepare_pipeline_ = gpu::createComputePipeline(ctx_, pipeline_layout_, prepare);
+    for (VkShaderModule m : {vert, frag, pick, prepare}) vkDestroyShaderModule(ctx_.device, m, nullptr);
 }
 
 Renderer::~Renderer() {
     vkDeviceWaitIdle(ctx_.device);
     setTargets({}, {});
-    for (VkPipeline p : {terrain_pipeline_, water_pipeline_, pick_pipeline_}) vkDestroyPipeline(ctx_.device, p, nullptr);
+    for (VkPipeline p : {terrain_pipeline_, water_pipeline_, pick_pipeline_, prepare_pipeline_})
+        vkDestroyPipeline(ctx_.device, p, nullptr);
     vkDestroyPipelineLayout(ctx_.device, pipeline_layout_, nullptr);
     vkDestroyDescriptorPool(ctx_.device, pool_, nullptr);
     vkDestroyDescriptorSetLayout(ctx_.device, image_layout_, nullptr);
     vkDestroyDescriptorSetLayout(ctx_.device, frame_layout_, nullptr);
     for (gpu::Buffer& b : uniform_buffers_) gpu::destroyBuffer(b, ctx_);
     for (gpu::Buffer& b : pick_buffers_) gpu::destroyBuffer(b, ctx_);
+    for (auto* list : {&vertex_buffers_, &water_index_buffers_, &water_draw_buffers_})
+        for (gpu::Buffer& b : *list) gpu::destroyBuffer(b, ctx_);
     gpu::destroyBuffer(index_buffer_, ctx_);
     vkDestroyRenderPass(ctx_.device, render_pass_, nullptr);
 }
@@ -370,6 +388,21 @@ void Renderer::recordPick(VkCommandBuffer cmd, uint32_t frame) {
             VK_ACCESS_HOST_READ_BIT);
 }
 
+void Renderer::recordPrepare(VkCommandBuffer cmd, uint32_t frame) {
+    const uint32_t reset[5] = {0, 1, 0, 0, 0}; // no water triangles yet, one instance
+    vkCmdUpdateBuffer(cmd, water_draw_buffers_[frame].buffer, 0, sizeof reset, reset);
+    barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    const VkDescriptorSet sets[2] = {image_sets_[sim_.parity()], frame_sets_[frame]};
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 2, sets, 0, nullptr);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, prepare_pipeline_);
+    const uint32_t vertices = (mesh_x_ + 2) * (mesh_y_ + 2);
+    vkCmdDispatch(cmd, (vertices + PREPARE_WG - 1) / PREPARE_WG, 1, 1);
+    barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+            VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT,
+            VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_INDEX_READ_BIT | VK_ACCESS_SHADER_READ_BIT);
+}
+
 void Renderer::beginScene(VkCommandBuffer cmd, uint32_t frame, uint32_t target, bool water) {
     VkClearValue clear[2];
     clear[0].color = {{0.52f, 0.64f, 0.80f, 1.0f}}; // the sky, already sRGB-encoded
@@ -390,9 +423,10 @@ void Renderer::beginScene(VkCommandBuffer cmd, uint32_t frame, uint32_t target, 
     vkCmdBindIndexBuffer(cmd, index_buffer_.buffer, 0, VK_INDEX_TYPE_UINT32);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, terrain_pipeline_);
     vkCmdDrawIndexed(cmd, index_count_, 1, 0, 0, 0);
-    if (water) {
+    if (water) { // only the wet quads, as surface_prepare.comp listed them
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, water_pipeline_);
-        vkCmdDrawIndexed(cmd, index_count_, 1, 0, 0, 0);
+        vkCmdBindIndexBuffer(cmd, water_index_buffers_[frame].buffer, 0, VK_INDEX_TYPE_UINT32);
+        vkCmdDrawIndexedIndirect(cmd, water_draw_buffers_[frame].buffer, 0, 1, 5 * sizeof(uint32_t));
     }
 }
 

@@ -1,0 +1,74 @@
+#version 450
+// Before the drawing, once per frame: for each vertex of the drawn grid (skirt ring included),
+// the ground height and water depth (bilinear between cells) and how much sun reaches it (a soft
+// shadow marched over the full-resolution heightfield); and the list of the water surface's
+// triangles, only where some corner is wet, for an indirect draw. Run as compute, this work is
+// spread over every core of a CPU driver, where vertex shading is not.
+#include "render.glsl"
+
+layout(local_size_x = PREPARE_WG) in;
+
+layout(std430, set = 1, binding = R_VERTICES) writeonly buffer VertexBlock { vec4 vertices[]; };
+layout(std430, set = 1, binding = R_WATER_INDICES) writeonly buffer IndexBlock { uint water_indices[]; };
+layout(std430, set = 1, binding = R_WATER_DRAW) buffer DrawBlock {
+    uint index_count; // VkDrawIndexedIndirectCommand; the host sets it to 0, 1, 0, 0, 0
+    uint instance_count;
+    uint first_index;
+    int vertex_offset;
+    uint first_instance;
+};
+
+float sunShadow(vec2 p, float h) {
+    vec3 s = normalize(f.sun_dir.xyz);
+    float horizontal = max(length(s.xz), 1e-3);
+    vec2 dir = s.xz / horizontal;                                   // cells per unit of march
+    float rise = s.y / horizontal * f.grid.z / max(f.grid.w, 1e-3); // metres per cell marched
+    float lit = 1.0;
+    float t = 1.0;
+    for (int k = 0; k < 32; ++k) {
+        vec2 q = p + dir * t;
+        if (q.x < 0.0 || q.y < 0.0 || q.x > f.grid.x || q.y > f.grid.y) break;
+        float above = h + rise * t - terrainAt(ivec2(q));
+        lit = min(lit, f.sun_dir.w * above / (t * f.grid.z));
+        if (lit <= 0.0) break;
+        t *= 1.18;
+    }
+    return clamp(lit, 0.0, 1.0);
+}
+
+// Cell coordinates of vertex (gx, gy) of the (n + 2)^2 grid (the ring repeats the border).
+vec2 vertexCell(int gx, int gy, int nx, int ny) {
+    vec2 ij = vec2(clamp(gx - 1, 0, nx - 1), clamp(gy - 1, 0, ny - 1));
+    vec2 span = max(vec2(nx - 1, ny - 1), vec2(1.0));
+    return 0.5 + ij / span * (f.grid.xy - 1.0);
+}
+
+void main() {
+    int nx = int(f.mesh.x), ny = int(f.mesh.y);
+    int vx = nx + 2, vy = ny + 2;
+    int k = int(gl_GlobalInvocationID.x);
+    if (k >= vx * vy) return;
+    int gx = k % vx, gy = k / vx;
+    vec2 p = vertexCell(gx, gy, nx, ny);
+    float ground = terrainBilinear(p);
+    float depth = waterBilinear(p);
+    bool skirt = gx == 0 || gy == 0 || gx == vx - 1 || gy == vy - 1;
+    float sun = skirt ? 1.0 : sunShadow(p, ground + max(depth, 0.0) + 0.02 * f.grid.z);
+    vertices[k] = vec4(ground, depth, sun, 0.0);
+
+    // The quad whose first corner is this vertex: drawn as water if any corner is wet.
+    if (gx + 1 < vx && gy + 1 < vy) {
+        float wet = max(max(depth, waterBilinear(vertexCell(gx + 1, gy, nx, ny))),
+                        max(waterBilinear(vertexCell(gx, gy + 1, nx, ny)), waterBilinear(vertexCell(gx + 1, gy + 1, nx, ny))));
+        if (wet > WET_DEPTH) {
+            uint a = uint(k), b = a + 1u, c = a + uint(vx), d = c + 1u;
+            uint base = atomicAdd(index_count, 6u);
+            water_indices[base + 0u] = a;
+            water_indices[base + 1u] = c;
+            water_indices[base + 2u] = b;
+            water_indices[base + 3u] = b;
+            water_indices[base + 4u] = c;
+            water_indices[base + 5u] = d;
+        }
+    }
+}
