@@ -10,6 +10,11 @@ layout(set = 0, binding = R_VELOCITY, rg32f) uniform readonly image2D velocity_i
 layout(set = 0, binding = R_HARDNESS, r32f) uniform readonly image2D hardness_img;
 layout(set = 0, binding = R_WEAR, rg32f) uniform readonly image2D wear_img;
 layout(set = 0, binding = R_OUTFLOW, rgba32f) uniform readonly image2D outflow_img;
+#ifdef SUN_WRITER
+layout(set = 0, binding = R_SUN, r32f) uniform writeonly image2D sun_img;
+#else
+layout(set = 0, binding = R_SUN, r32f) uniform readonly image2D sun_img;
+#endif
 
 layout(std140, set = 1, binding = R_FRAME) uniform FrameBlock {
     mat4 view_proj;

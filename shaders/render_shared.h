@@ -11,11 +11,12 @@
 #define R_HARDNESS 4 // r32f
 #define R_WEAR 5     // rg32f  eroded, deposited since the start (m)
 #define R_OUTFLOW 6  // rgba32f face speeds (m/s)
-#define R_IMAGE_COUNT 7
+#define R_SUN 7      // r32f   the viewer's own: sunlight reaching each cell, 0..1 (surface_sun.comp)
+#define R_IMAGE_COUNT 8
 // Set 1: per frame in flight.
 #define R_FRAME 0 // uniform FrameBlock (the C++ mirror is viewer::FrameUniforms)
 #define R_PICK 1  // buffer: vec4 hit (cell x, cell y, height m, 1 if hit)
-#define R_VERTICES 2     // buffer: vec4 per mesh vertex (ground m, water depth m, sun 0..1, 0)
+#define R_VERTICES 2     // buffer: vec4 per mesh vertex (ground m, water depth m, 0, 0)
 #define R_WATER_INDICES 3 // buffer: uint[], the triangles of the wet quads (an index buffer)
 #define R_WATER_DRAW 4   // buffer: VkDrawIndexedIndirectCommand of the water surface
 #define R_FRAME_BINDINGS 5

@@ -1,6 +1,6 @@
 #version 450
-// The drawn surface: a grid of at most MESH_MAX^2 vertices (plus a skirt ring) whose heights and
-// sun visibility surface_prepare.comp computed this frame from the simulation's images, so its
+// The drawn surface: a grid of at most MESH_MAX^2 vertices (plus a skirt ring) whose heights
+// surface_prepare.comp computed this frame from the simulation's images, so its
 // cost does not grow with the simulation (and CPU drivers, which shade vertices on one thread,
 // do little here). LAYER picks the ground or the water surface.
 #include "render.glsl"
@@ -12,7 +12,6 @@ layout(constant_id = 0) const int LAYER = LAYER_TERRAIN;
 layout(location = 0) out vec2 v_cell;   // cell coordinates
 layout(location = 1) out vec3 v_world;
 layout(location = 2) out float v_skirt; // 1 on the skirt ring
-layout(location = 3) out float v_shadow;
 
 void main() {
     int nx = int(f.mesh.x), ny = int(f.mesh.y);
@@ -34,6 +33,5 @@ void main() {
     v_cell = p;
     v_world = worldPos(p, h);
     v_skirt = skirt ? 1.0 : 0.0;
-    v_shadow = v.z;
     gl_Position = f.view_proj * vec4(v_world, 1.0);
 }

@@ -1,9 +1,8 @@
 #version 450
 // Before the drawing, once per frame: for each vertex of the drawn grid (skirt ring included),
-// the ground height and water depth (bilinear between cells) and how much sun reaches it (a soft
-// shadow marched over the full-resolution heightfield); and the list of the water surface's
-// triangles, only where some corner is wet, for an indirect draw. Run as compute, this work is
-// spread over every core of a CPU driver, where vertex shading is not.
+// the ground height and water depth (bilinear between cells); and the list of the water
+// surface's triangles, only where some corner is wet, for an indirect draw. Run as compute, this
+// work is spread over every core of a CPU driver, where vertex shading is not.
 #include "render.glsl"
 
 layout(local_size_x = PREPARE_WG) in;
@@ -17,24 +16,6 @@ layout(std430, set = 1, binding = R_WATER_DRAW) buffer DrawBlock {
     int vertex_offset;
     uint first_instance;
 };
-
-float sunShadow(vec2 p, float h) {
-    vec3 s = normalize(f.sun_dir.xyz);
-    float horizontal = max(length(s.xz), 1e-3);
-    vec2 dir = s.xz / horizontal;                                   // cells per unit of march
-    float rise = s.y / horizontal * f.grid.z / max(f.grid.w, 1e-3); // metres per cell marched
-    float lit = 1.0;
-    float t = 1.0;
-    for (int k = 0; k < 32; ++k) {
-        vec2 q = p + dir * t;
-        if (q.x < 0.0 || q.y < 0.0 || q.x > f.grid.x || q.y > f.grid.y) break;
-        float above = h + rise * t - terrainAt(ivec2(q));
-        lit = min(lit, f.sun_dir.w * above / (t * f.grid.z));
-        if (lit <= 0.0) break;
-        t *= 1.18;
-    }
-    return clamp(lit, 0.0, 1.0);
-}
 
 // Cell coordinates of vertex (gx, gy) of the (n + 2)^2 grid (the ring repeats the border).
 vec2 vertexCell(int gx, int gy, int nx, int ny) {
@@ -52,9 +33,7 @@ void main() {
     vec2 p = vertexCell(gx, gy, nx, ny);
     float ground = terrainBilinear(p);
     float depth = waterBilinear(p);
-    bool skirt = gx == 0 || gy == 0 || gx == vx - 1 || gy == vy - 1;
-    float sun = skirt ? 1.0 : sunShadow(p, ground + max(depth, 0.0) + 0.02 * f.grid.z);
-    vertices[k] = vec4(ground, depth, sun, 0.0);
+    vertices[k] = vec4(ground, depth, 0.0, 0.0);
 
     // The quad whose first corner is this vertex: drawn as water if any corner is wet.
     if (gx + 1 < vx && gy + 1 < vy) {

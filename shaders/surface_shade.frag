@@ -9,14 +9,28 @@ layout(constant_id = 0) const int LAYER = LAYER_TERRAIN;
 layout(location = 0) in vec2 v_cell;
 layout(location = 1) in vec3 v_world;
 layout(location = 2) in float v_skirt;
-layout(location = 3) in float v_shadow;
 layout(location = 0) out vec4 out_color;
 
 const vec3 kSky = vec3(0.26, 0.42, 0.68); // linear
 const vec3 kSunColor = vec3(1.0, 0.95, 0.85);
 
 // Height (x) and gradient (yz, m per cell) of the bilinear patch at p, from its four cells:
-// the ground (which 0) or the water surface (which 1, w: the water depth there).
+// the ground (which 0) or the water surface (which 1; depth: the water's there).
+// Ground height (x) and a smooth gradient (yz): central differences at the four surrounding cell
+// centres, interpolated, so the light does not crease along cell edges (16 loads).
+vec3 groundAt(vec2 p) {
+    vec2 q = p - 0.5;
+    ivec2 i = ivec2(floor(q));
+    vec2 t = clamp(q - vec2(i), 0.0, 1.0);
+    float hs[16];
+    for (int j = 0; j < 4; ++j)
+        for (int k = 0; k < 4; ++k) hs[j * 4 + k] = terrainAt(i + ivec2(k - 1, j - 1));
+    vec2 g00 = 0.5 * vec2(hs[6] - hs[4], hs[9] - hs[1]), g10 = 0.5 * vec2(hs[7] - hs[5], hs[10] - hs[2]);
+    vec2 g01 = 0.5 * vec2(hs[10] - hs[8], hs[13] - hs[5]), g11 = 0.5 * vec2(hs[11] - hs[9], hs[14] - hs[6]);
+    float h = mix(mix(hs[5], hs[6], t.x), mix(hs[9], hs[10], t.x), t.y);
+    return vec3(h, mix(mix(g00, g10, t.x), mix(g01, g11, t.x), t.y));
+}
+
 vec4 patchAt(vec2 p, int which, out float depth) {
     vec2 q = p - 0.5;
     ivec2 i = ivec2(floor(q));
@@ -30,6 +44,16 @@ vec4 patchAt(vec2 p, int which, out float depth) {
     }
     float h = mix(mix(g.x, g.y, t.x), mix(g.z, g.w, t.x), t.y);
     return vec4(h, mix(g.y - g.x, g.w - g.z, t.y), mix(g.z - g.x, g.w - g.y, t.x), 0.0);
+}
+
+// Sunlight (0..1) at p: surface_sun.comp's cells, bilinear.
+float sunAt(vec2 p) {
+    vec2 q = p - 0.5;
+    ivec2 i = ivec2(floor(q));
+    vec2 t = clamp(q - vec2(i), 0.0, 1.0);
+    float a = imageLoad(sun_img, clampCell(i)).r, b = imageLoad(sun_img, clampCell(i + ivec2(1, 0))).r;
+    float c = imageLoad(sun_img, clampCell(i + ivec2(0, 1))).r, d = imageLoad(sun_img, clampCell(i + ivec2(1, 1))).r;
+    return mix(mix(a, b, t.x), mix(c, d, t.x), t.y);
 }
 
 vec3 normalFrom(vec2 g) {
@@ -72,10 +96,25 @@ float overlayValue(ivec2 c, int mode) {
 // Gamma 2 instead of 2.2: a square and a square root cost far less than pow on CPU drivers.
 vec3 toLinear(vec3 srgb) { return srgb * srgb; }
 
+// Hardness (x) and wear (yz: eroded, deposited) at p, bilinear: nearest cells would draw the
+// strata as staircases.
+vec3 materialAt(vec2 p) {
+    vec2 q = p - 0.5;
+    ivec2 i = ivec2(floor(q));
+    vec2 t = clamp(q - vec2(i), 0.0, 1.0);
+    vec3 m[4];
+    for (int k = 0; k < 4; ++k) {
+        ivec2 c = clampCell(i + ivec2(k & 1, k >> 1));
+        m[k] = vec3(imageLoad(hardness_img, c).r, imageLoad(wear_img, c).rg);
+    }
+    return mix(mix(m[0], m[1], t.x), mix(m[2], m[3], t.x), t.y);
+}
+
 vec3 groundColour(vec2 p, vec3 n, float h) {
     ivec2 c = clampCell(ivec2(p));
-    float hardness = imageLoad(hardness_img, c).r;
-    vec2 wear = imageLoad(wear_img, c).rg;
+    vec3 material = materialAt(p);
+    float hardness = material.x;
+    vec2 wear = material.yz;
     float altitude = clamp((h - f.relief.x) / max(f.relief.y - f.relief.x, 1e-3), 0.0, 1.2);
     float slope = 1.0 - n.y;
     vec3 soft_rock = vec3(0.58, 0.50, 0.42), hard_rock = vec3(0.36, 0.35, 0.37);
@@ -94,9 +133,9 @@ vec3 groundColour(vec2 p, vec3 n, float h) {
     return toLinear(colour * (1.0 - 0.2 * wet));
 }
 
-vec3 light(vec3 albedo, vec3 n) {
+vec3 light(vec3 albedo, vec3 n, float sun) {
     vec3 s = normalize(f.sun_dir.xyz);
-    float diffuse = max(dot(n, s), 0.0) * v_shadow;
+    float diffuse = max(dot(n, s), 0.0) * sun;
     vec3 ambient = mix(vec3(0.08, 0.07, 0.06), kSky * 0.6, n.y * 0.5 + 0.5);
     return albedo * (kSunColor * diffuse * 2.2 + ambient);
 }
@@ -121,13 +160,12 @@ vec4 shadeTerrain() {
         vec3 n = normalize(cross(dFdy(v_world), dFdx(v_world)));
         float band = 0.5 + 0.5 * sin(v_world.y / (f.grid.z * f.grid.w) * 3.0);
         vec3 soil = toLinear(mix(vec3(0.36, 0.27, 0.20), vec3(0.45, 0.35, 0.26), band));
-        return vec4(fog(light(soil, n) * 0.9), 1.0);
+        return vec4(fog(light(soil, n, 1.0) * 0.9), 1.0);
     }
     vec2 p = v_cell;
-    float unused;
-    vec4 patch_ = patchAt(p, 0, unused);
-    vec3 n = normalFrom(patch_.yz);
-    float h = patch_.x;
+    vec3 ground = groundAt(p);
+    vec3 n = normalFrom(ground.yz);
+    float h = ground.x;
     int mode = int(f.overlay.x);
     vec3 colour;
     if (mode != OVERLAY_NONE) {
@@ -137,7 +175,7 @@ vec4 shadeTerrain() {
         float shade = 0.55 + 0.45 * max(dot(n, normalize(f.sun_dir.xyz)), 0.0);
         colour = c * shade;
     } else {
-        colour = light(groundColour(p, n, h), n);
+        colour = light(groundColour(p, n, h), n, sunAt(p));
     }
     colour = fog(colour);
     colour = mix(colour, vec3(1.0, 0.85, 0.2), brushRing(p));
@@ -155,25 +193,26 @@ vec4 shadeWater() {
     vec3 s = normalize(f.sun_dir.xyz);
     // Absorption with depth; turbidity from the suspended sediment's concentration.
     float depth_m = d;
-    vec3 shallow = toLinear(vec3(0.15, 0.45, 0.55)), deep = toLinear(vec3(0.03, 0.12, 0.28));
+    vec3 shallow = toLinear(vec3(0.10, 0.42, 0.72)), deep = toLinear(vec3(0.02, 0.10, 0.35));
     vec3 colour = mix(shallow, deep, 1.0 - exp(-depth_m * 0.5));
     float concentration = imageLoad(sediment_img, c).r / max(d, 1e-3);
-    float turbid = clamp(concentration * 6.0, 0.0, 0.6);
-    colour = mix(colour, toLinear(vec3(0.50, 0.40, 0.27)), turbid);
+    float turbid = clamp(concentration * 2.0, 0.0, 0.25);
+    colour = mix(colour, toLinear(vec3(0.55, 0.42, 0.25)), turbid);
     // Films of a few millimetres (rain on a slope) stay see-through; pools and rivers read blue.
-    float alpha = clamp(1.0 - exp(-depth_m * 3.0), 0.45, 0.95);
+    float alpha = clamp(1.0 - exp(-depth_m * 3.0), 0.8, 0.97);
     alpha = max(alpha, turbid);
-    float film = smoothstep(0.005, 0.06, d);
-    colour *= 0.45 + 0.55 * (max(dot(n, s), 0.0) * v_shadow + 0.3);
+    float film = smoothstep(0.003, 0.03, d);
+    float sun = sunAt(p);
+    colour *= 0.6 + 0.4 * (max(dot(n, s), 0.0) * sun + 0.3);
     // Fresnel reflection of the sky and the sun's highlight.
-    float fresnel = 0.02 + 0.6 * pow(1.0 - max(dot(n, view), 0.0), 5.0);
+    float fresnel = 0.02 + 0.3 * pow(1.0 - max(dot(n, view), 0.0), 5.0);
     colour = mix(colour, kSky * 0.8, fresnel);
     alpha = mix(alpha, 1.0, fresnel);
     vec3 half_vector = normalize(s + view);
-    colour += kSunColor * pow(max(dot(n, half_vector), 0.0), 120.0) * 1.5 * v_shadow;
+    colour += kSunColor * pow(max(dot(n, half_vector), 0.0), 120.0) * 1.5 * sun;
     // Foam where the water runs fast.
     float speed = length(imageLoad(velocity_img, c).rg);
-    float foam = 0.7 * smoothstep(8.0, 25.0, speed) * smoothstep(0.02, 0.2, d);
+    float foam = 0.6 * smoothstep(10.0, 30.0, speed) * smoothstep(0.05, 0.3, d);
     colour = mix(colour, vec3(0.95), foam * 0.8);
     alpha = max(alpha, foam * 0.8) * film;
     colour = fog(colour);

@@ -169,13 +169,15 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     alloc.pSetLayouts = image_layouts;
     VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, image_sets_));
     using gpu::Field;
-    const std::array<Field, R_IMAGE_COUNT> fields = {Field::Terrain,  Field::Water, Field::Sediment, Field::Velocity,
-                                                     Field::Hardness, Field::Wear,  Field::Outflow};
+    gpu::createStorageImage(sun_, ctx, uint32_t(sim.width()), uint32_t(sim.height()), VK_FORMAT_R32_SFLOAT);
+    const std::array<Field, R_IMAGE_COUNT - 1> fields = {Field::Terrain,  Field::Water, Field::Sediment, Field::Velocity,
+                                                         Field::Hardness, Field::Wear,  Field::Outflow};
     for (int half = 0; half < 2; ++half) {
         std::array<VkDescriptorImageInfo, R_IMAGE_COUNT> infos{};
         std::array<VkWriteDescriptorSet, R_IMAGE_COUNT> writes{};
         for (uint32_t b = 0; b < R_IMAGE_COUNT; ++b) {
-            infos[b] = {VK_NULL_HANDLE, sim.fieldImage(fields[b], half).view, VK_IMAGE_LAYOUT_GENERAL};
+            infos[b] = {VK_NULL_HANDLE, b == R_SUN ? sun_.view : sim.fieldImage(fields[b], half).view,
+                        VK_IMAGE_LAYOUT_GENERAL};
             writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
             writes[b].dstSet = image_sets_[half];
             writes[b].dstBinding = b;
@@ -248,6 +250,7 @@ void Renderer::createPipelines() {
     VkShaderModule frag = loadModule(ctx_, "surface_shade");
     VkShaderModule pick = loadModule(ctx_, "pick");
     VkShaderModule prepare = loadModule(ctx_, "surface_prepare");
+    VkShaderModule sun = loadModule(ctx_, "surface_sun");
     for (int layer : {LAYER_TERRAIN, LAYER_WATER}) {
         const VkSpecializationMapEntry entry{0, 0, sizeof(int)};
         const VkSpecializationInfo spec{1, &entry, sizeof(int), &layer};
@@ -314,13 +317,15 @@ void Renderer::createPipelines() {
     }
     pick_pipeline_ = gpu::createComputePipeline(ctx_, pipeline_layout_, pick);
     prepare_pipeline_ = gpu::createComputePipeline(ctx_, pipeline_layout_, prepare);
-    for (VkShaderModule m : {vert, frag, pick, prepare}) vkDestroyShaderModule(ctx_.device, m, nullptr);
+    sun_pipeline_ = gpu::createComputePipeline(ctx_, pipeline_layout_, sun);
+    for (VkShaderModule m : {vert, frag, pick, prepare, sun}) vkDestroyShaderModule(ctx_.device, m, nullptr);
 }
 
 Renderer::~Renderer() {
     vkDeviceWaitIdle(ctx_.device);
     setTargets({}, {});
-    for (VkPipeline p : {terrain_pipeline_, water_pipeline_, pick_pipeline_, prepare_pipeline_})
+    gpu::destroyImage(sun_, ctx_);
+    for (VkPipeline p : {terrain_pipeline_, water_pipeline_, pick_pipeline_, prepare_pipeline_, sun_pipeline_})
         vkDestroyPipeline(ctx_.device, p, nullptr);
     vkDestroyPipelineLayout(ctx_.device, pipeline_layout_, nullptr);
     vkDestroyDescriptorPool(ctx_.device, pool_, nullptr);
@@ -398,8 +403,11 @@ void Renderer::recordPrepare(VkCommandBuffer cmd, uint32_t frame) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, prepare_pipeline_);
     const uint32_t vertices = (mesh_x_ + 2) * (mesh_y_ + 2);
     vkCmdDispatch(cmd, (vertices + PREPARE_WG - 1) / PREPARE_WG, 1, 1);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sun_pipeline_);
+    vkCmdDispatch(cmd, (uint32_t(sim_.width()) + 15) / 16, (uint32_t(sim_.height()) + 15) / 16, 1);
     barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-            VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT,
+            VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
+                VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
             VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_INDEX_READ_BIT | VK_ACCESS_SHADER_READ_BIT);
 }
 

@@ -72,8 +72,9 @@ public:
     static void barrierDrawToSimulation(VkCommandBuffer cmd);
 
     void recordPick(VkCommandBuffer cmd, uint32_t frame);
-    // The mesh's heights and sun, and the wet quads' triangles (surface_prepare.comp), with the
-    // barriers the drawing needs; after the simulation's steps, before beginScene.
+    // The mesh's heights and the wet quads' triangles (surface_prepare.comp), and the sunlight
+    // per cell (surface_sun.comp), with the barriers the drawing needs; after the simulation's
+    // steps, before beginScene.
     void recordPrepare(VkCommandBuffer cmd, uint32_t frame);
     // Begins the render pass on target `target`, clears, draws ground and (if water) water.
     void beginScene(VkCommandBuffer cmd, uint32_t frame, uint32_t target, bool water);
@@ -101,7 +102,8 @@ private:
     std::vector<gpu::Buffer> vertex_buffers_, water_index_buffers_, water_draw_buffers_; // per frame
     gpu::Buffer index_buffer_;
     VkPipeline terrain_pipeline_ = VK_NULL_HANDLE, water_pipeline_ = VK_NULL_HANDLE;
-    VkPipeline pick_pipeline_ = VK_NULL_HANDLE, prepare_pipeline_ = VK_NULL_HANDLE;
+    VkPipeline pick_pipeline_ = VK_NULL_HANDLE, prepare_pipeline_ = VK_NULL_HANDLE, sun_pipeline_ = VK_NULL_HANDLE;
+    gpu::Image sun_; // sunlight per cell (surface_sun.comp), bound in both image sets
 };
 
 } // namespace alluvium::viewer
