@@ -21,7 +21,7 @@
 #define R_WATER_DRAW 4   // buffer: VkDrawIndexedIndirectCommand of the water surface
 #define R_FRAME_BINDINGS 5
 #define PREPARE_WG 64    // surface_prepare.comp: invocations per workgroup (one per vertex)
-#define WET_DEPTH 1e-3   // m: shallower water is not drawn
+#define WET_DEPTH 3e-3   // m: shallower water is not drawn (a film the eye would not see)
 
 // The drawn grid: at most MESH_MAX x MESH_MAX vertices whatever the simulation's size, plus a
 // ring of skirt vertices around it (so (n + 2)^2 vertices in all). CPU drivers (lavapipe) shade

@@ -186,7 +186,7 @@ vec4 shadeWater() {
     vec2 p = v_cell;
     float d;
     vec4 patch_ = patchAt(p, 1, d);
-    if (d < 2e-3) discard;
+    if (d < WET_DEPTH) discard;
     ivec2 c = clampCell(ivec2(p));
     vec3 n = v_skirt > 0.0 ? normalize(cross(dFdy(v_world), dFdx(v_world))) : normalFrom(patch_.yz);
     vec3 view = normalize(f.camera_pos.w > 0.5 ? vec3(0.0, 1.0, 0.0) : f.camera_pos.xyz - v_world);

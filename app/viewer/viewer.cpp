@@ -557,8 +557,10 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     int win_w = 0, win_h = 0;
     try {
         parseSize(o.window, win_w, win_h);
-    } catch (const InputError&) {
-        throw InputError("--window: '" + o.window + "' is not WxH");
+    } catch (const InputError& e) {
+        std::string message = e.what(); // parseSize speaks of --size
+        if (message.rfind("--size", 0) == 0) message.replace(0, 6, "--window");
+        throw InputError(message);
     }
     if (win_w < 64 || win_h < 64) throw InputError("--window: at least 64x64 pixels");
     if (o.steps_per_frame < 0 || o.steps_per_frame > 1000) throw InputError("--steps-per-frame: 0..1000");
@@ -608,6 +610,9 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     gpu::createContext(guard.ctx, copts);
     gpu::Context& ctx = guard.ctx;
     app.ctx = &ctx;
+    const uint32_t max_side = ctx.properties.limits.maxImageDimension2D;
+    if (uint32_t(win_w) > max_side || uint32_t(win_h) > max_side)
+        throw InputError("--window: " + ctx.device_name + " renders at most " + std::to_string(max_side) + " pixels a side");
 
     gpu::Simulation sim(ctx, s.width, s.height);
     app.sim = &sim;
