@@ -30,7 +30,8 @@ void main() {
     hit = vec4(0.0);
     if (t_exit <= t_enter) return;
     float step_len = 0.5 * f.grid.z;
-    int steps = min(int((t_exit - t_enter) / step_len) + 2, 16384);
+    // At most 16384 steps (a vertical ray's slab interval is unbounded: clamp before int()).
+    int steps = int(min((t_exit - t_enter) / step_len, 16384.0)) + 2;
     float prev_t = t_enter;
     for (int k = 0; k <= steps; ++k) {
         float t = min(t_enter + float(k) * step_len, t_exit);

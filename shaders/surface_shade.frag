@@ -172,6 +172,14 @@ vec4 shadeTerrain() {
         float v = overlayValue(clampCell(ivec2(p)), mode);
         float range = max(f.overlay.y, 1e-9);
         vec3 c = toLinear(mode == OVERLAY_WEAR ? diverging(v / range) : sequential(v / range));
+        if (mode == OVERLAY_SPEED) {
+            // The direction: streaks along the flow (stripes across the perpendicular).
+            vec2 vel = imageLoad(velocity_img, clampCell(ivec2(p))).rg;
+            if (length(vel) > 1e-3) {
+                vec2 across = normalize(vec2(-vel.y, vel.x));
+                c *= 0.75 + 0.25 * smoothstep(-0.3, 0.3, sin(dot(p, across) * 2.5));
+            }
+        }
         float shade = 0.55 + 0.45 * max(dot(n, normalize(f.sun_dir.xyz)), 0.0);
         colour = c * shade;
     } else {

@@ -344,6 +344,14 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr; // no imgui.ini left behind
     ImGui::StyleColorsDark();
+    if (app.window) { // HiDPI: fonts and widgets follow the monitor's content scale
+        float sx = 1, sy = 1;
+        glfwGetWindowContentScale(app.window, &sx, &sy);
+        if (sx > 1.01f) {
+            ImGui::GetIO().FontGlobalScale = sx;
+            ImGui::GetStyle().ScaleAllSizes(sx);
+        }
+    }
     ImGui::GetStyle().Alpha = 0.94f;
     if (windowed) ImGui_ImplGlfw_InitForVulkan(app.window, true); // chains our callbacks
     VkDescriptorPool imgui_pool;
