@@ -68,8 +68,10 @@ void createSwapchain(Swapchain& sc, const gpu::Context& ctx, VkSurfaceKHR surfac
     info.imageColorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR;
     info.imageExtent = extent;
     info.imageArrayLayers = 1;
-    info.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
-                      (caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT); // screenshots
+    // The viewer draws into its own image and copies it here.
+    if (!(caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_DST_BIT))
+        throw gpu::DeviceError("the window's swapchain cannot be a copy destination (try --offscreen)");
+    info.imageUsage = VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     info.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
     info.preTransform = caps.currentTransform;
     info.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
@@ -86,20 +88,9 @@ void createSwapchain(Swapchain& sc, const gpu::Context& ctx, VkSurfaceKHR surfac
     VK_CHECK(vkGetSwapchainImagesKHR(ctx.device, created, &count, nullptr));
     sc.images.resize(count);
     VK_CHECK(vkGetSwapchainImagesKHR(ctx.device, created, &count, sc.images.data()));
-    for (VkImage image : sc.images) {
-        VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-        view.image = image;
-        view.viewType = VK_IMAGE_VIEW_TYPE_2D;
-        view.format = format;
-        view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-        VkImageView v;
-        VK_CHECK(vkCreateImageView(ctx.device, &view, nullptr, &v));
-        sc.views.push_back(v);
-    }
 }
 
 void destroySwapchain(Swapchain& sc, const gpu::Context& ctx) {
-    for (VkImageView v : sc.views) vkDestroyImageView(ctx.device, v, nullptr);
     if (sc.swapchain) vkDestroySwapchainKHR(ctx.device, sc.swapchain, nullptr);
     sc = {};
 }

@@ -20,8 +20,7 @@ struct Swapchain {
     VkSwapchainKHR swapchain = VK_NULL_HANDLE;
     VkFormat format = VK_FORMAT_UNDEFINED;
     VkExtent2D extent{};
-    std::vector<VkImage> images;
-    std::vector<VkImageView> views;
+    std::vector<VkImage> images; // copy destinations (the viewer draws elsewhere)
 };
 
 // A UNORM BGRA/RGBA format the surface offers (the shaders encode sRGB themselves).
