@@ -5,7 +5,7 @@
 #include "render.glsl"
 
 layout(local_size_x = 1) in;
-layout(std430, set = 1, binding = R_PICK) buffer PickBlock { vec4 hit; };
+layout(std430, set = 1, binding = R_PICK) buffer PickBlock { vec4 hit; uint non_finite; };
 
 // Height of the ray above the ground at world point w (m of height).
 float above(vec3 w) {

@@ -15,7 +15,8 @@
 #define R_IMAGE_COUNT 8
 // Set 1: per frame in flight.
 #define R_FRAME 0 // uniform FrameBlock (the C++ mirror is viewer::FrameUniforms)
-#define R_PICK 1  // buffer: vec4 hit (cell x, cell y, height m, 1 if hit)
+#define R_PICK 1  // buffer: vec4 hit (cell x, cell y, height m, 1 if hit), uint non_finite (the
+                  // host clears it; surface_prepare.comp sets it if a height or depth is NaN/Inf)
 #define R_VERTICES 2     // buffer: vec4 per mesh vertex (ground m, water depth m, 0, 0)
 #define R_WATER_INDICES 3 // buffer: uint[], the triangles of the wet quads (an index buffer)
 #define R_WATER_DRAW 4   // buffer: VkDrawIndexedIndirectCommand of the water surface

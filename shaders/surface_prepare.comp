@@ -9,6 +9,7 @@ layout(local_size_x = PREPARE_WG) in;
 
 layout(std430, set = 1, binding = R_VERTICES) writeonly buffer VertexBlock { vec4 vertices[]; };
 layout(std430, set = 1, binding = R_WATER_INDICES) writeonly buffer IndexBlock { uint water_indices[]; };
+layout(std430, set = 1, binding = R_PICK) buffer PickBlock { vec4 hit; uint non_finite; };
 layout(std430, set = 1, binding = R_WATER_DRAW) buffer DrawBlock {
     uint index_count; // VkDrawIndexedIndirectCommand; the host sets it to 0, 1, 0, 0, 0
     uint instance_count;
@@ -34,6 +35,9 @@ void main() {
     float ground = terrainBilinear(p);
     float depth = waterBilinear(p);
     vertices[k] = vec4(ground, depth, 0.0, 0.0);
+    // The NaN watchdog, for every model: a non-finite value spreads to its neighbours within a
+    // few steps, so the drawn grid's samples find it. (Only ever set: no race to lose.)
+    if (isnan(ground) || isinf(ground) || isnan(depth) || isinf(depth)) non_finite = 1u;
 
     // The quad whose first corner is this vertex: drawn as water if any corner is wet.
     if (gx + 1 < vx && gy + 1 < vy) {

@@ -1,6 +1,6 @@
-// The viewer's picking (shaders/pick.comp through viewer::Renderer): the point under the cursor,
+// The viewer's renderer: picking (shaders/pick.comp), the point under the cursor,
 // found by marching the ray over the current heightfield, against the exact intersection with a
-// steep plane (slope 3), from several directions; and a ray that misses.
+// steep plane (slope 3), from several directions; and a ray that misses; and the NaN watchdog of surface_prepare.comp.
 #include <cmath>
 #include <cstring>
 
@@ -10,9 +10,9 @@
 namespace alluvium::test {
 namespace {
 
-class Picking : public GpuTest {};
+class Render : public GpuTest {};
 
-TEST_F(Picking, HitsASteepSlopeWhereTheRayMeetsIt) {
+TEST_F(Render, PickHitsASteepSlopeWhereTheRayMeetsIt) {
     const int w = 41, h = 23;
     const float L = 4.0f, slope = 3.0f;
     gpu::Simulation sim(ctx(), w, h);
@@ -61,6 +61,37 @@ TEST_F(Picking, HitsASteepSlopeWhereTheRayMeetsIt) {
     EXPECT_FALSE(pick(up_origin, up).hit);
     const float away_origin[3] = {-50.0f, 600.0f, -50.0f}, away[3] = {-1.0f, -0.1f, 0.0f};
     EXPECT_FALSE(pick(away_origin, away).hit);
+}
+
+TEST_F(Render, TheWatchdogSeesANonFiniteHeight) {
+    const int w = 300, h = 200; // larger than the drawn grid on CPU drivers: samples, not every cell
+    gpu::Simulation sim(ctx(), w, h);
+    std::vector<float> terrain(size_t(w) * h, 10.0f);
+    sim.upload(gpu::Field::Terrain, terrain);
+    viewer::Renderer renderer(ctx(), sim, VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1);
+    auto prepare = [&] {
+        viewer::FrameUniforms& u = renderer.uniforms(0);
+        std::memset(&u, 0, sizeof u);
+        const float grid[4] = {float(w), float(h), 4.0f, 1.0f};
+        const float mesh[4] = {float(renderer.meshX()), float(renderer.meshY()), 0.0f, 0.0f};
+        const float sun[4] = {0.5f, 0.6f, 0.3f, 3.0f};
+        std::memcpy(u.grid, grid, sizeof grid);
+        std::memcpy(u.mesh, mesh, sizeof mesh);
+        std::memcpy(u.sun_dir, sun, sizeof sun);
+        VkCommandBuffer cmd = gpu::beginOneShot(ctx());
+        renderer.recordPrepare(cmd, 0);
+        gpu::endOneShot(ctx(), cmd);
+        return renderer.takeNonFinite(0);
+    };
+    EXPECT_FALSE(prepare());
+    // A NaN spreads to its neighbours within a step or two: a 3x3 patch, as the watchdog meets it.
+    for (int y = 99; y <= 101; ++y)
+        for (int x = 149; x <= 151; ++x) terrain[size_t(y) * w + x] = std::nanf("");
+    sim.upload(gpu::Field::Terrain, terrain);
+    EXPECT_TRUE(prepare());
+    terrain.assign(terrain.size(), 10.0f);
+    sim.upload(gpu::Field::Terrain, terrain);
+    EXPECT_FALSE(prepare()) << "the flag is cleared once read";
 }
 
 } // namespace

@@ -62,6 +62,8 @@ void barrier(VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags src_ac
     vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &b, 0, nullptr, 0, nullptr);
 }
 
+constexpr VkDeviceSize kPickBytes = 32; // vec4 hit, uint non_finite (std430, padded)
+
 constexpr VkPipelineStageFlags kDrawStages =
     VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
 
@@ -204,19 +206,19 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     water_draw_buffers_.resize(frames_);
     for (uint32_t i = 0; i < frames_; ++i) {
         gpu::createBuffer(uniform_buffers_[i], ctx, sizeof(FrameUniforms), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true);
-        gpu::createBuffer(pick_buffers_[i], ctx, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+        gpu::createBuffer(pick_buffers_[i], ctx, kPickBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
         gpu::createBuffer(vertex_buffers_[i], ctx, vertex_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
         gpu::createBuffer(water_index_buffers_[i], ctx, index_bytes,
                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT, false);
         gpu::createBuffer(water_draw_buffers_[i], ctx, 5 * sizeof(uint32_t),
                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, false);
         std::memset(uniform_buffers_[i].mapped, 0, sizeof(FrameUniforms));
-        std::memset(pick_buffers_[i].mapped, 0, 16);
+        std::memset(pick_buffers_[i].mapped, 0, kPickBytes);
         alloc.descriptorSetCount = 1;
         alloc.pSetLayouts = &frame_layout_;
         VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, &frame_sets_[i]));
         const VkDescriptorBufferInfo infos[R_FRAME_BINDINGS] = {
-            {uniform_buffers_[i].buffer, 0, sizeof(FrameUniforms)}, {pick_buffers_[i].buffer, 0, 16},
+            {uniform_buffers_[i].buffer, 0, sizeof(FrameUniforms)}, {pick_buffers_[i].buffer, 0, kPickBytes},
             {vertex_buffers_[i].buffer, 0, VK_WHOLE_SIZE}, {water_index_buffers_[i].buffer, 0, VK_WHOLE_SIZE},
             {water_draw_buffers_[i].buffer, 0, VK_WHOLE_SIZE}};
         std::array<VkWriteDescriptorSet, R_FRAME_BINDINGS> w{};
@@ -373,6 +375,13 @@ PickResult Renderer::pick(uint32_t frame) const {
     return {v[0], v[1], v[2], v[3] > 0.5f};
 }
 
+bool Renderer::takeNonFinite(uint32_t frame) {
+    uint32_t flag = 0;
+    std::memcpy(&flag, static_cast<char*>(pick_buffers_[frame].mapped) + 16, sizeof flag);
+    std::memset(static_cast<char*>(pick_buffers_[frame].mapped) + 16, 0, sizeof flag);
+    return flag != 0;
+}
+
 void Renderer::barrierSimulationToDraw(VkCommandBuffer cmd) {
     barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
             VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kDrawStages, VK_ACCESS_SHADER_READ_BIT);
@@ -409,6 +418,9 @@ void Renderer::recordPrepare(VkCommandBuffer cmd, uint32_t frame) {
             VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
                 VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
             VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_INDEX_READ_BIT | VK_ACCESS_SHADER_READ_BIT);
+    // The host reads the watchdog's flag after the frame's fence.
+    barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+            VK_ACCESS_HOST_READ_BIT);
 }
 
 void Renderer::beginScene(VkCommandBuffer cmd, uint32_t frame, uint32_t target, bool water) {

@@ -65,6 +65,9 @@ public:
     FrameUniforms& uniforms(uint32_t frame);
     // The pick written by the last frame recorded in slot `frame` (after its fence).
     PickResult pick(uint32_t frame) const;
+    // Whether the last frame in slot `frame` saw a NaN/Inf in the drawn grid; clears the flag
+    // for the slot's next frame (call after its fence, before recording it).
+    bool takeNonFinite(uint32_t frame);
 
     // Compute writes of the simulation -> the draw's and the pick's reads.
     static void barrierSimulationToDraw(VkCommandBuffer cmd);

@@ -121,10 +121,11 @@ void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
                 s.pass_ms.emplace_back(gpu::passName(f.timed_passes[i]), ms[i + 2] - ms[i + 1]);
         }
     }
+    const bool non_finite = renderer.takeNonFinite(slot);
     s.totals = app.sim->totals();
     s.brush_totals = app.brush->totals();
     s.hand_holding = app.hand_holding || app.hand_picking;
-    const bool finite = std::isfinite(s.totals.max_speed) && std::isfinite(s.totals.acc[SLOT_ERODED]) &&
+    const bool finite = !non_finite && std::isfinite(s.totals.max_speed) && std::isfinite(s.totals.acc[SLOT_ERODED]) &&
                         std::isfinite(s.totals.acc[SLOT_RAIN]) && (!f.picked || std::isfinite(s.pick_height));
     if (!finite && s.watchdog.empty()) {
         s.paused = true;
