@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "io/errors.h"
 #include "vk_check.h"
+#include "view.h"
 
 using namespace alluvium;
 
@@ -71,6 +72,26 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(std::size_t(2), std::size_t(1) << 31))
         ->needs(out_mesh);
 
+    ViewOptions view;
+    CLI::App* view_cmd = app.add_subcommand("view", "the interactive viewer: a window if a display is present, else offscreen");
+    addTerrainOptions(view_cmd, view.terrain);
+    view_cmd->add_option("--set", view.sets, "override a parameter: name=value (repeatable)");
+    view_cmd->add_option("--preset", view.preset, "preset NAME (assets/presets) or FILE.json");
+    view_cmd->add_option("--model", view.model, "erosion model: pipe (default), thermal, olsen, particles, musgrave, simple");
+    view_cmd->add_option("--report", view.report, "on exit, write the JSON report of `run` plus the brush totals");
+    view_cmd->add_option("--screenshot", view.screenshot, "on exit, write the last frame to FILE.png (F12 writes FILE-N.png)");
+    view_cmd->add_option("--window", view.window, "window or offscreen image size WxH (default 1600x900)");
+    view_cmd->add_option("--exit-after-frames", view.exit_after_frames, "exit after N frames")->check(CLI::Range(0, 100000000));
+    view_cmd->add_option("--bench-frames", view.bench_frames, "time N frames, print the mean and 95th-percentile frame time, exit")
+        ->check(CLI::Range(0, 1000000));
+    view_cmd->add_option("--steps-per-frame", view.steps_per_frame, "simulation steps per frame (0: start paused)")
+        ->check(CLI::Range(0, 1000));
+    view_cmd->add_flag("--offscreen", view.offscreen, "render into an image even if a display is present");
+    view_cmd->add_flag("--paused", view.paused, "start paused");
+    view_cmd->add_flag("--no-panel", view.no_panel, "start with the panel hidden (Tab shows it)");
+    view_cmd->add_option("--overlay", view.overlay, "start with an overlay: depth, speed, sediment, hardness, flux, erosion");
+    view_cmd->add_flag("--probe-display", view.probe_display, "exit 0 if a window can be opened here, else 1 (scripts/run)");
+
     bool params_json = false;
     CLI::App* params_cmd = app.add_subcommand("params", "print the parameter table");
     params_cmd->add_flag("--json", params_json, "as JSON");
@@ -118,6 +139,7 @@ int main(int argc, char** argv) {
 
     try {
         if (*run_cmd) return runCommand(run, device);
+        if (*view_cmd) return viewCommand(view, device);
         if (*params_cmd) return paramsCommand(params_json);
         if (*presets_cmd) return presetsCommand();
         if (*bench_cmd) return benchCommand(bench, device);

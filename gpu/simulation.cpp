@@ -638,6 +638,16 @@ void Simulation::run(int steps, const std::function<void(int)>& progress) {
     }
 }
 
+void Simulation::reloadPass(Pass pass, const std::vector<uint32_t>& spirv) {
+    VkShaderModule module = createShaderModule(ctx_, spirv);
+    VkPipeline fresh = createComputePipeline(ctx_, pipeline_layout_, module);
+    vkDestroyShaderModule(ctx_.device, module, nullptr);
+    vkDeviceWaitIdle(ctx_.device); // frames in flight may still use the old one
+    VkPipeline& p = pipelines_[static_cast<size_t>(pass)];
+    if (p != VK_NULL_HANDLE) vkDestroyPipeline(ctx_.device, p, nullptr);
+    p = fresh;
+}
+
 void Simulation::runPass(Pass pass) {
     VkCommandBuffer cmd = beginOneShot(ctx_);
     recordUpdates(cmd);

@@ -86,6 +86,10 @@ public:
     // Uploads params/springs if they changed; call at the start of every command buffer.
     void recordUpdates(VkCommandBuffer cmd);
     void swapParity() { parity_ ^= 1; }
+    // The image of a field (the viewer binds them for drawing); `half` 0/1 picks the half of a
+    // ping-pong pair by absolute index, so a descriptor set can be built for either parity.
+    const Image& fieldImage(Field f, int half) const { return image(f, (half ^ parity_) != 0); }
+    int parity() const { return parity_; }
     int stepIndex() const { return step_index_; }
     void setStepIndex(int step) { step_index_ = step; }
 
@@ -93,6 +97,9 @@ public:
     void run(int steps, const std::function<void(int)>& progress = {});
     // Runs one pass on its own (tests).
     void runPass(Pass pass);
+    // Replaces a pass's pipeline with one built from `spirv` (the viewer's shader hot reload).
+    // Waits for the device first; the old pipeline is destroyed.
+    void reloadPass(Pass pass, const std::vector<uint32_t>& spirv);
 
     // The fluvial model's phases, recorded by recordStep (tests and `alluvium fill` use them
     // one by one). Fill: `start` resets the surface to the outlets; up to `sweeps` sweeps run

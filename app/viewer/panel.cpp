@@ -1,0 +1,329 @@
+// [SECTION] names and colour maps
+// [SECTION] statistics
+// [SECTION] simulation, view and brush
+// [SECTION] parameters (the table)
+// [SECTION] presets and files
+// [SECTION] legend
+#include "panel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include <imgui.h>
+
+#include "render_shared.h"
+
+namespace alluvium::viewer {
+
+// [SECTION] names and colour maps
+
+const char* toolName(Tool t) {
+    switch (t) {
+    case Tool::AddWater: return "1 add water";
+    case Tool::RemoveWater: return "2 remove water";
+    case Tool::Raise: return "3 raise";
+    case Tool::Lower: return "4 lower";
+    case Tool::Smooth: return "5 smooth";
+    case Tool::Flatten: return "6 flatten";
+    case Tool::Hardness: return "7 paint hardness";
+    case Tool::Spring: return "8 spring";
+    case Tool::Hand: return "9 hand";
+    }
+    return "?";
+}
+
+bool toolAvailable(Tool) { return true; }
+
+const char* overlayName(int overlay) {
+    static const char* names[OVERLAY_COUNT] = {"shaded", "water depth", "speed", "suspended sediment",
+                                               "hardness", "outflow flux", "erosion / deposition"};
+    return overlay >= 0 && overlay < OVERLAY_COUNT ? names[overlay] : "?";
+}
+
+const char* overlayUnit(int overlay) {
+    static const char* units[OVERLAY_COUNT] = {"", "m", "m/s", "m", "", "m^3/s", "m"};
+    return overlay >= 0 && overlay < OVERLAY_COUNT ? units[overlay] : "";
+}
+
+void overlayColour(int overlay, float t, float rgb[3]) {
+    auto mix = [](const float* a, const float* b, float u, float* out) {
+        for (int i = 0; i < 3; ++i) out[i] = a[i] + (b[i] - a[i]) * u;
+    };
+    if (overlay == OVERLAY_WEAR) {
+        static const float white[3] = {0.97f, 0.97f, 0.97f}, red[3] = {0.70f, 0.09f, 0.17f}, blue[3] = {0.13f, 0.40f, 0.67f};
+        t = std::clamp(t, -1.0f, 1.0f);
+        mix(white, t < 0 ? red : blue, std::abs(t), rgb);
+        return;
+    }
+    static const float c[5][3] = {{0.267f, 0.005f, 0.329f}, {0.229f, 0.322f, 0.546f}, {0.128f, 0.567f, 0.551f},
+                                  {0.369f, 0.789f, 0.383f}, {0.993f, 0.906f, 0.144f}};
+    t = std::clamp(t, 0.0f, 1.0f) * 4.0f;
+    const int i = std::min(static_cast<int>(t), 3);
+    mix(c[i], c[i + 1], t - float(i), rgb);
+}
+
+namespace {
+
+void tooltip(const char* text) {
+    if (ImGui::IsItemHovered() && text && *text) ImGui::SetTooltip("%s", text);
+}
+
+// [SECTION] statistics
+
+void statistics(ViewerState& s) {
+    ImGui::Text("%.1f fps  %.1f ms/frame  GPU %.1f ms", s.fps, s.frame_ms, s.gpu_frame_ms);
+    ImGui::Text("GPU: steps %.1f  pick %.2f  drawing %.1f ms", s.gpu_sim_ms, s.gpu_pick_ms, s.gpu_draw_ms);
+    const double sim_seconds = double(s.steps_done) * s.params[Param::time_step];
+    ImGui::Text("step %lld  (%.1f s simulated)%s", s.steps_done, sim_seconds, s.paused ? "  PAUSED" : "");
+    if (!s.watchdog.empty()) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "%s", s.watchdog.c_str());
+    if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
+    if (!s.shader_status.empty()) ImGui::TextWrapped("shaders: %s", s.shader_status.c_str());
+    if (!s.shader_error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.4f, 1));
+        ImGui::TextWrapped("%s", s.shader_error.c_str());
+        ImGui::PopStyleColor();
+    }
+    if (ImGui::TreeNode("GPU ms per pass (one step)")) {
+        double most = 1e-6;
+        for (const auto& [name, ms] : s.pass_ms) most = std::max(most, ms);
+        for (const auto& [name, ms] : s.pass_ms) {
+            char label[64];
+            std::snprintf(label, sizeof label, "%.3f ms", ms);
+            ImGui::ProgressBar(float(ms / most), ImVec2(120, 0), label);
+            ImGui::SameLine();
+            ImGui::TextUnformatted(name.c_str());
+        }
+        ImGui::TreePop();
+    }
+    if (ImGui::TreeNodeEx("Totals (m^3)", ImGuiTreeNodeFlags_DefaultOpen)) {
+        const double* a = s.totals.acc;
+        const gpu::BrushTotals& b = s.brush_totals;
+        const double water = s.initial_water + a[SLOT_RAIN] + a[SLOT_SPRING] + b.water_added - b.water_removed -
+                             a[SLOT_EVAPORATED] - a[SLOT_DRAINED_WATER];
+        if (s.model == MODEL_PIPE) ImGui::Text("water %.4g (rained %.4g, springs %.4g)", water, a[SLOT_RAIN], a[SLOT_SPRING]);
+        ImGui::Text("brush water +%.4g / -%.4g", b.water_added, b.water_removed);
+        ImGui::Text("brush ground +%.4g / -%.4g", b.terrain_added, b.terrain_removed);
+        ImGui::Text("eroded %.4g  deposited %.4g", a[SLOT_ERODED], a[SLOT_DEPOSITED]);
+        ImGui::Text("drained water %.4g  sediment %.4g", a[SLOT_DRAINED_WATER], a[SLOT_SED_DRAINED]);
+        ImGui::Text("max speed %.2f m/s", double(s.totals.max_speed));
+        ImGui::TreePop();
+    }
+    if (s.validation_errors > 0) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "validation errors: %d", s.validation_errors);
+}
+
+// [SECTION] simulation, view and brush
+
+void controls(ViewerState& s) {
+    if (ImGui::Button(s.paused ? "Play (Space)" : "Pause (Space)")) s.paused = !s.paused;
+    ImGui::SameLine();
+    if (ImGui::Button("Step (N)")) ++s.single_steps;
+    ImGui::SameLine();
+    if (ImGui::Button("Reset (R)")) s.reset_requested = true;
+    ImGui::SliderInt("steps per frame", &s.steps_per_frame, 1, 64);
+    ImGui::InputInt("seed", &s.seed);
+    ImGui::SameLine();
+    if (ImGui::Button("New terrain")) s.new_terrain_requested = true;
+    const int models[] = {MODEL_PIPE, MODEL_THERMAL, MODEL_OLSEN, MODEL_PARTICLES, MODEL_MUSGRAVE, MODEL_SIMPLE};
+    if (ImGui::BeginCombo("model", gpu::modelName(s.model))) {
+        for (int m : models)
+            if (ImGui::Selectable(gpu::modelName(m), m == s.model)) {
+                s.model = m;
+                s.params_dirty = true;
+            }
+        ImGui::EndCombo();
+    }
+    if (ImGui::Checkbox("vsync", &s.vsync)) s.vsync_changed = true;
+    ImGui::SameLine();
+    ImGui::Checkbox("water", &s.show_water);
+    ImGui::SameLine();
+    ImGui::Checkbox("top-down (T)", &s.top_down);
+    ImGui::SliderFloat("height x", &s.exaggeration, 0.25f, 5.0f, "%.2f");
+    tooltip("vertical exaggeration of the drawing");
+    ImGui::SliderFloat("sun azimuth", &s.sun_azimuth, 0.0f, 6.283f, "%.2f rad");
+    ImGui::SliderFloat("sun elevation", &s.sun_elevation, 0.05f, 1.55f, "%.2f rad");
+    if (ImGui::BeginCombo("overlay", overlayName(s.overlay))) {
+        for (int o = 0; o < OVERLAY_COUNT; ++o)
+            if (ImGui::Selectable(overlayName(o), o == s.overlay)) {
+                static const float ranges[OVERLAY_COUNT] = {1.0f, 0.5f, 5.0f, 0.05f, 1.0f, 20.0f, 1.0f};
+                s.overlay = o;
+                s.overlay_range = ranges[o];
+            }
+        ImGui::EndCombo();
+    }
+    if (s.overlay != 0) ImGui::SliderFloat("overlay range", &s.overlay_range, 1e-4f, 1e4f, "%.4g", ImGuiSliderFlags_Logarithmic);
+}
+
+void brush(ViewerState& s) {
+    for (int t = 1; t <= 9; ++t) {
+        const Tool tool = static_cast<Tool>(t);
+        ImGui::BeginDisabled(!toolAvailable(tool));
+        if (ImGui::RadioButton(toolName(tool), s.tool == tool)) s.tool = tool;
+        ImGui::EndDisabled();
+        if (t % 3 != 0) ImGui::SameLine();
+    }
+    ImGui::SliderFloat("radius ([ ])", &s.radius, 1.0f, 200.0f, "%.1f cells", ImGuiSliderFlags_Logarithmic);
+    ImGui::SliderFloat("strength", &s.strength, 0.01f, 50.0f, "%.2f m/s", ImGuiSliderFlags_Logarithmic);
+    tooltip("water or ground added per second of simulation at the centre (falloff (1 - r^2)^2)");
+    ImGui::SliderFloat("falloff", &s.falloff, 0.0f, 1.0f, "%.2f");
+    tooltip("0: a flat disk; 1: (1 - r^2)^2");
+    if (s.tool == Tool::Hardness) ImGui::SliderFloat("hardness to paint", &s.paint_hardness, 0.0f, 1.0f, "%.2f");
+    if (s.tool == Tool::Hand) {
+        const double held = s.brush_totals.hand_picked - s.brush_totals.hand_dropped;
+        ImGui::Text("the hand holds %.4g m^3%s", held, held > 0 && s.hand_holding ? ": click to drop it" : "");
+    }
+    if (s.model != MODEL_PIPE) ImGui::TextWrapped("Springs act in the pipe model's sources pass only.");
+    if (s.pick_hit) ImGui::Text("cursor: cell %.1f, %.1f  height %.2f m", double(s.pick_x), double(s.pick_y), double(s.pick_height));
+    ImGui::Text("springs (8 to place, right click removes):");
+    for (size_t i = 0; i < s.springs.size(); ++i) {
+        ImGui::PushID(static_cast<int>(i));
+        gpu::Spring& sp = s.springs[i];
+        const float area = float(s.params[Param::cell_size] * s.params[Param::cell_size]);
+        float rate = sp.rate_per_cell / area; // m/s of depth
+        if (ImGui::SliderFloat("##rate", &rate, 0.001f, 50.0f, "%.3f m/s", ImGuiSliderFlags_Logarithmic)) {
+            sp.rate_per_cell = rate * area;
+            s.springs_dirty = true;
+        }
+        ImGui::SameLine();
+        ImGui::Text("at %.0f, %.0f", double(sp.x), double(sp.y));
+        ImGui::SameLine();
+        if (ImGui::SmallButton("x")) {
+            s.springs.erase(s.springs.begin() + static_cast<long>(i));
+            s.springs_dirty = true;
+            ImGui::PopID();
+            break;
+        }
+        ImGui::PopID();
+    }
+}
+
+// [SECTION] parameters (the table)
+
+void parameters(ViewerState& s) {
+    const auto& table = paramTable();
+    std::vector<std::string> groups;
+    for (const ParamInfo& p : table)
+        if (std::find(groups.begin(), groups.end(), p.group) == groups.end()) groups.push_back(p.group);
+    for (const std::string& group : groups) {
+        if (!ImGui::TreeNode(group.c_str())) continue;
+        for (int i = 0; i < kParamCount; ++i) {
+            const ParamInfo& info = table[size_t(i)];
+            if (group != info.group) continue;
+            double& value = s.params.values[size_t(i)];
+            const std::string help = std::string(info.unit) + (info.unit[0] ? ": " : "") + info.meaning;
+            bool changed = false;
+            if (info.kind == 'b') {
+                bool on = value != 0.0;
+                changed = ImGui::Checkbox(info.name, &on);
+                value = on ? 1.0 : 0.0;
+            } else if (info.kind == 'e') {
+                std::vector<std::string> names;
+                std::string unit = info.unit;
+                for (size_t start = 0;;) {
+                    const size_t bar = unit.find('|', start);
+                    names.push_back(unit.substr(start, bar - start));
+                    if (bar == std::string::npos) break;
+                    start = bar + 1;
+                }
+                int index = static_cast<int>(value);
+                if (ImGui::BeginCombo(info.name, names[size_t(std::clamp(index, 0, int(names.size()) - 1))].c_str())) {
+                    for (int k = 0; k < int(names.size()); ++k)
+                        if (ImGui::Selectable(names[size_t(k)].c_str(), k == index)) {
+                            value = k;
+                            changed = true;
+                        }
+                    ImGui::EndCombo();
+                }
+            } else {
+                float v = float(value);
+                const bool wide = info.min > 0 && info.max / info.min > 100.0;
+                changed = ImGui::SliderFloat(info.name, &v, float(info.min), float(info.max), "%.4g",
+                                             wide ? ImGuiSliderFlags_Logarithmic : 0);
+                if (changed) value = std::clamp(double(v), info.min, info.max);
+            }
+            tooltip(help.c_str());
+            if (changed) s.params_dirty = true;
+        }
+        ImGui::TreePop();
+    }
+}
+
+// [SECTION] presets and files
+
+void files(ViewerState& s) {
+    static char preset[256] = "default";
+    static char save_path[256] = "my-preset.json";
+    static char import_path[256] = "";
+    static char export_path[256] = "terrain.png";
+    static char shot_path[256] = "screenshot.png";
+    ImGui::InputText("preset", preset, sizeof preset);
+    tooltip("a preset NAME (assets/presets, ~/.config/alluvium/presets) or FILE.json");
+    ImGui::SameLine();
+    if (ImGui::Button("Load")) s.load_preset = preset;
+    ImGui::InputText("##save", save_path, sizeof save_path);
+    ImGui::SameLine();
+    if (ImGui::Button("Save preset")) s.save_preset = save_path;
+    ImGui::InputText("##import", import_path, sizeof import_path);
+    ImGui::SameLine();
+    if (ImGui::Button("Import heightmap")) s.import_path = import_path;
+    ImGui::InputText("##export", export_path, sizeof export_path);
+    tooltip(".png (16-bit + .json sidecar), .f32, .exr, .tif, .asc");
+    ImGui::SameLine();
+    if (ImGui::Button("Export terrain")) s.export_path = export_path;
+    ImGui::InputText("##shot", shot_path, sizeof shot_path);
+    ImGui::SameLine();
+    if (ImGui::Button("Screenshot (F12)")) s.screenshot_request = shot_path;
+}
+
+// [SECTION] legend
+
+void legend(const ViewerState& s) {
+    if (s.overlay == 0) return;
+    const ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 300, io.DisplaySize.y - 90), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(280, 0));
+    ImGui::Begin("legend", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs);
+    ImGui::Text("%s (%s)", overlayName(s.overlay), overlayUnit(s.overlay));
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float w = 260, h = 14;
+    const bool diverging = s.overlay == OVERLAY_WEAR;
+    for (int i = 0; i < 64; ++i) {
+        const float t = (float(i) + 0.5f) / 64.0f;
+        float rgb[3];
+        overlayColour(s.overlay, diverging ? t * 2.0f - 1.0f : t, rgb);
+        // The maps are sRGB values, as the shader shows them (it linearises, lights, re-encodes).
+        const ImU32 c = ImGui::GetColorU32(ImVec4(rgb[0], rgb[1], rgb[2], 1));
+        draw->AddRectFilled(ImVec2(p.x + w * float(i) / 64, p.y), ImVec2(p.x + w * float(i + 1) / 64 + 1, p.y + h), c);
+    }
+    ImGui::Dummy(ImVec2(w, h));
+    if (diverging)
+        ImGui::Text("eroded %.3g   0   deposited %.3g", double(s.overlay_range), double(s.overlay_range));
+    else
+    {
+        ImGui::TextUnformatted("0");
+        ImGui::SameLine(w - 50);
+        ImGui::Text("%.3g", double(s.overlay_range));
+    }
+    ImGui::End();
+}
+
+} // namespace
+
+void drawPanel(ViewerState& s) {
+    legend(s);
+    if (!s.show_panel) return;
+    ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(360, std::min(ImGui::GetIO().DisplaySize.y - 16.0f, 760.0f)), ImGuiCond_FirstUseEver);
+    ImGui::Begin("Alluvium (Tab hides)");
+    statistics(s);
+    if (ImGui::CollapsingHeader("Simulation and view", ImGuiTreeNodeFlags_DefaultOpen)) controls(s);
+    if (ImGui::CollapsingHeader("Brush", ImGuiTreeNodeFlags_DefaultOpen)) brush(s);
+    if (ImGui::CollapsingHeader("Parameters")) parameters(s);
+    if (ImGui::CollapsingHeader("Presets and files")) files(s);
+    ImGui::End();
+}
+
+} // namespace alluvium::viewer

@@ -1,0 +1,455 @@
+#include "renderer.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <string>
+
+#include "pipeline.h"
+#include "render_shared.h"
+
+namespace alluvium::viewer {
+
+namespace {
+
+uint32_t memoryType(const gpu::Context& ctx, uint32_t bits, VkMemoryPropertyFlags flags) {
+    for (uint32_t i = 0; i < ctx.memory.memoryTypeCount; ++i)
+        if ((bits & (1u << i)) && (ctx.memory.memoryTypes[i].propertyFlags & flags) == flags) return i;
+    for (uint32_t i = 0; i < ctx.memory.memoryTypeCount; ++i)
+        if (bits & (1u << i)) return i;
+    throw gpu::DeviceError("no memory type for a render target");
+}
+
+void createAttachment(ColorTarget& t, const gpu::Context& ctx, VkFormat format, VkExtent2D extent,
+                      VkImageUsageFlags usage, VkImageAspectFlags aspect) {
+    VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    info.imageType = VK_IMAGE_TYPE_2D;
+    info.format = format;
+    info.extent = {extent.width, extent.height, 1};
+    info.mipLevels = 1;
+    info.arrayLayers = 1;
+    info.samples = VK_SAMPLE_COUNT_1_BIT;
+    info.tiling = VK_IMAGE_TILING_OPTIMAL;
+    info.usage = usage;
+    info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    VK_CHECK(vkCreateImage(ctx.device, &info, nullptr, &t.image));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(ctx.device, t.image, &req);
+    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    alloc.allocationSize = req.size;
+    alloc.memoryTypeIndex = memoryType(ctx, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    if (vkAllocateMemory(ctx.device, &alloc, nullptr, &t.memory) != VK_SUCCESS)
+        throw gpu::DeviceError("out of GPU memory for a " + std::to_string(extent.width) + "x" +
+                               std::to_string(extent.height) + " render target");
+    VK_CHECK(vkBindImageMemory(ctx.device, t.image, t.memory, 0));
+    VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    view.image = t.image;
+    view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    view.format = format;
+    view.subresourceRange = {aspect, 0, 1, 0, 1};
+    VK_CHECK(vkCreateImageView(ctx.device, &view, nullptr, &t.view));
+}
+
+VkShaderModule loadModule(const gpu::Context& ctx, const char* name) {
+    return gpu::createShaderModule(ctx, gpu::loadSpirv(gpu::shaderDirectory() / (std::string(name) + ".spv")));
+}
+
+void barrier(VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags src_access, VkPipelineStageFlags dst,
+             VkAccessFlags dst_access) {
+    VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    b.srcAccessMask = src_access;
+    b.dstAccessMask = dst_access;
+    vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &b, 0, nullptr, 0, nullptr);
+}
+
+constexpr VkDeviceSize kPickBytes = 32; // vec4 hit, uint non_finite (std430, padded)
+
+constexpr VkPipelineStageFlags kDrawStages =
+    VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+
+} // namespace
+
+void createColorTarget(ColorTarget& t, const gpu::Context& ctx, VkFormat format, VkExtent2D extent) {
+    createAttachment(t, ctx, format, extent, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                     VK_IMAGE_ASPECT_COLOR_BIT);
+}
+
+void destroyColorTarget(ColorTarget& t, const gpu::Context& ctx) {
+    if (t.view) vkDestroyImageView(ctx.device, t.view, nullptr);
+    if (t.image) vkDestroyImage(ctx.device, t.image, nullptr);
+    if (t.memory) vkFreeMemory(ctx.device, t.memory, nullptr);
+    t = {};
+}
+
+Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat color_format,
+                   VkImageLayout final_layout, uint32_t frames_in_flight)
+    : ctx_(ctx), sim_(sim), color_format_(color_format), frames_(frames_in_flight) {
+    // Render pass: colour cleared, depth cleared and discarded. The external dependency orders
+    // this frame's attachment writes after the previous frame's (one depth image for all).
+    std::array<VkAttachmentDescription, 2> attachments{};
+    attachments[0].format = color_format;
+    attachments[0].samples = VK_SAMPLE_COUNT_1_BIT;
+    attachments[0].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    attachments[0].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    attachments[0].stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    attachments[0].stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    attachments[0].initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    attachments[0].finalLayout = final_layout;
+    attachments[1] = attachments[0];
+    attachments[1].format = VK_FORMAT_D32_SFLOAT;
+    attachments[1].storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    attachments[1].finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+    VkAttachmentReference colour_ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkAttachmentReference depth_ref{1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription subpass{};
+    subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    subpass.colorAttachmentCount = 1;
+    subpass.pColorAttachments = &colour_ref;
+    subpass.pDepthStencilAttachment = &depth_ref;
+    VkSubpassDependency deps[2] = {};
+    deps[0].srcSubpass = VK_SUBPASS_EXTERNAL;
+    deps[0].dstSubpass = 0;
+    deps[0].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT |
+                           VK_PIPELINE_STAGE_TRANSFER_BIT;
+    deps[0].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+    deps[0].dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+                           VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+    deps[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_READ_BIT |
+                            VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT;
+    deps[1].srcSubpass = 0;
+    deps[1].dstSubpass = VK_SUBPASS_EXTERNAL;
+    deps[1].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+    deps[1].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+    deps[1].dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    deps[1].dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    VkRenderPassCreateInfo rp{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+    rp.attachmentCount = 2;
+    rp.pAttachments = attachments.data();
+    rp.subpassCount = 1;
+    rp.pSubpasses = &subpass;
+    rp.dependencyCount = 2;
+    rp.pDependencies = deps;
+    VK_CHECK(vkCreateRenderPass(ctx.device, &rp, nullptr, &render_pass_));
+
+    // Set 0: the simulation's images, readable by every stage that draws or picks.
+    const VkShaderStageFlags stages =
+        VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT | VK_SHADER_STAGE_COMPUTE_BIT;
+    std::array<VkDescriptorSetLayoutBinding, R_IMAGE_COUNT> image_bindings{};
+    for (uint32_t b = 0; b < R_IMAGE_COUNT; ++b)
+        image_bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, stages, nullptr};
+    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    set_info.bindingCount = R_IMAGE_COUNT;
+    set_info.pBindings = image_bindings.data();
+    VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &image_layout_));
+    std::array<VkDescriptorSetLayoutBinding, R_FRAME_BINDINGS> frame_bindings{};
+    for (uint32_t b = 0; b < R_FRAME_BINDINGS; ++b)
+        frame_bindings[b] = {b, b == R_FRAME ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                             stages, nullptr};
+    set_info.bindingCount = R_FRAME_BINDINGS;
+    set_info.pBindings = frame_bindings.data();
+    VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &frame_layout_));
+    const VkDescriptorSetLayout layouts[2] = {image_layout_, frame_layout_};
+    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layout_info.setLayoutCount = 2;
+    layout_info.pSetLayouts = layouts;
+    VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &pipeline_layout_));
+
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2 * R_IMAGE_COUNT},
+                                          {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, frames_},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames_ * (R_FRAME_BINDINGS - 1)}};
+    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pool_info.maxSets = 2 + frames_;
+    pool_info.poolSizeCount = 3;
+    pool_info.pPoolSizes = sizes;
+    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pool_info, nullptr, &pool_));
+
+    // One image set per ping-pong half: set q binds the "cur" images of parity q.
+    const VkDescriptorSetLayout image_layouts[2] = {image_layout_, image_layout_};
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = pool_;
+    alloc.descriptorSetCount = 2;
+    alloc.pSetLayouts = image_layouts;
+    VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, image_sets_));
+    using gpu::Field;
+    gpu::createStorageImage(sun_, ctx, uint32_t(sim.width()), uint32_t(sim.height()), VK_FORMAT_R32_SFLOAT);
+    const std::array<Field, R_IMAGE_COUNT - 1> fields = {Field::Terrain,  Field::Water, Field::Sediment, Field::Velocity,
+                                                         Field::Hardness, Field::Wear,  Field::Outflow};
+    for (int half = 0; half < 2; ++half) {
+        std::array<VkDescriptorImageInfo, R_IMAGE_COUNT> infos{};
+        std::array<VkWriteDescriptorSet, R_IMAGE_COUNT> writes{};
+        for (uint32_t b = 0; b < R_IMAGE_COUNT; ++b) {
+            infos[b] = {VK_NULL_HANDLE, b == R_SUN ? sun_.view : sim.fieldImage(fields[b], half).view,
+                        VK_IMAGE_LAYOUT_GENERAL};
+            writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            writes[b].dstSet = image_sets_[half];
+            writes[b].dstBinding = b;
+            writes[b].descriptorCount = 1;
+            writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+            writes[b].pImageInfo = &infos[b];
+        }
+        vkUpdateDescriptorSets(ctx.device, R_IMAGE_COUNT, writes.data(), 0, nullptr);
+    }
+
+    // The mesh: (n + 2)^2 vertices generated from gl_VertexIndex (the outer ring is the skirt);
+    // only the triangle list is stored.
+    const int side = ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? MESH_MAX_CPU : MESH_MAX;
+    mesh_x_ = static_cast<uint32_t>(std::clamp(sim.width(), 2, side));
+    mesh_y_ = static_cast<uint32_t>(std::clamp(sim.height(), 2, side));
+    const uint32_t vx = mesh_x_ + 2, vy = mesh_y_ + 2;
+    const VkDeviceSize vertex_bytes = VkDeviceSize(vx) * vy * 16, index_bytes = VkDeviceSize(vx - 1) * (vy - 1) * 6 * 4;
+
+    frame_sets_.resize(frames_);
+    uniform_buffers_.resize(frames_);
+    pick_buffers_.resize(frames_);
+    vertex_buffers_.resize(frames_);
+    water_index_buffers_.resize(frames_);
+    water_draw_buffers_.resize(frames_);
+    for (uint32_t i = 0; i < frames_; ++i) {
+        gpu::createBuffer(uniform_buffers_[i], ctx, sizeof(FrameUniforms), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true);
+        gpu::createBuffer(pick_buffers_[i], ctx, kPickBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+        gpu::createBuffer(vertex_buffers_[i], ctx, vertex_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
+        gpu::createBuffer(water_index_buffers_[i], ctx, index_bytes,
+                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT, false);
+        gpu::createBuffer(water_draw_buffers_[i], ctx, 5 * sizeof(uint32_t),
+                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, false);
+        std::memset(uniform_buffers_[i].mapped, 0, sizeof(FrameUniforms));
+        std::memset(pick_buffers_[i].mapped, 0, kPickBytes);
+        alloc.descriptorSetCount = 1;
+        alloc.pSetLayouts = &frame_layout_;
+        VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, &frame_sets_[i]));
+        const VkDescriptorBufferInfo infos[R_FRAME_BINDINGS] = {
+            {uniform_buffers_[i].buffer, 0, sizeof(FrameUniforms)}, {pick_buffers_[i].buffer, 0, kPickBytes},
+            {vertex_buffers_[i].buffer, 0, VK_WHOLE_SIZE}, {water_index_buffers_[i].buffer, 0, VK_WHOLE_SIZE},
+            {water_draw_buffers_[i].buffer, 0, VK_WHOLE_SIZE}};
+        std::array<VkWriteDescriptorSet, R_FRAME_BINDINGS> w{};
+        for (uint32_t b = 0; b < R_FRAME_BINDINGS; ++b) {
+            w[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            w[b].dstSet = frame_sets_[i];
+            w[b].dstBinding = b;
+            w[b].descriptorCount = 1;
+            w[b].descriptorType = b == R_FRAME ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            w[b].pBufferInfo = &infos[b];
+        }
+        vkUpdateDescriptorSets(ctx.device, R_FRAME_BINDINGS, w.data(), 0, nullptr);
+    }
+
+    std::vector<uint32_t> indices;
+    indices.reserve(size_t(vx - 1) * (vy - 1) * 6);
+    for (uint32_t y = 0; y + 1 < vy; ++y)
+        for (uint32_t x = 0; x + 1 < vx; ++x) {
+            const uint32_t a = y * vx + x, b = a + 1, c = a + vx, d = c + 1;
+            for (uint32_t i : {a, c, b, b, c, d}) indices.push_back(i);
+        }
+    index_count_ = static_cast<uint32_t>(indices.size());
+    gpu::createBuffer(index_buffer_, ctx, indices.size() * sizeof(uint32_t), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, false);
+    gpu::uploadBuffer(ctx, index_buffer_, indices.data(), indices.size() * sizeof(uint32_t));
+
+    createPipelines();
+}
+
+void Renderer::createPipelines() {
+    VkShaderModule vert = loadModule(ctx_, "surface_mesh");
+    VkShaderModule frag = loadModule(ctx_, "surface_shade");
+    VkShaderModule pick = loadModule(ctx_, "pick");
+    VkShaderModule prepare = loadModule(ctx_, "surface_prepare");
+    VkShaderModule sun = loadModule(ctx_, "surface_sun");
+    for (int layer : {LAYER_TERRAIN, LAYER_WATER}) {
+        const VkSpecializationMapEntry entry{0, 0, sizeof(int)};
+        const VkSpecializationInfo spec{1, &entry, sizeof(int), &layer};
+        VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
+                                                     {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
+        stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
+        stages[0].module = vert;
+        stages[0].pName = "main";
+        stages[0].pSpecializationInfo = &spec;
+        stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+        stages[1].module = frag;
+        stages[1].pName = "main";
+        stages[1].pSpecializationInfo = &spec;
+        VkPipelineVertexInputStateCreateInfo vertex_input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+        VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+        assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+        VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+        viewport.viewportCount = 1;
+        viewport.scissorCount = 1;
+        VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+        raster.polygonMode = VK_POLYGON_MODE_FILL;
+        raster.cullMode = VK_CULL_MODE_NONE; // skirts and water walls face both ways
+        raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+        raster.lineWidth = 1.0f;
+        VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+        multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+        VkPipelineDepthStencilStateCreateInfo depth{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+        depth.depthTestEnable = VK_TRUE;
+        depth.depthWriteEnable = layer == LAYER_TERRAIN ? VK_TRUE : VK_FALSE;
+        depth.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
+        VkPipelineColorBlendAttachmentState blend{};
+        blend.colorWriteMask = 0xF;
+        if (layer == LAYER_WATER) {
+            blend.blendEnable = VK_TRUE;
+            blend.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+            blend.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+            blend.colorBlendOp = VK_BLEND_OP_ADD;
+            blend.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+            blend.dstAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;
+            blend.alphaBlendOp = VK_BLEND_OP_ADD;
+        }
+        VkPipelineColorBlendStateCreateInfo blend_state{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+        blend_state.attachmentCount = 1;
+        blend_state.pAttachments = &blend;
+        const VkDynamicState dynamic[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+        VkPipelineDynamicStateCreateInfo dynamic_state{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+        dynamic_state.dynamicStateCount = 2;
+        dynamic_state.pDynamicStates = dynamic;
+        VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+        info.stageCount = 2;
+        info.pStages = stages;
+        info.pVertexInputState = &vertex_input;
+        info.pInputAssemblyState = &assembly;
+        info.pViewportState = &viewport;
+        info.pRasterizationState = &raster;
+        info.pMultisampleState = &multisample;
+        info.pDepthStencilState = &depth;
+        info.pColorBlendState = &blend_state;
+        info.pDynamicState = &dynamic_state;
+        info.layout = pipeline_layout_;
+        info.renderPass = render_pass_;
+        VK_CHECK(vkCreateGraphicsPipelines(ctx_.device, VK_NULL_HANDLE, 1, &info, nullptr,
+                                           layer == LAYER_TERRAIN ? &terrain_pipeline_ : &water_pipeline_));
+    }
+    pick_pipeline_ = gpu::createComputePipeline(ctx_, pipeline_layout_, pick);
+    prepare_pipeline_ = gpu::createComputePipeline(ctx_, pipeline_layout_, prepare);
+    sun_pipeline_ = gpu::createComputePipeline(ctx_, pipeline_layout_, sun);
+    for (VkShaderModule m : {vert, frag, pick, prepare, sun}) vkDestroyShaderModule(ctx_.device, m, nullptr);
+}
+
+Renderer::~Renderer() {
+    vkDeviceWaitIdle(ctx_.device);
+    setTargets({}, {});
+    gpu::destroyImage(sun_, ctx_);
+    for (VkPipeline p : {terrain_pipeline_, water_pipeline_, pick_pipeline_, prepare_pipeline_, sun_pipeline_})
+        vkDestroyPipeline(ctx_.device, p, nullptr);
+    vkDestroyPipelineLayout(ctx_.device, pipeline_layout_, nullptr);
+    vkDestroyDescriptorPool(ctx_.device, pool_, nullptr);
+    vkDestroyDescriptorSetLayout(ctx_.device, image_layout_, nullptr);
+    vkDestroyDescriptorSetLayout(ctx_.device, frame_layout_, nullptr);
+    for (gpu::Buffer& b : uniform_buffers_) gpu::destroyBuffer(b, ctx_);
+    for (gpu::Buffer& b : pick_buffers_) gpu::destroyBuffer(b, ctx_);
+    for (auto* list : {&vertex_buffers_, &water_index_buffers_, &water_draw_buffers_})
+        for (gpu::Buffer& b : *list) gpu::destroyBuffer(b, ctx_);
+    gpu::destroyBuffer(index_buffer_, ctx_);
+    vkDestroyRenderPass(ctx_.device, render_pass_, nullptr);
+}
+
+void Renderer::setTargets(const std::vector<VkImageView>& views, VkExtent2D extent) {
+    vkDeviceWaitIdle(ctx_.device); // resizing only, never in the frame loop
+    for (VkFramebuffer fb : framebuffers_) vkDestroyFramebuffer(ctx_.device, fb, nullptr);
+    framebuffers_.clear();
+    destroyColorTarget(depth_, ctx_);
+    extent_ = extent;
+    if (views.empty()) return;
+    createAttachment(depth_, ctx_, VK_FORMAT_D32_SFLOAT, extent, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                     VK_IMAGE_ASPECT_DEPTH_BIT);
+    for (VkImageView view : views) {
+        const VkImageView attachments[2] = {view, depth_.view};
+        VkFramebufferCreateInfo info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+        info.renderPass = render_pass_;
+        info.attachmentCount = 2;
+        info.pAttachments = attachments;
+        info.width = extent.width;
+        info.height = extent.height;
+        info.layers = 1;
+        VkFramebuffer fb;
+        VK_CHECK(vkCreateFramebuffer(ctx_.device, &info, nullptr, &fb));
+        framebuffers_.push_back(fb);
+    }
+}
+
+FrameUniforms& Renderer::uniforms(uint32_t frame) {
+    return *static_cast<FrameUniforms*>(uniform_buffers_[frame].mapped);
+}
+
+PickResult Renderer::pick(uint32_t frame) const {
+    float v[4];
+    std::memcpy(v, pick_buffers_[frame].mapped, sizeof v);
+    return {v[0], v[1], v[2], v[3] > 0.5f};
+}
+
+bool Renderer::takeNonFinite(uint32_t frame) {
+    uint32_t flag = 0;
+    std::memcpy(&flag, static_cast<char*>(pick_buffers_[frame].mapped) + 16, sizeof flag);
+    std::memset(static_cast<char*>(pick_buffers_[frame].mapped) + 16, 0, sizeof flag);
+    return flag != 0;
+}
+
+void Renderer::barrierSimulationToDraw(VkCommandBuffer cmd) {
+    barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kDrawStages, VK_ACCESS_SHADER_READ_BIT);
+}
+
+void Renderer::barrierDrawToSimulation(VkCommandBuffer cmd) {
+    barrier(cmd, kDrawStages, VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+}
+
+void Renderer::recordPick(VkCommandBuffer cmd, uint32_t frame) {
+    const VkDescriptorSet sets[2] = {image_sets_[sim_.parity()], frame_sets_[frame]};
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 2, sets, 0, nullptr);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pick_pipeline_);
+    vkCmdDispatch(cmd, 1, 1, 1);
+    // The host reads the hit after this frame's fence.
+    barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+            VK_ACCESS_HOST_READ_BIT);
+}
+
+void Renderer::recordPrepare(VkCommandBuffer cmd, uint32_t frame) {
+    const uint32_t reset[5] = {0, 1, 0, 0, 0}; // no water triangles yet, one instance
+    vkCmdUpdateBuffer(cmd, water_draw_buffers_[frame].buffer, 0, sizeof reset, reset);
+    barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    const VkDescriptorSet sets[2] = {image_sets_[sim_.parity()], frame_sets_[frame]};
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 2, sets, 0, nullptr);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, prepare_pipeline_);
+    const uint32_t vertices = (mesh_x_ + 2) * (mesh_y_ + 2);
+    vkCmdDispatch(cmd, (vertices + PREPARE_WG - 1) / PREPARE_WG, 1, 1);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sun_pipeline_);
+    vkCmdDispatch(cmd, (uint32_t(sim_.width()) + 15) / 16, (uint32_t(sim_.height()) + 15) / 16, 1);
+    barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+            VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
+                VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+            VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_INDEX_READ_BIT | VK_ACCESS_SHADER_READ_BIT);
+    // The host reads the watchdog's flag after the frame's fence.
+    barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+            VK_ACCESS_HOST_READ_BIT);
+}
+
+void Renderer::beginScene(VkCommandBuffer cmd, uint32_t frame, uint32_t target, bool water) {
+    VkClearValue clear[2];
+    clear[0].color = {{0.52f, 0.64f, 0.80f, 1.0f}}; // the sky, already sRGB-encoded
+    clear[1].depthStencil = {1.0f, 0};
+    VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    begin.renderPass = render_pass_;
+    begin.framebuffer = framebuffers_[target];
+    begin.renderArea = {{0, 0}, extent_};
+    begin.clearValueCount = 2;
+    begin.pClearValues = clear;
+    vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+    const VkViewport viewport{0, 0, float(extent_.width), float(extent_.height), 0, 1};
+    const VkRect2D scissor{{0, 0}, extent_};
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
+    const VkDescriptorSet sets[2] = {image_sets_[sim_.parity()], frame_sets_[frame]};
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_layout_, 0, 2, sets, 0, nullptr);
+    vkCmdBindIndexBuffer(cmd, index_buffer_.buffer, 0, VK_INDEX_TYPE_UINT32);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, terrain_pipeline_);
+    vkCmdDrawIndexed(cmd, index_count_, 1, 0, 0, 0);
+    if (water) { // only the wet quads, as surface_prepare.comp listed them
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, water_pipeline_);
+        vkCmdBindIndexBuffer(cmd, water_index_buffers_[frame].buffer, 0, VK_INDEX_TYPE_UINT32);
+        vkCmdDrawIndexedIndirect(cmd, water_draw_buffers_[frame].buffer, 0, 1, 5 * sizeof(uint32_t));
+    }
+}
+
+void Renderer::endScene(VkCommandBuffer cmd) { vkCmdEndRenderPass(cmd); }
+
+} // namespace alluvium::viewer

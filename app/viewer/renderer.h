@@ -1,0 +1,112 @@
+// Draws the simulation straight from its storage images: a bounded grid mesh for the ground and
+// one for the water, and a one-invocation compute pass that finds the point under the mouse.
+// Owns the render pass (colour + depth), the framebuffers of its targets and the per-frame
+// uniform and pick buffers. The caller owns the command buffers, the frames and the targets.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "context.h"
+#include "resources.h"
+#include "simulation.h"
+
+namespace alluvium::viewer {
+
+// The C++ mirror of FrameBlock in shaders/render.glsl (std140: vec4s and one mat4).
+struct FrameUniforms {
+    float view_proj[16];
+    float camera_pos[4];
+    float sun_dir[4];
+    float brush[4];
+    float grid[4];
+    float mesh[4];
+    float overlay[4];
+    float ray_origin[4];
+    float ray_dir[4];
+    float relief[4];
+};
+
+struct PickResult {
+    float x = 0, y = 0, height = 0; // cells, cells, metres
+    bool hit = false;
+};
+
+// A colour image the viewer renders into when there is no window (or for --offscreen).
+struct ColorTarget {
+    VkImage image = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
+};
+void createColorTarget(ColorTarget& t, const gpu::Context& ctx, VkFormat format, VkExtent2D extent);
+void destroyColorTarget(ColorTarget& t, const gpu::Context& ctx);
+
+class Renderer {
+public:
+    // final_layout: PRESENT_SRC_KHR for a swapchain, TRANSFER_SRC_OPTIMAL for offscreen images.
+    Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat color_format,
+             VkImageLayout final_layout, uint32_t frames_in_flight);
+    ~Renderer();
+    Renderer(const Renderer&) = delete;
+    Renderer& operator=(const Renderer&) = delete;
+
+    VkRenderPass renderPass() const { return render_pass_; }
+    VkFormat colorFormat() const { return color_format_; }
+    // (Re)creates the depth image and one framebuffer per view; waits for the device first.
+    void setTargets(const std::vector<VkImageView>& views, VkExtent2D extent);
+    VkExtent2D extent() const { return extent_; }
+    // Vertices per side of the drawn grid (without the skirt).
+    uint32_t meshX() const { return mesh_x_; }
+    uint32_t meshY() const { return mesh_y_; }
+
+    // The block the next frame in slot `frame` reads (host-visible; the slot's fence must have
+    // signalled).
+    FrameUniforms& uniforms(uint32_t frame);
+    // The pick written by the last frame recorded in slot `frame` (after its fence).
+    PickResult pick(uint32_t frame) const;
+    // Whether the last frame in slot `frame` saw a NaN/Inf in the drawn grid; clears the flag
+    // for the slot's next frame (call after its fence, before recording it).
+    bool takeNonFinite(uint32_t frame);
+
+    // Compute writes of the simulation -> the draw's and the pick's reads.
+    static void barrierSimulationToDraw(VkCommandBuffer cmd);
+    // The previous frame's reads -> the simulation's writes (write after read).
+    static void barrierDrawToSimulation(VkCommandBuffer cmd);
+
+    void recordPick(VkCommandBuffer cmd, uint32_t frame);
+    // The mesh's heights and the wet quads' triangles (surface_prepare.comp), and the sunlight
+    // per cell (surface_sun.comp), with the barriers the drawing needs; after the simulation's
+    // steps, before beginScene.
+    void recordPrepare(VkCommandBuffer cmd, uint32_t frame);
+    // Begins the render pass on target `target`, clears, draws ground and (if water) water.
+    void beginScene(VkCommandBuffer cmd, uint32_t frame, uint32_t target, bool water);
+    void endScene(VkCommandBuffer cmd);
+
+private:
+    void createPipelines();
+
+    const gpu::Context& ctx_;
+    const gpu::Simulation& sim_;
+    VkFormat color_format_;
+    uint32_t frames_;
+    VkExtent2D extent_{};
+    uint32_t mesh_x_ = 0, mesh_y_ = 0, index_count_ = 0;
+
+    VkRenderPass render_pass_ = VK_NULL_HANDLE;
+    std::vector<VkFramebuffer> framebuffers_;
+    ColorTarget depth_;
+    VkDescriptorSetLayout image_layout_ = VK_NULL_HANDLE, frame_layout_ = VK_NULL_HANDLE;
+    VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
+    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    VkDescriptorSet image_sets_[2] = {};
+    std::vector<VkDescriptorSet> frame_sets_;
+    std::vector<gpu::Buffer> uniform_buffers_, pick_buffers_;
+    std::vector<gpu::Buffer> vertex_buffers_, water_index_buffers_, water_draw_buffers_; // per frame
+    gpu::Buffer index_buffer_;
+    VkPipeline terrain_pipeline_ = VK_NULL_HANDLE, water_pipeline_ = VK_NULL_HANDLE;
+    VkPipeline pick_pipeline_ = VK_NULL_HANDLE, prepare_pipeline_ = VK_NULL_HANDLE, sun_pipeline_ = VK_NULL_HANDLE;
+    gpu::Image sun_; // sunlight per cell (surface_sun.comp), bound in both image sets
+};
+
+} // namespace alluvium::viewer

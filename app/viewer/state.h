@@ -1,0 +1,77 @@
+// What the viewer's loop, its input handlers and its panel share: the controls a person sets,
+// the requests the panel makes (carried out by the loop between frames) and the statistics the
+// loop reads back. Plain data; no Vulkan, GLFW or ImGui.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "brush.h"
+#include "params.h"
+#include "simulation.h"
+
+namespace alluvium::viewer {
+
+enum class Tool { AddWater = 1, RemoveWater, Raise, Lower, Smooth, Flatten, Hardness, Spring, Hand };
+const char* toolName(Tool t);
+// The tools the simulation's brush runs (the others are listed but not wired yet).
+bool toolAvailable(Tool t);
+
+struct ViewerState {
+    // Simulation control.
+    Params params;
+    int model = MODEL_PIPE;
+    bool params_dirty = true;
+    bool paused = false;
+    int steps_per_frame = 1;
+    int single_steps = 0;     // N: steps to run while paused
+    bool reset_requested = false;
+    bool new_terrain_requested = false;
+    int seed = 1;
+    int width = 0, height = 0; // cells
+
+    // Brush.
+    Tool tool = Tool::AddWater;
+    float radius = 8.0f;    // cells
+    float strength = 2.0f;  // at the centre, per second of simulation: m/s (water, ground, hand),
+                            // 1/s (smooth, flatten, hardness)
+    float falloff = 1.0f;   // 0: flat disk .. 1: (1 - r^2)^2
+    float paint_hardness = 1.0f; // the hardness tool's target
+    std::vector<gpu::Spring> springs;
+    bool springs_dirty = false;
+
+    // View.
+    int overlay = 0;           // OVERLAY_*
+    float overlay_range = 1.0f;
+    bool show_water = true;
+    bool show_panel = true;
+    bool vsync = true;
+    bool vsync_changed = false;
+    float exaggeration = 1.0f;
+    float sun_azimuth = 2.3f, sun_elevation = 0.55f; // radians
+    bool frame_all_requested = true;
+    bool top_down = false;
+
+    // Requests from the panel or keys, carried out by the loop.
+    std::string screenshot_request; // path
+    std::string load_preset, save_preset, import_path, export_path;
+    bool quit = false;
+
+    // Read back by the loop (a frame or two late).
+    double fps = 0, frame_ms = 0, gpu_frame_ms = 0;
+    double gpu_sim_ms = 0, gpu_pick_ms = 0, gpu_draw_ms = 0; // GPU time of the last frame's parts
+    std::vector<std::pair<std::string, double>> pass_ms; // one step, per pass
+    gpu::Totals totals{};
+    gpu::BrushTotals brush_totals; // since the last reset
+    bool hand_holding = false;
+    double initial_water = 0; // m^3 at reset
+    long long steps_done = 0;
+    bool pick_hit = false;
+    float pick_x = 0, pick_y = 0, pick_height = 0;
+    std::string watchdog; // non-empty: NaN seen, paused
+    std::string message;  // last action's result or error
+    std::string shader_status, shader_error; // hot reload: last event, compile error (if any)
+    int validation_errors = 0;
+};
+
+} // namespace alluvium::viewer

@@ -1,0 +1,30 @@
+// alluvium view: the interactive viewer (a window when a display is present, else offscreen).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "commands.h"
+
+namespace alluvium {
+
+struct ViewOptions {
+    TerrainOptions terrain;       // --in, --size (grid), --seed, ... as for run
+    std::vector<std::string> sets;
+    std::string preset;
+    std::string model;            // empty: pipe
+    std::string report;           // --report FILE.json, written on exit
+    std::string screenshot;       // --screenshot FILE.png: the last frame, on exit
+    std::string window = "1600x900"; // --window WxH
+    int exit_after_frames = 0;    // 0: run until closed (windowed) / 1 frame (offscreen)
+    int bench_frames = 0;         // > 0: time that many frames, print mean and p95, exit
+    int steps_per_frame = 1;
+    bool offscreen = false;       // render into an image even if a display is present
+    bool paused = false;          // start paused
+    bool no_panel = false;        // start with the panel hidden (Tab shows it)
+    std::string overlay;          // start with an overlay view: depth, speed, sediment, hardness, flux, erosion
+    bool probe_display = false;   // only say (exit 0 / 1) whether a window can be opened
+};
+
+int viewCommand(const ViewOptions& options, const DeviceOptions& device);
+
+} // namespace alluvium

@@ -1,0 +1,686 @@
+// alluvium view: the frame loop. Input is in input.cpp, the actions between frames in
+// actions.cpp, the drawing in renderer.cpp, the panel in panel.cpp.
+// [SECTION] options and setup
+// [SECTION] the frame
+// [SECTION] viewCommand: the loop, bench, screenshot, report
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <numeric>
+#include <optional>
+
+#define GLFW_INCLUDE_VULKAN
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_vulkan.h>
+#include <nlohmann/json.hpp>
+
+#include "app.h"
+#include "io/atomic_file.h"
+#include "io/errors.h"
+#include "panel.h"
+#include "presets.h"
+#include "render_shared.h"
+#include "renderer.h"
+#include "state.h"
+#include "view.h"
+#include "window.h"
+
+namespace alluvium {
+
+using namespace viewer;
+
+namespace {
+
+// [SECTION] options and setup
+
+constexpr uint32_t kFramesInFlight = 2;
+constexpr uint32_t kTimerCapacity = 64;
+constexpr float kPanelWidth = 360.0f; // pixels, as panel.cpp opens it
+
+struct ContextGuard {
+    gpu::Context ctx;
+    ~ContextGuard() { gpu::destroyContext(ctx); }
+};
+
+
+// [SECTION] the frame
+
+struct Frame {
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    VkSemaphore acquired = VK_NULL_HANDLE;
+    gpu::GpuTimer timer;
+    bool submitted = false;
+    bool picked = false;
+    std::vector<gpu::Pass> timed_passes; // the passes of the timed step, in order
+    uint32_t ts_steps = 0, ts_pick = 0, ts_scene = 0; // timestamps after the steps, pick, scene
+};
+
+void fillUniforms(App& app, const Renderer& renderer, FrameUniforms& u, VkExtent2D extent, bool brush_visible) {
+    const ViewerState& s = app.state;
+    const float L = float(s.params[Param::cell_size]);
+    const float aspect = float(extent.width) / float(std::max(extent.height, 1u));
+    const float extent_m = float(std::max(s.width, s.height)) * L;
+    app.camera.top_down = s.top_down;
+    // With the panel open, centre the scene in the part of the view the panel leaves free.
+    const float panel_px = s.show_panel ? std::min(kPanelWidth + 8.0f, 0.45f * float(extent.width)) : 0.0f;
+    app.camera.shift_x = panel_px / float(std::max(extent.width, 1u));
+    const Mat4 vp = viewProjection(app.camera, aspect, extent_m);
+    std::memcpy(u.view_proj, vp.m, sizeof u.view_proj);
+    const Vec3 eye = eyePosition(app.camera);
+    const float ce = std::cos(s.sun_elevation);
+    auto set = [](float* v, float a, float b, float c, float d) { v[0] = a, v[1] = b, v[2] = c, v[3] = d; };
+    set(u.camera_pos, eye.x, eye.y, eye.z, s.top_down ? 1.0f : 0.0f);
+    set(u.sun_dir, ce * std::sin(s.sun_azimuth), std::sin(s.sun_elevation), ce * std::cos(s.sun_azimuth), 3.0f); // w: shadow sharpness
+    set(u.brush, s.pick_x, s.pick_y, s.radius, brush_visible ? 1.0f : 0.0f);
+    set(u.grid, float(s.width), float(s.height), L, s.exaggeration);
+    const float base = app.relief_lo - 0.08f * (app.relief_hi - app.relief_lo) - 2.0f * L / std::max(s.exaggeration, 0.1f);
+    set(u.mesh, float(renderer.meshX()), float(renderer.meshY()), base, 0.0f);
+    set(u.overlay, float(s.overlay), s.overlay_range, s.show_water ? 1.0f : 0.0f, 0.0f);
+    // The picking ray through the cursor (the window's centre offscreen).
+    float nx = 0, ny = 0;
+    if (app.window) {
+        int ww, wh;
+        glfwGetWindowSize(app.window, &ww, &wh);
+        nx = float(app.last_x / std::max(ww, 1) * 2.0 - 1.0);
+        ny = float(app.last_y / std::max(wh, 1) * 2.0 - 1.0);
+    }
+    const Ray ray = rayThrough(app.camera, aspect, nx, ny);
+    set(u.ray_origin, ray.origin.x, ray.origin.y, ray.origin.z, 1.0f);
+    set(u.ray_dir, ray.dir.x, ray.dir.y, ray.dir.z, 0.0f);
+    set(u.relief, app.relief_lo, app.relief_hi, 0.0f, 0.0f);
+}
+
+// Reads what the GPU wrote for this slot's previous frame: timestamps, pick, totals.
+void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
+    ViewerState& s = app.state;
+    if (f.picked) {
+        const PickResult pick = renderer.pick(slot);
+        s.pick_hit = pick.hit;
+        if (pick.hit) s.pick_x = pick.x, s.pick_y = pick.y, s.pick_height = pick.height;
+        if (!std::isfinite(pick.height)) s.pick_hit = false;
+    }
+    if (f.timer.used > 0) {
+        const std::vector<double> ms = gpu::readTimestampsMs(f.timer, *app.ctx);
+        s.gpu_frame_ms = ms.back();
+        s.gpu_sim_ms = ms[f.ts_steps];
+        s.gpu_pick_ms = ms[f.ts_pick] - ms[f.ts_steps];
+        s.gpu_draw_ms = ms[f.ts_scene] - ms[f.ts_pick];
+        // ms[0]: frame start; ms[1]: before the timed step's first pass; ms[2 + i]: after pass i.
+        if (!f.timed_passes.empty() && ms.size() >= f.timed_passes.size() + 3) {
+            s.pass_ms.clear();
+            for (size_t i = 0; i < f.timed_passes.size(); ++i)
+                s.pass_ms.emplace_back(gpu::passName(f.timed_passes[i]), ms[i + 2] - ms[i + 1]);
+        }
+    }
+    const bool non_finite = renderer.takeNonFinite(slot);
+    s.totals = app.sim->totals();
+    s.brush_totals = app.brush->totals();
+    s.hand_holding = app.hand_holding || app.hand_picking;
+    const bool finite = !non_finite && std::isfinite(s.totals.max_speed) && std::isfinite(s.totals.acc[SLOT_ERODED]) &&
+                        std::isfinite(s.totals.acc[SLOT_RAIN]) && (!f.picked || std::isfinite(s.pick_height));
+    if (!finite && s.watchdog.empty()) {
+        s.paused = true;
+        s.watchdog = "NaN detected at step " + std::to_string(s.steps_done) + ": paused (R resets)";
+        std::fprintf(stderr, "alluvium: %s\n", s.watchdog.c_str());
+    }
+}
+
+// Records one frame: the simulation's steps, the pick, the scene and the panel.
+void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t target, int steps, BrushInput input) {
+    ViewerState& s = app.state;
+    gpu::Simulation& sim = *app.sim;
+    VkCommandBuffer cmd = f.cmd;
+    VK_CHECK(vkResetCommandBuffer(cmd, 0));
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VK_CHECK(vkBeginCommandBuffer(cmd, &begin));
+    gpu::resetTimer(f.timer, cmd);
+    gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+
+    if (s.springs_dirty) {
+        sim.setSprings(s.springs);
+        s.springs_dirty = false;
+    }
+
+    f.timed_passes.clear();
+    // The brush (gpu/brush.h) acts between frames on the current images, for every model.
+    const std::optional<gpu::BrushParams> stroke = brushStroke(app, steps, input);
+    if (stroke || steps > 0) Renderer::barrierDrawToSimulation(cmd);
+    if (stroke) app.brush->record(cmd, *stroke);
+    if (steps > 0) {
+        sim.recordUpdates(cmd);
+        for (int i = 0; i < steps; ++i) {
+            const bool timed = i == 0;
+            if (timed) f.timed_passes = gpu::modelPasses(sim.params().model);
+            sim.recordStep(cmd, timed ? &f.timer : nullptr);
+        }
+        s.steps_done += steps;
+    }
+    if (stroke || steps > 0) Renderer::barrierSimulationToDraw(cmd);
+    f.ts_steps = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+    renderer.recordPick(cmd, slot);
+    f.ts_pick = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+    renderer.recordPrepare(cmd, slot);
+    f.picked = true;
+    renderer.beginScene(cmd, slot, target, s.show_water && s.overlay == 0);
+    ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
+    renderer.endScene(cmd);
+    f.ts_scene = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+}
+
+// Copies `image` (in `layout`) into a host buffer after the scene; the caller waits and writes.
+void recordCopy(VkCommandBuffer cmd, VkImage image, VkImageLayout layout, VkExtent2D extent, const gpu::Buffer& buffer) {
+    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    b.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    b.oldLayout = layout;
+    b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
+                         0, nullptr, 1, &b);
+    VkBufferImageCopy region{};
+    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.imageExtent = {extent.width, extent.height, 1};
+    vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer.buffer, 1, &region);
+    b.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    b.dstAccessMask = 0;
+    b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    b.newLayout = layout;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0,
+                         nullptr, 1, &b);
+    VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
+}
+
+// Copies the drawn frame (TRANSFER_SRC after the render pass) into the acquired swapchain image
+// and leaves that ready to present. The acquire semaphore is waited on at the transfer stage.
+void recordPresentCopy(VkCommandBuffer cmd, VkImage frame, VkImage swapchain_image, VkExtent2D extent) {
+    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    b.srcAccessMask = 0;
+    b.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = swapchain_image;
+    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr,
+                         1, &b);
+    VkImageCopy region{};
+    region.srcSubresource = region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.extent = {extent.width, extent.height, 1};
+    vkCmdCopyImage(cmd, frame, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, swapchain_image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                   1, &region);
+    b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    b.dstAccessMask = 0;
+    b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    b.newLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0,
+                         nullptr, 1, &b);
+}
+
+void checkVk(VkResult r) {
+    if (r != VK_SUCCESS) gpu::vkCheckFailed("ImGui Vulkan backend", r, __FILE__, __LINE__);
+}
+
+} // namespace
+
+// [SECTION] viewCommand: the loop, bench, screenshot, report
+
+int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
+    if (o.probe_display) {
+        const bool ok = initWindowSystem();
+        if (ok) shutdownWindowSystem();
+        return ok ? 0 : 1;
+    }
+    // Everything a person can get wrong is checked before the GPU starts.
+    if (!o.report.empty() && !hasExtension(o.report, ".json")) throw InputError("--report '" + o.report + "': use a .json file");
+    if (!o.screenshot.empty() && !hasExtension(o.screenshot, ".png"))
+        throw InputError("--screenshot '" + o.screenshot + "': use a .png file");
+    if (!o.model.empty() && gpu::modelFromName(o.model) < 0)
+        throw InputError("--model: unknown model '" + o.model + "' (pipe, thermal, olsen, particles, musgrave, simple)");
+    int win_w = 0, win_h = 0;
+    try {
+        parseSize(o.window, win_w, win_h);
+    } catch (const InputError& e) {
+        std::string message = e.what(); // parseSize speaks of --size
+        if (message.rfind("--size", 0) == 0) message.replace(0, 6, "--window");
+        throw InputError(message);
+    }
+    if (win_w < 64 || win_h < 64) throw InputError("--window: at least 64x64 pixels");
+    if (o.steps_per_frame < 0 || o.steps_per_frame > 1000) throw InputError("--steps-per-frame: 0..1000");
+    static const char* overlays[OVERLAY_COUNT] = {"none", "depth", "speed", "sediment", "hardness", "flux", "erosion"};
+    int overlay = 0;
+    if (!o.overlay.empty()) {
+        overlay = -1;
+        for (int i = 0; i < OVERLAY_COUNT; ++i)
+            if (o.overlay == overlays[i]) overlay = i;
+        if (overlay < 0)
+            throw InputError("--overlay: unknown overlay '" + o.overlay + "' (depth, speed, sediment, hardness, flux, erosion)");
+    }
+
+    App app;
+    ViewerState& s = app.state;
+    s.params = buildParams(o.preset, o.terrain.cell_size, o.sets);
+    app.initial = prepareTerrain(o.terrain, s.params[Param::cell_size]);
+    if (o.terrain.cell_size <= 0.0 && app.initial.terrain.cell_size > 0.0)
+        s.params = buildParams(o.preset, app.initial.terrain.cell_size, o.sets);
+    s.width = app.initial.terrain.width;
+    s.height = app.initial.terrain.height;
+    if (s.width < 2 || s.height < 2) throw InputError("the viewer needs at least 2x2 cells");
+    s.model = o.model.empty() ? MODEL_PIPE : gpu::modelFromName(o.model);
+    s.seed = static_cast<int>(o.terrain.seed);
+    s.steps_per_frame = std::max(o.steps_per_frame, 1);
+    s.paused = o.paused || o.steps_per_frame == 0;
+    s.show_panel = !o.no_panel;
+    s.overlay = overlay;
+    // A range that shows something at once; the panel's slider adjusts it.
+    static const float ranges[OVERLAY_COUNT] = {1.0f, 0.5f, 5.0f, 0.05f, 1.0f, 20.0f, 1.0f};
+    s.overlay_range = ranges[overlay];
+    s.radius = std::max(3.0f, float(std::max(s.width, s.height)) / 24.0f);
+    const bool bench = o.bench_frames > 0;
+    if (bench) s.vsync = false;
+
+    // A window if a display is there (and not --offscreen), else the same frames offscreen.
+    const bool windowed = !o.offscreen && initWindowSystem();
+    if (!windowed && !o.offscreen) std::fprintf(stderr, "alluvium: no display; rendering offscreen\n");
+    ContextGuard guard;
+    gpu::ContextOptions copts;
+    copts.device_index = device.device;
+    copts.validation = device.validation;
+    if (windowed) {
+        copts.instance_extensions = windowInstanceExtensions();
+        copts.device_extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+    }
+    gpu::createContext(guard.ctx, copts);
+    gpu::Context& ctx = guard.ctx;
+    app.ctx = &ctx;
+    const uint32_t max_side = ctx.properties.limits.maxImageDimension2D;
+    if (uint32_t(win_w) > max_side || uint32_t(win_h) > max_side)
+        throw InputError("--window: " + ctx.device_name + " renders at most " + std::to_string(max_side) + " pixels a side");
+
+    gpu::Simulation sim(ctx, s.width, s.height);
+    app.sim = &sim;
+    loadInitialState(sim, app.initial);
+    measureRelief(app);
+    applyParams(app);
+    gpu::Brush brush(ctx, sim);
+    app.brush = &brush;
+    const StateSums before = sumState(sim, s.params[Param::cell_size]);
+    s.initial_water = before.water;
+
+    VkSurfaceKHR surface = VK_NULL_HANDLE;
+    Swapchain swapchain;
+    std::vector<ColorTarget> offscreen;
+    VkFormat format = VK_FORMAT_B8G8R8A8_UNORM;
+    VkExtent2D extent{uint32_t(win_w), uint32_t(win_h)};
+    if (windowed) {
+        glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+        glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+        glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+        app.window = glfwCreateWindow(win_w, win_h, "Alluvium", nullptr, nullptr);
+        if (!app.window) throw gpu::DeviceError("cannot open a window");
+        glfwSetWindowUserPointer(app.window, &app);
+        if (glfwCreateWindowSurface(ctx.instance, app.window, nullptr, &surface) != VK_SUCCESS)
+            throw gpu::DeviceError("cannot create a Vulkan surface for the window");
+        VkBool32 present = VK_FALSE;
+        vkGetPhysicalDeviceSurfaceSupportKHR(ctx.physical, ctx.queue_family, surface, &present);
+        if (!present) throw gpu::DeviceError(ctx.device_name + " cannot present to this window (try --offscreen)");
+        format = chooseSurfaceFormat(ctx, surface);
+        int fw, fh;
+        glfwGetFramebufferSize(app.window, &fw, &fh);
+        createSwapchain(swapchain, ctx, surface, {uint32_t(fw), uint32_t(fh)}, format, s.vsync);
+        extent = swapchain.extent;
+        installInputCallbacks(app.window);
+    }
+    const bool bgra = format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB;
+
+    // Frames are drawn into images of our own and, in a window, copied to the swapchain's: CPU
+    // drivers draw far slower straight into a presentable image (~55 ms against ~30 ms at
+    // 1280x720 on lavapipe), and the same path serves --offscreen and screenshots.
+    auto renderer = std::make_unique<Renderer>(ctx, sim, format, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, kFramesInFlight);
+    auto makeTargets = [&]() {
+        for (ColorTarget& t : offscreen) destroyColorTarget(t, ctx);
+        offscreen.assign(kFramesInFlight, {});
+        std::vector<VkImageView> views;
+        for (ColorTarget& t : offscreen) {
+            createColorTarget(t, ctx, format, extent);
+            views.push_back(t.view);
+        }
+        renderer->setTargets(views, extent);
+    };
+    makeTargets();
+
+    // Dear ImGui: GLFW input when windowed; offscreen it only needs a display size.
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr; // no imgui.ini left behind
+    ImGui::StyleColorsDark();
+    if (app.window) { // HiDPI: fonts and widgets follow the monitor's content scale
+        float sx = 1, sy = 1;
+        glfwGetWindowContentScale(app.window, &sx, &sy);
+        if (sx > 1.01f) {
+            ImGui::GetIO().FontGlobalScale = sx;
+            ImGui::GetStyle().ScaleAllSizes(sx);
+        }
+    }
+    ImGui::GetStyle().Alpha = 0.94f;
+    if (windowed) ImGui_ImplGlfw_InitForVulkan(app.window, true); // chains our callbacks
+    VkDescriptorPool imgui_pool;
+    {
+        const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 16};
+        VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+        info.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
+        info.maxSets = 16;
+        info.poolSizeCount = 1;
+        info.pPoolSizes = &size;
+        VK_CHECK(vkCreateDescriptorPool(ctx.device, &info, nullptr, &imgui_pool));
+    }
+    ImGui_ImplVulkan_InitInfo init{};
+    init.Instance = ctx.instance;
+    init.PhysicalDevice = ctx.physical;
+    init.Device = ctx.device;
+    init.QueueFamily = ctx.queue_family;
+    init.Queue = ctx.queue;
+    init.DescriptorPool = imgui_pool;
+    init.MinImageCount = 2;
+    init.ImageCount = std::max<uint32_t>(windowed ? uint32_t(swapchain.images.size()) : kFramesInFlight, 2);
+    init.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
+    init.CheckVkResultFn = checkVk;
+    ImGui_ImplVulkan_Init(&init, renderer->renderPass());
+    {
+        VkCommandBuffer cmd = gpu::beginOneShot(ctx);
+        ImGui_ImplVulkan_CreateFontsTexture(cmd);
+        gpu::endOneShot(ctx, cmd);
+        ImGui_ImplVulkan_DestroyFontUploadObjects();
+    }
+
+    std::vector<Frame> frames(kFramesInFlight);
+    for (Frame& f : frames) {
+        VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        alloc.commandPool = ctx.command_pool;
+        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        alloc.commandBufferCount = 1;
+        VK_CHECK(vkAllocateCommandBuffers(ctx.device, &alloc, &f.cmd));
+        VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        fence.flags = VK_FENCE_CREATE_SIGNALED_BIT;
+        VK_CHECK(vkCreateFence(ctx.device, &fence, nullptr, &f.fence));
+        VkSemaphoreCreateInfo sem{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+        VK_CHECK(vkCreateSemaphore(ctx.device, &sem, nullptr, &f.acquired));
+        gpu::createTimer(f.timer, ctx, kTimerCapacity);
+    }
+    // One "rendered" semaphore per swapchain image: an image's present may still wait on it.
+    std::vector<VkSemaphore> rendered;
+    auto makeRenderedSemaphores = [&]() {
+        for (VkSemaphore sem : rendered) vkDestroySemaphore(ctx.device, sem, nullptr);
+        rendered.assign(swapchain.images.size(), VK_NULL_HANDLE);
+        for (VkSemaphore& sem : rendered) {
+            VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+            VK_CHECK(vkCreateSemaphore(ctx.device, &info, nullptr, &sem));
+        }
+    };
+    if (windowed) makeRenderedSemaphores();
+    auto recreateSwapchain = [&]() {
+        int fw = 0, fh = 0;
+        glfwGetFramebufferSize(app.window, &fw, &fh);
+        while ((fw == 0 || fh == 0) && !glfwWindowShouldClose(app.window)) { // minimised
+            glfwWaitEvents();
+            glfwGetFramebufferSize(app.window, &fw, &fh);
+        }
+        vkDeviceWaitIdle(ctx.device);
+        createSwapchain(swapchain, ctx, surface, {uint32_t(std::max(fw, 1)), uint32_t(std::max(fh, 1))}, format, s.vsync);
+        extent = swapchain.extent;
+        makeTargets();
+        makeRenderedSemaphores();
+        ImGui_ImplVulkan_SetMinImageCount(2);
+    };
+
+    if (windowed) std::fprintf(stderr, "alluvium: viewer ready (%ux%u window)\n", extent.width, extent.height);
+    else std::fprintf(stderr, "alluvium: viewer ready (offscreen %ux%u)\n", extent.width, extent.height);
+
+    const int warmup = bench ? 5 : 0;
+    const int frame_limit = bench ? warmup + o.bench_frames : o.exit_after_frames > 0 ? o.exit_after_frames : windowed ? 0 : 1;
+    std::vector<double> frame_times;
+    ShaderWatcher watcher(ALLUVIUM_SOURCE_SHADER_DIR);
+    auto last_watch = std::chrono::steady_clock::now();
+    double gpu_parts[3] = {0, 0, 0}; // bench: GPU ms of the steps, the pick, the drawing
+    int screenshot_counter = 1;
+    uint64_t frame_number = 0;
+    auto last = std::chrono::steady_clock::now();
+    const auto start = last;
+    double fps_accum = 0;
+    int fps_frames = 0;
+    bool final_screenshot_pending = false;
+
+    while (true) {
+        if (windowed) {
+            glfwPollEvents();
+            if (glfwWindowShouldClose(app.window)) s.quit = true;
+        }
+        const bool last_frame = s.quit || (frame_limit > 0 && frame_number + 1 >= uint64_t(frame_limit));
+        if (s.quit && !o.screenshot.empty() && !final_screenshot_pending) final_screenshot_pending = true;
+        if (s.quit && !final_screenshot_pending) break;
+
+        const uint32_t slot = uint32_t(frame_number % kFramesInFlight);
+        Frame& f = frames[slot];
+        VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
+        if (f.submitted) readBack(app, f, *renderer, slot);
+        s.validation_errors = ctx.validation_errors ? ctx.validation_errors->load() : 0;
+
+        handleRequests(app);
+        if (!bench && std::chrono::steady_clock::now() - last_watch > std::chrono::milliseconds(500)) {
+            hotReload(app, watcher);
+            last_watch = std::chrono::steady_clock::now();
+        }
+        if (s.params_dirty) applyParams(app);
+        if (s.vsync_changed && windowed) {
+            s.vsync_changed = false;
+            recreateSwapchain();
+        }
+        if (s.frame_all_requested) {
+            const float L = float(s.params[Param::cell_size]);
+            frameAll(app.camera, float(s.width) * L, float(s.height) * L, app.relief_lo * s.exaggeration,
+                     app.relief_hi * s.exaggeration);
+            s.frame_all_requested = false;
+        }
+
+        uint32_t target = slot;
+        if (windowed) {
+            const VkResult acquired =
+                vkAcquireNextImageKHR(ctx.device, swapchain.swapchain, UINT64_MAX, f.acquired, VK_NULL_HANDLE, &target);
+            if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {
+                recreateSwapchain();
+                continue;
+            }
+            if (acquired != VK_SUCCESS && acquired != VK_SUBOPTIMAL_KHR) VK_CHECK(acquired);
+        }
+
+        // UI and input for this frame.
+        const auto now = std::chrono::steady_clock::now();
+        const double dt = std::chrono::duration<double>(now - last).count();
+        last = now;
+        if (windowed) ImGui_ImplGlfw_NewFrame();
+        else {
+            ImGui::GetIO().DisplaySize = ImVec2(float(extent.width), float(extent.height));
+            ImGui::GetIO().DeltaTime = float(std::max(dt, 1e-4));
+        }
+        ImGui_ImplVulkan_NewFrame();
+        ImGui::NewFrame();
+        const BrushInput input = windowed ? handleMouse(app, extent) : BrushInput{};
+        drawPanel(s);
+        ImGui::Render();
+
+        int steps = s.paused ? 0 : s.steps_per_frame;
+        if (s.paused && s.single_steps > 0) {
+            steps = 1;
+            --s.single_steps;
+        }
+        const bool brush_visible = windowed && s.pick_hit && !ImGui::GetIO().WantCaptureMouse;
+        fillUniforms(app, *renderer, renderer->uniforms(slot), extent, brush_visible);
+
+        VK_CHECK(vkResetFences(ctx.device, 1, &f.fence));
+        recordFrame(app, f, *renderer, slot, slot, steps, input);
+        if (windowed) recordPresentCopy(f.cmd, offscreen[slot].image, swapchain.images[target], extent);
+        // A screenshot: F12 / the panel (to a numbered file), or --screenshot on the last frame.
+        std::string shot;
+        if (!s.screenshot_request.empty()) {
+            shot = s.screenshot_request == "*" ? nextScreenshotPath(o.screenshot, screenshot_counter) : s.screenshot_request;
+            s.screenshot_request.clear();
+        } else if ((last_frame || final_screenshot_pending) && !o.screenshot.empty()) {
+            shot = o.screenshot;
+        }
+        gpu::Buffer readback;
+        if (!shot.empty()) {
+            gpu::createBuffer(readback, ctx, VkDeviceSize(extent.width) * extent.height * 4, 0, true);
+            recordCopy(f.cmd, offscreen[slot].image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, extent, readback);
+        }
+        VK_CHECK(vkEndCommandBuffer(f.cmd));
+        VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        const VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_TRANSFER_BIT; // only the copy needs the image
+        submit.commandBufferCount = 1;
+        submit.pCommandBuffers = &f.cmd;
+        if (windowed) {
+            submit.waitSemaphoreCount = 1;
+            submit.pWaitSemaphores = &f.acquired;
+            submit.pWaitDstStageMask = &wait_stage;
+            submit.signalSemaphoreCount = 1;
+            submit.pSignalSemaphores = &rendered[target];
+        }
+        VK_CHECK(vkQueueSubmit(ctx.queue, 1, &submit, f.fence));
+        f.submitted = true;
+        if (windowed) {
+            VkPresentInfoKHR present{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+            present.waitSemaphoreCount = 1;
+            present.pWaitSemaphores = &rendered[target];
+            present.swapchainCount = 1;
+            present.pSwapchains = &swapchain.swapchain;
+            present.pImageIndices = &target;
+            const VkResult r = vkQueuePresentKHR(ctx.queue, &present);
+            int fw, fh;
+            glfwGetFramebufferSize(app.window, &fw, &fh);
+            if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR || uint32_t(fw) != extent.width ||
+                uint32_t(fh) != extent.height)
+                recreateSwapchain();
+            else if (r != VK_SUCCESS)
+                VK_CHECK(r);
+        }
+        if (!shot.empty()) {
+            // Only a screenshot waits for its frame.
+            VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
+            try {
+                writeScreenshot(shot, extent.width, extent.height, readback.mapped, bgra);
+                s.message = "screenshot " + shot;
+                std::fprintf(stderr, "alluvium: wrote %s\n", shot.c_str());
+            } catch (const InputError& e) {
+                s.message = e.what();
+                std::fprintf(stderr, "alluvium: %s\n", e.what());
+            }
+            gpu::destroyBuffer(readback, ctx);
+            final_screenshot_pending = false;
+        }
+
+        ++frame_number;
+        const double frame_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - now).count();
+        (void)frame_s;
+        if (frame_number > uint64_t(warmup)) {
+            frame_times.push_back(dt * 1e3);
+            gpu_parts[0] += s.gpu_sim_ms, gpu_parts[1] += s.gpu_pick_ms, gpu_parts[2] += s.gpu_draw_ms;
+        }
+        fps_accum += dt;
+        ++fps_frames;
+        if (fps_accum > 0.5) {
+            s.fps = fps_frames / fps_accum;
+            s.frame_ms = 1e3 * fps_accum / fps_frames;
+            fps_accum = 0;
+            fps_frames = 0;
+        }
+        if (last_frame && !final_screenshot_pending) break;
+        if (s.quit && !final_screenshot_pending) break;
+    }
+    vkDeviceWaitIdle(ctx.device);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    if (bench && frame_times.size() > 1) {
+        // The first interval measured spans the warm-up's last frame: drop it.
+        std::vector<double> t(frame_times.begin() + 1, frame_times.end());
+        std::sort(t.begin(), t.end());
+        const double mean = std::accumulate(t.begin(), t.end(), 0.0) / double(t.size());
+        const double p95 = t[std::min(t.size() - 1, size_t(std::ceil(0.95 * double(t.size()))) - 1)];
+        std::printf("view bench: %zu frames, %ux%u %s, %dx%d cells, %d steps/frame, model %s: mean %.2f ms (%.1f fps), "
+                    "p95 %.2f ms\n",
+                    t.size(), extent.width, extent.height, windowed ? "window" : "offscreen", s.width, s.height,
+                    s.steps_per_frame, gpu::modelName(s.model), mean, 1e3 / mean, p95);
+        const double n = double(frame_times.size());
+        std::printf("view bench: GPU per frame: steps %.2f ms, pick %.2f ms, drawing %.2f ms\n", gpu_parts[0] / n,
+                    gpu_parts[1] / n, gpu_parts[2] / n);
+    }
+
+    int status = 0;
+    if (!o.report.empty()) {
+        const StateSums after = sumState(sim, s.params[Param::cell_size]);
+        // The brush's volumes since the last reset join the budgets of `run`'s report.
+        const gpu::BrushTotals bt = brush.totals();
+        gpu::Totals t = sim.totals();
+        t.acc[SLOT_BRUSH_WATER_ADD] += bt.water_added;
+        t.acc[SLOT_BRUSH_WATER_REMOVE] += bt.water_removed;
+        t.acc[SLOT_BRUSH_SOIL_ADD] += bt.terrain_added;
+        t.acc[SLOT_BRUSH_SOIL_REMOVE] += bt.terrain_removed;
+        sim.setTotals(t);
+        nlohmann::json report = makeReport(sim, before, after, int(s.steps_done), seconds, s.params[Param::cell_size]);
+        report["model"] = gpu::modelName(s.model);
+        const gpu::BrushTotals& c = app.brush_carry;
+        report["brush"] = {
+            {"water_added", c.water_added + bt.water_added},
+            {"water_removed", c.water_removed + bt.water_removed},
+            {"terrain_added", c.terrain_added + bt.terrain_added},
+            {"terrain_removed", c.terrain_removed + bt.terrain_removed},
+            {"hand_picked", c.hand_picked + bt.hand_picked},
+            {"hand_dropped", c.hand_dropped + bt.hand_dropped},
+            {"hand_held", bt.hand_picked - bt.hand_dropped},
+        };
+        report["springs"] = s.springs.size();
+        report["frames"] = frame_number;
+        report["validation_errors"] = ctx.validation_errors ? ctx.validation_errors->load() : 0;
+        if (s.model != MODEL_PIPE) {
+            report["water"]["budget_error_rel"] = nullptr;
+            report["water"]["note"] = std::string("the ") + gpu::modelName(s.model) + " model keeps no water budget";
+        }
+        writeTextAtomic(o.report, report.dump(2) + "\n");
+        if (after.nan_cells > 0) status = 1;
+    }
+    if (device.validation)
+        std::fprintf(stderr, "alluvium: validation errors: %d\n", ctx.validation_errors ? ctx.validation_errors->load() : 0);
+
+    ImGui_ImplVulkan_Shutdown();
+    if (windowed) ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    vkDestroyDescriptorPool(ctx.device, imgui_pool, nullptr);
+    for (Frame& f : frames) {
+        vkDestroyFence(ctx.device, f.fence, nullptr);
+        vkDestroySemaphore(ctx.device, f.acquired, nullptr);
+        gpu::destroyTimer(f.timer, ctx);
+        vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &f.cmd);
+    }
+    for (VkSemaphore sem : rendered) vkDestroySemaphore(ctx.device, sem, nullptr);
+    renderer.reset();
+    for (ColorTarget& t : offscreen) destroyColorTarget(t, ctx);
+    destroySwapchain(swapchain, ctx);
+    if (surface) vkDestroySurfaceKHR(ctx.instance, surface, nullptr);
+    if (app.window) glfwDestroyWindow(app.window);
+    if (windowed) shutdownWindowSystem();
+    return status;
+}
+
+} // namespace alluvium

@@ -1,0 +1,163 @@
+#include "brush.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "pipeline.h"
+
+namespace alluvium::gpu {
+
+namespace {
+
+uint32_t groups(int n) { return static_cast<uint32_t>((n + BRUSH_WG - 1) / BRUSH_WG); }
+
+VkPipeline loadPipeline(const Context& ctx, VkPipelineLayout layout, const char* name) {
+    VkShaderModule module = createShaderModule(ctx, loadSpirv(shaderDirectory() / (std::string(name) + ".spv")));
+    VkPipeline p = createComputePipeline(ctx, layout, module);
+    vkDestroyShaderModule(ctx.device, module, nullptr);
+    return p;
+}
+
+} // namespace
+
+double brushWeightSum(int width, int height, float x, float y, float radius, float falloff) {
+    // The shader's weight, in the same float arithmetic, summed in double.
+    double sum = 0;
+    const int x0 = std::max(0, int(std::floor(x - radius)) - 1), x1 = std::min(width - 1, int(std::ceil(x + radius)) + 1);
+    const int y0 = std::max(0, int(std::floor(y - radius)) - 1), y1 = std::min(height - 1, int(std::ceil(y + radius)) + 1);
+    for (int j = y0; j <= y1; ++j)
+        for (int i = x0; i <= x1; ++i) {
+            const float dx = float(i) + 0.5f - x, dy = float(j) + 0.5f - y;
+            const float t2 = (dx * dx + dy * dy) / (radius * radius);
+            if (t2 >= 1.0f) continue;
+            sum += falloff <= 0.0f ? 1.0 : std::pow(double(1.0f - t2), 2.0 * double(falloff));
+        }
+    return sum;
+}
+
+Brush::Brush(const Context& ctx, const Simulation& sim) : ctx_(ctx), sim_(sim) {
+    const int w = sim.width(), h = sim.height();
+    createStorageImage(scratch_, ctx, uint32_t(w), uint32_t(h), VK_FORMAT_R32_SFLOAT);
+    createBuffer(partials_, ctx, VkDeviceSize(groups(w)) * groups(h) * 4 * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                 false);
+    createBuffer(totals_, ctx, BRUSH_SLOTS * sizeof(double), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+    resetTotals();
+
+    const VkDescriptorSetLayoutBinding bindings[6] = {
+        {BB_TERRAIN, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {BB_WATER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {BB_HARDNESS, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {BB_SCRATCH, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {BB_PARTIALS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {BB_TOTALS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    set_info.bindingCount = 6;
+    set_info.pBindings = bindings;
+    VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &set_layout_));
+    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(BrushParams)};
+    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layout_info.setLayoutCount = 1;
+    layout_info.pSetLayouts = &set_layout_;
+    layout_info.pushConstantRangeCount = 1;
+    layout_info.pPushConstantRanges = &push;
+    VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &layout_));
+
+    const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 8}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}};
+    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pool_info.maxSets = 2;
+    pool_info.poolSizeCount = 2;
+    pool_info.pPoolSizes = sizes;
+    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pool_info, nullptr, &pool_));
+    const VkDescriptorSetLayout layouts[2] = {set_layout_, set_layout_};
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = pool_;
+    alloc.descriptorSetCount = 2;
+    alloc.pSetLayouts = layouts;
+    VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, sets_.data()));
+    for (int half = 0; half < 2; ++half) {
+        const VkDescriptorImageInfo images[4] = {
+            {VK_NULL_HANDLE, sim.fieldImage(Field::Terrain, half).view, VK_IMAGE_LAYOUT_GENERAL},
+            {VK_NULL_HANDLE, sim.fieldImage(Field::Water, half).view, VK_IMAGE_LAYOUT_GENERAL},
+            {VK_NULL_HANDLE, sim.fieldImage(Field::Hardness, half).view, VK_IMAGE_LAYOUT_GENERAL},
+            {VK_NULL_HANDLE, scratch_.view, VK_IMAGE_LAYOUT_GENERAL}};
+        const VkDescriptorBufferInfo buffers[2] = {{partials_.buffer, 0, VK_WHOLE_SIZE}, {totals_.buffer, 0, VK_WHOLE_SIZE}};
+        VkWriteDescriptorSet writes[6];
+        for (uint32_t b = 0; b < 6; ++b) {
+            writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            writes[b].dstSet = sets_[size_t(half)];
+            writes[b].dstBinding = b;
+            writes[b].descriptorCount = 1;
+            writes[b].descriptorType = b < 4 ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            if (b < 4) writes[b].pImageInfo = &images[b];
+            else writes[b].pBufferInfo = &buffers[b - 4];
+        }
+        vkUpdateDescriptorSets(ctx.device, 6, writes, 0, nullptr);
+    }
+    apply_ = loadPipeline(ctx, layout_, "brush");
+    commit_ = loadPipeline(ctx, layout_, "brush_commit");
+    reduce_ = loadPipeline(ctx, layout_, "brush_reduce");
+}
+
+Brush::~Brush() {
+    vkDeviceWaitIdle(ctx_.device);
+    for (VkPipeline p : {apply_, commit_, reduce_}) vkDestroyPipeline(ctx_.device, p, nullptr);
+    vkDestroyDescriptorPool(ctx_.device, pool_, nullptr);
+    vkDestroyPipelineLayout(ctx_.device, layout_, nullptr);
+    vkDestroyDescriptorSetLayout(ctx_.device, set_layout_, nullptr);
+    destroyBuffer(partials_, ctx_);
+    destroyBuffer(totals_, ctx_);
+    destroyImage(scratch_, ctx_);
+}
+
+void Brush::record(VkCommandBuffer cmd, BrushParams p) {
+    p.width = sim_.width();
+    p.height = sim_.height();
+    p.group_count_x = int(groups(p.width));
+    p.group_count = int(groups(p.width) * groups(p.height));
+    if (p.tool == BRUSH_TOOL_SMOOTH) p.amount = std::clamp(p.amount, 0.0f, 0.25f); // stable diffusion
+    computeBarrier(cmd); // the previous step's writes
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[size_t(sim_.parity())], 0,
+                            nullptr);
+    vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof p, &p);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, apply_);
+    vkCmdDispatch(cmd, groups(p.width), groups(p.height), 1);
+    computeBarrier(cmd);
+    if (p.tool == BRUSH_TOOL_SMOOTH) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, commit_);
+        vkCmdDispatch(cmd, groups(p.width), groups(p.height), 1);
+    }
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, reduce_);
+    vkCmdDispatch(cmd, 1, 1, 1);
+    computeBarrier(cmd);
+    // The host reads the totals after the frame's fence.
+    VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr,
+                         0, nullptr);
+}
+
+void Brush::apply(const BrushParams& params) {
+    VkCommandBuffer cmd = beginOneShot(ctx_);
+    record(cmd, params);
+    endOneShot(ctx_, cmd);
+}
+
+BrushTotals Brush::totals() const {
+    double t[BRUSH_SLOTS];
+    std::memcpy(t, totals_.mapped, sizeof t);
+    BrushTotals r;
+    r.water_added = t[BRUSH_WATER_ADDED];
+    r.water_removed = t[BRUSH_WATER_REMOVED];
+    r.terrain_added = t[BRUSH_TERRAIN_ADDED];
+    r.terrain_removed = t[BRUSH_TERRAIN_REMOVED];
+    r.hand_picked = t[BRUSH_HAND_PICKED];
+    r.hand_dropped = t[BRUSH_HAND_DROPPED];
+    return r;
+}
+
+void Brush::resetTotals() { std::memset(totals_.mapped, 0, BRUSH_SLOTS * sizeof(double)); }
+
+} // namespace alluvium::gpu

@@ -1,0 +1,58 @@
+// Included by the viewer's shaders: the simulation images (read-only), the per-frame block and
+// sampling helpers in cell coordinates (cell i's centre at i + 0.5, like the brush).
+#extension GL_GOOGLE_include_directive : require
+#include "render_shared.h"
+
+layout(set = 0, binding = R_TERRAIN, r32f) uniform readonly image2D terrain_img;
+layout(set = 0, binding = R_WATER, r32f) uniform readonly image2D water_img;
+layout(set = 0, binding = R_SEDIMENT, r32f) uniform readonly image2D sediment_img;
+layout(set = 0, binding = R_VELOCITY, rg32f) uniform readonly image2D velocity_img;
+layout(set = 0, binding = R_HARDNESS, r32f) uniform readonly image2D hardness_img;
+layout(set = 0, binding = R_WEAR, rg32f) uniform readonly image2D wear_img;
+layout(set = 0, binding = R_OUTFLOW, rgba32f) uniform readonly image2D outflow_img;
+#ifdef SUN_WRITER
+layout(set = 0, binding = R_SUN, r32f) uniform writeonly image2D sun_img;
+#else
+layout(set = 0, binding = R_SUN, r32f) uniform readonly image2D sun_img;
+#endif
+
+layout(std140, set = 1, binding = R_FRAME) uniform FrameBlock {
+    mat4 view_proj;
+    vec4 camera_pos;    // xyz: eye (m, world: x east, y up, z south); w: 1 orthographic
+    vec4 sun_dir;       // xyz: towards the sun; w: shadow softness
+    vec4 brush;         // x, y (cells), radius (cells), w: 1 to draw the ring
+    vec4 grid;          // width, height (cells), cell size (m), vertical exaggeration
+    vec4 mesh;          // vertices per side x, y, skirt base height (m), time (s)
+    vec4 overlay;       // x: OVERLAY_*, y: range max, z: water shown, w: sun elevation-ish
+    vec4 ray_origin;    // picking ray, world
+    vec4 ray_dir;
+    vec4 relief;        // lowest, highest ground at reset (m), hidden-panel flag, unused
+} f;
+
+ivec2 gridSize() { return ivec2(f.grid.xy); }
+ivec2 clampCell(ivec2 c) { return clamp(c, ivec2(0), gridSize() - 1); }
+
+float terrainAt(ivec2 c) { return imageLoad(terrain_img, clampCell(c)).r; }
+float waterAt(ivec2 c) { return imageLoad(water_img, clampCell(c)).r; }
+
+// Bilinear between cell centres; p in cells.
+float terrainBilinear(vec2 p) {
+    vec2 q = p - 0.5;
+    ivec2 i = ivec2(floor(q));
+    vec2 t = q - vec2(i);
+    float a = terrainAt(i), b = terrainAt(i + ivec2(1, 0));
+    float c = terrainAt(i + ivec2(0, 1)), d = terrainAt(i + ivec2(1, 1));
+    return mix(mix(a, b, t.x), mix(c, d, t.x), t.y);
+}
+
+float waterBilinear(vec2 p) {
+    vec2 q = p - 0.5;
+    ivec2 i = ivec2(floor(q));
+    vec2 t = q - vec2(i);
+    float a = waterAt(i), b = waterAt(i + ivec2(1, 0));
+    float c = waterAt(i + ivec2(0, 1)), d = waterAt(i + ivec2(1, 1));
+    return mix(mix(a, b, t.x), mix(c, d, t.x), t.y);
+}
+
+// World position of cell coordinates p at height h (m).
+vec3 worldPos(vec2 p, float h) { return vec3(p.x * f.grid.z, h * f.grid.w, p.y * f.grid.z); }

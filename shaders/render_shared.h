@@ -1,0 +1,45 @@
+// Shared between the viewer's GLSL (surface_mesh.vert, surface_shade.frag, pick.comp) and C++ (app/viewer): the
+// descriptor bindings of the drawing, the overlay views and the size of the drawn mesh.
+#ifndef ALLUVIUM_RENDER_SHARED_H
+#define ALLUVIUM_RENDER_SHARED_H
+
+// Set 0: the simulation's images, read-only (one set per ping-pong parity).
+#define R_TERRAIN 0  // r32f   ground height (m)
+#define R_WATER 1    // r32f   water depth (m)
+#define R_SEDIMENT 2 // r32f   suspended sediment (m)
+#define R_VELOCITY 3 // rg32f  (m/s)
+#define R_HARDNESS 4 // r32f
+#define R_WEAR 5     // rg32f  eroded, deposited since the start (m)
+#define R_OUTFLOW 6  // rgba32f face speeds (m/s)
+#define R_SUN 7      // r32f   the viewer's own: sunlight reaching each cell, 0..1 (surface_sun.comp)
+#define R_IMAGE_COUNT 8
+// Set 1: per frame in flight.
+#define R_FRAME 0 // uniform FrameBlock (the C++ mirror is viewer::FrameUniforms)
+#define R_PICK 1  // buffer: vec4 hit (cell x, cell y, height m, 1 if hit), uint non_finite (the
+                  // host clears it; surface_prepare.comp sets it if a height or depth is NaN/Inf)
+#define R_VERTICES 2     // buffer: vec4 per mesh vertex (ground m, water depth m, 0, 0)
+#define R_WATER_INDICES 3 // buffer: uint[], the triangles of the wet quads (an index buffer)
+#define R_WATER_DRAW 4   // buffer: VkDrawIndexedIndirectCommand of the water surface
+#define R_FRAME_BINDINGS 5
+#define PREPARE_WG 64    // surface_prepare.comp: invocations per workgroup (one per vertex)
+#define WET_DEPTH 3e-3   // m: shallower water is not drawn (a film the eye would not see)
+
+// The drawn grid: at most MESH_MAX x MESH_MAX vertices whatever the simulation's size, plus a
+// ring of skirt vertices around it (so (n + 2)^2 vertices in all). CPU drivers (lavapipe) shade
+// vertices on one thread, so they get the smaller mesh; the fragments still read every cell.
+#define MESH_MAX 256
+#define MESH_MAX_CPU 128
+
+#define OVERLAY_NONE 0
+#define OVERLAY_WATER_DEPTH 1
+#define OVERLAY_SPEED 2
+#define OVERLAY_SEDIMENT 3
+#define OVERLAY_HARDNESS 4
+#define OVERLAY_FLUX 5
+#define OVERLAY_WEAR 6 // erosion (red) / deposition (blue) since reset, diverging
+#define OVERLAY_COUNT 7
+
+#define LAYER_TERRAIN 0
+#define LAYER_WATER 1
+
+#endif

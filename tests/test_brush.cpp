@@ -1,0 +1,121 @@
+// The viewer's brush (gpu/brush.h) against its double-precision twin (tests/reference/brush.cpp)
+// on random fields of odd and square sizes, every tool; and the hand, which must put back
+// exactly what it took, and smoothing, which must keep the ground's volume.
+#include "brush.h"
+#include "gpu_fixture.h"
+#include "brush_reference.h"
+
+namespace alluvium::test {
+namespace {
+
+constexpr double kTolerance = 1e-5;
+using gpu::Field;
+
+struct BrushCase {
+    GridCase grid;
+    int tool;
+};
+
+std::string caseName(const ::testing::TestParamInfo<BrushCase>& info) {
+    return std::to_string(info.param.grid.w) + "x" + std::to_string(info.param.grid.h) + "_tool" +
+           std::to_string(info.param.tool);
+}
+
+std::vector<BrushCase> allCases() {
+    std::vector<BrushCase> cases;
+    for (GridCase g : {GridCase{64, 64}, GridCase{97, 61}, GridCase{1, 50}})
+        for (int tool : {BRUSH_TOOL_ADD_WATER, BRUSH_TOOL_REMOVE_WATER, BRUSH_TOOL_RAISE, BRUSH_TOOL_LOWER,
+                         BRUSH_TOOL_SMOOTH, BRUSH_TOOL_FLATTEN, BRUSH_TOOL_HARDNESS, BRUSH_TOOL_PICK_UP, BRUSH_TOOL_DROP})
+            cases.push_back({g, tool});
+    return cases;
+}
+
+gpu::BrushParams brushAt(int w, int h, int tool) {
+    gpu::BrushParams p{};
+    p.tool = tool;
+    p.x = float(w) * 0.43f;
+    p.y = float(h) * 0.57f;
+    p.radius = std::max(2.5f, float(std::min(w, h)) * 0.3f);
+    p.falloff = 0.7f;
+    p.amount = tool == BRUSH_TOOL_SMOOTH ? 0.2f : 0.3f;
+    p.target = tool == BRUSH_TOOL_HARDNESS ? 0.9f : 40.0f;
+    p.cell_area = 16.0f;
+    return p;
+}
+
+class BrushTest : public GpuTest, public ::testing::WithParamInterface<BrushCase> {};
+
+TEST_P(BrushTest, MatchesReference) {
+    const BrushCase& c = GetParam();
+    ref::State state = randomState(c.grid.w, c.grid.h, 7u + uint32_t(c.tool));
+    gpu::Simulation sim(ctx(), c.grid.w, c.grid.h);
+    loadState(sim, state, defaultParams(c.grid.w, c.grid.h));
+    gpu::Brush brush(ctx(), sim);
+    ref::BrushFields f{c.grid.w, c.grid.h, state.terrain, state.water, state.hardness};
+    ref::BrushSums sums{};
+    if (c.tool == BRUSH_TOOL_DROP) { // something in the hand first
+        const gpu::BrushParams pick = brushAt(c.grid.w, c.grid.h, BRUSH_TOOL_PICK_UP);
+        brush.apply(pick);
+        ref::applyBrush(f, pick, sums);
+    }
+    gpu::BrushParams p = brushAt(c.grid.w, c.grid.h, c.tool);
+    if (c.tool == BRUSH_TOOL_DROP)
+        p.amount = float(1.0 / (p.cell_area * gpu::brushWeightSum(c.grid.w, c.grid.h, p.x + 3, p.y, p.radius, p.falloff)));
+    if (c.tool == BRUSH_TOOL_DROP) p.x += 3;
+    brush.apply(p);
+    ref::applyBrush(f, p, sums);
+    EXPECT_LE(relativeError(sim.download(Field::Terrain), f.terrain), kTolerance);
+    EXPECT_LE(relativeError(sim.download(Field::Water), f.water), kTolerance);
+    EXPECT_LE(relativeError(sim.download(Field::Hardness), f.hardness), kTolerance);
+    const gpu::BrushTotals t = brush.totals();
+    EXPECT_LE(relativeError(t.water_added, sums[BRUSH_WATER_ADDED]), kTolerance);
+    EXPECT_LE(relativeError(t.water_removed, sums[BRUSH_WATER_REMOVED]), kTolerance);
+    EXPECT_LE(relativeError(t.terrain_added, sums[BRUSH_TERRAIN_ADDED]), kTolerance);
+    EXPECT_LE(relativeError(t.terrain_removed, sums[BRUSH_TERRAIN_REMOVED]), kTolerance);
+    EXPECT_LE(relativeError(t.hand_picked, sums[BRUSH_HAND_PICKED]), kTolerance);
+    EXPECT_LE(relativeError(t.hand_dropped, sums[BRUSH_HAND_DROPPED]), kTolerance);
+    EXPECT_EQ(ctx().validation_errors->load(), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Tools, BrushTest, ::testing::ValuesIn(allCases()), caseName);
+
+class BrushMass : public GpuTest {};
+
+TEST_F(BrushMass, SmoothingKeepsTheGroundVolume) {
+    const int w = 61, h = 47;
+    ref::State state = randomState(w, h, 11u);
+    gpu::Simulation sim(ctx(), w, h);
+    loadState(sim, state, defaultParams(w, h));
+    gpu::Brush brush(ctx(), sim);
+    const double before = sum(sim.download(Field::Terrain));
+    gpu::BrushParams p = brushAt(w, h, BRUSH_TOOL_SMOOTH);
+    p.x = 2.0f; // across the edge: the edge is closed
+    for (int i = 0; i < 5; ++i) brush.apply(p);
+    EXPECT_LE(relativeError(sum(sim.download(Field::Terrain)), before), 1e-6);
+}
+
+TEST_F(BrushMass, TheHandPutsBackWhatItTook) {
+    const int w = 80, h = 70;
+    ref::State state = randomState(w, h, 5u);
+    gpu::Simulation sim(ctx(), w, h);
+    loadState(sim, state, defaultParams(w, h));
+    gpu::Brush brush(ctx(), sim);
+    const double cell_area = 16.0;
+    const double before = sum(sim.download(Field::Terrain)) * cell_area;
+    gpu::BrushParams pick = brushAt(w, h, BRUSH_TOOL_PICK_UP);
+    for (int i = 0; i < 3; ++i) brush.apply(pick);
+    const double held = brush.totals().hand_picked;
+    EXPECT_GT(held, 0.0);
+    // Drop it elsewhere, spread by the brush's weights: volume V over the weight sum.
+    gpu::BrushParams drop = brushAt(w, h, BRUSH_TOOL_DROP);
+    drop.x = 20.5f;
+    drop.y = 15.0f;
+    drop.amount = float(1.0 / (cell_area * gpu::brushWeightSum(w, h, drop.x, drop.y, drop.radius, drop.falloff)));
+    brush.apply(drop);
+    const gpu::BrushTotals t = brush.totals();
+    EXPECT_LE(relativeError(t.hand_dropped, held), 1e-6);
+    EXPECT_LE(relativeError(sum(sim.download(Field::Terrain)) * cell_area, before), 1e-6);
+}
+
+} // namespace
+} // namespace alluvium::test

@@ -1,0 +1,93 @@
+// Shader hot reload (app/viewer/hot_reload.h): a changed compute shader is compiled with
+// libshaderc and its pass rebuilt (Simulation::reloadPass); a compile error is reported and the
+// old pipeline keeps running.
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "gpu_fixture.h"
+#include "hot_reload.h"
+#include "test_util.h"
+
+namespace alluvium::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+void writeText(const fs::path& p, const std::string& text) {
+    std::ofstream(p, std::ios::binary) << text;
+    // A later modification time than the watcher saw, even on coarse clocks.
+    fs::last_write_time(p, fs::file_time_type::clock::now() + std::chrono::seconds(2));
+}
+
+std::string readAll(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+class HotReload : public GpuTest {};
+
+TEST_F(HotReload, ChangedShaderRebuildsItsPassAndAnErrorKeepsTheOldOne) {
+    // A copy of the shader folder's headers and of evaporation.comp.
+    const fs::path dir = scratchDir("hot_reload");
+    const fs::path src = fs::path(ALLUVIUM_SOURCE_DIR) / "shaders";
+    for (const auto& e : fs::directory_iterator(src))
+        if (e.path().extension() == ".h" || e.path().extension() == ".glsl") fs::copy_file(e.path(), dir / e.path().filename());
+    const std::string original = readAll(src / "evaporation.comp");
+    fs::copy_file(src / "evaporation.comp", dir / "evaporation.comp");
+    viewer::ShaderWatcher watcher(dir);
+    EXPECT_TRUE(watcher.poll().empty());
+
+    const int w = 33, h = 17;
+    gpu::Simulation sim(ctx(), w, h);
+    gpu::SimParams p = defaultParams(w, h);
+    p.evaporation_rate = 0.5f;
+    p.dt = 0.1f;
+    sim.setParams(p);
+    const std::vector<float> water(size_t(w) * h, 1.0f);
+    auto evaporate = [&] {
+        sim.upload(gpu::Field::Water, water, true); // the pass works on the "next" water
+        sim.runPass(gpu::Pass::Evaporation);
+        return sim.download(gpu::Field::Water, true)[5];
+    };
+    EXPECT_NEAR(evaporate(), 0.95f, 1e-6);
+
+    // A broken edit: an error, and nothing to reload.
+    writeText(dir / "evaporation.comp", original + "\nthis is not GLSL\n");
+    std::vector<viewer::ShaderChange> changes = watcher.poll();
+    ASSERT_EQ(changes.size(), 1u);
+    EXPECT_EQ(changes[0].name, "evaporation");
+    EXPECT_TRUE(changes[0].spirv.empty());
+    EXPECT_NE(changes[0].error.find("evaporation.comp"), std::string::npos) << changes[0].error;
+    EXPECT_NEAR(evaporate(), 0.95f, 1e-6) << "the old pipeline keeps running";
+
+    // A working edit: twice the rate, reloaded into the running simulation.
+    std::string doubled = original;
+    const std::string rate = "p.evaporation_rate * p.dt";
+    ASSERT_NE(doubled.find(rate), std::string::npos);
+    doubled.replace(doubled.find(rate), rate.size(), "2.0 * p.evaporation_rate * p.dt");
+    writeText(dir / "evaporation.comp", doubled);
+    changes = watcher.poll();
+    ASSERT_EQ(changes.size(), 1u);
+    ASSERT_TRUE(changes[0].error.empty()) << changes[0].error;
+    ASSERT_FALSE(changes[0].spirv.empty());
+    sim.reloadPass(gpu::Pass::Evaporation, changes[0].spirv);
+    EXPECT_NEAR(evaporate(), 0.90f, 1e-6);
+    EXPECT_TRUE(watcher.poll().empty());
+}
+
+TEST(HotReloadCompile, EveryComputeShaderOfTheSourceTreeCompiles) {
+    const fs::path src = fs::path(ALLUVIUM_SOURCE_DIR) / "shaders";
+    int count = 0;
+    for (const auto& e : fs::directory_iterator(src)) {
+        if (e.path().extension() != ".comp") continue;
+        const viewer::ShaderChange c = viewer::compileComputeShader(e.path());
+        EXPECT_TRUE(c.error.empty()) << e.path() << ": " << c.error;
+        EXPECT_FALSE(c.spirv.empty()) << e.path();
+        ++count;
+    }
+    EXPECT_GT(count, 10);
+}
+
+} // namespace
+} // namespace alluvium::test

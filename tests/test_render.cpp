@@ -1,0 +1,98 @@
+// The viewer's renderer: picking (shaders/pick.comp), the point under the cursor,
+// found by marching the ray over the current heightfield, against the exact intersection with a
+// steep plane (slope 3), from several directions; and a ray that misses; and the NaN watchdog of surface_prepare.comp.
+#include <cmath>
+#include <cstring>
+
+#include "gpu_fixture.h"
+#include "renderer.h"
+
+namespace alluvium::test {
+namespace {
+
+class Render : public GpuTest {};
+
+TEST_F(Render, PickHitsASteepSlopeWhereTheRayMeetsIt) {
+    const int w = 41, h = 23;
+    const float L = 4.0f, slope = 3.0f;
+    gpu::Simulation sim(ctx(), w, h);
+    // Cell centres at (i + 0.5) L on a plane of height slope * x: bilinear between centres is
+    // exactly that plane for x in [0.5, w - 0.5] cells.
+    std::vector<float> terrain(size_t(w) * h);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) terrain[size_t(y) * w + x] = slope * L * (float(x) + 0.5f);
+    sim.upload(gpu::Field::Terrain, terrain);
+    viewer::Renderer renderer(ctx(), sim, VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1);
+
+    auto pick = [&](const float origin[3], const float dir[3]) {
+        viewer::FrameUniforms& u = renderer.uniforms(0);
+        std::memset(&u, 0, sizeof u);
+        const float grid[4] = {float(w), float(h), L, 1.0f};
+        std::memcpy(u.grid, grid, sizeof grid);
+        std::memcpy(u.ray_origin, origin, 3 * sizeof(float));
+        std::memcpy(u.ray_dir, dir, 3 * sizeof(float));
+        VkCommandBuffer cmd = gpu::beginOneShot(ctx());
+        renderer.recordPick(cmd, 0);
+        gpu::endOneShot(ctx(), cmd);
+        return renderer.pick(0);
+    };
+
+    // Rays towards points of the slope from various directions, starting 200 m back along them:
+    // steep, grazing uphill (against the steep face), from the low side, straight down.
+    const float cases[][5] = {
+        {20.3f, 11.7f, -0.3f, -1.0f, 0.05f},
+        {12.6f, 5.2f, 1.0f, -0.35f, 0.1f},
+        {33.1f, 17.9f, 0.2f, -1.0f, 0.3f},
+        {7.5f, 19.25f, 0.0f, -1.0f, 0.0f},
+    };
+    for (const auto& c : cases) {
+        float dir[3] = {c[2], c[3], c[4]};
+        const float n = std::sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+        for (float& d : dir) d /= n;
+        const float target[3] = {c[0] * L, slope * c[0] * L, c[1] * L};
+        const float origin[3] = {target[0] - 200.0f * dir[0], target[1] - 200.0f * dir[1], target[2] - 200.0f * dir[2]};
+        const viewer::PickResult r = pick(origin, dir);
+        ASSERT_TRUE(r.hit) << "ray to cell " << c[0] << "," << c[1];
+        EXPECT_NEAR(r.x, c[0], 1e-3) << "ray to cell " << c[0] << "," << c[1];
+        EXPECT_NEAR(r.y, c[1], 1e-3) << "ray to cell " << c[0] << "," << c[1];
+        EXPECT_NEAR(r.height, target[1], 1e-2);
+    }
+    const float up_origin[3] = {80.0f, 600.0f, 40.0f}, up[3] = {0.0f, 1.0f, 0.0f};
+    EXPECT_FALSE(pick(up_origin, up).hit);
+    const float away_origin[3] = {-50.0f, 600.0f, -50.0f}, away[3] = {-1.0f, -0.1f, 0.0f};
+    EXPECT_FALSE(pick(away_origin, away).hit);
+}
+
+TEST_F(Render, TheWatchdogSeesANonFiniteHeight) {
+    const int w = 300, h = 200; // larger than the drawn grid on CPU drivers: samples, not every cell
+    gpu::Simulation sim(ctx(), w, h);
+    std::vector<float> terrain(size_t(w) * h, 10.0f);
+    sim.upload(gpu::Field::Terrain, terrain);
+    viewer::Renderer renderer(ctx(), sim, VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1);
+    auto prepare = [&] {
+        viewer::FrameUniforms& u = renderer.uniforms(0);
+        std::memset(&u, 0, sizeof u);
+        const float grid[4] = {float(w), float(h), 4.0f, 1.0f};
+        const float mesh[4] = {float(renderer.meshX()), float(renderer.meshY()), 0.0f, 0.0f};
+        const float sun[4] = {0.5f, 0.6f, 0.3f, 3.0f};
+        std::memcpy(u.grid, grid, sizeof grid);
+        std::memcpy(u.mesh, mesh, sizeof mesh);
+        std::memcpy(u.sun_dir, sun, sizeof sun);
+        VkCommandBuffer cmd = gpu::beginOneShot(ctx());
+        renderer.recordPrepare(cmd, 0);
+        gpu::endOneShot(ctx(), cmd);
+        return renderer.takeNonFinite(0);
+    };
+    EXPECT_FALSE(prepare());
+    // A NaN spreads to its neighbours within a step or two: a 3x3 patch, as the watchdog meets it.
+    for (int y = 99; y <= 101; ++y)
+        for (int x = 149; x <= 151; ++x) terrain[size_t(y) * w + x] = std::nanf("");
+    sim.upload(gpu::Field::Terrain, terrain);
+    EXPECT_TRUE(prepare());
+    terrain.assign(terrain.size(), 10.0f);
+    sim.upload(gpu::Field::Terrain, terrain);
+    EXPECT_FALSE(prepare()) << "the flag is cleared once read";
+}
+
+} // namespace
+} // namespace alluvium::test
