@@ -45,15 +45,16 @@ Brush::Brush(const Context& ctx, const Simulation& sim) : ctx_(ctx), sim_(sim) {
     createBuffer(totals_, ctx, BRUSH_SLOTS * sizeof(double), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
     resetTotals();
 
-    const VkDescriptorSetLayoutBinding bindings[6] = {
+    const VkDescriptorSetLayoutBinding bindings[BB_COUNT] = {
         {BB_TERRAIN, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
         {BB_WATER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
         {BB_HARDNESS, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
         {BB_SCRATCH, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
         {BB_PARTIALS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-        {BB_TOTALS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+        {BB_TOTALS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {BB_UPLIFT, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
     VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    set_info.bindingCount = 6;
+    set_info.bindingCount = BB_COUNT;
     set_info.pBindings = bindings;
     VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &set_layout_));
     const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(BrushParams)};
@@ -64,7 +65,7 @@ Brush::Brush(const Context& ctx, const Simulation& sim) : ctx_(ctx), sim_(sim) {
     layout_info.pPushConstantRanges = &push;
     VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &layout_));
 
-    const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 8}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}};
+    const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 10}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}};
     VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pool_info.maxSets = 2;
     pool_info.poolSizeCount = 2;
@@ -83,17 +84,25 @@ Brush::Brush(const Context& ctx, const Simulation& sim) : ctx_(ctx), sim_(sim) {
             {VK_NULL_HANDLE, sim.fieldImage(Field::Hardness, half).view, VK_IMAGE_LAYOUT_GENERAL},
             {VK_NULL_HANDLE, scratch_.view, VK_IMAGE_LAYOUT_GENERAL}};
         const VkDescriptorBufferInfo buffers[2] = {{partials_.buffer, 0, VK_WHOLE_SIZE}, {totals_.buffer, 0, VK_WHOLE_SIZE}};
-        VkWriteDescriptorSet writes[6];
-        for (uint32_t b = 0; b < 6; ++b) {
+        const VkDescriptorImageInfo uplift{VK_NULL_HANDLE, sim.fieldImage(Field::Uplift, half).view,
+                                           VK_IMAGE_LAYOUT_GENERAL};
+        VkWriteDescriptorSet writes[BB_COUNT];
+        for (uint32_t b = 0; b < BB_COUNT; ++b) {
             writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
             writes[b].dstSet = sets_[size_t(half)];
             writes[b].dstBinding = b;
             writes[b].descriptorCount = 1;
             writes[b].descriptorType = b < 4 ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            if (b < 4) writes[b].pImageInfo = &images[b];
-            else writes[b].pBufferInfo = &buffers[b - 4];
+            if (b == BB_UPLIFT) {
+                writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+                writes[b].pImageInfo = &uplift;
+            } else if (b < 4) {
+                writes[b].pImageInfo = &images[b];
+            } else {
+                writes[b].pBufferInfo = &buffers[b - 4];
+            }
         }
-        vkUpdateDescriptorSets(ctx.device, 6, writes, 0, nullptr);
+        vkUpdateDescriptorSets(ctx.device, BB_COUNT, writes, 0, nullptr);
     }
     apply_ = loadPipeline(ctx, layout_, "brush");
     commit_ = loadPipeline(ctx, layout_, "brush_commit");

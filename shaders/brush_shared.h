@@ -17,6 +17,7 @@ namespace alluvium::gpu {
 #define BRUSH_TOOL_HARDNESS 7 // hardness towards `target` (0..1)
 #define BRUSH_TOOL_PICK_UP 9  // the hand: takes ground away (tallied as held)
 #define BRUSH_TOOL_DROP 10    // the hand: puts back all it holds, spread by the brush's weights
+#define BRUSH_TOOL_UPLIFT 11  // the fluvial model's uplift multiplier towards `target` (0..10)
 
 // Binding slots of the brush's own descriptor set.
 #define BB_TERRAIN 0  // r32f, the simulation's current terrain
@@ -25,6 +26,8 @@ namespace alluvium::gpu {
 #define BB_SCRATCH 3  // r32f, the smoothed heights before they are committed
 #define BB_PARTIALS 4 // float[groups][BRUSH_SLOTS]
 #define BB_TOTALS 5   // double[BRUSH_SLOTS], accumulated over the run
+#define BB_UPLIFT 6   // r32f, the uplift multiplier (fluvial model)
+#define BB_COUNT 7
 
 // Tally slots (m^3).
 #define BRUSH_WATER_ADDED 0
@@ -51,7 +54,7 @@ struct BrushParams {
     float amount;    // at the centre, for this application: m (water, raise, lower, pick up),
                      // a fraction (smooth <= 0.25, flatten, hardness); drop: 1 / (cell area x
                      // the weight sum), times the volume held (read from the totals on the GPU)
-    float target;    // flatten: height (m); hardness: 0..1
+    float target;    // flatten: height (m); hardness: 0..1; uplift: 0..10
     float cell_area; // m^2
 };
 

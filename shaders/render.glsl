@@ -10,6 +10,8 @@ layout(set = 0, binding = R_VELOCITY, rg32f) uniform readonly image2D velocity_i
 layout(set = 0, binding = R_HARDNESS, r32f) uniform readonly image2D hardness_img;
 layout(set = 0, binding = R_WEAR, rg32f) uniform readonly image2D wear_img;
 layout(set = 0, binding = R_OUTFLOW, rgba32f) uniform readonly image2D outflow_img;
+layout(set = 0, binding = R_LAKE, r32f) uniform readonly image2D lake_img;
+layout(set = 0, binding = R_DRAINAGE, r32f) uniform readonly image2D drainage_img;
 #ifdef SUN_WRITER
 layout(set = 0, binding = R_SUN, r32f) uniform writeonly image2D sun_img;
 #else
@@ -26,14 +28,19 @@ layout(std140, set = 1, binding = R_FRAME) uniform FrameBlock {
     vec4 overlay;       // x: OVERLAY_*, y: range max, z: water shown, w: sun elevation-ish
     vec4 ray_origin;    // picking ray, world
     vec4 ray_dir;
-    vec4 relief;        // lowest, highest ground at reset (m), hidden-panel flag, unused
+    vec4 relief;        // lowest, highest ground at reset (m), hidden-panel flag, 1: lakes are water (fluvial)
 } f;
 
 ivec2 gridSize() { return ivec2(f.grid.xy); }
 ivec2 clampCell(ivec2 c) { return clamp(c, ivec2(0), gridSize() - 1); }
 
 float terrainAt(ivec2 c) { return imageLoad(terrain_img, clampCell(c)).r; }
-float waterAt(ivec2 c) { return imageLoad(water_img, clampCell(c)).r; }
+// The water drawn: the pipe model's depth, plus the fluvial model's lakes while it runs.
+float waterAt(ivec2 c) {
+    c = clampCell(c);
+    float d = imageLoad(water_img, c).r;
+    return f.relief.w > 0.5 ? d + imageLoad(lake_img, c).r : d;
+}
 
 // Bilinear between cell centres; p in cells.
 float terrainBilinear(vec2 p) {

@@ -9,7 +9,14 @@ layout(local_size_x = PREPARE_WG) in;
 
 layout(std430, set = 1, binding = R_VERTICES) writeonly buffer VertexBlock { vec4 vertices[]; };
 layout(std430, set = 1, binding = R_WATER_INDICES) writeonly buffer IndexBlock { uint water_indices[]; };
-layout(std430, set = 1, binding = R_PICK) buffer PickBlock { vec4 hit; uint non_finite; };
+// ground_lo/hi: the drawn ground's lowest and highest height (ordered float bits; the host
+// resets them), for the colours' altitude range while uplift raises the land.
+layout(std430, set = 1, binding = R_PICK) buffer PickBlock { vec4 hit; uint non_finite; uint ground_lo; uint ground_hi; };
+
+uint orderedBits(float v) {
+    uint u = floatBitsToUint(v);
+    return (u & 0x80000000u) != 0u ? ~u : (u | 0x80000000u);
+}
 layout(std430, set = 1, binding = R_WATER_DRAW) buffer DrawBlock {
     uint index_count; // VkDrawIndexedIndirectCommand; the host sets it to 0, 1, 0, 0, 0
     uint instance_count;
@@ -38,6 +45,11 @@ void main() {
     // The NaN watchdog, for every model: a non-finite value spreads to its neighbours within a
     // few steps, so the drawn grid's samples find it. (Only ever set: no race to lose.)
     if (isnan(ground) || isinf(ground) || isnan(depth) || isinf(depth)) non_finite = 1u;
+    else {
+        uint bits = orderedBits(ground);
+        atomicMin(ground_lo, bits);
+        atomicMax(ground_hi, bits);
+    }
 
     // The quad whose first corner is this vertex: drawn as water if any corner is wet.
     if (gx + 1 < vx && gy + 1 < vy) {

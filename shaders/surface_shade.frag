@@ -80,7 +80,8 @@ vec3 diverging(float t) {
 }
 
 float overlayValue(ivec2 c, int mode) {
-    if (mode == OVERLAY_WATER_DEPTH) return imageLoad(water_img, c).r;
+    if (mode == OVERLAY_WATER_DEPTH) return waterAt(c);
+    if (mode == OVERLAY_DRAINAGE) return log(max(imageLoad(drainage_img, c).r / (f.grid.z * f.grid.z), 1.0)) / log(10.0);
     if (mode == OVERLAY_SPEED) return length(imageLoad(velocity_img, c).rg);
     if (mode == OVERLAY_SEDIMENT) return imageLoad(sediment_img, c).r;
     if (mode == OVERLAY_HARDNESS) return imageLoad(hardness_img, c).r;

@@ -158,8 +158,8 @@ std::optional<gpu::BrushParams> brushStroke(const App& app, int steps, BrushInpu
         b.target = app.stroke_height;
         break;
     case Tool::Hardness:
-        b.tool = BRUSH_TOOL_HARDNESS;
-        b.target = s.paint_hardness;
+        b.tool = s.paint_uplift ? BRUSH_TOOL_UPLIFT : BRUSH_TOOL_HARDNESS;
+        b.target = s.paint_uplift ? s.paint_uplift_value : s.paint_hardness;
         break;
     case Tool::Hand:
         b.tool = in.drop ? BRUSH_TOOL_DROP : BRUSH_TOOL_PICK_UP;

@@ -38,13 +38,24 @@ const char* toolName(Tool t) {
 bool toolAvailable(Tool) { return true; }
 
 const char* overlayName(int overlay) {
-    static const char* names[OVERLAY_COUNT] = {"shaded", "water depth", "speed", "suspended sediment",
-                                               "hardness", "outflow flux", "erosion / deposition"};
+    static const char* names[OVERLAY_COUNT] = {"shaded",   "water depth",  "speed",
+                                               "suspended sediment", "hardness", "outflow flux",
+                                               "erosion / deposition", "drainage area (fluvial)"};
     return overlay >= 0 && overlay < OVERLAY_COUNT ? names[overlay] : "?";
 }
 
+float overlayDefaultRange(int overlay) {
+    static const float ranges[OVERLAY_COUNT] = {1.0f, 0.5f, 5.0f, 0.05f, 1.0f, 20.0f, 1.0f, 4.0f};
+    return overlay >= 0 && overlay < OVERLAY_COUNT ? ranges[overlay] : 1.0f;
+}
+
+const char* overlayKey(int overlay) {
+    static const char* keys[OVERLAY_COUNT] = {"none", "depth", "speed", "sediment", "hardness", "flux", "erosion", "drainage"};
+    return overlay >= 0 && overlay < OVERLAY_COUNT ? keys[overlay] : "?";
+}
+
 const char* overlayUnit(int overlay) {
-    static const char* units[OVERLAY_COUNT] = {"", "m", "m/s", "m", "", "m^3/s", "m"};
+    static const char* units[OVERLAY_COUNT] = {"", "m", "m/s", "m", "", "m^3/s", "m", "log10 cells upstream"};
     return overlay >= 0 && overlay < OVERLAY_COUNT ? units[overlay] : "";
 }
 
@@ -76,8 +87,15 @@ void tooltip(const char* text) {
 void statistics(ViewerState& s) {
     ImGui::Text("%.1f fps  %.1f ms/frame  GPU %.1f ms", s.fps, s.frame_ms, s.gpu_frame_ms);
     ImGui::Text("GPU: steps %.1f  pick %.2f  drawing %.1f ms", s.gpu_sim_ms, s.gpu_pick_ms, s.gpu_draw_ms);
-    const double sim_seconds = double(s.steps_done) * s.params[Param::time_step];
-    ImGui::Text("step %lld  (%.1f s simulated)%s", s.steps_done, sim_seconds, s.paused ? "  PAUSED" : "");
+    if (s.model == MODEL_FLUVIAL) {
+        const double years = double(s.steps_done) * s.params[Param::fluvial_time_step];
+        ImGui::Text("iteration %lld  (%.4g years)%s", s.steps_done, years, s.paused ? "  PAUSED" : "");
+        ImGui::Text("lake fill: %u sweeps%s, %u pointer-jumping rounds", s.fluvial.sweeps,
+                    s.fluvial.converged ? "" : " (NOT converged: raise fluvial_fill_sweeps)", s.fluvial.rounds);
+    } else {
+        const double sim_seconds = double(s.steps_done) * s.params[Param::time_step];
+        ImGui::Text("step %lld  (%.1f s simulated)%s", s.steps_done, sim_seconds, s.paused ? "  PAUSED" : "");
+    }
     if (!s.watchdog.empty()) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "%s", s.watchdog.c_str());
     if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
     if (!s.shader_status.empty()) ImGui::TextWrapped("shaders: %s", s.shader_status.c_str());
@@ -106,8 +124,12 @@ void statistics(ViewerState& s) {
         if (s.model == MODEL_PIPE) ImGui::Text("water %.4g (rained %.4g, springs %.4g)", water, a[SLOT_RAIN], a[SLOT_SPRING]);
         ImGui::Text("brush water +%.4g / -%.4g", b.water_added, b.water_removed);
         ImGui::Text("brush ground +%.4g / -%.4g", b.terrain_added, b.terrain_removed);
-        ImGui::Text("eroded %.4g  deposited %.4g", a[SLOT_ERODED], a[SLOT_DEPOSITED]);
-        ImGui::Text("drained water %.4g  sediment %.4g", a[SLOT_DRAINED_WATER], a[SLOT_SED_DRAINED]);
+        if (s.model == MODEL_PIPE) {
+            ImGui::Text("eroded %.4g  deposited %.4g", a[SLOT_ERODED], a[SLOT_DEPOSITED]);
+            ImGui::Text("drained water %.4g  sediment %.4g", a[SLOT_DRAINED_WATER], a[SLOT_SED_DRAINED]);
+        } else {
+            ImGui::TextWrapped("the %s model keeps no water budget", gpu::modelName(s.model));
+        }
         ImGui::Text("max speed %.2f m/s", double(s.totals.max_speed));
         ImGui::TreePop();
     }
@@ -126,9 +148,8 @@ void controls(ViewerState& s) {
     ImGui::InputInt("seed", &s.seed);
     ImGui::SameLine();
     if (ImGui::Button("New terrain")) s.new_terrain_requested = true;
-    const int models[] = {MODEL_PIPE, MODEL_THERMAL, MODEL_OLSEN, MODEL_PARTICLES, MODEL_MUSGRAVE, MODEL_SIMPLE};
     if (ImGui::BeginCombo("model", gpu::modelName(s.model))) {
-        for (int m : models)
+        for (int m = 0; m < MODEL_COUNT; ++m)
             if (ImGui::Selectable(gpu::modelName(m), m == s.model)) {
                 s.model = m;
                 s.params_dirty = true;
@@ -147,9 +168,8 @@ void controls(ViewerState& s) {
     if (ImGui::BeginCombo("overlay", overlayName(s.overlay))) {
         for (int o = 0; o < OVERLAY_COUNT; ++o)
             if (ImGui::Selectable(overlayName(o), o == s.overlay)) {
-                static const float ranges[OVERLAY_COUNT] = {1.0f, 0.5f, 5.0f, 0.05f, 1.0f, 20.0f, 1.0f};
                 s.overlay = o;
-                s.overlay_range = ranges[o];
+                s.overlay_range = overlayDefaultRange(o);
             }
         ImGui::EndCombo();
     }
@@ -169,7 +189,13 @@ void brush(ViewerState& s) {
     tooltip("water or ground added per second of simulation at the centre (falloff (1 - r^2)^2)");
     ImGui::SliderFloat("falloff", &s.falloff, 0.0f, 1.0f, "%.2f");
     tooltip("0: a flat disk; 1: (1 - r^2)^2");
-    if (s.tool == Tool::Hardness) ImGui::SliderFloat("hardness to paint", &s.paint_hardness, 0.0f, 1.0f, "%.2f");
+    if (s.tool == Tool::Hardness) {
+        ImGui::Checkbox("paint the uplift map instead (fluvial model)", &s.paint_uplift);
+        if (s.paint_uplift)
+            ImGui::SliderFloat("uplift to paint", &s.paint_uplift_value, 0.0f, 10.0f, "%.2f x uplift_rate");
+        else
+            ImGui::SliderFloat("hardness to paint", &s.paint_hardness, 0.0f, 1.0f, "%.2f");
+    }
     if (s.tool == Tool::Hand) {
         const double held = s.brush_totals.hand_picked - s.brush_totals.hand_dropped;
         ImGui::Text("the hand holds %.4g m^3%s", held, held > 0 && s.hand_holding ? ": click to drop it" : "");

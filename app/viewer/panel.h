@@ -12,5 +12,7 @@ void drawPanel(ViewerState& s);
 void overlayColour(int overlay, float t, float rgb[3]);
 const char* overlayName(int overlay);
 const char* overlayUnit(int overlay);
+float overlayDefaultRange(int overlay); // what shows something at once
+const char* overlayKey(int overlay);    // the name --overlay takes
 
 } // namespace alluvium::viewer

@@ -62,7 +62,7 @@ void barrier(VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags src_ac
     vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &b, 0, nullptr, 0, nullptr);
 }
 
-constexpr VkDeviceSize kPickBytes = 32; // vec4 hit, uint non_finite (std430, padded)
+constexpr VkDeviceSize kPickBytes = 32; // vec4 hit, uint non_finite, ground_lo, ground_hi (std430, padded)
 
 constexpr VkPipelineStageFlags kDrawStages =
     VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
@@ -172,8 +172,10 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, image_sets_));
     using gpu::Field;
     gpu::createStorageImage(sun_, ctx, uint32_t(sim.width()), uint32_t(sim.height()), VK_FORMAT_R32_SFLOAT);
-    const std::array<Field, R_IMAGE_COUNT - 1> fields = {Field::Terrain,  Field::Water, Field::Sediment, Field::Velocity,
-                                                         Field::Hardness, Field::Wear,  Field::Outflow};
+    // By binding; R_SUN is the viewer's own image (its entry here is not used).
+    const std::array<Field, R_IMAGE_COUNT> fields = {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity,
+                                                     Field::Hardness, Field::Wear, Field::Outflow, Field::Terrain,
+                                                     Field::Lake, Field::Drainage};
     for (int half = 0; half < 2; ++half) {
         std::array<VkDescriptorImageInfo, R_IMAGE_COUNT> infos{};
         std::array<VkWriteDescriptorSet, R_IMAGE_COUNT> writes{};
@@ -214,6 +216,8 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, false);
         std::memset(uniform_buffers_[i].mapped, 0, sizeof(FrameUniforms));
         std::memset(pick_buffers_[i].mapped, 0, kPickBytes);
+        const uint32_t no_range[2] = {0xFFFFFFFFu, 0u}; // ground_lo, ground_hi
+        std::memcpy(static_cast<char*>(pick_buffers_[i].mapped) + 20, no_range, sizeof no_range);
         alloc.descriptorSetCount = 1;
         alloc.pSetLayouts = &frame_layout_;
         VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, &frame_sets_[i]));
@@ -373,6 +377,22 @@ PickResult Renderer::pick(uint32_t frame) const {
     float v[4];
     std::memcpy(v, pick_buffers_[frame].mapped, sizeof v);
     return {v[0], v[1], v[2], v[3] > 0.5f};
+}
+
+std::optional<std::pair<float, float>> Renderer::takeGroundRange(uint32_t frame) {
+    char* p = static_cast<char*>(pick_buffers_[frame].mapped) + 20;
+    uint32_t bits[2];
+    std::memcpy(bits, p, sizeof bits);
+    const uint32_t reset[2] = {0xFFFFFFFFu, 0u};
+    std::memcpy(p, reset, sizeof reset);
+    if (bits[0] > bits[1]) return std::nullopt; // nothing drawn (or not yet)
+    auto decode = [](uint32_t o) {
+        const uint32_t u = (o & 0x80000000u) ? (o & 0x7FFFFFFFu) : ~o;
+        float v;
+        std::memcpy(&v, &u, 4);
+        return v;
+    };
+    return std::pair<float, float>{decode(bits[0]), decode(bits[1])};
 }
 
 bool Renderer::takeNonFinite(uint32_t frame) {

@@ -4,6 +4,8 @@
 // uniform and pick buffers. The caller owns the command buffers, the frames and the targets.
 #pragma once
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include <vulkan/vulkan.h>
@@ -65,6 +67,8 @@ public:
     FrameUniforms& uniforms(uint32_t frame);
     // The pick written by the last frame recorded in slot `frame` (after its fence).
     PickResult pick(uint32_t frame) const;
+    // The drawn ground's lowest and highest height in that frame (resets them for the next).
+    std::optional<std::pair<float, float>> takeGroundRange(uint32_t frame);
     // Whether the last frame in slot `frame` saw a NaN/Inf in the drawn grid; clears the flag
     // for the slot's next frame (call after its fence, before recording it).
     bool takeNonFinite(uint32_t frame);

@@ -96,7 +96,7 @@ void fillUniforms(App& app, const Renderer& renderer, FrameUniforms& u, VkExtent
     const Ray ray = rayThrough(app.camera, aspect, nx, ny);
     set(u.ray_origin, ray.origin.x, ray.origin.y, ray.origin.z, 1.0f);
     set(u.ray_dir, ray.dir.x, ray.dir.y, ray.dir.z, 0.0f);
-    set(u.relief, app.relief_lo, app.relief_hi, 0.0f, 0.0f);
+    set(u.relief, app.relief_lo, app.relief_hi, 0.0f, s.model == MODEL_FLUVIAL ? 1.0f : 0.0f);
 }
 
 // Reads what the GPU wrote for this slot's previous frame: timestamps, pick, totals.
@@ -122,7 +122,13 @@ void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
         }
     }
     const bool non_finite = renderer.takeNonFinite(slot);
+    // Uplift (the fluvial model) raises the land: the colours follow its current altitude range.
+    if (const auto range = renderer.takeGroundRange(slot); range && s.model == MODEL_FLUVIAL && !non_finite) {
+        app.relief_lo = range->first;
+        app.relief_hi = std::max(range->second, range->first + 1.0f);
+    }
     s.totals = app.sim->totals();
+    s.fluvial = app.sim->fluvialControl();
     s.brush_totals = app.brush->totals();
     s.hand_holding = app.hand_holding || app.hand_picking;
     const bool finite = !non_finite && std::isfinite(s.totals.max_speed) && std::isfinite(s.totals.acc[SLOT_ERODED]) &&
@@ -250,7 +256,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     if (!o.screenshot.empty() && !hasExtension(o.screenshot, ".png"))
         throw InputError("--screenshot '" + o.screenshot + "': use a .png file");
     if (!o.model.empty() && gpu::modelFromName(o.model) < 0)
-        throw InputError("--model: unknown model '" + o.model + "' (pipe, thermal, olsen, particles, musgrave, simple)");
+        throw InputError("--model: unknown model '" + o.model + "' (" + modelList() + ")");
     int win_w = 0, win_h = 0;
     try {
         parseSize(o.window, win_w, win_h);
@@ -261,16 +267,16 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     }
     if (win_w < 64 || win_h < 64) throw InputError("--window: at least 64x64 pixels");
     if (o.steps_per_frame < 0 || o.steps_per_frame > 1000) throw InputError("--steps-per-frame: 0..1000");
-    static const char* overlays[OVERLAY_COUNT] = {"none", "depth", "speed", "sediment", "hardness", "flux", "erosion"};
     int overlay = 0;
     if (!o.overlay.empty()) {
         overlay = -1;
-        for (int i = 0; i < OVERLAY_COUNT; ++i)
-            if (o.overlay == overlays[i]) overlay = i;
-        if (overlay < 0)
-            throw InputError("--overlay: unknown overlay '" + o.overlay + "' (depth, speed, sediment, hardness, flux, erosion)");
+        std::string known;
+        for (int i = 0; i < OVERLAY_COUNT; ++i) {
+            if (o.overlay == overlayKey(i)) overlay = i;
+            known += std::string(known.empty() ? "" : ", ") + overlayKey(i);
+        }
+        if (overlay < 0) throw InputError("--overlay: unknown overlay '" + o.overlay + "' (" + known + ")");
     }
-
     App app;
     ViewerState& s = app.state;
     s.params = buildParams(o.preset, o.terrain.cell_size, o.sets);
@@ -287,8 +293,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     s.show_panel = !o.no_panel;
     s.overlay = overlay;
     // A range that shows something at once; the panel's slider adjusts it.
-    static const float ranges[OVERLAY_COUNT] = {1.0f, 0.5f, 5.0f, 0.05f, 1.0f, 20.0f, 1.0f};
-    s.overlay_range = ranges[overlay];
+    s.overlay_range = overlayDefaultRange(overlay);
     s.radius = std::max(3.0f, float(std::max(s.width, s.height)) / 24.0f);
     const bool bench = o.bench_frames > 0;
     if (bench) s.vsync = false;
