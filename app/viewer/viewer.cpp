@@ -626,7 +626,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         std::printf("view bench: %zu frames, %ux%u %s, %dx%d cells, %d steps/frame, model %s: mean %.2f ms (%.1f fps), "
                     "p95 %.2f ms\n",
                     t.size(), extent.width, extent.height, windowed ? "window" : "offscreen", s.width, s.height,
-                    s.steps_per_frame, gpu::modelName(s.model), mean, 1e3 / mean, p95);
+                    s.paused ? 0 : s.steps_per_frame, gpu::modelName(s.model), mean, 1e3 / mean, p95);
         const double n = double(frame_times.size());
         std::printf("view bench: GPU per frame: steps %.2f ms, pick %.2f ms, drawing %.2f ms\n", gpu_parts[0] / n,
                     gpu_parts[1] / n, gpu_parts[2] / n);
