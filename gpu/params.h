@@ -107,7 +107,7 @@ namespace alluvium {
       "particles model: initial droplet volume")                                                   \
     X(particle_min_volume, "particles model", 0.01, 0.0001, 1.0, "", 1.0, 'f',                     \
       "particles model: a droplet whose volume falls below this dies and drops its sediment")     \
-    X(uplift_rate, "fluvial model", 1.0, 0.0, 100.0, "mm/yr", 1e-3 / 3.15576e7, 'f',                \
+    X(uplift_rate, "fluvial model", 0.2, 0.0, 100.0, "mm/yr", 1e-3 / 3.15576e7, 'f',                \
       "fluvial model: U, rock uplift (times the uplift map); the outlet edges stay at base level")  \
     X(stream_power_k, "fluvial model", 2e-5, 0.0, 0.1, "m^(1-2m)/yr", 1.0 / 3.15576e7, 'f',         \
       "fluvial model: K of dz/dt = U - K A^m S^n, times (1 - 0.9 hardness)")                      \
