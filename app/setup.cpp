@@ -93,6 +93,11 @@ void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial) {
     }
     sim.upload(gpu::Field::Velocity, std::vector<float>(2 * n, 0.0f));
     sim.upload(gpu::Field::Hardness, initial.hardness);
+    // The fluvial model's fields: no lakes, no drainage yet, the uniform uplift (the viewer's
+    // reset also clears a painted uplift map, like painted hardness).
+    sim.upload(gpu::Field::Lake, std::vector<float>(n, 0.0f));
+    sim.upload(gpu::Field::Drainage, std::vector<float>(n, 0.0f));
+    sim.upload(gpu::Field::Uplift, std::vector<float>(n, 1.0f));
     sim.resetTotals();
 }
 

@@ -32,7 +32,7 @@ void parseSize(const std::string& text, int& width, int& height);   // "WxH", th
 InitialTerrain prepareTerrain(const TerrainOptions& options, double cell_size);
 // Defaults, then the preset, then --cell-size, then each --set in order.
 Params buildParams(const std::string& preset, double cell_size, const std::vector<std::string>& sets);
-// Uploads terrain and hardness; zero water, sediment, flux, velocity.
+// Uploads terrain and hardness; zero water, sediment, flux, velocity, lakes and drainage; uplift 1.
 void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial);
 
 // Volumes (m^3) of the state, summed in double precision, and the non-finite cells.
