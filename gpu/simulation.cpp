@@ -522,16 +522,20 @@ void Simulation::recordFluvialFill(VkCommandBuffer cmd, bool start, int sweeps) 
     }
 }
 
-void Simulation::recordAccumulation(VkCommandBuffer cmd) {
+void Simulation::recordJumps(VkCommandBuffer cmd, Pass round) {
+    // Enough rounds for the longest possible path; those after the last live cell are empty
+    // indirect dispatches (the control pass zeroes them on the GPU).
     dispatch(cmd, Pass::FluvialControl, CONTROL_START_JUMPS);
     computeBarrier(cmd);
     for (int r = 0, n = jumpRounds(); r < n; ++r) {
-        dispatchIndirect(cmd, Pass::FluvialAccumulate);
+        dispatchIndirect(cmd, round);
         computeBarrier(cmd);
         dispatch(cmd, Pass::FluvialControl, CONTROL_AFTER_JUMP);
         computeBarrier(cmd);
     }
 }
+
+void Simulation::recordAccumulation(VkCommandBuffer cmd) { recordJumps(cmd, Pass::FluvialAccumulate); }
 
 void Simulation::recordFluvialRoute(VkCommandBuffer cmd) {
     bindSet(cmd);
@@ -542,29 +546,15 @@ void Simulation::recordFluvialRoute(VkCommandBuffer cmd) {
 
 void Simulation::recordFluvialErode(VkCommandBuffer cmd) {
     bindSet(cmd);
-    dispatch(cmd, Pass::FluvialControl, CONTROL_START_JUMPS); // keeps the drainage's half
+    dispatch(cmd, Pass::FluvialErodeInit); // reads the drainage, writes the jumps' first half
     computeBarrier(cmd);
-    dispatch(cmd, Pass::FluvialErodeInit);
-    computeBarrier(cmd);
-    for (int r = 0, n = jumpRounds(); r < n; ++r) {
-        dispatchIndirect(cmd, Pass::FluvialErode);
-        computeBarrier(cmd);
-        dispatch(cmd, Pass::FluvialControl, CONTROL_AFTER_JUMP);
-        computeBarrier(cmd);
-    }
+    recordJumps(cmd, Pass::FluvialErode); // its start keeps the drainage's half in acc_parity
     dispatch(cmd, Pass::FluvialApply);
     computeBarrier(cmd);
     if (params_.fluvial_deposition > 0.0f) {
         dispatch(cmd, Pass::FluvialSedimentInit); // reads the erosion's result: before the reset
         computeBarrier(cmd);
-        dispatch(cmd, Pass::FluvialControl, CONTROL_START_JUMPS);
-        computeBarrier(cmd);
-        for (int r = 0, n = jumpRounds(); r < n; ++r) {
-            dispatchIndirect(cmd, Pass::FluvialSediment);
-            computeBarrier(cmd);
-            dispatch(cmd, Pass::FluvialControl, CONTROL_AFTER_JUMP);
-            computeBarrier(cmd);
-        }
+        recordJumps(cmd, Pass::FluvialSediment);
         dispatch(cmd, Pass::FluvialDeposit);
         computeBarrier(cmd);
     }
@@ -586,9 +576,9 @@ int Simulation::fluvialAnalyse() {
     const int sweeps = static_cast<int>(fluvialControl().sweeps);
     VkCommandBuffer cmd = beginOneShot(ctx_);
     recordFluvialRoute(cmd);
-    dispatch(cmd, Pass::FluvialControl, CONTROL_START_JUMPS);
+    dispatch(cmd, Pass::FluvialErodeInit); // writes the drainage area image
     computeBarrier(cmd);
-    dispatch(cmd, Pass::FluvialErodeInit);
+    dispatch(cmd, Pass::FluvialControl, CONTROL_START_JUMPS); // acc_parity: the drainage's half
     computeBarrier(cmd);
     endOneShot(ctx_, cmd);
     return sweeps;
@@ -615,7 +605,8 @@ std::vector<uint32_t> Simulation::fluvialReceivers() const {
 std::vector<uint64_t> Simulation::fluvialAccumulation() const {
     std::vector<uint64_t> v(size_t(width_) * size_t(height_));
     const FluvialControl c = fluvialControl();
-    // After the erosion's start the drainage half is acc_parity; before it, parity.
+    // fluvialAnalyse leaves the drainage's half in acc_parity (a step's deposition reuses the
+    // buffer for sediment).
     downloadBuffer(ctx_, fluvial_acc_, v.data(), v.size() * sizeof(uint64_t),
                    VkDeviceSize(c.acc_parity) * v.size() * sizeof(uint64_t));
     return v;

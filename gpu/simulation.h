@@ -115,7 +115,7 @@ public:
     FluvialControl fluvialControl() const; // after the GPU work finished
     std::vector<uint64_t> fluvialKeys() const;       // fill: ordered W bits << 32 | flat steps
     std::vector<uint32_t> fluvialReceivers() const;
-    std::vector<uint64_t> fluvialAccumulation() const; // units of FLUVIAL_ACC_ONE per cell
+    std::vector<uint64_t> fluvialAccumulation() const; // after fluvialAnalyse: FLUVIAL_ACC_ONE per cell
 
 private:
     const Image& image(Field f, bool next) const;
@@ -124,7 +124,9 @@ private:
     void dispatchIndirect(VkCommandBuffer cmd, Pass pass, int mode = 0);
     void bindSet(VkCommandBuffer cmd);
     int jumpRounds() const;
-    void recordAccumulation(VkCommandBuffer cmd); // enough pointer-jumping rounds for the longest possible path
+    void recordAccumulation(VkCommandBuffer cmd);
+    // Restarts the control's jump counters, then records jumpRounds() rounds of `round`.
+    void recordJumps(VkCommandBuffer cmd, Pass round); // enough pointer-jumping rounds for the longest possible path
 
     const Context& ctx_;
     int width_ = 0, height_ = 0;

@@ -13,7 +13,8 @@ void main() {
     ivec2 c = cellId();
     if (!insideGrid(c)) return;
     uint n = cellCount(), i = cellIndex(c);
-    float area = float(fluvial_acc[ctl.acc_parity * n + i]) / float(FLUVIAL_ACC_ONE) * cellArea();
+    // Right after the accumulation: its result is in the current half.
+    float area = float(fluvial_acc[ctl.parity * n + i]) / float(FLUVIAL_ACC_ONE) * cellArea();
     imageStore(drainage_img, c, vec4(area));
 
     float z = imageLoad(terrain_cur, c).r;
