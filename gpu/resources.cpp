@@ -51,9 +51,42 @@ VkDeviceSize maxAllocationSize(const Context& ctx) {
     return m3.maxMemoryAllocationSize;
 }
 
+
+
+// Transfers here may follow or precede any GPU work on the image or buffer, so they are fenced
+// off with barriers against all commands on both sides; they are not on the per-step path.
+void barrierBeforeTransfer(VkCommandBuffer cmd, VkAccessFlags transfer_access) {
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+                  VK_PIPELINE_STAGE_TRANSFER_BIT, transfer_access);
+}
+
+void barrierAfterTransfer(VkCommandBuffer cmd) {
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                  VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
+}
+
+VkBufferImageCopy wholeImage(const Image& img) {
+    VkBufferImageCopy region{};
+    region.bufferOffset = 0;
+    region.bufferRowLength = 0; // tightly packed
+    region.bufferImageHeight = 0;
+    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.imageExtent = {img.width, img.height, 1};
+    return region;
+}
+
+void checkImageBytes(const Image& img, size_t bytes) {
+    const size_t texel = formatTexelBytes(img.format);
+    ALLUVIUM_ASSERT(texel != 0);
+    ALLUVIUM_ASSERT(bytes == static_cast<size_t>(img.width) * img.height * texel);
+}
+
+} // namespace
+
 // Allocates memory for `req`; sizes the device cannot hold are turned into a DeviceError up
 // front, because some drivers overcommit and fail later (or crash) instead of returning OOM.
-VkDeviceMemory allocate(const Context& ctx, const VkMemoryRequirements& req,
+VkDeviceMemory allocateMemory(const Context& ctx, const VkMemoryRequirements& req,
                         VkMemoryPropertyFlags required, const char* what) {
     uint32_t type = findMemoryType(ctx, req.memoryTypeBits, required);
     // The spec guarantees a DEVICE_LOCAL type for buffers and images and a HOST_VISIBLE|
@@ -88,37 +121,6 @@ void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccess
     vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
-// Transfers here may follow or precede any GPU work on the image or buffer, so they are fenced
-// off with barriers against all commands on both sides; they are not on the per-step path.
-void barrierBeforeTransfer(VkCommandBuffer cmd, VkAccessFlags transfer_access) {
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
-                  VK_PIPELINE_STAGE_TRANSFER_BIT, transfer_access);
-}
-
-void barrierAfterTransfer(VkCommandBuffer cmd) {
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                  VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                  VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
-}
-
-VkBufferImageCopy wholeImage(const Image& img) {
-    VkBufferImageCopy region{};
-    region.bufferOffset = 0;
-    region.bufferRowLength = 0; // tightly packed
-    region.bufferImageHeight = 0;
-    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.imageExtent = {img.width, img.height, 1};
-    return region;
-}
-
-void checkImageBytes(const Image& img, size_t bytes) {
-    const size_t texel = formatTexelBytes(img.format);
-    ALLUVIUM_ASSERT(texel != 0);
-    ALLUVIUM_ASSERT(bytes == static_cast<size_t>(img.width) * img.height * texel);
-}
-
-} // namespace
-
 // -------------------------------------------------------------------------------------------------
 // [SECTION] buffers and images
 // -------------------------------------------------------------------------------------------------
@@ -143,7 +145,7 @@ void createBuffer(Buffer& b, const Context& ctx, VkDeviceSize size, VkBufferUsag
         host_visible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
                      : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
     try {
-        b.memory = allocate(ctx, req, required, "a buffer");
+        b.memory = allocateMemory(ctx, req, required, "a buffer");
     } catch (...) {
         vkDestroyBuffer(ctx.device, b.buffer, nullptr);
         b = Buffer{};
@@ -207,7 +209,7 @@ void createStorageImage(Image& img, const Context& ctx, uint32_t width, uint32_t
     VkMemoryRequirements req{};
     vkGetImageMemoryRequirements(ctx.device, img.image, &req);
     try {
-        img.memory = allocate(ctx, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "an image");
+        img.memory = allocateMemory(ctx, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "an image");
     } catch (...) {
         vkDestroyImage(ctx.device, img.image, nullptr);
         img = Image{};

@@ -60,5 +60,13 @@ void endOneShot(const Context& ctx, VkCommandBuffer cmd);
 
 // Compute/transfer writes -> compute/transfer reads and writes: between dependent dispatches.
 void computeBarrier(VkCommandBuffer cmd);
+// One global memory barrier.
+void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                   VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
+
+// Memory for `req` with the `required` properties (any allowed type if none has them). A size
+// the device cannot hold throws DeviceError naming `what` ("a render target").
+VkDeviceMemory allocateMemory(const Context& ctx, const VkMemoryRequirements& req,
+                              VkMemoryPropertyFlags required, const char* what);
 
 } // namespace alluvium::gpu

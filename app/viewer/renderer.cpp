@@ -12,14 +12,6 @@ namespace alluvium::viewer {
 
 namespace {
 
-uint32_t memoryType(const gpu::Context& ctx, uint32_t bits, VkMemoryPropertyFlags flags) {
-    for (uint32_t i = 0; i < ctx.memory.memoryTypeCount; ++i)
-        if ((bits & (1u << i)) && (ctx.memory.memoryTypes[i].propertyFlags & flags) == flags) return i;
-    for (uint32_t i = 0; i < ctx.memory.memoryTypeCount; ++i)
-        if (bits & (1u << i)) return i;
-    throw gpu::DeviceError("no memory type for a render target");
-}
-
 void createAttachment(ColorTarget& t, const gpu::Context& ctx, VkFormat format, VkExtent2D extent,
                       VkImageUsageFlags usage, VkImageAspectFlags aspect) {
     VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
@@ -35,12 +27,7 @@ void createAttachment(ColorTarget& t, const gpu::Context& ctx, VkFormat format, 
     VK_CHECK(vkCreateImage(ctx.device, &info, nullptr, &t.image));
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(ctx.device, t.image, &req);
-    VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    alloc.allocationSize = req.size;
-    alloc.memoryTypeIndex = memoryType(ctx, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    if (vkAllocateMemory(ctx.device, &alloc, nullptr, &t.memory) != VK_SUCCESS)
-        throw gpu::DeviceError("out of GPU memory for a " + std::to_string(extent.width) + "x" +
-                               std::to_string(extent.height) + " render target");
+    t.memory = gpu::allocateMemory(ctx, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "a render target");
     VK_CHECK(vkBindImageMemory(ctx.device, t.image, t.memory, 0));
     VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     view.image = t.image;
@@ -52,14 +39,6 @@ void createAttachment(ColorTarget& t, const gpu::Context& ctx, VkFormat format, 
 
 VkShaderModule loadModule(const gpu::Context& ctx, const char* name) {
     return gpu::createShaderModule(ctx, gpu::loadSpirv(gpu::shaderDirectory() / (std::string(name) + ".spv")));
-}
-
-void barrier(VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags src_access, VkPipelineStageFlags dst,
-             VkAccessFlags dst_access) {
-    VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    b.srcAccessMask = src_access;
-    b.dstAccessMask = dst_access;
-    vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &b, 0, nullptr, 0, nullptr);
 }
 
 constexpr VkDeviceSize kPickBytes = 32; // vec4 hit, uint non_finite, ground_lo, ground_hi (std430, padded)
@@ -403,12 +382,12 @@ bool Renderer::takeNonFinite(uint32_t frame) {
 }
 
 void Renderer::barrierSimulationToDraw(VkCommandBuffer cmd) {
-    barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
             VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kDrawStages, VK_ACCESS_SHADER_READ_BIT);
 }
 
 void Renderer::barrierDrawToSimulation(VkCommandBuffer cmd) {
-    barrier(cmd, kDrawStages, VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+    gpu::memoryBarrier(cmd, kDrawStages, VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
             VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
 }
 
@@ -418,14 +397,14 @@ void Renderer::recordPick(VkCommandBuffer cmd, uint32_t frame) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pick_pipeline_);
     vkCmdDispatch(cmd, 1, 1, 1);
     // The host reads the hit after this frame's fence.
-    barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
             VK_ACCESS_HOST_READ_BIT);
 }
 
 void Renderer::recordPrepare(VkCommandBuffer cmd, uint32_t frame) {
     const uint32_t reset[5] = {0, 1, 0, 0, 0}; // no water triangles yet, one instance
     vkCmdUpdateBuffer(cmd, water_draw_buffers_[frame].buffer, 0, sizeof reset, reset);
-    barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     const VkDescriptorSet sets[2] = {image_sets_[sim_.parity()], frame_sets_[frame]};
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 2, sets, 0, nullptr);
@@ -434,12 +413,12 @@ void Renderer::recordPrepare(VkCommandBuffer cmd, uint32_t frame) {
     vkCmdDispatch(cmd, (vertices + PREPARE_WG - 1) / PREPARE_WG, 1, 1);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sun_pipeline_);
     vkCmdDispatch(cmd, (uint32_t(sim_.width()) + 15) / 16, (uint32_t(sim_.height()) + 15) / 16, 1);
-    barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
             VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
                 VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
             VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_INDEX_READ_BIT | VK_ACCESS_SHADER_READ_BIT);
     // The host reads the watchdog's flag after the frame's fence.
-    barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
             VK_ACCESS_HOST_READ_BIT);
 }
 
