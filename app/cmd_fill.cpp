@@ -12,12 +12,6 @@
 
 namespace alluvium {
 
-std::string modelList() {
-    std::string list;
-    for (int m = 0; m < MODEL_COUNT; ++m) list += (list.empty() ? "" : ", ") + std::string(gpu::modelName(m));
-    return list;
-}
-
 int fillCommand(const FillOptions& o, const DeviceOptions& device) {
     if (!isHeightmapExtension(o.out))
         throw InputError("--out '" + displayPath(o.out) +
@@ -38,7 +32,7 @@ int fillCommand(const FillOptions& o, const DeviceOptions& device) {
     sp.model = MODEL_FLUVIAL;
     sim.setParams(sp);
     const auto start = std::chrono::steady_clock::now();
-    nlohmann::json summary = fluvialSummary(sim, cell_size);
+    nlohmann::json summary = fluvialSummary(sim, cell_size, sim.fluvialAnalyse());
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     // The filled surface exactly as the fill computed it (not ground + depth re-rounded).

@@ -137,9 +137,11 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
         report["soil"]["eroded"] = nullptr;
         report["soil"]["deposited"] = nullptr;
     }
+    // Lakes and drainage of the final terrain, once, for the fluvial report and --out-maps.
+    const gpu::FluvialControl last = sim.fluvialControl(); // the last iteration's fill, before that
+    const int analysis_sweeps = model == MODEL_FLUVIAL || !o.out_maps.empty() ? sim.fluvialAnalyse() : 0;
     if (model == MODEL_FLUVIAL) {
-        const gpu::FluvialControl last = sim.fluvialControl(); // the last iteration's fill
-        report["fluvial"] = fluvialSummary(sim, cell_size);
+        report["fluvial"] = fluvialSummary(sim, cell_size, analysis_sweeps);
         report["fluvial"]["last_iteration_fill_sweeps"] = last.sweeps;
         report["fluvial"]["last_iteration_fill_converged"] = last.converged != 0;
         report["fluvial"]["years"] = params[Param::fluvial_time_step] * double(steps_before + o.steps);

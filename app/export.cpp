@@ -11,8 +11,7 @@
 
 namespace alluvium {
 
-nlohmann::json fluvialSummary(gpu::Simulation& sim, double cell_size) {
-    const int sweeps = sim.fluvialAnalyse();
+nlohmann::json fluvialSummary(const gpu::Simulation& sim, double cell_size, int sweeps) {
     const std::vector<float> lake = sim.download(gpu::Field::Lake);
     const std::vector<float> area = sim.download(gpu::Field::Drainage);
     double volume = 0.0, deepest = 0.0, largest = 0.0;
@@ -27,8 +26,7 @@ nlohmann::json fluvialSummary(gpu::Simulation& sim, double cell_size) {
             {"largest_drainage_area_m2", largest}, {"fill_sweeps", sweeps}};
 }
 
-void exportMaps(gpu::Simulation& sim, const std::filesystem::path& dir) {
-    sim.fluvialAnalyse(); // lake depth and drainage area of the final terrain
+void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir) {
     const std::size_t cells = std::size_t(sim.width()) * std::size_t(sim.height());
     std::vector<MapLayer> layers;
     layers.reserve(8);
