@@ -72,7 +72,5 @@ int paramsCommand(bool json);
 int presetsCommand();
 int convertCommand(const ConvertOptions& options); // no Vulkan context
 int fillCommand(const FillOptions& options, const DeviceOptions& device);
-// "pipe, thermal, ...": the model names, for messages.
-std::string modelList();
 
 } // namespace alluvium

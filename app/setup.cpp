@@ -71,6 +71,12 @@ InitialTerrain prepareTerrain(const TerrainOptions& o, double cell_size) {
     return initial;
 }
 
+std::string modelList() {
+    std::string list;
+    for (int m = 0; m < MODEL_COUNT; ++m) list += (list.empty() ? "" : ", ") + std::string(gpu::modelName(m));
+    return list;
+}
+
 Params buildParams(const std::string& preset, double cell_size, const std::vector<std::string>& sets) {
     Params params;
     if (!preset.empty()) applyPreset(params, preset);

@@ -30,6 +30,8 @@ struct InitialTerrain {
 
 void parseSize(const std::string& text, int& width, int& height);   // "WxH", throws InputError
 InitialTerrain prepareTerrain(const TerrainOptions& options, double cell_size);
+// "pipe, thermal, ...": every model's name, for messages.
+std::string modelList();
 // Defaults, then the preset, then --cell-size, then each --set in order.
 Params buildParams(const std::string& preset, double cell_size, const std::vector<std::string>& sets);
 // Uploads terrain and hardness; zero water, sediment, flux, velocity, lakes and drainage; uplift 1.
