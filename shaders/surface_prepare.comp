@@ -10,7 +10,7 @@ layout(local_size_x = PREPARE_WG) in;
 layout(std430, set = 1, binding = R_VERTICES) writeonly buffer VertexBlock { vec4 vertices[]; };
 layout(std430, set = 1, binding = R_WATER_INDICES) writeonly buffer IndexBlock { uint water_indices[]; };
 // ground_lo/hi: the drawn ground's lowest and highest height (ordered float bits; the host
-// resets them), for the colours' altitude range while uplift raises the land.
+// resets them), for the colours' altitude range while uplift raises the land (fluvial model only).
 layout(std430, set = 1, binding = R_PICK) buffer PickBlock { vec4 hit; uint non_finite; uint ground_lo; uint ground_hi; };
 
 uint orderedBits(float v) {
@@ -45,7 +45,7 @@ void main() {
     // The NaN watchdog, for every model: a non-finite value spreads to its neighbours within a
     // few steps, so the drawn grid's samples find it. (Only ever set: no race to lose.)
     if (isnan(ground) || isinf(ground) || isnan(depth) || isinf(depth)) non_finite = 1u;
-    else {
+    else if (f.relief.w > 0.5) { // only the fluvial model's uplift moves the range (see viewer.cpp)
         uint bits = orderedBits(ground);
         atomicMin(ground_lo, bits);
         atomicMax(ground_hi, bits);
