@@ -123,6 +123,9 @@ private:
     void dispatch(VkCommandBuffer cmd, Pass pass, int mode = 0);
     void dispatchIndirect(VkCommandBuffer cmd, Pass pass, int mode = 0);
     void bindSet(VkCommandBuffer cmd);
+    // One iteration of the fluvial model (gpu/fluvial.cpp): fill, route, accumulate, erode, each
+    // phase followed by a timestamp when timed.
+    void recordFluvialStep(VkCommandBuffer cmd, GpuTimer* timer);
     int jumpRounds() const;
     void recordAccumulation(VkCommandBuffer cmd);
     // Restarts the control's jump counters, then records jumpRounds() rounds of `round`.
