@@ -19,6 +19,7 @@ enum class When {
     Springs,     // there are springs
     Maps,        // the wear and flow maps are recorded
     ErosionMaps, // ... and the erosion pass is on
+    Thermal,     // thermal erosion is on
 };
 
 struct Access {
@@ -52,9 +53,10 @@ const std::vector<PassInfo>& passTable() {
         {"erosion",
          {{F::Terrain, R}, {F::Sediment, R}, {F::Hardness, R}, {F::Velocity, R}, {F::WaterMid, R}, {F::Eroded, W},
           {F::Wear, RW, When::ErosionMaps}}},
-        {"transport_thermal_evaporation",
-         {{F::Eroded, R}, {F::Hardness, R}, {F::Velocity, R}, {F::WaterMid, R}, {F::Terrain, W}, {F::Sediment, W},
-          {F::Water, W}}},
+        {"transport_thermal_outflow_evaporation",
+         {{F::Eroded, R}, {F::Hardness, R}, {F::Velocity, R}, {F::WaterMid, R}, {F::Sediment, W}, {F::Water, W},
+          {F::ThermalRate, W, When::Thermal}}},
+        {"thermal_gather", {{F::Eroded, R}, {F::Terrain, W}, {F::ThermalRate, R, When::Thermal}}},
         {"springs_prepare", {{F::SpringRate, W}}},
         {"reduce_check", {{F::Water, R}}},
         {"talus_outflow", {{F::Terrain, R}, {F::ThermalAxis, W}, {F::ThermalDiag, W}}},
@@ -89,7 +91,7 @@ const std::vector<PassInfo>& passTable() {
 
 const PassInfo& info(Pass p) {
     const std::vector<PassInfo>& table = passTable();
-    static_assert(kPassCount == 30, "a pass was added: give it a row in passTable()");
+    static_assert(kPassCount == 31, "a pass was added: give it a row in passTable()");
     return table.at(static_cast<size_t>(p));
 }
 
@@ -100,6 +102,7 @@ bool happens(When when, const SimParams& q) {
     case When::Springs: return q.spring_count > 0;
     case When::Maps: return q.record_maps != 0;
     case When::ErosionMaps: return q.record_maps != 0 && q.enable_erosion != 0;
+    case When::Thermal: return q.enable_thermal != 0;
     }
     return false;
 }
@@ -135,9 +138,9 @@ const std::vector<Pass>& modelPasses(int model, PipePasses pipe_passes) {
     static const std::vector<Pass> pipe = {Pass::SourcesFlux, Pass::WaterVelocity,
                                            Pass::ErosionTransportThermalEvaporation, Pass::ReducePartials,
                                            Pass::ReduceTotals, Pass::SedimentCorrect};
-    static const std::vector<Pass> pipe_direct = {Pass::SourcesFlux, Pass::WaterVelocity, Pass::Erosion,
-                                                  Pass::TransportThermalEvaporation, Pass::ReducePartials,
-                                                  Pass::ReduceTotals, Pass::SedimentCorrect};
+    static const std::vector<Pass> pipe_direct = {
+        Pass::SourcesFlux,          Pass::WaterVelocity, Pass::Erosion, Pass::TransportThermalOutflowEvaporation,
+        Pass::ThermalGather,        Pass::ReducePartials, Pass::ReduceTotals, Pass::SedimentCorrect};
     static const std::vector<Pass> talus = {Pass::TalusOutflow, Pass::TalusGather};
     static const std::vector<Pass> musgrave = {Pass::MusgraveTransfer, Pass::MusgraveApply};
     static const std::vector<Pass> simple = {Pass::SimpleTransfer, Pass::SimpleApply};

@@ -2,9 +2,10 @@
 // over the grid and the fold of its sums:
 //   sources_flux                            design steps 1-2: rain and springs, outflow flux
 //   water_velocity                          steps 1, 3-4: water update, velocity (flow map)
-//   erosion_transport_thermal_evaporation   steps 5-8 (wear map); on CPU drivers as two passes,
-//     = erosion + transport_thermal_evaporation   which read neighbours from images instead of
-//                                           shared memory (PipePasses::Direct)
+//   erosion_transport_thermal_evaporation   steps 5-8 (wear map); on CPU drivers as three passes
+//                                           that read neighbours from images instead of shared
+//                                           memory (PipePasses::Direct): erosion,
+//                                           transport_thermal_outflow_evaporation, thermal_gather
 //   reduce_partials (levels), reduce_totals the step's sums into the run's totals, and the
 //                                           sediment correction's scale
 //   sediment_correct                        the semi-Lagrangian transport's global correction
@@ -23,7 +24,8 @@ void Simulation::recordPipeStep(VkCommandBuffer cmd, GpuTimer* timer) {
     pass(Pass::WaterVelocity);
     if (pipe_passes_ == PipePasses::Direct) {
         pass(Pass::Erosion);
-        pass(Pass::TransportThermalEvaporation);
+        pass(Pass::TransportThermalOutflowEvaporation);
+        pass(Pass::ThermalGather);
     } else {
         pass(Pass::ErosionTransportThermalEvaporation);
     }

@@ -42,6 +42,7 @@ constexpr std::array<FieldInfo, static_cast<size_t>(Field::Count)> kFields = {{
     {"water_mid", 1, VK_FORMAT_R32_SFLOAT, false, true},
     {"spring_rate", 1, VK_FORMAT_R32_SFLOAT, false, true},
     {"eroded", 2, VK_FORMAT_R32G32_SFLOAT, false, true},
+    {"thermal_rate", 2, VK_FORMAT_R32G32_SFLOAT, false, true},
 }};
 
 // Per-cell bytes of the fluvial model's buffers: key 8, receiver 4, accumulation 2 x 8,
@@ -152,10 +153,12 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     field(uplift_, Field::Uplift);
     field(water_mid_, Field::WaterMid);
     field(spring_rate_, Field::SpringRate);
-    if (pipe_passes_ == PipePasses::Direct)
-        field(eroded_, Field::Eroded);
-    else
-        createStorageImage(eroded_, ctx, 1, 1, info(Field::Eroded).format);
+    for (auto [img, f] : {std::pair{&eroded_, Field::Eroded}, std::pair{&thermal_rate_, Field::ThermalRate}}) {
+        if (pipe_passes_ == PipePasses::Direct)
+            field(*img, f);
+        else
+            createStorageImage(*img, ctx, 1, 1, info(f).format);
+    }
     upload(Field::RainMask, std::vector<float>(size_t(w) * h, 1.0f));
     upload(Field::Uplift, std::vector<float>(size_t(w) * h, 1.0f));
 
@@ -262,6 +265,7 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
         image(B_WATER_MID, water_mid_);
         image(B_SPRING_RATE, spring_rate_);
         image(B_ERODED, eroded_);
+        image(B_THERMAL_RATE, thermal_rate_);
         image(B_VELOCITY, velocity_);
         image(B_HARDNESS, hardness_);
         image(B_THERMAL_AXIS, thermal_axis_);
@@ -307,7 +311,7 @@ Simulation::~Simulation() {
         for (Image* img : {&terrain_[i], &water_[i], &sediment_[i], &outflow_[i], &outflow_xy_[i], &outflow_zw_[i]})
             destroyImage(*img, ctx_);
     for (Image* img : {&velocity_, &hardness_, &thermal_axis_, &thermal_diag_, &rain_mask_, &wear_, &flow_, &scratch_,
-                       &lake_, &drainage_, &uplift_, &water_mid_, &spring_rate_, &eroded_, &unused_rgba_, &unused_rg_})
+                       &lake_, &drainage_, &uplift_, &water_mid_, &spring_rate_, &eroded_, &thermal_rate_, &unused_rgba_, &unused_rg_})
         destroyImage(*img, ctx_);
 }
 
@@ -332,6 +336,7 @@ const Image& Simulation::image(Field f, bool next) const {
     case Field::WaterMid: return water_mid_;
     case Field::SpringRate: return spring_rate_;
     case Field::Eroded: return eroded_;
+    case Field::ThermalRate: return thermal_rate_;
     case Field::Count: break;
     }
     assert(false);

@@ -18,7 +18,8 @@ enum class Field {
     Lake, Drainage, Uplift, // the fluvial model: lake depth (m), drainage area (m^2), uplift multiplier
     WaterMid,   // the pipe step: water after the water update, before evaporation (rewritten each step)
     SpringRate, // the springs' source per cell (m/s), derived from the springs
-    Eroded,     // the pipe step's direct passes: ground and sediment after erosion
+    Eroded,      // the pipe step's direct passes: ground and sediment after erosion
+    ThermalRate, // ... and each cell's thermal rate and tan(talus)
     Count
 };
 int fieldChannels(Field f);
@@ -35,7 +36,7 @@ bool fieldIsDerived(Field f);
 enum class Pass {
     SourcesFlux, WaterVelocity, ErosionTransportThermalEvaporation, ReducePartials, ReduceTotals,
     SedimentCorrect,
-    Erosion, TransportThermalEvaporation, // the direct form of the fused pass (CPU drivers)
+    Erosion, TransportThermalOutflowEvaporation, ThermalGather, // the fused pass's direct form (CPU drivers)
     SpringsPrepare, // the springs' source image, when the springs change
     ReduceCheck,    // test-only: known values into the fold (tests/test_passes.cpp)
     TalusOutflow, TalusGather,       // the thermal and olsen models
@@ -55,8 +56,8 @@ const char* passName(Pass p);
 // of the sums, its partials per cell. For the fluvial model's phases, per round.
 double passBytesPerCell(Pass p, const SimParams& params, int width, int height);
 // How the pipe step runs its erosion, transport, thermal erosion and evaporation: one fused pass
-// with tiles in shared memory (GPUs), or two direct passes that read neighbours from images
-// (CPU drivers such as lavapipe, where shared memory is slower than recomputing). Both compute
+// with tiles in shared memory (GPUs), or three direct passes that read neighbours from images
+// (CPU drivers such as lavapipe, where shared memory is slower than image reads). Both compute
 // the same numbers with the same code (shaders/pipe_erosion.glsl).
 enum class PipePasses { Auto, Fused, Direct };
 const char* pipePassesName(PipePasses p);
@@ -190,7 +191,7 @@ private:
     std::array<Image, 2> terrain_, water_, sediment_, outflow_;
     std::array<Image, 2> outflow_xy_, outflow_zw_; // the split layout of outflow_
     Image velocity_, hardness_, thermal_axis_, thermal_diag_, rain_mask_, wear_, flow_, scratch_;
-    Image lake_, drainage_, uplift_, water_mid_, spring_rate_, eroded_;
+    Image lake_, drainage_, uplift_, water_mid_, spring_rate_, eroded_, thermal_rate_;
     // 1x1 stand-ins bound to the layout a simulation does not use (rgba32f when split, rg32f
     // when not): every binding of the set stays valid.
     Image unused_rgba_, unused_rg_;

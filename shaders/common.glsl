@@ -40,6 +40,7 @@ layout(binding = B_UPLIFT, r32f) uniform image2D uplift_img;
 layout(binding = B_WATER_MID, r32f) uniform image2D water_mid;
 layout(binding = B_SPRING_RATE, r32f) uniform image2D spring_rate;
 layout(binding = B_ERODED, rg32f) uniform image2D eroded_img;
+layout(binding = B_THERMAL_RATE, rg32f) uniform image2D thermal_rate_img;
 
 // A 4-channel field too large for one allocation is two rg32f images (gpu/simulation.cpp
 // decides; the host sets this constant for every pipeline of the simulation).

@@ -8,8 +8,8 @@
 // shared memory, computes the thermal outflows of its tile plus a ring of 1, and gathers. Halo
 // cells are computed by the same code as owned ones (bit-identical in every workgroup), so what
 // a neighbour's workgroup subtracts is exactly what this one adds: thermal moves are mass-exact.
-// CPU drivers, where shared memory costs more than recomputing, run the same equations as three
-// passes instead (erosion.comp, transport_thermal_evaporation.comp, thermal_gather.comp).
+// CPU drivers, where shared memory costs more than image reads, run the same functions as three
+// passes instead (erosion.comp, transport_thermal_outflow_evaporation.comp, thermal_gather.comp).
 // Reads terrain_cur, sediment_cur, hardness, velocity, water_mid; writes terrain_next,
 // sediment_next, water_next (and the wear map when recorded).
 #include "common.glsl"
@@ -93,12 +93,14 @@ void main() {
             ivec2 y = t - 1 + ivec2(int(i) % S_W, int(i) / S_W);
             vec4 axis = vec4(0.0), diag = vec4(0.0);
             if (inGrid(y)) {
-                vec4 h_axis, h_diag;
+                float b = erodedGround(y, t);
+                float b_n[8];
+                for (int k = 0; k < 8; ++k) b_n[k] = erodedGround(y + kNeighbours[k], t);
+                vec2 rate = thermalRate(b, hardness_e[eIndex(y, t)], b_n);
                 for (int k = 0; k < 4; ++k) {
-                    h_axis[k] = erodedGround(y + kNeighbours[k], t);
-                    h_diag[k] = erodedGround(y + kNeighbours[k + 4], t);
+                    axis[k] = thermalSent(rate, b, b_n[k], k);
+                    diag[k] = thermalSent(rate, b, b_n[k + 4], k + 4);
                 }
-                thermalOutflow(erodedGround(y, t), hardness_e[eIndex(y, t)], h_axis, h_diag, axis, diag);
             }
             sent_axis[i] = axis;
             sent_diag[i] = diag;

@@ -1,6 +1,6 @@
 // The pipe step's erosion/deposition and thermal erosion as pure functions of a cell's values, so
 // the fused pass (erosion_transport_thermal_evaporation.comp, tiles in shared memory: GPUs) and
-// the direct passes (erosion.comp, transport_thermal_evaporation.comp, thermal_gather.comp:
+// the direct passes (erosion.comp, transport_thermal_outflow_evaporation.comp, thermal_gather.comp:
 // CPU drivers, where shared memory is slow) compute exactly the same numbers.
 
 // Sine of the ground's tilt from central differences (one-sided at the edges, zero along a
@@ -41,24 +41,30 @@ vec2 erodeCell(inout float b, inout float s, float sin_tilt, vec2 v, float depth
     return vec2(0.0, applied * cellArea());
 }
 
-// Design step 7: what a cell of eroded ground `b` sends to its neighbours (left, right, top,
-// bottom in `axis`; top-left, top-right, bottom-left, bottom-right in `diag`; +inf outside the
-// grid): the excess over the talus drop (the talus angle grows with hardness) toward each lower
-// neighbour; half the largest excess (times min(1, dt rate)) leaves, shared in proportion.
-void thermalOutflow(float b, float hardness, vec4 h_axis, vec4 h_diag, out vec4 axis, out vec4 diag) {
-    axis = vec4(0.0);
-    diag = vec4(0.0);
-    float tan_talus = tan(min(p.talus_angle + hardness * p.talus_hardness_gain, radians(89.0)));
-    vec4 e_axis = max((b - h_axis) - tan_talus * p.cell_size, 0.0);
-    vec4 e_diag = max((b - h_diag) - tan_talus * (sqrt(2.0) * p.cell_size), 0.0);
-    vec4 m = max(e_axis, e_diag);
-    float largest = max(max(m.x, m.y), max(m.z, m.w));
-    float total = (e_axis.x + e_axis.y + e_axis.z + e_axis.w) + (e_diag.x + e_diag.y + e_diag.z + e_diag.w);
-    if (total > 0.0) {
-        float moved = 0.5 * min(1.0, p.dt * p.thermal_rate) * largest;
-        axis = moved * e_axis / total;
-        diag = moved * e_diag / total;
+// Design step 7, thermal erosion. A cell of eroded ground b sends to each lower neighbour n the
+// excess over the talus drop, e = max((b - b_n) - tan(talus) dist, 0) (the talus angle grows with
+// hardness); half the largest excess (times min(1, dt rate)) leaves, shared in proportion to the
+// excesses. thermalRate gives the cell's factor (moved / total excess, or 0) and its tan(talus);
+// thermalSent what it sends to neighbour k (left, right, top, bottom, then top-left, top-right,
+// bottom-left, bottom-right) of height b_n (+inf outside the grid). Every pass that needs an
+// amount computes it with thermalSent from the same values, so the sender subtracts exactly what
+// the receiver adds.
+float thermalSent(vec2 rate, float b, float b_n, int k) {
+    precise float drop = rate.y * (k < 4 ? p.cell_size : sqrt(2.0) * p.cell_size);
+    precise float amount = rate.x * max((b - b_n) - drop, 0.0);
+    return amount;
+}
+
+vec2 thermalRate(float b, float hardness, float b_n[8]) {
+    vec2 rate = vec2(0.0, tan(min(p.talus_angle + hardness * p.talus_hardness_gain, radians(89.0))));
+    float largest = 0.0, total = 0.0;
+    for (int k = 0; k < 8; ++k) {
+        float e = thermalSent(vec2(1.0, rate.y), b, b_n[k], k);
+        largest = max(largest, e);
+        total += e;
     }
+    if (total > 0.0) rate.x = 0.5 * min(1.0, p.dt * p.thermal_rate) * largest / total;
+    return rate;
 }
 
 // Design step 8: evaporation, d (1 - min(1, Ke dt)); returns the depth lost.

@@ -64,7 +64,8 @@ using uint = uint32_t;
 #define B_OUTFLOW_XY_NEXT 36
 #define B_OUTFLOW_ZW_NEXT 37
 #define B_ERODED 38         // rg32f ground and sediment after erosion (the pipe step's direct passes)
-#define BINDING_COUNT 39
+#define B_THERMAL_RATE 39   // rg32f thermal rate (moved / total excess) and tan(talus) (direct passes)
+#define BINDING_COUNT 40
 
 // Specialization constants every compute pass may declare.
 #define SPEC_SPLIT_WIDE 0   // bool: 4-channel fields are split into two rg32f images

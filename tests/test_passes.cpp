@@ -103,7 +103,7 @@ TEST_P(PassTest, WaterVelocity) {
     }
 }
 
-// Pass 3 (fused, and the two direct passes of CPU drivers) and pass 4: erosion/deposition,
+// Pass 3 (fused, and the three direct passes of CPU drivers) and pass 4: erosion/deposition,
 // transport, thermal erosion, evaporation, the fold of the sums and the sediment correction.
 TEST_P(PassTest, ErosionTransportThermalEvaporation) {
     params.dt = 0.35f; // displacements up to ~1 cell, so the bilinear stencil is exercised
