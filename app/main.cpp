@@ -91,6 +91,11 @@ int main(int argc, char** argv) {
     view_cmd->add_flag("--no-panel", view.no_panel, "start with the panel hidden (Tab shows it)");
     view_cmd->add_option("--overlay", view.overlay, "start with an overlay: depth, speed, sediment, hardness, flux, erosion");
     view_cmd->add_flag("--probe-display", view.probe_display, "exit 0 if a window can be opened here, else 1 (scripts/run)");
+    view_cmd->add_option("--record", view.record,
+                         "record every frame to FILE.mp4 (.mkv, .mov) through the ffmpeg program (F9 starts and stops others)");
+    view_cmd->add_option("--record-fps", view.record_fps, "the video's frame rate (default 30): each frame drawn is one frame of it");
+    view_cmd->add_option("--record-size", view.record_size, "the video's size WxH, even (default: the window's)");
+    view_cmd->add_flag("--record-no-panel", view.record_no_panel, "recordings and screenshots without the panel");
 
     bool params_json = false;
     CLI::App* params_cmd = app.add_subcommand("params", "print the parameter table");

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -30,8 +31,9 @@ void fillUniforms(App& app, const Renderer& renderer, FrameUniforms& u, VkExtent
     const float aspect = float(extent.width) / float(std::max(extent.height, 1u));
     const float extent_m = float(std::max(s.width, s.height)) * L;
     app.camera.top_down = s.top_down;
-    // With the panel open, centre the scene in the part of the view the panel leaves free.
-    const float panel_px = s.show_panel ? std::min(kPanelWidth + 8.0f, 0.45f * float(extent.width)) : 0.0f;
+    // With the panel open, centre the scene in the part of the view the panel leaves free; not
+    // when recordings and screenshots leave the panel out (they are framed for the whole view).
+    const float panel_px = s.show_panel && !s.recording.hide_panel ? std::min(kPanelWidth + 8.0f, 0.45f * float(extent.width)) : 0.0f;
     app.camera.shift_x = panel_px / float(std::max(extent.width, 1u));
     const Mat4 vp = viewProjection(app.camera, aspect, extent_m);
     std::memcpy(u.view_proj, vp.m, sizeof u.view_proj);
@@ -100,8 +102,8 @@ void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
     }
 }
 
-// Records one frame: the simulation's steps, the pick, the scene and the panel.
-void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t target, int steps, BrushInput input) {
+void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t target, int steps, BrushInput input,
+                 bool capture_without_panel, const std::function<void(VkCommandBuffer)>& capture) {
     ViewerState& s = app.state;
     gpu::Simulation& sim = *app.sim;
     VkCommandBuffer cmd = f.cmd;
@@ -138,8 +140,14 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
     renderer.recordPrepare(cmd, slot);
     f.picked = true;
     renderer.beginScene(cmd, slot, target, s.show_water && s.overlay == 0);
+    if (capture_without_panel) { // the scene alone is copied; the panel is drawn over it after
+        renderer.endScene(cmd);
+        capture(cmd);
+        renderer.beginOverlay(cmd, target);
+    }
     ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
     renderer.endScene(cmd);
+    if (!capture_without_panel) capture(cmd);
     f.ts_scene = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
 }
 

@@ -2,6 +2,7 @@
 // copies out of the drawn image (to the swapchain, to the host). viewer.cpp's loop drives them.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include <vulkan/vulkan.h>
@@ -27,8 +28,11 @@ struct Frame {
 void fillUniforms(App& app, const Renderer& renderer, FrameUniforms& u, VkExtent2D extent, bool brush_visible);
 // Reads what the GPU wrote for this slot's previous frame: timestamps, pick, totals.
 void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot);
-// Records one frame: the simulation's steps, the pick, the scene and the panel.
-void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t target, int steps, BrushInput input);
+// Records one frame: the simulation's steps, the pick, the scene and the panel. `capture` records
+// the copies out of the drawn image (recordings, screenshots): after the panel, or between the
+// scene and the panel if capture_without_panel.
+void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t target, int steps, BrushInput input,
+                 bool capture_without_panel, const std::function<void(VkCommandBuffer)>& capture);
 // Copies `image` (in `layout`) into a host buffer after the scene; the caller waits and writes.
 void recordCopy(VkCommandBuffer cmd, VkImage image, VkImageLayout layout, VkExtent2D extent, const gpu::Buffer& buffer);
 // Copies the drawn frame (TRANSFER_SRC after the render pass) into the acquired swapchain image

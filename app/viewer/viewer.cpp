@@ -4,6 +4,7 @@
 // [SECTION] viewCommand: the loop, bench, screenshot, report
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +28,7 @@
 #include "io/errors.h"
 #include "panel.h"
 #include "presets.h"
+#include "recorder.h"
 #include "render_shared.h"
 #include "renderer.h"
 #include "state.h"
@@ -49,6 +51,10 @@ struct ContextGuard {
     ~ContextGuard() { gpu::destroyContext(ctx); }
 };
 
+// Ctrl+C or a TERM quit like Ctrl+Q: the recording is finished, the report and screenshot
+// written. A second signal ends the process at once (the handler is reset).
+volatile std::sig_atomic_t g_quit_signal = 0;
+void onQuitSignal(int) { g_quit_signal = 1; }
 
 void checkVk(VkResult r) {
     if (r != VK_SUCCESS) gpu::vkCheckFailed("ImGui Vulkan backend", r, __FILE__, __LINE__);
@@ -80,6 +86,24 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     }
     if (win_w < 64 || win_h < 64) throw InputError("--window: at least 64x64 pixels");
     if (o.steps_per_frame < 0 || o.steps_per_frame > 1000) throw InputError("--steps-per-frame: 0..1000");
+    RecordSettings record;
+    record.path = o.record;
+    record.fps = o.record_fps;
+    record.from_command_line = true;
+    if (!o.record_size.empty()) {
+        int rw = 0, rh = 0;
+        try {
+            parseSize(o.record_size, rw, rh);
+        } catch (const InputError& e) {
+            std::string message = e.what();
+            if (message.rfind("--size", 0) == 0) message.replace(0, 6, "--record-size");
+            throw InputError(message);
+        }
+        record.width = uint32_t(rw);
+        record.height = uint32_t(rh);
+    }
+    if (!o.record.empty()) checkRecordSettings(record, "--record");
+    else checkRecordFormat(record, "--record");
     int overlay = 0;
     if (!o.overlay.empty()) {
         overlay = -1;
@@ -108,6 +132,10 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     // A range that shows something at once; the panel's slider adjusts it.
     s.overlay_range = overlayDefaultRange(overlay);
     s.radius = std::max(3.0f, float(std::max(s.width, s.height)) / 24.0f);
+    s.recording.fps = record.fps;
+    s.recording.width = int(record.width);
+    s.recording.height = int(record.height);
+    s.recording.hide_panel = o.record_no_panel;
     const bool bench = o.bench_frames > 0;
     if (bench) s.vsync = false;
 
@@ -282,11 +310,28 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     int fps_frames = 0;
     bool final_screenshot_pending = false;
 
+    // Recording: --record starts at the first frame; F9 and the panel start and stop others.
+    Recorder recorder(ctx, kFramesInFlight);
+    std::vector<RecordingSummary> recordings;
+    if (!o.record.empty()) {
+        recorder.start(record, extent, format);
+        std::fprintf(stderr, "alluvium: recording %s (%ux%u at %d fps)\n", displayPath(o.record).c_str(),
+                     recorder.current()->width, recorder.current()->height, record.fps);
+    }
+    struct sigaction quit_action{};
+    quit_action.sa_handler = onQuitSignal;
+    quit_action.sa_flags = SA_RESETHAND;
+    sigemptyset(&quit_action.sa_mask);
+    struct sigaction old_int{}, old_term{};
+    sigaction(SIGINT, &quit_action, &old_int);
+    sigaction(SIGTERM, &quit_action, &old_term);
+
     while (true) {
         if (windowed) {
             glfwPollEvents();
             if (glfwWindowShouldClose(app.window)) s.quit = true;
         }
+        if (g_quit_signal) s.quit = true;
         const bool last_frame = s.quit || (frame_limit > 0 && frame_number + 1 >= uint64_t(frame_limit));
         if (s.quit && !o.screenshot.empty() && !final_screenshot_pending) final_screenshot_pending = true;
         if (s.quit && !final_screenshot_pending) break;
@@ -295,9 +340,11 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         Frame& f = frames[slot];
         VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
         if (f.submitted) readBack(app, f, *renderer, slot);
+        recorder.collect(slot); // the frame captured in this slot goes to the writer
         s.validation_errors = ctx.validation_errors ? ctx.validation_errors->load() : 0;
 
         handleRequests(app);
+        for (RecordingSummary& r : handleRecording(s, recorder, extent, format)) recordings.push_back(std::move(r));
         if (!bench && std::chrono::steady_clock::now() - last_watch > std::chrono::milliseconds(500)) {
             hotReload(app, watcher);
             last_watch = std::chrono::steady_clock::now();
@@ -348,9 +395,6 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         const bool brush_visible = windowed && s.pick_hit && !ImGui::GetIO().WantCaptureMouse;
         fillUniforms(app, *renderer, renderer->uniforms(slot), extent, brush_visible);
 
-        VK_CHECK(vkResetFences(ctx.device, 1, &f.fence));
-        recordFrame(app, f, *renderer, slot, slot, steps, input);
-        if (windowed) recordPresentCopy(f.cmd, offscreen[slot].image, swapchain.images[target], extent);
         // A screenshot: F12 / the panel (to a numbered file), or --screenshot on the last frame.
         std::string shot;
         if (!s.screenshot_request.empty()) {
@@ -359,11 +403,21 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         } else if ((last_frame || final_screenshot_pending) && !o.screenshot.empty()) {
             shot = o.screenshot;
         }
+        // A frame of the recording: a buffer of its ring (waits only if the encoder is behind).
+        const bool capture = recorder.beginCapture(slot);
         gpu::Buffer readback;
-        if (!shot.empty()) {
-            gpu::createBuffer(readback, ctx, VkDeviceSize(extent.width) * extent.height * 4, 0, true);
-            recordCopy(f.cmd, offscreen[slot].image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, extent, readback);
-        }
+        auto copies = [&](VkCommandBuffer cmd) {
+            if (capture) recorder.recordCapture(cmd, slot, offscreen[slot].image, extent);
+            if (!shot.empty()) {
+                gpu::createBuffer(readback, ctx, VkDeviceSize(extent.width) * extent.height * 4, 0, true);
+                recordCopy(cmd, offscreen[slot].image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, extent, readback);
+            }
+        };
+        const bool without_panel = s.recording.hide_panel && (capture || !shot.empty());
+
+        VK_CHECK(vkResetFences(ctx.device, 1, &f.fence));
+        recordFrame(app, f, *renderer, slot, slot, steps, input, without_panel, copies);
+        if (windowed) recordPresentCopy(f.cmd, offscreen[slot].image, swapchain.images[target], extent);
         VK_CHECK(vkEndCommandBuffer(f.cmd));
         VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
         const VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_TRANSFER_BIT; // only the copy needs the image
@@ -428,6 +482,17 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         if (s.quit && !final_screenshot_pending) break;
     }
     vkDeviceWaitIdle(ctx.device);
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    // The recordings under way are finished: ffmpeg encodes what it still holds.
+    recorder.finishAll();
+    for (RecordingSummary& r : recorder.takeFinished()) {
+        std::fprintf(stderr, "alluvium: %s\n", describe(r).c_str());
+        recordings.push_back(std::move(r));
+    }
+    int status = 0;
+    for (const RecordingSummary& r : recordings)
+        if (r.settings.from_command_line && !r.error.empty()) status = 1;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     if (bench && frame_times.size() > 1) {
@@ -445,7 +510,6 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
                     gpu_parts[1] / n, gpu_parts[2] / n);
     }
 
-    int status = 0;
     if (!o.report.empty()) {
         const StateSums after = sumState(sim, s.params[Param::cell_size]);
         // The brush's volumes since the last reset join the budgets of `run`'s report.
@@ -470,6 +534,8 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         };
         report["springs"] = s.springs.size();
         report["frames"] = frame_number;
+        report["recordings"] = nlohmann::json::array();
+        for (const RecordingSummary& r : recordings) report["recordings"].push_back(toJson(r));
         report["validation_errors"] = ctx.validation_errors ? ctx.validation_errors->load() : 0;
         if (s.model != MODEL_PIPE) {
             report["water"]["budget_error_rel"] = nullptr;
