@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "io/errors.h"
+#include "timelapse.h"
 #include "vk_check.h"
 #include "view.h"
 
@@ -71,6 +72,18 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--mesh-triangles", run.mesh_triangles, "target triangle count of --out-mesh (default 200000)")
         ->check(CLI::Range(std::size_t(2), std::size_t(1) << 31))
         ->needs(out_mesh);
+    CLI::Option* timelapse = run_cmd->add_option(
+        "--timelapse", run.timelapse.dir,
+        "draw the terrain offscreen every --every steps into DIR/frame-000000.png, ... (and DIR/timelapse.mp4 if ffmpeg is on PATH)");
+    run_cmd->add_option("--every", run.timelapse.every, "--timelapse: a frame every N steps (default 100), from step 0")
+        ->needs(timelapse);
+    run_cmd->add_option("--timelapse-size", run.timelapse.size, "--timelapse: the frames' size WxH, even (default 1280x720)")
+        ->needs(timelapse);
+    bool timelapse_no_water = false;
+    run_cmd->add_flag("--timelapse-no-water", timelapse_no_water, "--timelapse: draw the ground alone, without water")
+        ->needs(timelapse);
+    run_cmd->add_option("--timelapse-fps", run.timelapse.fps, "--timelapse: the video's frame rate (default 30)")
+        ->needs(timelapse);
 
     ViewOptions view;
     CLI::App* view_cmd = app.add_subcommand("view", "the interactive viewer: a window if a display is present, else offscreen");
@@ -143,7 +156,10 @@ int main(int argc, char** argv) {
     }
 
     try {
-        if (*run_cmd) return runCommand(run, device);
+        if (*run_cmd) {
+            run.timelapse.water = !timelapse_no_water;
+            return runCommand(run, device, viewer::makeTimelapse);
+        }
         if (*view_cmd) return viewCommand(view, device);
         if (*params_cmd) return paramsCommand(params_json);
         if (*presets_cmd) return presetsCommand();

@@ -61,14 +61,26 @@ bool FrameWriter::done() const {
 
 std::string FrameWriter::finish() {
     close();
-    std::unique_lock<std::mutex> lock(mutex_);
-    written_cv_.wait(lock, [&] { return done_; });
-    return error_;
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        written_cv_.wait(lock, [&] { return done_; });
+    }
+    return error();
 }
 
 std::string FrameWriter::error() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    return error_;
+    return video_error_.empty() ? png_error_ : video_error_;
+}
+
+std::string FrameWriter::videoError() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return video_error_;
+}
+
+std::string FrameWriter::pngError() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return png_error_;
 }
 
 void FrameWriter::killVideo() {
@@ -96,39 +108,45 @@ void FrameWriter::run() {
             job = queue_.front();
             queue_.pop_front();
         }
-        std::string failure;
-        if (error().empty()) {
-            try {
-                if (!job.png.empty()) writeScreenshot(job.png, width_, height_, job.pixels, bgra_);
-                // finish() says why ffmpeg stopped and removes its partial file.
-                if (video_ && !video_->write(job.pixels)) failure = video_->finish();
-            } catch (const std::exception& e) {
-                failure = e.what();
-            }
-        }
+        bool png_ok, video_ok;
         {
             std::lock_guard<std::mutex> lock(mutex_);
-            if (!failure.empty() && error_.empty()) error_ = failure;
-            else if (failure.empty() && error_.empty()) ++frames_;
+            png_ok = png_error_.empty();
+            video_ok = video_error_.empty();
+        }
+        std::string png_failure, video_failure;
+        if (!job.png.empty() && png_ok) {
+            try {
+                writeScreenshot(job.png, width_, height_, job.pixels, bgra_);
+            } catch (const std::exception& e) {
+                png_failure = e.what();
+            }
+        }
+        // finish() says why ffmpeg stopped and removes its partial file.
+        if (video_ && video_ok && !video_->write(job.pixels)) video_failure = video_->finish();
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (png_error_.empty()) png_error_ = png_failure;
+            if (video_error_.empty()) video_error_ = video_failure;
+            if (png_error_.empty() && video_error_.empty()) ++frames_;
             written_.push_back(job.tag);
         }
         written_cv_.notify_all();
     }
-    std::string failure;
-    bool closing;
+    bool finish_video;
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        closing = closing_ && !quit_;
-        failure = error_;
+        finish_video = closing_ && !quit_ && video_error_.empty();
     }
     // A finished video is renamed to its path; a failed or abandoned one leaves no file.
+    std::string video_failure;
     if (video_) {
-        if (closing && failure.empty()) failure = video_->finish();
+        if (finish_video) video_failure = video_->finish();
         else video_->abort();
     }
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (error_.empty()) error_ = failure;
+        if (video_error_.empty()) video_error_ = video_failure;
         // Frames still queued (abandoned) go back to their owner too.
         for (const Job& j : queue_) written_.push_back(j.tag);
         queue_.clear();

@@ -38,12 +38,15 @@ public:
     bool done() const;
     // close(), then waits until done. Returns "" or the first error.
     std::string finish();
-    // The first error so far: a frame that could not be written (later frames are dropped).
+    // The first error so far (video or PNG). After a video error the video takes no more frames,
+    // after a PNG error no more PNGs are written; the other output goes on.
     std::string error() const;
+    std::string videoError() const;
+    std::string pngError() const;
     // Kills a stalled ffmpeg so that a blocked write returns (the video is then lost).
     void killVideo();
 
-    uint64_t framesWritten() const; // into the video, or as PNGs if there is no video
+    uint64_t framesWritten() const; // frames written without an error (into the video and as PNGs)
     bool hasVideo() const { return video_ != nullptr; }
     const VideoEncoder* video() const { return video_.get(); }
 
@@ -63,7 +66,7 @@ private:
     std::deque<Job> queue_;
     std::vector<uint32_t> written_;
     bool closing_ = false, done_ = false, quit_ = false;
-    std::string error_;
+    std::string video_error_, png_error_;
     uint64_t frames_ = 0;
     std::thread thread_;
 };
