@@ -322,9 +322,12 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     quit_action.sa_handler = onQuitSignal;
     quit_action.sa_flags = SA_RESETHAND;
     sigemptyset(&quit_action.sa_mask);
+    // Not where the signal was ignored when the viewer started (a background job of a script).
     struct sigaction old_int{}, old_term{};
-    sigaction(SIGINT, &quit_action, &old_int);
-    sigaction(SIGTERM, &quit_action, &old_term);
+    sigaction(SIGINT, nullptr, &old_int);
+    sigaction(SIGTERM, nullptr, &old_term);
+    if (old_int.sa_handler != SIG_IGN) sigaction(SIGINT, &quit_action, nullptr);
+    if (old_term.sa_handler != SIG_IGN) sigaction(SIGTERM, &quit_action, nullptr);
 
     while (true) {
         if (windowed) {
