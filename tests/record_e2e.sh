@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Recording under an X server (run it inside xvfb-run), with real key and mouse events from
 # xdotool: F9 starts a recording and a click on the panel's Record/Stop button (the panel's first
-# line) stops it; a click starts a second one and F9 stops it. The videos get generated names in
-# OUT_DIR (the viewer's working folder). test_record.cpp checks them against the report.
+# line) stops it; a click starts a second one, the window is resized, and F9 stops it. The videos
+# get generated names in OUT_DIR (the viewer's working folder); test_record.cpp checks them.
 #   usage: record_e2e.sh ALLUVIUM OUT_DIR
 # Leaves: alluvium-*.mp4, report.json, viewer.log.
 set -euo pipefail
@@ -42,7 +42,10 @@ xdotool mousemove --window "$wid" 600 380
 sleep 0.5
 button
 wait_for_line "alluvium: recording " 2
-sleep 1.5
+sleep 1
+# A resize while recording: the video keeps its size, the frames are scaled into it.
+xdotool windowsize "$wid" 500 300
+sleep 1
 xdotool key --window "$wid" F9
 wait_for_line "alluvium: wrote alluvium-" 2
 xdotool key --window "$wid" ctrl+q

@@ -75,7 +75,8 @@ void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
         s.gpu_frame_ms = ms.back();
         s.gpu_sim_ms = ms[f.ts_steps];
         s.gpu_pick_ms = ms[f.ts_pick] - ms[f.ts_steps];
-        s.gpu_draw_ms = ms[f.ts_scene] - ms[f.ts_pick];
+        s.gpu_capture_ms = ms[f.ts_copy_end] - ms[f.ts_copy_begin];
+        s.gpu_draw_ms = ms[f.ts_scene] - ms[f.ts_pick] - s.gpu_capture_ms;
         // ms[0]: frame start; ms[1]: before the timed step's first pass; ms[2 + i]: after pass i.
         if (!f.timed_passes.empty() && ms.size() >= f.timed_passes.size() + 3) {
             s.pass_ms.clear();
@@ -140,14 +141,19 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
     renderer.recordPrepare(cmd, slot);
     f.picked = true;
     renderer.beginScene(cmd, slot, target, s.show_water && s.overlay == 0);
+    auto timedCapture = [&] {
+        f.ts_copy_begin = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+        capture(cmd);
+        f.ts_copy_end = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+    };
     if (capture_without_panel) { // the scene alone is copied; the panel is drawn over it after
         renderer.endScene(cmd);
-        capture(cmd);
+        timedCapture();
         renderer.beginOverlay(cmd, target);
     }
     ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
     renderer.endScene(cmd);
-    if (!capture_without_panel) capture(cmd);
+    if (!capture_without_panel) timedCapture();
     f.ts_scene = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
 }
 

@@ -22,6 +22,7 @@ struct Frame {
     bool picked = false;
     std::vector<gpu::Pass> timed_passes; // the passes of the timed step, in order
     uint32_t ts_steps = 0, ts_pick = 0, ts_scene = 0; // timestamps after the steps, pick, scene
+    uint32_t ts_copy_begin = 0, ts_copy_end = 0;      // around the copies out of the frame
 };
 
 // The uniforms of the next frame: camera, sun, brush ring, grid, overlay, picking ray, relief.

@@ -88,6 +88,7 @@ void tooltip(const char* text) {
 void statistics(ViewerState& s) {
     ImGui::Text("%.1f fps  %.1f ms/frame  GPU %.1f ms", s.fps, s.frame_ms, s.gpu_frame_ms);
     ImGui::Text("GPU: steps %.1f  pick %.2f  drawing %.1f ms", s.gpu_sim_ms, s.gpu_pick_ms, s.gpu_draw_ms);
+    if (s.recording.active) ImGui::Text("GPU: the frame's copy for the recording %.2f ms", s.gpu_capture_ms);
     if (s.model == MODEL_FLUVIAL) {
         const double years = double(s.steps_done) * s.params[Param::fluvial_time_step];
         ImGui::Text("iteration %lld  (%.4g years)%s", s.steps_done, years, s.paused ? "  PAUSED" : "");

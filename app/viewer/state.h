@@ -80,6 +80,7 @@ struct ViewerState {
     // Read back by the loop (a frame or two late).
     double fps = 0, frame_ms = 0, gpu_frame_ms = 0;
     double gpu_sim_ms = 0, gpu_pick_ms = 0, gpu_draw_ms = 0; // GPU time of the last frame's parts
+    double gpu_capture_ms = 0; // its copies out (recording, screenshot), not in gpu_draw_ms
     std::vector<std::pair<std::string, double>> pass_ms; // one step, per pass
     gpu::Totals totals{};
     gpu::BrushTotals brush_totals; // since the last reset

@@ -160,6 +160,7 @@ VideoEncoder::VideoEncoder(const std::string& ffmpeg, const VideoSettings& setti
     int p[2];
     if (pipe2(p, O_CLOEXEC) != 0) fail(std::string("pipe: ") + std::strerror(errno));
     input_ = p[1];
+    fcntl(input_, F_SETPIPE_SZ, 1 << 20); // fewer wake-ups per frame; the default (64 KiB) also works
 
     const bool x264 = hasLibx264(ffmpeg);
     codec_ = x264 ? "h264" : "mpeg4";

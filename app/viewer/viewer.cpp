@@ -301,7 +301,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     std::vector<double> frame_times;
     ShaderWatcher watcher(ALLUVIUM_SOURCE_SHADER_DIR);
     auto last_watch = std::chrono::steady_clock::now();
-    double gpu_parts[3] = {0, 0, 0}; // bench: GPU ms of the steps, the pick, the drawing
+    double gpu_parts[4] = {0, 0, 0, 0}; // bench: GPU ms of the steps, the pick, the drawing, the copies out
     int screenshot_counter = 1;
     uint64_t frame_number = 0;
     auto last = std::chrono::steady_clock::now();
@@ -472,6 +472,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         if (frame_number > uint64_t(warmup)) {
             frame_times.push_back(dt * 1e3);
             gpu_parts[0] += s.gpu_sim_ms, gpu_parts[1] += s.gpu_pick_ms, gpu_parts[2] += s.gpu_draw_ms;
+            gpu_parts[3] += s.gpu_capture_ms;
         }
         fps_accum += dt;
         ++fps_frames;
@@ -509,8 +510,8 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
                     t.size(), extent.width, extent.height, windowed ? "window" : "offscreen", s.width, s.height,
                     s.paused ? 0 : s.steps_per_frame, gpu::modelName(s.model), mean, 1e3 / mean, p95);
         const double n = double(frame_times.size());
-        std::printf("view bench: GPU per frame: steps %.2f ms, pick %.2f ms, drawing %.2f ms\n", gpu_parts[0] / n,
-                    gpu_parts[1] / n, gpu_parts[2] / n);
+        std::printf("view bench: GPU per frame: steps %.2f ms, pick %.2f ms, drawing %.2f ms, copies out %.2f ms\n",
+                    gpu_parts[0] / n, gpu_parts[1] / n, gpu_parts[2] / n, gpu_parts[3] / n);
     }
 
     if (!o.report.empty()) {
