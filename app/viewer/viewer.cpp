@@ -1,11 +1,12 @@
 // alluvium view: the frame loop. Input is in input.cpp, the actions between frames in
-// actions.cpp, the drawing in renderer.cpp, the panel in panel.cpp.
+// actions.cpp, the frame's GPU work in frame.cpp, the drawing in renderer.cpp, the panel in
+// panel.cpp, recording in recorder.cpp.
 // [SECTION] options and setup
 // [SECTION] viewCommand: the loop, bench, screenshot, report
 #include <algorithm>
 #include <chrono>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
