@@ -133,12 +133,16 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     const int model = gpu::modelFromName(model_name);
     Params params = resumed ? sessionParams(*resumed, o.preset, o.terrain.cell_size, o.sets)
                             : buildParams(o.preset, o.terrain.cell_size, o.sets);
+    // The wear and flow maps cost bandwidth every step: recorded when they will be written.
+    if (!o.out_maps.empty() || !o.save_session.empty()) params[Param::record_maps] = 1;
     double cell_size = params[Param::cell_size];
     InitialTerrain initial;
     if (resumed) initial.terrain = {resumed->width, resumed->height, std::move(resumed->initial_terrain)};
     else initial = prepareTerrain(o.terrain, cell_size);
     if (!resumed && o.terrain.cell_size <= 0.0 && initial.terrain.cell_size > 0.0) {
+        const double record_maps = params[Param::record_maps];
         params = buildParams(o.preset, initial.terrain.cell_size, o.sets); // the file's (.asc)
+        params[Param::record_maps] = record_maps;
         cell_size = params[Param::cell_size];
     }
     const int w = initial.terrain.width, h = initial.terrain.height;

@@ -86,8 +86,7 @@ std::vector<gpu::Field> sessionFields() {
     std::vector<gpu::Field> fields;
     for (int i = 0; i < static_cast<int>(gpu::Field::Count); ++i) {
         const auto f = static_cast<gpu::Field>(i);
-        if (f != gpu::Field::ThermalAxis && f != gpu::Field::ThermalDiag && f != gpu::Field::Scratch)
-            fields.push_back(f); // the per-step scratch images are rewritten before use
+        if (!gpu::fieldIsDerived(f)) fields.push_back(f); // scratch images are rewritten before use
     }
     return fields;
 }

@@ -27,4 +27,4 @@ float raiseGround(float b, float amount, out float moved) {
 }
 
 // Every model step leaves every ping-pong field written in its "next" half.
-void carryOutflow(ivec2 c) { imageStore(outflow_next, c, imageLoad(outflow_cur, c)); }
+void carryOutflow(ivec2 c) { storeOutflowNext(c, loadOutflowCur(c)); }

@@ -22,5 +22,5 @@ void main() {
     delta[i] = 0;
     imageStore(water_next, c, imageLoad(water_cur, c));
     imageStore(sediment_next, c, imageLoad(sediment_cur, c));
-    imageStore(outflow_next, c, imageLoad(outflow_cur, c));
+    storeOutflowNext(c, loadOutflowCur(c));
 }

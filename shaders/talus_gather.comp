@@ -20,5 +20,5 @@ void main() {
     imageStore(terrain_next, c, vec4(imageLoad(terrain_cur, c).r - out_sum + in_sum));
     imageStore(water_next, c, imageLoad(water_cur, c));
     imageStore(sediment_next, c, imageLoad(sediment_cur, c));
-    imageStore(outflow_next, c, imageLoad(outflow_cur, c));
+    storeOutflowNext(c, loadOutflowCur(c));
 }

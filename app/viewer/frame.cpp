@@ -129,7 +129,7 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
         sim.recordUpdates(cmd);
         for (int i = 0; i < steps; ++i) {
             const bool timed = i == 0;
-            if (timed) f.timed_passes = gpu::modelPasses(sim.params().model);
+            if (timed) f.timed_passes = sim.stepPasses();
             sim.recordStep(cmd, timed ? &f.timer : nullptr);
         }
         s.steps_done += steps;

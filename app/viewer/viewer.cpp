@@ -121,6 +121,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     app.initial = prepareTerrain(o.terrain, s.params[Param::cell_size]);
     if (o.terrain.cell_size <= 0.0 && app.initial.terrain.cell_size > 0.0)
         s.params = buildParams(o.preset, app.initial.terrain.cell_size, o.sets);
+    s.params[Param::record_maps] = 1; // the erosion overlay and the export read them
     s.width = app.initial.terrain.width;
     s.height = app.initial.terrain.height;
     if (s.width < 2 || s.height < 2) throw InputError("the viewer needs at least 2x2 cells");

@@ -26,16 +26,6 @@ namespace {
 constexpr int LEFT = 0, RIGHT = 1, TOP = 2, BOTTOM = 3;
 
 // ---------------------------------------------------------------------------------------------
-// Sources
-// ---------------------------------------------------------------------------------------------
-double brushWeight(const gpu::SimParams& p, int x, int y) {
-    const double dx = (x + 0.5) - p.brush_x, dy = (y + 0.5) - p.brush_y;
-    const double t2 = (dx * dx + dy * dy) / (double(p.brush_radius) * p.brush_radius);
-    if (t2 >= 1.0) return 0.0;
-    return (1.0 - t2) * (1.0 - t2);
-}
-
-// ---------------------------------------------------------------------------------------------
 // Outflow flux: one signed speed per cell face, positive toward +x (or +y).
 // ---------------------------------------------------------------------------------------------
 struct Face {
@@ -131,31 +121,6 @@ void sources(State& s, const gpu::SimParams& p, const std::vector<Spring>& sprin
                     add(sums, SLOT_SPRING, v * area);
                 }
             }
-            if (p.brush_tool == BRUSH_NONE) continue;
-            const double amount = double(p.dt) * p.brush_strength * brushWeight(p, x, y);
-            if (amount <= 0.0) continue;
-            switch (p.brush_tool) {
-            case BRUSH_ADD_WATER:
-                s.water[i] += amount;
-                add(sums, SLOT_BRUSH_WATER_ADD, amount * area);
-                break;
-            case BRUSH_REMOVE_WATER: {
-                const double removed = std::min(s.water[i], amount);
-                s.water[i] -= removed;
-                add(sums, SLOT_BRUSH_WATER_REMOVE, removed * area);
-                break;
-            }
-            case BRUSH_RAISE:
-                s.terrain[i] += amount;
-                add(sums, SLOT_BRUSH_SOIL_ADD, amount * area);
-                break;
-            case BRUSH_LOWER:
-                s.terrain[i] -= amount;
-                add(sums, SLOT_BRUSH_SOIL_REMOVE, amount * area);
-                break;
-            default:
-                break;
-            }
         }
 }
 
@@ -243,7 +208,7 @@ std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& w,
             }
             v[i] = {u, vv};
             max_speed = std::max(max_speed, std::min(speed, cap));
-            s.flow[i] += std::min(speed, cap) * mean_depth * p.cell_size * p.dt;
+            if (p.record_maps) s.flow[i] += std::min(speed, cap) * mean_depth * p.cell_size * p.dt;
         }
     sums[SLOT_MAX_SPEED] = std::max(sums[SLOT_MAX_SPEED], max_speed);
     return v;
@@ -280,14 +245,14 @@ void erosionDeposition(State& s, const gpu::SimParams& p, Sums& sums) {
                 const double applied = bf - storedAsFloat(bf - e);
                 s.terrain[i] -= applied;
                 s.sediment[i] += applied;
-                s.wear[i][0] += applied;
+                if (p.record_maps) s.wear[i][0] += applied;
                 add(sums, SLOT_ERODED, applied * area);
             } else {
                 const double dep = std::min(1.0, double(p.dt) * p.deposit_rate) * (sed - capacity);
                 const double applied = storedAsFloat(bf + dep) - bf;
                 s.terrain[i] += applied;
                 s.sediment[i] = std::max(0.0, s.sediment[i] - applied);
-                s.wear[i][1] += applied;
+                if (p.record_maps) s.wear[i][1] += applied;
                 add(sums, SLOT_DEPOSITED, applied * area);
             }
         }
@@ -452,25 +417,38 @@ void talusOutflow(State& s, const gpu::SimParams& p) {
         }
 }
 
-double step(State& s, const gpu::SimParams& p, const std::vector<Spring>& springs, Sums& sums) {
+std::vector<Vec4> sourcesFlux(const State& s, const gpu::SimParams& p, const std::vector<Spring>& springs) {
+    State sourced = s;
+    Sums ignored{};
+    sources(sourced, p, springs, ignored);
+    return outflowFlux(sourced, p);
+}
+
+void waterVelocity(State& s, const std::vector<Vec4>& outflow, const gpu::SimParams& p,
+                   const std::vector<Spring>& springs, Sums& sums) {
     sources(s, p, springs, sums);
-    std::vector<Vec4> w = outflowFlux(s, p);
-    std::vector<double> water_next = waterUpdate(s, w, p, sums);
-    s.velocity = velocity(s, w, water_next, p, sums);
-    s.outflow = w;
+    std::vector<double> water_next = waterUpdate(s, outflow, p, sums);
+    s.velocity = velocity(s, outflow, water_next, p, sums);
+    s.outflow = outflow;
     s.water = water_next;
+}
+
+void erosionTransportThermalEvaporation(State& s, const gpu::SimParams& p, Sums& sums) {
     erosionDeposition(s, p, sums);
-    Sums sed{};
-    std::vector<double> sediment_next = sedimentTransport(s, p, sed);
-    const double scale = sedimentScale(sed);
-    for (double& v : sediment_next) v *= scale;
-    s.sediment = sediment_next;
-    sums[SLOT_SED_BEFORE] += sed[SLOT_SED_BEFORE];
-    sums[SLOT_SED_AFTER] += sed[SLOT_SED_AFTER];
-    sums[SLOT_SED_DRAINED] += sed[SLOT_SED_DRAINED];
+    s.sediment = sedimentTransport(s, p, sums);
     thermalOutflow(s, p);
     thermalGather(s);
     evaporation(s, p, sums);
+}
+
+double step(State& s, const gpu::SimParams& p, const std::vector<Spring>& springs, Sums& sums) {
+    waterVelocity(s, sourcesFlux(s, p, springs), p, springs, sums);
+    Sums sed{}; // this step's erosion, transport and evaporation sums
+    erosionTransportThermalEvaporation(s, p, sed);
+    const double scale = sedimentScale(sed);
+    for (double& v : s.sediment) v *= scale;
+    for (size_t slot = 0; slot < sums.size(); ++slot)
+        if (int(slot) != SLOT_MAX_SPEED) sums[slot] += sed[slot];
     return std::abs(sed[SLOT_SED_AFTER] * scale - sed[SLOT_SED_AFTER]);
 }
 
