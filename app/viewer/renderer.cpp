@@ -109,6 +109,13 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     rp.dependencyCount = 2;
     rp.pDependencies = deps;
     VK_CHECK(vkCreateRenderPass(ctx.device, &rp, nullptr, &render_pass_));
+    // The overlay pass: the same attachments (so the scene's framebuffers and ImGui's pipeline
+    // serve it), the colour loaded from final_layout, where the scene pass and the copies out of
+    // it left the image; the first dependency also orders after those copies (transfer reads).
+    attachments[0].loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    attachments[0].initialLayout = final_layout;
+    attachments[1].loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    VK_CHECK(vkCreateRenderPass(ctx.device, &rp, nullptr, &overlay_pass_));
 
     // Set 0: the simulation's images, readable by every stage that draws or picks.
     const VkShaderStageFlags stages =
@@ -322,6 +329,7 @@ Renderer::~Renderer() {
         for (gpu::Buffer& b : *list) gpu::destroyBuffer(b, ctx_);
     gpu::destroyBuffer(index_buffer_, ctx_);
     vkDestroyRenderPass(ctx_.device, render_pass_, nullptr);
+    vkDestroyRenderPass(ctx_.device, overlay_pass_, nullptr);
 }
 
 void Renderer::setTargets(const std::vector<VkImageView>& views, VkExtent2D extent) {
@@ -447,6 +455,18 @@ void Renderer::beginScene(VkCommandBuffer cmd, uint32_t frame, uint32_t target, 
         vkCmdBindIndexBuffer(cmd, water_index_buffers_[frame].buffer, 0, VK_INDEX_TYPE_UINT32);
         vkCmdDrawIndexedIndirect(cmd, water_draw_buffers_[frame].buffer, 0, 1, 5 * sizeof(uint32_t));
     }
+}
+
+void Renderer::beginOverlay(VkCommandBuffer cmd, uint32_t target) {
+    VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    begin.renderPass = overlay_pass_;
+    begin.framebuffer = framebuffers_[target];
+    begin.renderArea = {{0, 0}, extent_};
+    vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+    const VkViewport viewport{0, 0, float(extent_.width), float(extent_.height), 0, 1};
+    const VkRect2D scissor{{0, 0}, extent_};
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
 }
 
 void Renderer::endScene(VkCommandBuffer cmd) { vkCmdEndRenderPass(cmd); }

@@ -85,6 +85,10 @@ public:
     void recordPrepare(VkCommandBuffer cmd, uint32_t frame);
     // Begins the render pass on target `target`, clears, draws ground and (if water) water.
     void beginScene(VkCommandBuffer cmd, uint32_t frame, uint32_t target, bool water);
+    // Begins a pass on target `target` that keeps what the scene drew: the panel drawn after a
+    // copy of the scene alone (a recording without the panel). Compatible with renderPass();
+    // end it with endScene.
+    void beginOverlay(VkCommandBuffer cmd, uint32_t target);
     void endScene(VkCommandBuffer cmd);
 
 private:
@@ -98,6 +102,7 @@ private:
     uint32_t mesh_x_ = 0, mesh_y_ = 0, index_count_ = 0;
 
     VkRenderPass render_pass_ = VK_NULL_HANDLE;
+    VkRenderPass overlay_pass_ = VK_NULL_HANDLE; // colour loaded, not cleared
     std::vector<VkFramebuffer> framebuffers_;
     ColorTarget depth_;
     VkDescriptorSetLayout image_layout_ = VK_NULL_HANDLE, frame_layout_ = VK_NULL_HANDLE;
