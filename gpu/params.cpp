@@ -114,6 +114,17 @@ int fluvialOutletBits(int choice) {
     return bits[std::clamp(choice, 0, 6)];
 }
 
+int groundwaterSubsteps(const Params& params) {
+    // Explicit Dupuit flow is stable while each face moves at most 1/8 of the head difference
+    // per sub-step (groundwater_head.comp): dt K h / (porosity L^2) <= 1/8, with h the aquifer's
+    // thickness. Beyond GROUNDWATER_MAX_SUBSTEPS the face conductance is capped instead.
+    const double dt = params[Param::time_step], cell = params[Param::cell_size];
+    const double k = params[Param::hydraulic_conductivity], phi = params[Param::porosity];
+    const double h = std::max(params[Param::aquifer_thickness], 1.0);
+    const double n = std::ceil(8.0 * dt * k * h / (phi * cell * cell));
+    return static_cast<int>(std::clamp(n, 1.0, double(GROUNDWATER_MAX_SUBSTEPS)));
+}
+
 gpu::SimParams toSimParams(const Params& params, int width, int height) {
     auto si = [&](Param p) { return static_cast<float>(params[p] * paramInfo(p).to_si); };
     auto flag = [&](Param p) { return params[p] >= 0.5 ? 1 : 0; };
@@ -184,6 +195,22 @@ gpu::SimParams toSimParams(const Params& params, int width, int height) {
     s.fluvial_outlets = fluvialOutletBits(static_cast<int>(params[Param::fluvial_outlets]));
     s.fluvial_deposition = si(Param::fluvial_deposition);
     s.fluvial_fill_sweeps = static_cast<int>(std::lround(params[Param::fluvial_fill_sweeps]));
+    s.enable_groundwater = flag(Param::enable_groundwater);
+    s.infiltration_rate = si(Param::infiltration_rate);
+    s.porosity = si(Param::porosity);
+    s.hydraulic_conductivity = si(Param::hydraulic_conductivity);
+    s.groundwater_substeps = groundwaterSubsteps(params);
+    s.enable_sea = flag(Param::enable_sea);
+    s.sea_level = si(Param::sea_level);
+    s.tide_amplitude = si(Param::tide_amplitude);
+    s.tide_period = si(Param::tide_period);
+    s.sea_damping = si(Param::sea_damping);
+    s.table_tension_air = si(Param::table_tension_air);
+    s.table_tension_ground = si(Param::table_tension_ground);
+    s.table_internal = si(Param::table_internal);
+    s.table_gravity = si(Param::table_gravity);
+    s.table_capillarity = si(Param::table_capillarity);
+    s.lake_evaporation = 0.0f;
     return s;
 }
 

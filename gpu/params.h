@@ -128,7 +128,46 @@ namespace alluvium {
     X(fluvial_outlets, "fluvial model", 0, 0, 6, "all|left|right|top|bottom|left_right|top_bottom", \
       1.0, 'e', "fluvial model: the edges that are outlets (base level); the others are closed")  \
     X(fluvial_fill_sweeps, "fluvial model", 256, 1, 65536, "sweeps", 1.0, 'f',                     \
-      "fluvial model: most lake-filling sweeps per iteration (the report says if one fell short)")
+      "fluvial model: most lake-filling sweeps per iteration (the report says if one fell short)")    \
+    X(enable_groundwater, "groundwater", 0, 0, 1, "", 1.0, 'b',                                     \
+      "run the groundwater passes (every model but fluvial): infiltration, Dupuit flow, seepage")  \
+    X(infiltration_rate, "groundwater", 0.2, 0.0, 50.0, "mm/s", 1e-3, 'f',                          \
+      "surface water soaking into the ground, limited by the free pore space")                     \
+    X(porosity, "groundwater", 0.3, 0.01, 0.6, "", 1.0, 'f',                                          \
+      "fraction of the ground's volume that holds water (its pores)")                              \
+    X(hydraulic_conductivity, "groundwater", 1e-3, 1e-7, 1.0, "m/s", 1.0, 'f',                      \
+      "K: groundwater flux K h grad H (Dupuit-Forchheimer, h the saturated thickness)")            \
+    X(aquifer_thickness, "groundwater", 20.0, 0.0, 1000.0, "m", 1.0, 'f',                            \
+      "depth of the aquifer's impermeable base below the initial ground (when the terrain is loaded " \
+      "or reset)")                                                                                  \
+    X(initial_table_depth, "groundwater", 2.0, 0.0, 1000.0, "m", 1.0, 'f',                           \
+      "depth of the water table below the initial ground (when the terrain is loaded or reset)")   \
+    X(enable_sea, "sea", 0, 0, 1, "", 1.0, 'b',                                                      \
+      "a sea: cells below its surface connected to an open edge (pipe: edge_mode open; fluvial: "   \
+      "its outlets) are ocean")                                                                     \
+    X(sea_level, "sea", 0.0, -10000.0, 10000.0, "m", 1.0, 'f',                                        \
+      "mean sea level; setting or raising it fills every ocean cell at once")                     \
+    X(tide_amplitude, "sea", 0.0, 0.0, 100.0, "m", 1.0, 'f',                                          \
+      "the tide: the sea surface is sea_level + amplitude sin(2 pi t / period) (pipe model)")     \
+    X(tide_period, "sea", 120.0, 1.0, 1e6, "s", 1.0, 'f', "period of the tide (simulated seconds)") \
+    X(sea_damping, "sea", 0.5, 0.0, 100.0, "1/s", 1.0, 'f',                                          \
+      "the open sea absorbs currents: the flow's speed decays at this rate in ocean cells (rivers' "  \
+      "jets slow down and drop their load; 0: none)")                                               \
+    X(table_tension_air, "water table", 1e6, 0.0, 1e8, "m^2", 1.0, 'f',                             \
+      "equilibrium water table (seed 003): surface tension where the table is above the ground "   \
+      "(lakes, rivers): flat water surfaces")                                                       \
+    X(table_tension_ground, "water table", 20.0, 0.0, 1e6, "m^2", 1.0, 'f',                         \
+      "surface tension of the table inside the ground (the sponge): how far water bodies hold it " \
+      "up")                                                                                         \
+    X(table_internal, "water table", 0.0, 0.0, 100.0, "m", 1.0, 'f',                                 \
+      "internal potential: the penalty for water held in the pores beside free water (it opposes " \
+      "capillarity)")                                                                               \
+    X(table_gravity, "water table", 100.0, 0.0, 1e4, "", 1.0, 'f',                                    \
+      "gravity's weight: holds lakes at their spill height and water on land at the ground")       \
+    X(table_capillarity, "water table", 5.0, 0.0, 100.0, "m", 1.0, 'f',                              \
+      "capillarity: the pull that lets water climb into the ground beside lakes and the sea")      \
+    X(table_iterations, "water table", 4000, 1, 1000000, "rounds", 1.0, 'f',                         \
+      "relaxation rounds of the equilibrium water table (alluvium watertable, the viewer's button)")
 
 enum class Param : int {
 #define ALLUVIUM_ENUM(name, ...) name,
@@ -175,6 +214,9 @@ struct Params {
 
 // fluvial_outlets' choice index -> OUTLET_* bits.
 int fluvialOutletBits(int choice);
+
+// Groundwater flow sub-steps per step from the parameters (1 .. GROUNDWATER_MAX_SUBSTEPS).
+int groundwaterSubsteps(const Params& params);
 
 // Converts to the SI block the shaders read. Grid size and workgroup counts are filled in.
 gpu::SimParams toSimParams(const Params& params, int width, int height);

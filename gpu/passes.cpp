@@ -1,5 +1,6 @@
 // The passes: their names (also their shader files), the images each reads and writes (for the
 // bench's bytes per cell), and the passes of each model's step.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <vector>
@@ -20,6 +21,9 @@ enum class When {
     Maps,        // the wear and flow maps are recorded
     ErosionMaps, // ... and the erosion pass is on
     Thermal,     // thermal erosion is on
+    Groundwater, // groundwater runs in the step
+    Sea,         // the pipe model's sea is on
+    GroundwaterOrSea,
 };
 
 struct Access {
@@ -85,13 +89,33 @@ const std::vector<PassInfo>& passTable() {
         {"fluvial_sediment_init", {}},
         {"fluvial_sediment", {}},
         {"fluvial_deposit", {}},
+        // Issue 12. sea_spill: SEA_ROUNDS_PER_STEP rounds (each reads the ground and 5 texels of
+        // one half, writes the other) and the commit (a control read; the copy when it commits).
+        {"sea_spill", {{F::Terrain, R, When::Sea}, {F::RelaxA, RW, When::Sea}}},
+        {"water_exchange",
+         {{F::Terrain, R, When::GroundwaterOrSea}, {F::Water, RW, When::GroundwaterOrSea},
+          {F::Groundwater, RW, When::GroundwaterOrSea}, {F::AquiferBase, R, When::Groundwater},
+          {F::SeaSpill, R, When::Sea}, {F::Seepage, W, When::Groundwater}, {F::WaterTable, W, When::Groundwater}}},
+        // Per sub-step: groundwater_head (ground, water, base and groundwater of the cell, its
+        // neighbours from the cache; writes the head) and groundwater_flow (heads and bases,
+        // the groundwater read and written).
+        {"groundwater_flow",
+         {{F::Terrain, R, When::Groundwater}, {F::Water, R, When::Groundwater}, {F::AquiferBase, R, When::Groundwater},
+          {F::Groundwater, R, When::Groundwater}, {F::GroundwaterHead, RW, When::Groundwater},
+          {F::AquiferBase, R, When::Groundwater}, {F::Groundwater, RW, When::Groundwater}}},
+        {"groundwater_head", {}},
+        {"sea_control", {}},
+        {"sea_commit", {}},
+        {"water_table_init", {}},
+        {"water_table", {}},
+        {"water_table_store", {}},
     };
     return table;
 }
 
 const PassInfo& info(Pass p) {
     const std::vector<PassInfo>& table = passTable();
-    static_assert(kPassCount == 31, "a pass was added: give it a row in passTable()");
+    static_assert(kPassCount == 40, "a pass was added: give it a row in passTable()");
     return table.at(static_cast<size_t>(p));
 }
 
@@ -103,6 +127,9 @@ bool happens(When when, const SimParams& q) {
     case When::Maps: return q.record_maps != 0;
     case When::ErosionMaps: return q.record_maps != 0 && q.enable_erosion != 0;
     case When::Thermal: return q.enable_thermal != 0;
+    case When::Groundwater: return q.enable_groundwater != 0 && q.model != MODEL_FLUVIAL;
+    case When::Sea: return q.enable_sea != 0 && q.model == MODEL_PIPE;
+    case When::GroundwaterOrSea: return happens(When::Groundwater, q) || happens(When::Sea, q);
     }
     return false;
 }
@@ -123,6 +150,9 @@ double passBytesPerCell(Pass p, const SimParams& params, int width, int height) 
         const int passes = ((a.mode & kRead) ? 1 : 0) + ((a.mode & kWrite) ? 1 : 0);
         bytes += double(passes) * fieldTexelBytes(a.field);
     }
+    // Passes recorded several times a step: the groundwater's sub-steps, the sea's rounds.
+    if (p == Pass::GroundwaterFlow) bytes *= std::clamp(params.groundwater_substeps, 1, GROUNDWATER_MAX_SUBSTEPS);
+    if (p == Pass::SeaSpill) bytes *= SEA_ROUNDS_PER_STEP;
     return bytes;
 }
 
@@ -135,16 +165,24 @@ const char* pipePassesName(PipePasses p) {
 }
 
 const std::vector<Pass>& modelPasses(int model, PipePasses pipe_passes) {
+    // Groundwater and the sea (gpu/groundwater.cpp) come after each model's own passes; the
+    // other models' groundwater_flow entry includes the fold of their groundwater sums.
     static const std::vector<Pass> pipe = {Pass::SourcesFlux, Pass::WaterVelocity,
-                                           Pass::ErosionTransportThermalEvaporation, Pass::ReducePartials,
+                                           Pass::ErosionTransportThermalEvaporation, Pass::SeaSpill,
+                                           Pass::WaterExchange, Pass::GroundwaterFlow, Pass::ReducePartials,
                                            Pass::ReduceTotals, Pass::SedimentCorrect};
     static const std::vector<Pass> pipe_direct = {
-        Pass::SourcesFlux,          Pass::WaterVelocity, Pass::Erosion, Pass::TransportThermalOutflowEvaporation,
-        Pass::ThermalGather,        Pass::ReducePartials, Pass::ReduceTotals, Pass::SedimentCorrect};
-    static const std::vector<Pass> talus = {Pass::TalusOutflow, Pass::TalusGather};
-    static const std::vector<Pass> musgrave = {Pass::MusgraveTransfer, Pass::MusgraveApply};
-    static const std::vector<Pass> simple = {Pass::SimpleTransfer, Pass::SimpleApply};
-    static const std::vector<Pass> particles = {Pass::Particles, Pass::ParticlesApply};
+        Pass::SourcesFlux,   Pass::WaterVelocity,   Pass::Erosion,        Pass::TransportThermalOutflowEvaporation,
+        Pass::ThermalGather, Pass::SeaSpill,        Pass::WaterExchange,  Pass::GroundwaterFlow,
+        Pass::ReducePartials, Pass::ReduceTotals,   Pass::SedimentCorrect};
+    static const std::vector<Pass> talus = {Pass::TalusOutflow, Pass::TalusGather, Pass::WaterExchange,
+                                            Pass::GroundwaterFlow};
+    static const std::vector<Pass> musgrave = {Pass::MusgraveTransfer, Pass::MusgraveApply, Pass::WaterExchange,
+                                               Pass::GroundwaterFlow};
+    static const std::vector<Pass> simple = {Pass::SimpleTransfer, Pass::SimpleApply, Pass::WaterExchange,
+                                             Pass::GroundwaterFlow};
+    static const std::vector<Pass> particles = {Pass::Particles, Pass::ParticlesApply, Pass::WaterExchange,
+                                                Pass::GroundwaterFlow};
     static const std::vector<Pass> fluvial = {Pass::FluvialFill, Pass::FluvialRoute, Pass::FluvialAccumulate,
                                               Pass::FluvialErode};
     switch (model) {

@@ -9,6 +9,7 @@
 //   reduce_partials (levels), reduce_totals the step's sums into the run's totals, and the
 //                                           sediment correction's scale
 //   sediment_correct                        the semi-Lagrangian transport's global correction
+// with, before the fold, the sea and groundwater of issue 12 (gpu/groundwater.cpp).
 // Every pass reads what the one before wrote: a full compute barrier between each.
 #include "simulation.h"
 
@@ -29,6 +30,10 @@ void Simulation::recordPipeStep(VkCommandBuffer cmd, GpuTimer* timer) {
     } else {
         pass(Pass::ErosionTransportThermalEvaporation);
     }
+    // Issue 12: the sea's spill rounds, the water exchange (seepage, infiltration, the ocean held
+    // at the sea's surface) and the groundwater's flow, on the new ground and water; their sums
+    // are folded with the step's (gpu/groundwater.cpp).
+    recordWaterExchange(cmd, timer);
     recordFoldLevels(cmd);
     if (timer) writeTimestamp(*timer, cmd);
     recordFoldTotals(cmd);

@@ -43,6 +43,15 @@ constexpr std::array<FieldInfo, static_cast<size_t>(Field::Count)> kFields = {{
     {"spring_rate", 1, VK_FORMAT_R32_SFLOAT, false, true},
     {"eroded", 2, VK_FORMAT_R32G32_SFLOAT, false, true},
     {"thermal_rate", 2, VK_FORMAT_R32G32_SFLOAT, false, true},
+    {"groundwater", 1, VK_FORMAT_R32_SFLOAT, true, false},
+    {"aquifer_base", 1, VK_FORMAT_R32_SFLOAT, false, false},
+    {"groundwater_mid", 1, VK_FORMAT_R32_SFLOAT, false, true},
+    {"groundwater_head", 2, VK_FORMAT_R32G32_SFLOAT, false, true},
+    {"seepage", 1, VK_FORMAT_R32_SFLOAT, false, true},
+    {"water_table", 1, VK_FORMAT_R32_SFLOAT, false, true},
+    {"sea_spill", 1, VK_FORMAT_R32_SFLOAT, false, true},
+    {"relax_a", 1, VK_FORMAT_R32_SFLOAT, false, true},
+    {"relax_b", 1, VK_FORMAT_R32_SFLOAT, false, true},
 }};
 
 // Per-cell bytes of the fluvial model's buffers: key 8, receiver 4, accumulation 2 x 8,
@@ -95,7 +104,7 @@ uint64_t simulationBytes(int width, int height) {
     for (const FieldInfo& f : kFields) per_cell += uint64_t(f.channels) * 4u * (f.ping_pong ? 2u : 1u);
     per_cell += kFluvialBytesPerCell;
     return cells * per_cell + partialsCount(width, height) * sizeof(double) + sizeof(SimParams) + sizeof(Totals) +
-           kMaxSprings * sizeof(Spring);
+           kMaxSprings * sizeof(Spring) + sizeof(SeaControl);
 }
 
 PipePasses resolvePipePasses(const Context& ctx, PipePasses asked) {
@@ -159,8 +168,25 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
         else
             createStorageImage(*img, ctx, 1, 1, info(f).format);
     }
+    for (size_t i = 0; i < 2; ++i) field(groundwater_[i], Field::Groundwater);
+    field(aquifer_base_, Field::AquiferBase);
+    field(groundwater_mid_, Field::GroundwaterMid);
+    field(groundwater_head_, Field::GroundwaterHead);
+    field(seepage_, Field::Seepage);
+    field(water_table_, Field::WaterTable);
+    field(sea_spill_, Field::SeaSpill);
+    field(relax_a_, Field::RelaxA);
+    field(relax_b_, Field::RelaxB);
     upload(Field::RainMask, std::vector<float>(size_t(w) * h, 1.0f));
     upload(Field::Uplift, std::vector<float>(size_t(w) * h, 1.0f));
+    // Nothing is ocean until the first spill relaxation, which starts from "unreached"; no
+    // groundwater until the host puts some (setup.cpp's loadInitialState).
+    for (Field f : {Field::SeaSpill, Field::RelaxA, Field::RelaxB})
+        upload(f, std::vector<float>(size_t(w) * h, float(SEA_UNREACHED)));
+    for (Image* img : {&groundwater_[0], &groundwater_[1], &aquifer_base_, &seepage_, &water_table_}) {
+        const std::vector<float> zeros(size_t(w) * h, 0.0f);
+        uploadImage(ctx, *img, zeros.data(), zeros.size() * sizeof(float));
+    }
 
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     createBuffer(params_buffer_, ctx, sizeof(SimParams), storage, false);
@@ -178,6 +204,8 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     createBuffer(fluvial_tiles_, ctx, 2 * uint64_t(groupsX(width)) * groupsY(height) * sizeof(uint32_t), storage, false);
     createBuffer(fluvial_control_, ctx, sizeof(FluvialControl), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, true);
     std::memset(fluvial_control_.mapped, 0, sizeof(FluvialControl));
+    createBuffer(sea_control_, ctx, sizeof(SeaControl), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, true);
+    std::memset(sea_control_.mapped, 0, sizeof(SeaControl));
     resetTotals();
     // Partials of slots a step does not produce are folded as zeros.
     VkCommandBuffer cmd = beginOneShot(ctx);
@@ -192,7 +220,7 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     for (uint32_t b = 0; b < BINDING_COUNT; ++b) {
         const bool buffer = b == B_PARAMS || b == B_PARTIALS || b == B_TOTALS || b == B_SPRINGS ||
                             b == B_DELTA || b == B_DRAINED || (b >= B_FLUVIAL_KEY && b <= B_FLUVIAL_CONTROL) ||
-                            b == B_FLUVIAL_TILES;
+                            b == B_FLUVIAL_TILES || b == B_SEA_CONTROL;
         bindings[b] = {b, buffer ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
                        1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     }
@@ -289,6 +317,17 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
         buffer(B_FLUVIAL_AB, fluvial_ab_);
         buffer(B_FLUVIAL_CONTROL, fluvial_control_);
         buffer(B_FLUVIAL_TILES, fluvial_tiles_);
+        image(B_GROUNDWATER_CUR, groundwater_[cur]);
+        image(B_GROUNDWATER_NEXT, groundwater_[next]);
+        image(B_AQUIFER_BASE, aquifer_base_);
+        image(B_GROUNDWATER_MID, groundwater_mid_);
+        image(B_GROUNDWATER_HEAD, groundwater_head_);
+        image(B_SEEPAGE, seepage_);
+        image(B_WATER_TABLE, water_table_);
+        image(B_SEA_SPILL, sea_spill_);
+        image(B_RELAX_A, relax_a_);
+        image(B_RELAX_B, relax_b_);
+        buffer(B_SEA_CONTROL, sea_control_);
         vkUpdateDescriptorSets(ctx.device, static_cast<uint32_t>(writes.size()), writes.data(), 0,
                                nullptr);
     }
@@ -305,13 +344,17 @@ Simulation::~Simulation() {
     vkDestroyPipelineLayout(ctx_.device, pipeline_layout_, nullptr);
     vkDestroyDescriptorSetLayout(ctx_.device, set_layout_, nullptr);
     for (Buffer* b : {&params_buffer_, &partials_, &totals_, &springs_buffer_, &delta_, &drained_, &fluvial_key_,
-                      &fluvial_rcv_, &fluvial_acc_, &fluvial_anc_, &fluvial_ab_, &fluvial_control_, &fluvial_tiles_})
+                      &fluvial_rcv_, &fluvial_acc_, &fluvial_anc_, &fluvial_ab_, &fluvial_control_, &fluvial_tiles_,
+                      &sea_control_})
         destroyBuffer(*b, ctx_);
     for (size_t i = 0; i < 2; ++i)
-        for (Image* img : {&terrain_[i], &water_[i], &sediment_[i], &outflow_[i], &outflow_xy_[i], &outflow_zw_[i]})
+        for (Image* img : {&terrain_[i], &water_[i], &sediment_[i], &outflow_[i], &outflow_xy_[i], &outflow_zw_[i],
+                           &groundwater_[i]})
             destroyImage(*img, ctx_);
     for (Image* img : {&velocity_, &hardness_, &thermal_axis_, &thermal_diag_, &rain_mask_, &wear_, &flow_, &scratch_,
-                       &lake_, &drainage_, &uplift_, &water_mid_, &spring_rate_, &eroded_, &thermal_rate_, &unused_rgba_, &unused_rg_})
+                       &lake_, &drainage_, &uplift_, &water_mid_, &spring_rate_, &eroded_, &thermal_rate_, &unused_rgba_, &unused_rg_,
+                       &aquifer_base_, &groundwater_mid_, &groundwater_head_, &seepage_, &water_table_, &sea_spill_, &relax_a_,
+                       &relax_b_})
         destroyImage(*img, ctx_);
 }
 
@@ -337,6 +380,16 @@ const Image& Simulation::image(Field f, bool next) const {
     case Field::SpringRate: return spring_rate_;
     case Field::Eroded: return eroded_;
     case Field::ThermalRate: return thermal_rate_;
+    // The latest groundwater is "cur" (it stays in one half while groundwater is off).
+    case Field::Groundwater: return groundwater_[static_cast<size_t>(groundwater_half_ ^ (next ? 1 : 0))];
+    case Field::AquiferBase: return aquifer_base_;
+    case Field::GroundwaterMid: return groundwater_mid_;
+    case Field::GroundwaterHead: return groundwater_head_;
+    case Field::Seepage: return seepage_;
+    case Field::WaterTable: return water_table_;
+    case Field::SeaSpill: return sea_spill_;
+    case Field::RelaxA: return relax_a_;
+    case Field::RelaxB: return relax_b_;
     case Field::Count: break;
     }
     assert(false);
@@ -362,6 +415,13 @@ void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
     }
     if (f == Field::RainMask)
         rain_uniform_ = std::all_of(data.begin(), data.end(), [](float v) { return v == 1.0f; });
+    if (f == Field::Terrain) sea_dirty_ = true; // a new ground: a new spill surface for the sea
+    if (f == Field::Groundwater && !next) {
+        // The cur half of the step's parity becomes the latest.
+        uploadImage(ctx_, groundwater_[static_cast<size_t>(parity_)], data.data(), data.size() * sizeof(float));
+        groundwater_half_ = parity_;
+        return;
+    }
     uploadImage(ctx_, image(f, next), data.data(), data.size() * sizeof(float));
     if (f == Field::RainMask) setParams(params_);
 }
@@ -387,6 +447,10 @@ std::vector<float> Simulation::download(Field f, bool next) const {
 }
 
 void Simulation::setParams(const SimParams& params) {
+    // The sea's edges (or whether there is a sea at all) changed: run its spill surface anew.
+    if (params.enable_sea != params_.enable_sea || params.edge_mode != params_.edge_mode ||
+        params.model != params_.model || params.fluvial_outlets != params_.fluvial_outlets)
+        sea_dirty_ = true;
     params_ = params;
     params_.width = width_;
     params_.height = height_;
@@ -437,6 +501,10 @@ void Simulation::recordUpdates(VkCommandBuffer cmd) {
         dispatch(cmd, Pass::SpringsPrepare);
         computeBarrier(cmd);
     }
+    if (sea_dirty_ && seaInStep()) {
+        bindSet(cmd);
+        recordSeaSpillFull(cmd);
+    }
 }
 
 VkPipeline Simulation::pipeline(Pass pass) {
@@ -465,8 +533,8 @@ void Simulation::pushConstants(VkCommandBuffer cmd, const PushConstants& push) {
 
 void Simulation::dispatch(VkCommandBuffer cmd, Pass pass, int mode) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass));
-    pushConstants(cmd, PushConstants{step_index_, mode, 0, 0, 0, 0});
-    if (pass == Pass::FluvialControl) // one invocation
+    pushConstants(cmd, PushConstants{step_index_, mode, 0, 0, 0, seaSurface()});
+    if (pass == Pass::FluvialControl || pass == Pass::SeaControl) // one invocation
         vkCmdDispatch(cmd, 1, 1, 1);
     else if (pass == Pass::Particles) // one invocation per droplet
         vkCmdDispatch(cmd, (static_cast<uint32_t>(std::max(params_.particle_count, 0)) + WG_SIZE - 1) / WG_SIZE, 1, 1);
@@ -477,9 +545,13 @@ void Simulation::dispatch(VkCommandBuffer cmd, Pass pass, int mode) {
 }
 
 void Simulation::dispatchIndirect(VkCommandBuffer cmd, Pass pass, int mode) {
+    dispatchIndirect(cmd, pass, mode, fluvial_control_); // dispatch_x/y/z lead FluvialControl
+}
+
+void Simulation::dispatchIndirect(VkCommandBuffer cmd, Pass pass, int mode, const Buffer& args) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass));
-    pushConstants(cmd, PushConstants{step_index_, mode, 0, 0, 0, 0});
-    vkCmdDispatchIndirect(cmd, fluvial_control_.buffer, 0); // dispatch_x/y/z lead FluvialControl
+    pushConstants(cmd, PushConstants{step_index_, mode, 0, 0, 0, seaSurface()});
+    vkCmdDispatchIndirect(cmd, args.buffer, 0); // dispatch_x/y/z lead the control block
 }
 
 void Simulation::bindSet(VkCommandBuffer cmd) {
@@ -491,6 +563,12 @@ void Simulation::recordPass(VkCommandBuffer cmd, Pass pass) {
     bindSet(cmd);
     if (pass == Pass::ReducePartials || pass == Pass::ReduceTotals)
         recordFold(cmd); // the whole fold: its levels are one unit
+    else if (pass == Pass::SeaSpill) {
+        if (seaInStep()) recordSeaRounds(cmd);
+    } else if (pass == Pass::WaterExchange)
+        recordExchangePass(cmd);
+    else if (pass == Pass::GroundwaterFlow)
+        recordGroundwaterFlow(cmd);
     else
         dispatch(cmd, pass);
     computeBarrier(cmd);
@@ -511,13 +589,16 @@ void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer) {
     } else {
         // Every pass reads what the one before wrote: a full compute barrier between each.
         for (Pass pass : stepPasses()) {
+            if (pass == Pass::WaterExchange) break; // then groundwater (gpu/groundwater.cpp)
             dispatch(cmd, pass);
             computeBarrier(cmd);
             if (timer) writeTimestamp(*timer, cmd);
         }
+        recordWaterExchange(cmd, timer);
     }
     parity_ ^= 1;
     ++step_index_;
+    sim_time_ += double(params_.dt);
 }
 
 void Simulation::run(int steps, const std::function<void(int)>& progress) {

@@ -20,6 +20,17 @@ enum class Field {
     SpringRate, // the springs' source per cell (m/s), derived from the springs
     Eroded,      // the pipe step's direct passes: ground and sediment after erosion
     ThermalRate, // ... and each cell's thermal rate and tan(talus)
+    // Groundwater, the sea and the water table (issue 12). Groundwater is a ping-pong pair whose
+    // latest half is "cur" for upload/download even while groundwater is off (it is not rewritten
+    // then).
+    Groundwater,     // m of water in the ground's pores
+    AquiferBase,     // the aquifer's impermeable base (m, elevation)
+    GroundwaterMid,  // between two flow sub-steps
+    GroundwaterHead, // a sub-step's head (m) and outflow limiter
+    Seepage,         // groundwater seeping out this step (m/s): springs
+    WaterTable,      // the water table drawn and exported (m): the live one, or the equilibrium's
+    SeaSpill,        // lowest level at which the cell reaches the open sea (m; SEA_UNREACHED)
+    RelaxA, RelaxB,  // the relaxations' ping-pong pair (sea spill rounds, the equilibrium table)
     Count
 };
 int fieldChannels(Field f);
@@ -47,6 +58,12 @@ enum class Pass {
     // routing, accumulation rounds, implicit erosion (init, rounds) and the new ground.
     FluvialControl, FluvialFillInit, FluvialTiles, FluvialFill, FluvialRoute, FluvialAccumulate, FluvialErodeInit,
     FluvialErode, FluvialApply, FluvialSedimentInit, FluvialSediment, FluvialDeposit,
+    // Groundwater and the sea (gpu/groundwater.cpp, gpu/sea.cpp): the sea's spill rounds of the
+    // step; seepage, infiltration and the ocean held at the sea's surface; the Dupuit flow's
+    // sub-steps (head, then flow, each sub-step); the control and commit of the spill relaxation.
+    SeaSpill, WaterExchange, GroundwaterFlow, GroundwaterHead, SeaControl, SeaCommit,
+    // The equilibrium water table (gpu/water_table.cpp): start, red-black rounds, result.
+    WaterTableInit, WaterTable, WaterTableStore,
     Count
 };
 constexpr int kPassCount = static_cast<int>(Pass::Count);
@@ -118,7 +135,8 @@ public:
     PipePasses pipePasses() const { return pipe_passes_; }
     // The passes of one step of the current model, as recordStep records them.
     const std::vector<Pass>& stepPasses() const { return modelPasses(params_.model, pipe_passes_); }
-    // Records a single pass (tests); does not flip parity.
+    // Records a single pass (tests); does not flip parity. SeaSpill, WaterExchange and
+    // GroundwaterFlow record what a step records for them (nothing while they are off).
     void recordPass(VkCommandBuffer cmd, Pass pass);
     // Uploads params/springs if they changed; call at the start of every command buffer.
     void recordUpdates(VkCommandBuffer cmd);
@@ -129,6 +147,21 @@ public:
     int parity() const { return parity_; }
     int stepIndex() const { return step_index_; }
     void setStepIndex(int step) { step_index_ = step; }
+    // Simulated seconds since the start (the tide's clock): each step adds its time_step.
+    double simTime() const { return sim_time_; }
+    void setSimTime(double seconds) { sim_time_ = seconds; }
+    // The sea's surface for the step about to be recorded: sea_level plus the tide (m).
+    float seaSurface() const;
+
+    // The sea (gpu/sea.cpp): the spill surface of the current ground run to its end now (it is
+    // otherwise refreshed a few rounds per step, and from scratch when the ground is uploaded or
+    // the sea's edges change). Returns the rounds it took.
+    int updateSeaSpill();
+    SeaControl seaControl() const; // after the GPU work finished
+    // The equilibrium water table (seed 003, gpu/water_table.cpp) of the current ground into the
+    // WaterTable field: the spill surface with the fluvial model's outlets, then `iterations`
+    // red-black rounds. Returns the cells that still moved (> 1e-5 m) in the last round.
+    uint32_t computeWaterTable(int iterations, const std::function<void(int)>& progress = {});
 
     // Runs n steps in batches (submit, wait), calling progress(done) after each batch.
     void run(int steps, const std::function<void(int)>& progress = {});
@@ -169,6 +202,20 @@ private:
     void pushConstants(VkCommandBuffer cmd, const PushConstants& push);
     void dispatchIndirect(VkCommandBuffer cmd, Pass pass, int mode = 0);
     void bindSet(VkCommandBuffer cmd);
+    // Groundwater and the sea after a step's own passes (gpu/groundwater.cpp): the sea's spill
+    // rounds (pipe model), the water exchange, the Dupuit sub-steps, and for the other models the
+    // fold of their sums; a timestamp after each of the three when timed.
+    void recordWaterExchange(VkCommandBuffer cmd, GpuTimer* timer);
+    void recordExchangePass(VkCommandBuffer cmd);
+    void recordGroundwaterFlow(VkCommandBuffer cmd);
+    bool groundwaterInStep() const;
+    bool seaInStep() const;
+    int groundwaterSubsteps() const;
+    // The sea's spill relaxation (gpu/sea.cpp): the rounds of a step; a whole relaxation with its
+    // early end (indirect dispatches), from the ground in terrain_cur.
+    void recordSeaRounds(VkCommandBuffer cmd);
+    void recordSeaSpillFull(VkCommandBuffer cmd);
+    void dispatchIndirect(VkCommandBuffer cmd, Pass pass, int mode, const Buffer& args);
     // One iteration of the fluvial model (gpu/fluvial.cpp): fill, route, accumulate, erode, each
     // phase followed by a timestamp when timed.
     void recordFluvialStep(VkCommandBuffer cmd, GpuTimer* timer);
@@ -199,6 +246,16 @@ private:
     Buffer fluvial_key_, fluvial_rcv_, fluvial_acc_, fluvial_anc_, fluvial_ab_, fluvial_control_, fluvial_tiles_;
     int fill_sweeps_recorded_ = 0; // since the fill's start: numbers the sweeps (tile skipping)
     int step_index_ = 0; // steps recorded since construction (models with events in time)
+    double sim_time_ = 0.0; // simulated seconds (the tide)
+
+    // Groundwater, the sea and the water table (issue 12).
+    std::array<Image, 2> groundwater_;
+    Image aquifer_base_, groundwater_mid_, groundwater_head_, seepage_, water_table_, sea_spill_, relax_a_, relax_b_;
+    Buffer sea_control_;
+    int groundwater_half_ = 0;  // the absolute half of groundwater_ that holds the latest values
+    int sea_half_ = 0;          // the half of the relax pair the next spill round reads
+    bool sea_dirty_ = true;     // the spill surface in use is not the ground's: run it to its end
+    bool sea_restart_ = true;   // the relax pair holds something else: the next round starts over
 
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
     VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;

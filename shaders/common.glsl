@@ -41,6 +41,16 @@ layout(binding = B_WATER_MID, r32f) uniform image2D water_mid;
 layout(binding = B_SPRING_RATE, r32f) uniform image2D spring_rate;
 layout(binding = B_ERODED, rg32f) uniform image2D eroded_img;
 layout(binding = B_THERMAL_RATE, rg32f) uniform image2D thermal_rate_img;
+layout(binding = B_GROUNDWATER_CUR, r32f) uniform image2D groundwater_cur;
+layout(binding = B_GROUNDWATER_NEXT, r32f) uniform image2D groundwater_next;
+layout(binding = B_AQUIFER_BASE, r32f) uniform image2D aquifer_base;
+layout(binding = B_GROUNDWATER_MID, r32f) uniform image2D groundwater_mid;
+layout(binding = B_GROUNDWATER_HEAD, rg32f) uniform image2D groundwater_head;
+layout(binding = B_SEEPAGE, r32f) uniform image2D seepage_img;
+layout(binding = B_WATER_TABLE, r32f) uniform image2D water_table_img;
+layout(binding = B_SEA_SPILL, r32f) uniform image2D sea_spill;
+layout(binding = B_RELAX_A, r32f) uniform image2D relax_a;
+layout(binding = B_RELAX_B, r32f) uniform image2D relax_b;
 
 // A 4-channel field too large for one allocation is two rg32f images (gpu/simulation.cpp
 // decides; the host sets this constant for every pipeline of the simulation).

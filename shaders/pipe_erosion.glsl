@@ -67,12 +67,15 @@ vec2 thermalRate(float b, float hardness, float b_n[8]) {
     return rate;
 }
 
-// Design step 8: evaporation, d (1 - min(1, Ke dt)); returns the depth lost.
+// Design step 8: evaporation, d (1 - min(1, Ke dt)); returns the depth lost: exactly what the
+// stored depth lost (a sea refilled every step would otherwise round the budget away).
 float evaporate(inout float d) {
     if (p.enable_evaporation == 0) return 0.0;
     float e = d * min(1.0, p.evaporation_rate * p.dt);
-    d -= e;
-    return e;
+    precise float kept = d - e;
+    precise float lost = d - kept;
+    d = kept;
+    return lost;
 }
 
 // The sediment that open edges carry off with the water leaving this step (m^3).

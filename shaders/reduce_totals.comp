@@ -19,6 +19,10 @@ void main() {
         double sum = slotSum(slot);
         if (first) totals.acc[slot] += sum;
     }
+    for (int slot = SLOT_INFILTRATED; slot <= SLOT_SEA_OUT; ++slot) { // groundwater and the sea
+        double sum = slotSum(slot);
+        if (first) totals.acc[slot] += sum;
+    }
     double speed = slotSum(SLOT_MAX_SPEED);
     double before = slotSum(SLOT_SED_BEFORE);
     double after = slotSum(SLOT_SED_AFTER);

@@ -65,7 +65,20 @@ using uint = uint32_t;
 #define B_OUTFLOW_ZW_NEXT 37
 #define B_ERODED 38         // rg32f ground and sediment after erosion (the pipe step's direct passes)
 #define B_THERMAL_RATE 39   // rg32f thermal rate (moved / total excess) and tan(talus) (direct passes)
-#define BINDING_COUNT 40
+// Groundwater, the sea and the water table (issue 12; gpu/groundwater.cpp, gpu/sea.cpp,
+// gpu/water_table.cpp).
+#define B_GROUNDWATER_CUR 40  // r32f  groundwater stored in the ground's pores (m of water)
+#define B_GROUNDWATER_NEXT 41 // r32f
+#define B_AQUIFER_BASE 42     // r32f  the aquifer's impermeable base (m, elevation)
+#define B_GROUNDWATER_MID 43  // r32f  groundwater between two flow sub-steps (m of water)
+#define B_GROUNDWATER_HEAD 44 // rg32f hydraulic head H (m) and the outflow limiter of a sub-step
+#define B_SEEPAGE 45          // r32f  groundwater that seeped out this step (m/s of depth): springs
+#define B_WATER_TABLE 46      // r32f  the water table drawn and exported (m, elevation)
+#define B_SEA_SPILL 47        // r32f  lowest surface at which the cell reaches the open sea (m)
+#define B_RELAX_A 48          // r32f  ping-pong of the relaxations (sea spill rounds, water table)
+#define B_RELAX_B 49          // r32f
+#define B_SEA_CONTROL 50      // SeaControl: the relaxations' change counters and indirect dispatch
+#define BINDING_COUNT 51
 
 // Specialization constants every compute pass may declare.
 #define SPEC_SPLIT_WIDE 0   // bool: 4-channel fields are split into two rg32f images
@@ -85,11 +98,16 @@ using uint = uint32_t;
 #define SLOT_SED_AFTER 11   // after the semi-Lagrangian advection, before correction
 #define SLOT_SED_DRAINED 12 // carried out over open edges this step
 #define SLOT_MAX_SPEED 13   // max, not sum (m/s)
-#define REDUCE_SLOTS 14
+#define SLOT_INFILTRATED 14 // surface water soaked into the ground (water_exchange)
+#define SLOT_SEEPED 15      // groundwater seeped out where the table reached the surface
+#define SLOT_SEA_IN 16      // water the sea added to ocean cells (rising tide, a new sea)
+#define SLOT_SEA_OUT 17     // water that left into the sea (rivers, falling tide)
+#define REDUCE_SLOTS 18
 
-// Totals accumulated on the GPU in double precision (indices into Totals.acc).
-#define TOTAL_CORRECTION_ABS 14 // sum over steps of |sediment correction| (m^3)
-#define TOTAL_SLOTS 16
+// Totals accumulated on the GPU in double precision (indices into Totals.acc; the first
+// REDUCE_SLOTS are the slots' sums).
+#define TOTAL_CORRECTION_ABS 18 // sum over steps of |sediment correction| (m^3)
+#define TOTAL_SLOTS 20
 
 #define EDGE_CLOSED 0
 #define EDGE_OPEN 1
@@ -124,6 +142,14 @@ using uint = uint32_t;
 #define PARTICLES_MASS_TRANSFER 0
 #define PARTICLES_CAPACITY 1
 #define PARTICLE_FIXED_ONE 1048576.0 // fixed-point units per metre (2^20)
+
+// Groundwater: most flow sub-steps per step (more would be needed beyond the stability limit: the
+// face conductance is capped there instead, see groundwater_head.comp).
+#define GROUNDWATER_MAX_SUBSTEPS 16
+// The sea's spill relaxation: rounds per step while a new spill surface is computed behind the
+// one in use (gpu/sea.cpp), and the value of "not reached yet".
+#define SEA_ROUNDS_PER_STEP 4
+#define SEA_UNREACHED 3.0e38
 
 #define NEIGHBOURS_VON_NEUMANN 0
 #define NEIGHBOURS_ROTATED 1
@@ -199,6 +225,25 @@ struct SimParams {
     int fluvial_outlets;          // OUTLET_* bits: the sides that are base level
     int fluvial_fill_sweeps;      // most fill sweeps per iteration (the fill resumes next time)
     float fluvial_deposition;     // G: a cell keeps G cell_area / A of the sediment passing it
+    // (groundwater: pipe model and the other grid models)
+    int enable_groundwater;
+    float infiltration_rate;      // m/s of depth, limited by the free pore space
+    float porosity;               // fraction of the ground's volume that holds water
+    float hydraulic_conductivity; // K (m/s)
+    int groundwater_substeps;     // flow sub-steps per step (from the parameters, <= GROUNDWATER_MAX_SUBSTEPS)
+    // (the sea)
+    int enable_sea;
+    float sea_level;              // m (the mean; the step's surface with the tide is pc.sea_surface)
+    float tide_amplitude;         // m
+    float tide_period;            // s
+    float sea_damping;            // 1/s: the flow's speed decays at this rate in ocean cells
+    // (the equilibrium water table, seed 003)
+    float table_tension_air;      // m^2: surface tension where the table is above the ground (lakes)
+    float table_tension_ground;   // m^2: ... inside the ground
+    float table_internal;         // m of head: penalty per metre of water in the pores
+    float table_gravity;          // gravity's weight (1: full)
+    float table_capillarity;      // m of head: capillary pull beside free water
+    float lake_evaporation;       // fluvial model: m/s of depth evaporating from lakes
 };
 
 // Per dispatch, in push constants (changes every step, unlike SimParams).
@@ -208,7 +253,7 @@ struct PushConstants {
     uint reduce_in;    // the fold: offset of its input level in partials[] (doubles)
     uint reduce_count; // partials per slot in that level
     uint reduce_out;   // offset of its output level (reduce_partials)
-    uint pad;
+    float sea_surface; // this step's sea surface with the tide (m; the host computes it)
 };
 
 // Written by the fluvial passes on the GPU; the host reads it after a step (host-visible).
@@ -227,6 +272,18 @@ struct FluvialControl {
     uint pad2;
 };
 
+// The sea's spill relaxation and the water table's (gpu/sea.cpp): rounds count the cells they
+// changed; a round that changed nothing ends the relaxation (its later rounds dispatch nothing).
+struct SeaControl {
+    uint dispatch_x; // VkDispatchIndirectCommand of the next round
+    uint dispatch_y;
+    uint dispatch_z;
+    uint changed[2]; // cells the round of each parity changed
+    uint commits;    // spill surfaces completed and put in use
+    uint rounds;     // rounds of the relaxation in progress so far
+    uint pad;
+};
+
 struct Totals {
     double acc[TOTAL_SLOTS];
     float sediment_scale; // this step's correction factor applied to suspended sediment
@@ -239,6 +296,9 @@ struct Totals {
 // Whether `slot` is written this step. Features that are off (no springs, closed edges, a
 // disabled pass) skip their reductions. Writers and the fold passes both ask this.
 bool slotActive(SimParams q, int slot) {
+    // The other models fold only the groundwater's sums after their own passes (the pipe step's
+    // partials from an earlier step of the pipe model must not be folded again).
+    if (q.model != MODEL_PIPE && slot != SLOT_INFILTRATED && slot != SLOT_SEEPED) return false;
     switch (slot) {
     case SLOT_RAIN: return q.rain_rate > 0.0;
     case SLOT_SPRING: return q.spring_count > 0;
@@ -253,6 +313,10 @@ bool slotActive(SimParams q, int slot) {
     case SLOT_ERODED: return q.enable_erosion != 0;
     case SLOT_DEPOSITED: return q.enable_erosion != 0;
     case SLOT_SED_DRAINED: return q.edge_mode == EDGE_OPEN && q.enable_transport != 0;
+    case SLOT_INFILTRATED:
+    case SLOT_SEEPED: return q.enable_groundwater != 0 && q.model != MODEL_FLUVIAL;
+    case SLOT_SEA_IN:
+    case SLOT_SEA_OUT: return q.enable_sea != 0 && q.model == MODEL_PIPE;
     default: return true;
     }
 }

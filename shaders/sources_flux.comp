@@ -15,12 +15,20 @@
 // outflow_next (ping-pong).
 #include "common.glsl"
 
+// Issue 12: an ocean cell (below the sea's surface and connected to the open sea, gpu/sea.cpp).
+// The sea holds its surface (water_exchange.comp) and reaches beyond the grid: no water leaves
+// an ocean cell over the grid's edge.
+bool seaCell(ivec2 q, float b) {
+    return p.enable_sea != 0 && b < pc.sea_surface && imageLoad(sea_spill, q).r < pc.sea_surface;
+}
+
 // The cells c-2 .. c+2 along one axis: what the two faces of the cell on that axis need.
 // Loaded once (image loads are the cost of this pass); local index 2 is the cell itself.
 struct Line {
     float d[5];
     float eta[5];
     vec4 w[5];
+    bool sea[5]; // issue 12: ocean cells (at +-1 and the cell), whose surface the sea holds
     int first;  // global index of local cell 0 along the axis
     int n;      // cells along the axis
     int lo, hi; // outflow channels toward -axis and +axis
@@ -28,7 +36,7 @@ struct Line {
 
 // `centre` holds the cell's own depth, surface and outflow, loaded once for both axes. The
 // surface is needed at +-1 only (gravity), depth and outflow at +-2 (advection).
-Line loadLine(ivec2 c, int axis, float d0, float eta0, vec4 w0) {
+Line loadLine(ivec2 c, int axis, float d0, float eta0, vec4 w0, bool sea0) {
     Line l;
     ivec2 step = axis == 0 ? ivec2(1, 0) : ivec2(0, 1);
     l.first = (axis == 0 ? c.x : c.y) - 2;
@@ -36,16 +44,20 @@ Line loadLine(ivec2 c, int axis, float d0, float eta0, vec4 w0) {
     l.lo = axis == 0 ? LEFT : TOP;
     l.hi = axis == 0 ? RIGHT : BOTTOM;
     for (int i = 0; i < 5; ++i) {
+        l.sea[i] = false;
         if (i == 2) {
             l.d[i] = d0;
             l.eta[i] = eta0;
             l.w[i] = w0;
+            l.sea[i] = sea0;
             continue;
         }
         ivec2 q = c + (i - 2) * step;
         bool in_grid = inGrid(q);
         l.d[i] = in_grid ? waterAfterSources(q) : 0.0;
-        l.eta[i] = in_grid && (i == 1 || i == 3) ? imageLoad(terrain_cur, q).r + l.d[i] : 0.0;
+        float b = in_grid && (i == 1 || i == 3) ? imageLoad(terrain_cur, q).r : 0.0;
+        l.eta[i] = in_grid && (i == 1 || i == 3) ? b + l.d[i] : 0.0;
+        l.sea[i] = in_grid && (i == 1 || i == 3) && seaCell(q, b);
         l.w[i] = in_grid ? loadOutflowCur(q) : vec4(0.0);
     }
     return l;
@@ -89,11 +101,13 @@ float interiorFace(Line l, int i) {
     return friction(Un, hf);
 }
 
-// Over an open edge the water falls into a dry ghost cell level with this one.
+// Over an open edge the water falls into a dry ghost cell level with this one; with a sea
+// (issue 12) the ghost holds the sea's surface, so the sea does not drain over its edges.
 float edgeOutflow(Line l, int dir) {
     float dc = l.d[2];
-    if (dc <= p.dry_depth) return 0.0;
-    float Un = l.w[2][dir] + p.dt * p.gravity * dc / p.cell_size;
+    if (dc <= p.dry_depth || l.sea[2]) return 0.0;
+    float drop = p.enable_sea != 0 ? min(dc, l.eta[2] - pc.sea_surface) : dc;
+    float Un = l.w[2][dir] + p.dt * p.gravity * drop / p.cell_size;
     return max(0.0, friction(Un, dc));
 }
 
@@ -112,10 +126,12 @@ void main() {
     vec4 o = vec4(0.0);
     if (p.enable_flow != 0) {
         float d0 = waterAfterSources(c);
-        float eta0 = imageLoad(terrain_cur, c).r + d0;
+        float b0 = imageLoad(terrain_cur, c).r;
+        float eta0 = b0 + d0;
         vec4 w0 = loadOutflowCur(c);
-        vec2 x_out = axisOutflow(loadLine(c, 0, d0, eta0, w0));
-        vec2 y_out = axisOutflow(loadLine(c, 1, d0, eta0, w0));
+        bool sea0 = seaCell(c, b0);
+        vec2 x_out = axisOutflow(loadLine(c, 0, d0, eta0, w0, sea0));
+        vec2 y_out = axisOutflow(loadLine(c, 1, d0, eta0, w0, sea0));
         o = vec4(x_out, y_out);
         // Limiter (K of the design): the volume leaving in one step, dt * L * d * sum(w), may not
         // exceed the cell's water L^2 d, i.e. sum(w) <= L / dt.

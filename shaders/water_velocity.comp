@@ -25,7 +25,17 @@ void main() {
         float area = cellArea();
         rain = rainDepth(c);
         spring = springDepth(c);
-        float d = imageLoad(water_cur, c).r + rain + spring;
+        float d0 = imageLoad(water_cur, c).r;
+        float d = d0 + rain + spring;
+        if (p.enable_sea != 0 && imageLoad(terrain_cur, c).r < pc.sea_surface &&
+            imageLoad(sea_spill, c).r < pc.sea_surface) {
+            // Issue 12: on the deep, still sea (held at its surface every step) count the rain and
+            // springs as the depth stored them: fl(d + rain) - d, not rain.
+            precise float with_rain = d0 + rain;
+            precise float with_both = with_rain + spring;
+            rain = with_rain - d0;
+            spring = with_both - with_rain;
+        }
         vec4 o = loadOutflowNext(c);
         // What flows in from the left neighbour (through its right face), and so on.
         float from_left = discharge(c + ivec2(-1, 0), RIGHT), from_right = discharge(c + ivec2(1, 0), LEFT);

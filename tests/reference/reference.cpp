@@ -1,5 +1,7 @@
 #include "reference.h"
 
+#include "groundwater.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -19,6 +21,11 @@ State::State(int width, int height) : w(width), h(height) {
     wear.assign(n, Vec2{});
     flow.assign(n, 0.0);
     scratch.assign(n, Vec4{});
+    groundwater.assign(n, 0.0);
+    aquifer_base.assign(n, 0.0);
+    sea_spill.assign(n, SEA_UNREACHED);
+    seepage.assign(n, 0.0);
+    water_table.assign(n, 0.0);
 }
 
 namespace {
@@ -36,6 +43,7 @@ struct Face {
 struct FluxGrid {
     const State& s;
     const gpu::SimParams& p;
+    double sea_surface = 0.0; // the step's (issue 12): the ghost cell beyond an open edge holds it
     double d(int x, int y) const { return s.water[s.index(x, y)]; }
     double eta(int x, int y) const { return s.terrain[s.index(x, y)] + s.water[s.index(x, y)]; }
     const Vec4& w(int x, int y) const { return s.outflow[s.index(x, y)]; }
@@ -54,6 +62,12 @@ struct FluxGrid {
         auto [ax, ay] = cell(f - 1);
         auto [ex, ey] = cell(f);
         return {w(ax, ay)[hi] - w(ex, ey)[lo], w(ax, ay)[hi] * d(ax, ay) - w(ex, ey)[lo] * d(ex, ey)};
+    }
+
+    // Issue 12: an ocean cell, held at the sea's surface; none leaves over the grid's edge.
+    bool sea(int x, int y) const {
+        const size_t i = s.index(x, y);
+        return p.enable_sea && s.terrain[i] < sea_surface && s.sea_spill[i] < sea_surface;
     }
 
     // Implicit friction: linear drag plus Manning, over the upwind depth hf.
@@ -90,8 +104,9 @@ struct FluxGrid {
     // Outflow over an open edge into a dry ghost cell whose ground is level with this one.
     double edgeOutflow(int x, int y, int dir) const {
         const double dc = d(x, y);
-        if (dc <= p.dry_depth) return 0.0;
-        const double Un = w(x, y)[dir] + p.dt * double(p.gravity) * dc / p.cell_size;
+        if (dc <= p.dry_depth || sea(x, y)) return 0.0;
+        const double drop = p.enable_sea ? std::min(dc, eta(x, y) - sea_surface) : dc;
+        const double Un = w(x, y)[dir] + p.dt * double(p.gravity) * drop / p.cell_size;
         return std::max(0.0, friction(Un, dc));
     }
 };
@@ -127,7 +142,7 @@ void sources(State& s, const gpu::SimParams& p, const std::vector<Spring>& sprin
 std::vector<Vec4> outflowFlux(const State& s, const gpu::SimParams& p) {
     std::vector<Vec4> out(s.outflow.size(), Vec4{});
     if (!p.enable_flow) return out;
-    const FluxGrid g{s, p};
+    const FluxGrid g{s, p, seaSurface(p, s.time)};
     const bool open = p.edge_mode == EDGE_OPEN;
     for (int y = 0; y < s.h; ++y)
         for (int x = 0; x < s.w; ++x) {
@@ -445,6 +460,9 @@ double step(State& s, const gpu::SimParams& p, const std::vector<Spring>& spring
     waterVelocity(s, sourcesFlux(s, p, springs), p, springs, sums);
     Sums sed{}; // this step's erosion, transport and evaporation sums
     erosionTransportThermalEvaporation(s, p, sed);
+    waterExchange(s, p, seaSurface(p, s.time), sed); // issue 12 (groundwater.cpp)
+    groundwaterFlow(s, p);
+    s.time += p.dt;
     const double scale = sedimentScale(sed);
     for (double& v : s.sediment) v *= scale;
     for (size_t slot = 0; slot < sums.size(); ++slot)

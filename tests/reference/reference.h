@@ -28,6 +28,13 @@ struct State {
     std::vector<Vec2> wear;         // ground eroded, deposited since the start (m)
     std::vector<double> flow;       // water volume through the cell since the start (m^3)
     std::vector<Vec4> scratch;      // per-step transfer totals of the musgrave and simple models
+    // Groundwater and the sea (issue 12; groundwater.h).
+    std::vector<double> groundwater;  // m of water in the pores
+    std::vector<double> aquifer_base; // m, elevation
+    std::vector<double> sea_spill;    // m (SEA_UNREACHED: no path to the sea)
+    std::vector<double> seepage;      // m/s, this step
+    std::vector<double> water_table;  // m, the live table (groundwater) or the equilibrium's
+    double time = 0.0;                // simulated seconds (the tide)
     State() = default;
     State(int width, int height);
     size_t index(int x, int y) const { return static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x); }
@@ -67,8 +74,10 @@ void erosionTransportThermalEvaporation(State& s, const gpu::SimParams& p, Sums&
 // thermalGather then applies it.
 void talusOutflow(State& s, const gpu::SimParams& p);
 
-// One whole step of the pipe model, as the GPU records it. Returns the sediment correction
-// applied (m^3).
+// One whole step of the pipe model, as the GPU records it, with groundwater and the sea
+// (groundwater.h) when they are on; s.sea_spill is the spill surface in use (the GPU refreshes it
+// from the eroded ground a few rounds per step: equal while the ground's changes do not move a
+// cell across the sea's surface). Returns the sediment correction applied (m^3).
 double step(State& s, const gpu::SimParams& p, const std::vector<Spring>& springs, Sums& sums);
 
 } // namespace alluvium::ref

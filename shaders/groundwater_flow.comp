@@ -1,0 +1,37 @@
+#version 450
+// Groundwater, flow sub-step part 2 of 2 (gpu/groundwater.cpp): Dupuit-Forchheimer,
+// porosity dH/dt = div(K h grad H), one explicit sub-step of dt / groundwater_substeps. Each face
+// moves f = coef (H_a - H_b) times the sender's limiter (groundwater_head.comp) from the higher
+// head to the lower; both cells compute f from the same stored numbers, so what one loses the
+// other gains to the bit. No flow crosses the grid's edges (the sea, held at its surface, is the
+// outlet). Reads groundwater_head and aquifer_base at the cell and its 4 neighbours and the
+// sub-step's groundwater (push mode bit 0: groundwater_mid, else groundwater_next); writes the
+// other one.
+#include "common.glsl"
+#include "groundwater.glsl"
+
+const ivec2 kFaces[4] = ivec2[4](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1));
+
+void main() {
+    ivec2 c = cellId();
+    if (!insideGrid(c)) return;
+    bool from_mid = (pc.mode & 1) != 0;
+    vec2 own = imageLoad(groundwater_head, c).xy;
+    float h_own = max(own.x - imageLoad(aquifer_base, c).r, 0.0);
+    float g = from_mid ? imageLoad(groundwater_mid, c).r : imageLoad(groundwater_next, c).r;
+    for (int k = 0; k < 4; ++k) {
+        ivec2 n = c + kFaces[k];
+        if (!inGrid(n)) continue;
+        vec2 other = imageLoad(groundwater_head, n).xy;
+        float h_other = max(other.x - imageLoad(aquifer_base, n).r, 0.0);
+        precise float drop = own.x - other.x;
+        precise float moved = faceCoefficient(h_own, h_other) * drop;
+        precise float sent = moved * (drop > 0.0 ? own.y : other.y);
+        g -= sent;
+    }
+    // (rounding may leave a limited sender a hair below zero; the ocean, which the sea supplies,
+    // may go below: the next water_exchange restores and counts it)
+    if (!isOcean(c, imageLoad(terrain_next, c).r, pc.sea_surface)) g = max(g, 0.0);
+    if (from_mid) imageStore(groundwater_next, c, vec4(g));
+    else imageStore(groundwater_mid, c, vec4(g));
+}
