@@ -58,7 +58,7 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, S
     const double cell_size = params[Param::cell_size];
     GeneratedTerrain g = generateTerrain(n.w, n.h, 1, cell_size);
     gpu::Simulation sim(ctx, n.w, n.h);
-    loadInitialState(sim, {std::move(g.terrain), std::move(g.hardness)});
+    loadInitialState(sim, {std::move(g.terrain), std::move(g.hardness)}, params);
     gpu::SimParams sp = toSimParams(params, n.w, n.h);
     sp.model = model;
     sim.setParams(sp);

@@ -158,7 +158,7 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
         restoreSession(sim, *resumed);
         sim.setStepIndex(static_cast<int>(resumed->steps)); // rain events and droplet seeds continue
     }
-    else loadInitialState(sim, initial);
+    else loadInitialState(sim, initial, params);
     gpu::SimParams sim_params = toSimParams(params, w, h);
     sim_params.model = model;
     sim_params.particle_seed = static_cast<uint32_t>(o.terrain.seed); // droplets follow --seed

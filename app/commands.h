@@ -84,6 +84,15 @@ struct FillOptions {
     std::string out_maps;   // --out-maps DIR: lake depth and drainage area (and the other maps)
 };
 
+struct WatertableOptions {
+    TerrainOptions terrain; // --in (or procedural), --size, --height-range, --channel, --cell-size, --seed
+    std::vector<std::string> sets; // table_*, fluvial_outlets, enable_sea, sea_level, porosity, ...
+    std::string preset;
+    std::string out;        // the table as a heightmap (m)
+    std::string report;
+    std::string out_maps;   // --out-maps DIR: water_table, groundwater_depth and the other maps
+};
+
 struct BenchOptions {
     std::string sizes = "256,512,1024";
     int steps = 50;
@@ -100,5 +109,7 @@ int paramsCommand(bool json);
 int presetsCommand();
 int convertCommand(const ConvertOptions& options); // no Vulkan context
 int fillCommand(const FillOptions& options, const DeviceOptions& device);
+// Seed 003's equilibrium water table (issue 12).
+int watertableCommand(const WatertableOptions& options, const DeviceOptions& device);
 
 } // namespace alluvium

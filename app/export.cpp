@@ -26,10 +26,22 @@ nlohmann::json fluvialSummary(const gpu::Simulation& sim, double cell_size, int 
             {"largest_drainage_area_m2", largest}, {"fill_sweeps", sweeps}};
 }
 
-void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir) {
+std::vector<float> liveWaterTable(const gpu::Simulation& sim) {
+    const std::vector<float> g = sim.download(gpu::Field::Groundwater), base = sim.download(gpu::Field::AquiferBase),
+                             ground = sim.download(gpu::Field::Terrain);
+    const double porosity = std::max(double(sim.params().porosity), 1e-6);
+    std::vector<float> table(g.size());
+    for (std::size_t i = 0; i < g.size(); ++i) {
+        const double capacity = porosity * std::max(double(ground[i]) - base[i], 0.0);
+        table[i] = double(g[i]) < capacity ? float(base[i] + g[i] / porosity) : ground[i];
+    }
+    return table;
+}
+
+void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir, const std::vector<float>* water_table) {
     const std::size_t cells = std::size_t(sim.width()) * std::size_t(sim.height());
     std::vector<MapLayer> layers;
-    layers.reserve(8);
+    layers.reserve(14);
     auto add = [&](std::string name, std::vector<float> data, std::string unit) -> MapLayer& {
         MapLayer layer;
         layer.name = std::move(name);
@@ -58,6 +70,12 @@ void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir) {
     add("height", sim.download(gpu::Field::Terrain), "m").mask_from_min = true;
     add("lake_depth", sim.download(gpu::Field::Lake), "m");
     add("drainage_area", sim.download(gpu::Field::Drainage), "m^2").log_mask = true;
+    std::vector<float> table = water_table ? *water_table : liveWaterTable(sim);
+    const std::vector<float> ground = sim.download(gpu::Field::Terrain);
+    std::vector<float> depth(cells);
+    for (std::size_t i = 0; i < cells; ++i) depth[i] = std::max(ground[i] - table[i], 0.0f);
+    add("water_table", std::move(table), "m").mask_from_min = true;
+    add("groundwater_depth", std::move(depth), "m");
     writeMaps(dir, sim.width(), sim.height(), layers);
 }
 

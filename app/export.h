@@ -11,9 +11,15 @@ namespace alluvium {
 // Downloads the fields and writes water_depth, sediment, hardness, flow (with a log mask),
 // erosion, deposition, velocity (u, v; a speed mask), height, lake_depth (m) and drainage_area
 // (m^2, with a log mask) into dir, plus dir/maps.exr. The last two are those of the last
-// fluvial analysis: call sim.fluvialAnalyse() first for the final terrain's. Throws InputError if
-// a file cannot be written.
-void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir);
+// fluvial analysis: call sim.fluvialAnalyse() first for the final terrain's. And the water table
+// (issue 12): water_table (m) and groundwater_depth (m below the ground, 0 where the table is at
+// or above it): the groundwater's live table (liveWaterTable), or `water_table` when given (the
+// equilibrium table of `alluvium watertable`). Throws InputError if a file cannot be written.
+void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir,
+                const std::vector<float>* water_table = nullptr);
+
+// The groundwater's table (m): base + g / porosity, or the ground where the pores are full.
+std::vector<float> liveWaterTable(const gpu::Simulation& sim);
 
 // For reports, from the last fluvial analysis (sim.fluvialAnalyse(), which returned `sweeps`):
 // lake volume, cells and deepest lake, largest drainage area, fill sweeps.

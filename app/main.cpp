@@ -135,6 +135,16 @@ int main(int argc, char** argv) {
     fill_cmd->add_option("--preset", fill.preset, "preset NAME or FILE.json");
     fill_cmd->add_option("--out-maps", fill.out_maps, "also write the maps of the terrain (lake_depth, drainage_area, ...) to DIR");
 
+    WatertableOptions watertable;
+    CLI::App* watertable_cmd = app.add_subcommand(
+        "watertable", "seed 003's equilibrium water table of a terrain (lakes flat, capillary rise beside them), on the GPU");
+    addTerrainOptions(watertable_cmd, watertable.terrain);
+    watertable_cmd->add_option("--out", watertable.out, "the water table as a heightmap (m): .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
+    watertable_cmd->add_option("--report", watertable.report, "write a JSON report: lakes, ocean, wet land, depth below the ground, convergence");
+    watertable_cmd->add_option("--set", watertable.sets, "override a parameter, e.g. table_capillarity=5, enable_sea=on, sea_level=20");
+    watertable_cmd->add_option("--preset", watertable.preset, "preset NAME or FILE.json");
+    watertable_cmd->add_option("--out-maps", watertable.out_maps, "also write the maps (water_table, groundwater_depth, ...) to DIR");
+
     BenchOptions bench;
     CLI::App* bench_cmd = app.add_subcommand("bench", "GPU time per pass (timestamps) on procedural terrains");
     bench_cmd->add_option("--sizes", bench.sizes, "comma-separated grid sizes: N (square) or WxH");
@@ -166,6 +176,7 @@ int main(int argc, char** argv) {
         if (*bench_cmd) return benchCommand(bench, device);
         if (*convert_cmd) return convertCommand(convert);
         if (*fill_cmd) return fillCommand(fill, device);
+        if (*watertable_cmd) return watertableCommand(watertable, device);
     } catch (const InputError& e) {
         std::fprintf(stderr, "alluvium: %s\n", e.what());
         return 2;

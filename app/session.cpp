@@ -103,6 +103,7 @@ Session captureSession(const gpu::Simulation& sim, const Params& params, std::ve
     s.totals = sim.totals();
     s.initial_sums = initial_sums;
     s.initial_terrain = std::move(initial_terrain);
+    s.sim_time = sim.simTime();
     for (gpu::Field f : sessionFields()) s.fields.emplace_back(f, sim.download(f, false));
     return s;
 }
@@ -114,6 +115,7 @@ void restoreSession(gpu::Simulation& sim, const Session& s) {
     sim.setSprings(s.springs);
     sim.setTotals(s.totals);
     sim.setParams(toSimParams(s.params, s.width, s.height));
+    sim.setSimTime(s.sim_time);
 }
 
 Params sessionParams(const Session& session, const std::string& preset, double cell_size,
@@ -149,7 +151,9 @@ std::vector<std::byte> encodeSession(const Session& s) {
                         {"max_speed", number(s.totals.max_speed)}};
     header["initial_sums"] = {{"water", s.initial_sums.water},
                               {"terrain", s.initial_sums.terrain},
-                              {"sediment", s.initial_sums.sediment}};
+                              {"sediment", s.initial_sums.sediment},
+                              {"groundwater", s.initial_sums.groundwater}};
+    header["sim_time"] = s.sim_time;
     nlohmann::json arrays = nlohmann::json::array();
     arrays.push_back({{"name", kInitialTerrain}, {"channels", 1}});
     for (const auto& [field, values] : s.fields)
@@ -290,14 +294,26 @@ Session decodeSession(std::span<const std::byte> bytes, const std::string& what)
         };
         const auto& totals = h.at("totals");
         const auto& acc = totals.at("acc");
-        if (!acc.is_array() || acc.size() != TOTAL_SLOTS) throw fail("totals.acc must hold " + std::to_string(TOTAL_SLOTS) + " numbers");
-        for (size_t i = 0; i < TOTAL_SLOTS; ++i) s.totals.acc[i] = real(acc[i]);
+        // Files from before issue 12 hold 16 totals: the 14 slots of then, the correction at 14.
+        constexpr size_t kOldSlots = 16, kOldCorrection = 14;
+        if (!acc.is_array() || (acc.size() != TOTAL_SLOTS && acc.size() != kOldSlots))
+            throw fail("totals.acc must hold " + std::to_string(TOTAL_SLOTS) + " numbers");
+        if (acc.size() == TOTAL_SLOTS) {
+            for (size_t i = 0; i < TOTAL_SLOTS; ++i) s.totals.acc[i] = real(acc[i]);
+        } else {
+            for (size_t i = 0; i < kOldCorrection; ++i) s.totals.acc[i] = real(acc[i]);
+            s.totals.acc[TOTAL_CORRECTION_ABS] = real(acc[kOldCorrection]);
+        }
         s.totals.sediment_scale = static_cast<float>(real(totals.at("sediment_scale")));
         s.totals.max_speed = static_cast<float>(real(totals.at("max_speed")));
         const auto& sums = h.at("initial_sums");
         s.initial_sums.water = sums.at("water").get<double>();
         s.initial_sums.terrain = sums.at("terrain").get<double>();
         s.initial_sums.sediment = sums.at("sediment").get<double>();
+        if (sums.contains("groundwater")) s.initial_sums.groundwater = sums.at("groundwater").get<double>();
+        // The tide's clock (older files: the steps at the saved time step).
+        s.sim_time = h.contains("sim_time") ? h.at("sim_time").get<double>()
+                                            : double(s.steps) * s.params[Param::time_step];
     } catch (const nlohmann::json::exception& e) {
         throw fail(std::string("bad header: ") + e.what());
     } catch (const ParamError& e) {

@@ -35,6 +35,7 @@ struct Session {
     std::string model = "pipe";
     int width = 0, height = 0;
     long long steps = 0; // steps run since the initial terrain
+    double sim_time = 0.0; // simulated seconds (the tide's clock)
     Params params;
     std::vector<gpu::Spring> springs;
     gpu::Totals totals{};

@@ -1,5 +1,6 @@
 #include "setup.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cmath>
@@ -89,7 +90,16 @@ Params buildParams(const std::string& preset, double cell_size, const std::vecto
     return params;
 }
 
-void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial) {
+void initialAquifer(const std::vector<float>& ground, const Params& params, std::vector<float>& base,
+                    std::vector<float>& groundwater) {
+    const double thickness = params[Param::aquifer_thickness], porosity = params[Param::porosity];
+    const double saturated = std::max(thickness - params[Param::initial_table_depth], 0.0);
+    base.resize(ground.size());
+    groundwater.assign(ground.size(), static_cast<float>(porosity * saturated));
+    for (size_t i = 0; i < ground.size(); ++i) base[i] = static_cast<float>(double(ground[i]) - thickness);
+}
+
+void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial, const Params& params) {
     const size_t n = size_t(sim.width()) * size_t(sim.height());
     for (bool next : {false, true}) {
         sim.upload(gpu::Field::Terrain, initial.terrain.heights, next);
@@ -104,6 +114,12 @@ void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial) {
     sim.upload(gpu::Field::Lake, std::vector<float>(n, 0.0f));
     sim.upload(gpu::Field::Drainage, std::vector<float>(n, 0.0f));
     sim.upload(gpu::Field::Uplift, std::vector<float>(n, 1.0f));
+    std::vector<float> base, groundwater;
+    initialAquifer(initial.terrain.heights, params, base, groundwater);
+    sim.upload(gpu::Field::AquiferBase, base);
+    for (bool next : {true, false}) sim.upload(gpu::Field::Groundwater, groundwater, next); // cur last: the latest
+    sim.upload(gpu::Field::WaterTable, std::vector<float>(n, 0.0f));
+    sim.upload(gpu::Field::Seepage, std::vector<float>(n, 0.0f));
     sim.resetTotals();
 }
 
@@ -122,6 +138,7 @@ StateSums sumState(const gpu::Simulation& sim, double cell_size) {
     add(gpu::Field::Terrain, &sums.terrain);
     add(gpu::Field::Water, &sums.water);
     add(gpu::Field::Sediment, &sums.sediment);
+    add(gpu::Field::Groundwater, &sums.groundwater);
     add(gpu::Field::Velocity, nullptr);
     add(gpu::Field::Outflow, nullptr);
     return sums;
@@ -131,10 +148,12 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial,
                           const StateSums& final_sums, int steps, double seconds, double cell_size) {
     const gpu::Totals t = sim.totals();
     auto acc = [&](int slot) { return t.acc[slot]; };
-    const double added = acc(SLOT_RAIN) + acc(SLOT_SPRING) + acc(SLOT_BRUSH_WATER_ADD);
-    const double expected_water = initial.water + added - acc(SLOT_BRUSH_WATER_REMOVE) -
-                                  acc(SLOT_EVAPORATED) - acc(SLOT_DRAINED_WATER);
-    const double water_scale = std::max(initial.water + added, 1e-30);
+    // Water: on the ground and in it (groundwater), with what the sea added and took.
+    const double added = acc(SLOT_RAIN) + acc(SLOT_SPRING) + acc(SLOT_BRUSH_WATER_ADD) + acc(SLOT_SEA_IN);
+    const double expected_water = initial.water + initial.groundwater + added - acc(SLOT_BRUSH_WATER_REMOVE) -
+                                  acc(SLOT_EVAPORATED) - acc(SLOT_DRAINED_WATER) - acc(SLOT_SEA_OUT);
+    const double stored_final = final_sums.water + final_sums.groundwater;
+    const double water_scale = std::max(initial.water + initial.groundwater + added, 1e-30);
     const double soil_initial = initial.terrain + initial.sediment;
     const double soil_final = final_sums.terrain + final_sums.sediment;
     const double expected_soil = soil_initial + acc(SLOT_BRUSH_SOIL_ADD) -
@@ -157,7 +176,13 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial,
         {"drained", acc(SLOT_DRAINED_WATER)},
         {"stored_initial", initial.water},
         {"stored_final", final_sums.water},
-        {"budget_error_rel", std::abs(final_sums.water - expected_water) / water_scale},
+        {"infiltrated", acc(SLOT_INFILTRATED)},
+        {"seeped", acc(SLOT_SEEPED)},
+        {"groundwater_stored_initial", initial.groundwater},
+        {"groundwater_stored", final_sums.groundwater},
+        {"from_sea", acc(SLOT_SEA_IN)},
+        {"into_sea", acc(SLOT_SEA_OUT)},
+        {"budget_error_rel", std::abs(stored_final - expected_water) / water_scale},
     };
     r["soil"] = {
         {"initial", soil_initial},

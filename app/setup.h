@@ -34,12 +34,19 @@ InitialTerrain prepareTerrain(const TerrainOptions& options, double cell_size);
 std::string modelList();
 // Defaults, then the preset, then --cell-size, then each --set in order.
 Params buildParams(const std::string& preset, double cell_size, const std::vector<std::string>& sets);
-// Uploads terrain and hardness; zero water, sediment, flux, velocity, lakes and drainage; uplift 1.
-void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial);
+// Uploads terrain and hardness; zero water, sediment, flux, velocity, lakes and drainage; uplift 1;
+// the aquifer's base aquifer_thickness below the ground and its water table initial_table_depth
+// below it (groundwater, from `params`).
+void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial, const Params& params = Params());
+// The aquifer of a ground (loadInitialState): its base and the groundwater (m of water) of a
+// water table initial_table_depth below the ground.
+void initialAquifer(const std::vector<float>& ground, const Params& params, std::vector<float>& base,
+                    std::vector<float>& groundwater);
 
 // Volumes (m^3) of the state, summed in double precision, and the non-finite cells.
 struct StateSums {
     double water = 0.0, terrain = 0.0, sediment = 0.0;
+    double groundwater = 0.0; // in the ground's pores
     long long nan_cells = 0;
 };
 StateSums sumState(const gpu::Simulation& sim, double cell_size);

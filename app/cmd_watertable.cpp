@@ -1,0 +1,96 @@
+// alluvium watertable: seed 003's equilibrium water table of a terrain (gpu/water_table.cpp),
+// written as a heightmap, with a report and maps.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "commands.h"
+#include "export.h"
+#include "io/atomic_file.h"
+#include "io/errors.h"
+#include "progress.h"
+
+namespace alluvium {
+
+int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
+    if (!isHeightmapExtension(o.out))
+        throw InputError("--out '" + displayPath(o.out) + "': unsupported extension (use .png, .f32, .exr, .tif, .asc, ...)");
+    if (!o.report.empty() && std::filesystem::path(o.report).extension() != ".json")
+        throw InputError("--report '" + displayPath(o.report) + "': unsupported extension (use .json)");
+    Params params = buildParams(o.preset, o.terrain.cell_size, o.sets);
+    InitialTerrain initial = prepareTerrain(o.terrain, params[Param::cell_size]);
+    if (o.terrain.cell_size <= 0.0 && initial.terrain.cell_size > 0.0)
+        params = buildParams(o.preset, initial.terrain.cell_size, o.sets); // the file's (.asc)
+    const double cell_size = params[Param::cell_size];
+    const int w = initial.terrain.width, h = initial.terrain.height;
+    const int iterations = static_cast<int>(std::lround(params[Param::table_iterations]));
+
+    ScopedContext scoped(device);
+    gpu::Simulation sim(scoped.ctx, w, h);
+    loadInitialState(sim, initial, params);
+    gpu::SimParams sp = toSimParams(params, w, h);
+    sp.model = MODEL_FLUVIAL; // the edges where water leaves: fluvial_outlets
+    sim.setParams(sp);
+    std::fprintf(stderr, "alluvium: the water table of %dx%d cells of %g m, %d rounds\n", w, h, cell_size, iterations);
+    const auto start = std::chrono::steady_clock::now();
+    Progress progress("relaxing", iterations);
+    const uint32_t moving = sim.computeWaterTable(iterations, [&](int done) { progress.update(done); });
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    const std::vector<float> table = sim.download(gpu::Field::WaterTable);
+    const std::vector<float> spill = sim.download(gpu::Field::SeaSpill);
+    const std::vector<float>& ground = initial.terrain.heights;
+    const double area = cell_size * cell_size;
+    const bool sea = params[Param::enable_sea] >= 0.5;
+    const double sea_level = params[Param::sea_level];
+    long long lake_cells = 0, ocean_cells = 0, wet_land = 0, nan_cells = 0;
+    double lake_volume = 0.0, depth_sum = 0.0;
+    long long below = 0;
+    for (size_t i = 0; i < table.size(); ++i) {
+        if (!std::isfinite(table[i])) {
+            ++nan_cells;
+            continue;
+        }
+        const bool ocean = sea && ground[i] < sea_level && spill[i] < sea_level;
+        const bool lake = !ocean && spill[i] < SEA_UNREACHED && spill[i] > ground[i];
+        if (ocean) ++ocean_cells;
+        else if (lake && table[i] > ground[i]) {
+            ++lake_cells;
+            lake_volume += double(table[i] - ground[i]) * area;
+        } else if (table[i] >= ground[i]) {
+            ++wet_land; // the table meets the ground: springs and rivers a water body sustains
+        } else {
+            depth_sum += double(ground[i] - table[i]);
+            ++below;
+        }
+    }
+    nlohmann::json report = {{"width", w},
+                             {"height", h},
+                             {"cell_size_m", cell_size},
+                             {"outlets", params.format(Param::fluvial_outlets)},
+                             {"iterations", iterations},
+                             {"cells_still_moving", moving},
+                             {"lake_cells", lake_cells},
+                             {"lake_volume_m3", lake_volume},
+                             {"ocean_cells", ocean_cells},
+                             {"wet_land_cells", wet_land},
+                             {"mean_depth_below_ground_m", below > 0 ? depth_sum / double(below) : 0.0},
+                             {"nan_cells", nan_cells},
+                             {"seconds", seconds},
+                             {"device", scoped.ctx.device_name}};
+    if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
+    if (nan_cells > 0) {
+        std::fprintf(stderr, "alluvium: the relaxation produced %lld non-finite cells; no heightmap written\n", nan_cells);
+        return 1;
+    }
+    Heightmap out{w, h, table};
+    out.cell_size = cell_size;
+    saveHeightmap(o.out, out, cell_size);
+    if (!o.out_maps.empty()) exportMaps(sim, o.out_maps, &table);
+    std::fprintf(stderr, "alluvium: wrote %s%s: %lld lake cells (%.6g m^3), %lld wet land cells, %u cells still moving "
+                 "(%.1f s)\n", displayPath(o.out).c_str(), writesSidecar(o.out) ? " (+ .json)" : "", lake_cells,
+                 lake_volume, wet_land, moving, seconds);
+    return 0;
+}
+
+} // namespace alluvium
