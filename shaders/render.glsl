@@ -12,6 +12,8 @@ layout(set = 0, binding = R_WEAR, rg32f) uniform readonly image2D wear_img;
 layout(set = 0, binding = R_OUTFLOW, rgba32f) uniform readonly image2D outflow_img;
 layout(set = 0, binding = R_LAKE, r32f) uniform readonly image2D lake_img;
 layout(set = 0, binding = R_DRAINAGE, r32f) uniform readonly image2D drainage_img;
+layout(set = 0, binding = R_WATER_TABLE, r32f) uniform readonly image2D water_table_img;
+layout(set = 0, binding = R_SEEPAGE, r32f) uniform readonly image2D seepage_img;
 #ifdef SUN_WRITER
 layout(set = 0, binding = R_SUN, r32f) uniform writeonly image2D sun_img;
 #else

@@ -14,7 +14,9 @@
 #define R_SUN 7      // r32f   the viewer's own: sunlight reaching each cell, 0..1 (surface_sun.comp)
 #define R_LAKE 8     // r32f   the fluvial model's lake depth (m), drawn as water in that model
 #define R_DRAINAGE 9 // r32f   the fluvial model's drainage area (m^2)
-#define R_IMAGE_COUNT 10
+#define R_WATER_TABLE 10 // r32f the water table (m): the groundwater's, or the equilibrium's (issue 12)
+#define R_SEEPAGE 11     // r32f groundwater seeping out (m/s): springs, drawn as such
+#define R_IMAGE_COUNT 12
 // Set 1: per frame in flight.
 #define R_FRAME 0 // uniform FrameBlock (the C++ mirror is viewer::FrameUniforms)
 #define R_PICK 1  // buffer: vec4 hit (cell x, cell y, height m, 1 if hit), uint non_finite (the
@@ -40,7 +42,8 @@
 #define OVERLAY_FLUX 5
 #define OVERLAY_WEAR 6 // erosion (red) / deposition (blue) since reset, diverging
 #define OVERLAY_DRAINAGE 7 // fluvial model: log10 of the upstream area in cells (the river network)
-#define OVERLAY_COUNT 8
+#define OVERLAY_WATER_TABLE 8 // depth of the water table below the ground (m; 0 where it is at the surface)
+#define OVERLAY_COUNT 9
 
 #define LAYER_TERRAIN 0
 #define LAYER_WATER 1

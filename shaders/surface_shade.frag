@@ -81,6 +81,7 @@ vec3 diverging(float t) {
 
 float overlayValue(ivec2 c, int mode) {
     if (mode == OVERLAY_WATER_DEPTH) return waterAt(c);
+    if (mode == OVERLAY_WATER_TABLE) return max(terrainAt(c) - imageLoad(water_table_img, c).r, 0.0);
     if (mode == OVERLAY_DRAINAGE) return log(max(imageLoad(drainage_img, c).r / (f.grid.z * f.grid.z), 1.0)) / log(10.0);
     if (mode == OVERLAY_SPEED) return length(imageLoad(velocity_img, c).rg);
     if (mode == OVERLAY_SEDIMENT) return imageLoad(sediment_img, c).r;
@@ -134,6 +135,16 @@ vec3 groundColour(vec2 p, vec3 n, float h) {
     return toLinear(colour * (1.0 - 0.2 * wet));
 }
 
+// Springs (issue 12): where groundwater seeps out, 0..1, and a sparkle that moves with time.
+float springAt(vec2 p) {
+    float rate = imageLoad(seepage_img, clampCell(ivec2(p))).r;
+    float spring = smoothstep(2e-6, 5e-5, rate);
+    if (spring <= 0.0) return 0.0;
+    vec2 cell = fract(p) - 0.5;
+    float pulse = 0.75 + 0.25 * sin(f.mesh.w * 4.0 + dot(floor(p), vec2(1.7, 2.3)));
+    return spring * pulse * (1.0 - smoothstep(0.15, 0.5, length(cell)));
+}
+
 vec3 light(vec3 albedo, vec3 n, float sun) {
     vec3 s = normalize(f.sun_dir.xyz);
     float diffuse = max(dot(n, s), 0.0) * sun;
@@ -185,6 +196,7 @@ vec4 shadeTerrain() {
         colour = c * shade;
     } else {
         colour = light(groundColour(p, n, h), n, sunAt(p));
+        colour = mix(colour, toLinear(vec3(0.55, 0.92, 1.0)), springAt(p) * 0.8);
     }
     colour = fog(colour);
     colour = mix(colour, vec3(1.0, 0.85, 0.2), brushRing(p));
@@ -223,7 +235,10 @@ vec4 shadeWater() {
     float speed = length(imageLoad(velocity_img, c).rg);
     float foam = 0.6 * smoothstep(10.0, 30.0, speed) * smoothstep(0.05, 0.3, d);
     colour = mix(colour, vec3(0.95), foam * 0.8);
-    alpha = max(alpha, foam * 0.8) * film;
+    // A spring wells up: bright where groundwater seeps out.
+    float spring = springAt(p);
+    colour = mix(colour, toLinear(vec3(0.70, 0.97, 1.0)), spring * 0.7);
+    alpha = max(max(alpha, foam * 0.8), spring * 0.8) * film;
     colour = fog(colour);
     colour = mix(colour, vec3(1.0, 0.85, 0.2), brushRing(p));
     return vec4(colour, alpha);

@@ -1,11 +1,14 @@
 // The viewer's actions between frames: parameters, reset, the panel's file requests, shader
 // hot reload.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
 
 #include "app.h"
+#include "panel.h"
+#include "render_shared.h"
 #include "io/atomic_file.h"
 #include "io/errors.h"
 #include "presets.h"
@@ -42,7 +45,7 @@ void resetSimulation(App& app) {
     app.brush_carry.hand_dropped += t.hand_dropped;
     app.brush->resetTotals();
     app.hand_holding = app.hand_picking = false;
-    loadInitialState(*app.sim, app.initial);
+    loadInitialState(*app.sim, app.initial, app.state.params);
     const size_t cells = size_t(app.sim->width()) * size_t(app.sim->height());
     app.sim->upload(gpu::Field::Wear, std::vector<float>(cells * 2, 0.0f));
     app.sim->upload(gpu::Field::Flow, std::vector<float>(cells, 0.0f));
@@ -125,6 +128,48 @@ void handleRequests(App& app) {
         resetSimulation(app);
         s.reset_requested = false;
     }
+    if (s.water_table_requested) {
+        equilibriumWaterTable(app);
+        s.water_table_requested = false;
+    }
+}
+
+// The panel's "Equilibrium water table" (seed 003, gpu/water_table.cpp): relaxed on the current
+// ground and shown as the water-table overlay. With groundwater on, the groundwater takes it (what
+// that adds or removes is counted like the brush's water, so the budget stays closed).
+void equilibriumWaterTable(App& app) {
+    ViewerState& s = app.state;
+    vkDeviceWaitIdle(app.ctx->device);
+    const auto start = std::chrono::steady_clock::now();
+    const uint32_t moving = app.sim->computeWaterTable(static_cast<int>(s.params[Param::table_iterations]));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    char text[160];
+    std::snprintf(text, sizeof text, "%d rounds in %.1f s, %u cells still moving", int(s.params[Param::table_iterations]),
+                  seconds, moving);
+    s.water_table_status = text;
+    if (s.params[Param::enable_groundwater] >= 0.5) {
+        const std::vector<float> table = app.sim->download(gpu::Field::WaterTable);
+        const std::vector<float> ground = app.sim->download(gpu::Field::Terrain);
+        const std::vector<float> base = app.sim->download(gpu::Field::AquiferBase);
+        const std::vector<float> before = app.sim->download(gpu::Field::Groundwater);
+        const double porosity = s.params[Param::porosity], area = s.params[Param::cell_size] * s.params[Param::cell_size];
+        std::vector<float> g(table.size());
+        double added = 0.0, removed = 0.0;
+        for (size_t i = 0; i < g.size(); ++i) {
+            const double top = std::min(double(table[i]), double(ground[i]));
+            g[i] = static_cast<float>(porosity * std::max(top - base[i], 0.0));
+            const double change = (double(g[i]) - before[i]) * area;
+            (change > 0.0 ? added : removed) += std::abs(change);
+        }
+        app.sim->upload(gpu::Field::Groundwater, g);
+        gpu::Totals t = app.sim->totals();
+        t.acc[SLOT_BRUSH_WATER_ADD] += added;
+        t.acc[SLOT_BRUSH_WATER_REMOVE] += removed;
+        app.sim->setTotals(t);
+        s.water_table_status += "; the groundwater took it";
+    }
+    s.overlay = OVERLAY_WATER_TABLE;
+    s.overlay_range = overlayDefaultRange(OVERLAY_WATER_TABLE);
 }
 
 // Rebuilds the pipeline of every simulation pass whose source changed; a compile error is

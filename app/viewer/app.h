@@ -53,6 +53,9 @@ void applyParams(App& app);
 void measureRelief(App& app);
 // Uploads the initial terrain again (R, a new terrain, an import); waits for the device.
 void resetSimulation(App& app);
+// The panel's "Equilibrium water table" (issue 12): computes it, shows it, and with groundwater on
+// loads it into the groundwater.
+void equilibriumWaterTable(App& app);
 // Carries out the panel's file requests (presets, import, export, new terrain) and a reset;
 // errors become the panel's message.
 void handleRequests(App& app);

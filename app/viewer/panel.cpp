@@ -2,6 +2,7 @@
 // [SECTION] statistics
 // [SECTION] simulation, view and brush
 // [SECTION] parameters (the table)
+// [SECTION] groundwater and the equilibrium water table
 // [SECTION] presets and files
 // [SECTION] recording
 // [SECTION] legend
@@ -41,22 +42,25 @@ bool toolAvailable(Tool) { return true; }
 const char* overlayName(int overlay) {
     static const char* names[OVERLAY_COUNT] = {"shaded",   "water depth",  "speed",
                                                "suspended sediment", "hardness", "outflow flux",
-                                               "erosion / deposition", "drainage area (fluvial)"};
+                                               "erosion / deposition", "drainage area (fluvial)",
+                                               "water table depth"};
     return overlay >= 0 && overlay < OVERLAY_COUNT ? names[overlay] : "?";
 }
 
 float overlayDefaultRange(int overlay) {
-    static const float ranges[OVERLAY_COUNT] = {1.0f, 0.5f, 5.0f, 0.05f, 1.0f, 20.0f, 1.0f, 4.0f};
+    static const float ranges[OVERLAY_COUNT] = {1.0f, 0.5f, 5.0f, 0.05f, 1.0f, 20.0f, 1.0f, 4.0f, 10.0f};
     return overlay >= 0 && overlay < OVERLAY_COUNT ? ranges[overlay] : 1.0f;
 }
 
 const char* overlayKey(int overlay) {
-    static const char* keys[OVERLAY_COUNT] = {"none", "depth", "speed", "sediment", "hardness", "flux", "erosion", "drainage"};
+    static const char* keys[OVERLAY_COUNT] = {"none", "depth", "speed", "sediment", "hardness", "flux", "erosion", "drainage",
+                                              "watertable"};
     return overlay >= 0 && overlay < OVERLAY_COUNT ? keys[overlay] : "?";
 }
 
 const char* overlayUnit(int overlay) {
-    static const char* units[OVERLAY_COUNT] = {"", "m", "m/s", "m", "", "m^3/s", "m", "log10 cells upstream"};
+    static const char* units[OVERLAY_COUNT] = {"", "m", "m/s", "m", "", "m^3/s", "m", "log10 cells upstream",
+                                               "m below the ground"};
     return overlay >= 0 && overlay < OVERLAY_COUNT ? units[overlay] : "";
 }
 
@@ -132,6 +136,10 @@ void statistics(ViewerState& s) {
         } else {
             ImGui::TextWrapped("the %s model keeps no water budget", gpu::modelName(s.model));
         }
+        if (s.params[Param::enable_groundwater] >= 0.5)
+            ImGui::Text("infiltrated %.4g  seeped %.4g", a[SLOT_INFILTRATED], a[SLOT_SEEPED]);
+        if (s.params[Param::enable_sea] >= 0.5 && s.model == MODEL_PIPE)
+            ImGui::Text("from the sea %.4g  into it %.4g", a[SLOT_SEA_IN], a[SLOT_SEA_OUT]);
         ImGui::Text("max speed %.2f m/s", double(s.totals.max_speed));
         ImGui::TreePop();
     }
@@ -278,6 +286,22 @@ void parameters(ViewerState& s) {
     }
 }
 
+// [SECTION] groundwater and the equilibrium water table (issue 12)
+
+void waterTable(ViewerState& s) {
+    ImGui::TextWrapped("The live groundwater: the 'groundwater' parameters (enable_groundwater). Seed 003's equilibrium "
+                       "water table: the 'water table' parameters.");
+    if (ImGui::Button("Equilibrium water table")) s.water_table_requested = true;
+    tooltip("relax the table that minimises E = S + U - G + C on the current ground (table_iterations rounds) and "
+            "show its depth below the ground; with groundwater on, it also becomes the groundwater");
+    ImGui::SameLine();
+    if (ImGui::Button("Show depth")) {
+        s.overlay = OVERLAY_WATER_TABLE;
+        s.overlay_range = overlayDefaultRange(OVERLAY_WATER_TABLE);
+    }
+    if (!s.water_table_status.empty()) ImGui::TextWrapped("%s", s.water_table_status.c_str());
+}
+
 // [SECTION] presets and files
 
 void files(ViewerState& s) {
@@ -389,6 +413,7 @@ void drawPanel(ViewerState& s) {
     if (ImGui::CollapsingHeader("Simulation and view", ImGuiTreeNodeFlags_DefaultOpen)) controls(s);
     if (ImGui::CollapsingHeader("Brush", ImGuiTreeNodeFlags_DefaultOpen)) brush(s);
     if (ImGui::CollapsingHeader("Parameters")) parameters(s);
+    if (ImGui::CollapsingHeader("Groundwater and water table")) waterTable(s);
     if (ImGui::CollapsingHeader("Presets and files")) files(s);
     if (ImGui::CollapsingHeader("Recording")) recording(s);
     ImGui::End();

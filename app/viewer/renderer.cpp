@@ -161,7 +161,7 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     // By binding; R_SUN is the viewer's own image (its entry here is not used).
     const std::array<Field, R_IMAGE_COUNT> fields = {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity,
                                                      Field::Hardness, Field::Wear, Field::Outflow, Field::Terrain,
-                                                     Field::Lake, Field::Drainage};
+                                                     Field::Lake, Field::Drainage, Field::WaterTable, Field::Seepage};
     for (int half = 0; half < 2; ++half) {
         std::array<VkDescriptorImageInfo, R_IMAGE_COUNT> infos{};
         std::array<VkWriteDescriptorSet, R_IMAGE_COUNT> writes{};

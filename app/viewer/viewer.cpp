@@ -161,7 +161,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
 
     gpu::Simulation sim(ctx, s.width, s.height);
     app.sim = &sim;
-    loadInitialState(sim, app.initial);
+    loadInitialState(sim, app.initial, s.params);
     measureRelief(app);
     applyParams(app);
     gpu::Brush brush(ctx, sim);
