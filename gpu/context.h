@@ -37,6 +37,8 @@ struct Context {
     // messenger's pointer stays valid even if the Context is copied or moved.
     std::shared_ptr<std::atomic<int>> validation_errors;
     uint64_t device_local_bytes = 0; // size of the largest DEVICE_LOCAL heap
+    // shaderInt64 and shaderBufferInt64Atomics: the particles and fluvial models' accumulators.
+    bool int64_atomics = false;
     std::string device_name;
 };
 

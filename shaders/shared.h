@@ -39,8 +39,8 @@ using uint = uint32_t;
 #define B_WEAR 17           // rg32f  ground eroded, deposited since the start (m), for export maps
 #define B_FLOW 18           // r32f   water volume that flowed through the cell since the start (m^3)
 #define B_SCRATCH 19        // rgba32f per-step transfer totals of the grid models (musgrave, simple)
-#define B_DELTA 20          // int[] per-cell fixed-point height changes (particles: integer atomics)
-#define B_DRAINED 21        // int64: fixed-point soil carried off open edges this step (particles)
+#define B_DELTA 20          // int64[] per-cell fixed-point height changes (particles: integer atomics)
+#define B_DRAINED 21        // int64[4]: this step's droplet totals, soil off open edges and water (particles.glsl)
 // The fluvial model (issue 5): routing, lake filling, drainage area and stream power.
 #define B_FLUVIAL_KEY 22    // uint64[]: filled height (ordered bits) << 32 | steps across a flat to its exit
 #define B_FLUVIAL_RCV 23    // uint[]: receiver cell index (itself: an outlet, or a pit the fill has not reached yet)
@@ -73,6 +73,7 @@ using uint = uint32_t;
 
 // Totals accumulated on the GPU in double precision (indices into Totals.acc).
 #define TOTAL_CORRECTION_ABS 14 // sum over steps of |sediment correction| (m^3)
+#define TOTAL_WATER_ABSORBED 15 // particles: water of droplets that ended on the map (m^3)
 #define TOTAL_SLOTS 16
 
 #define EDGE_CLOSED 0
@@ -103,8 +104,8 @@ using uint = uint32_t;
 #define CONTROL_AFTER_JUMP 3  // a round ran: flip parity; no ancestors left: stop
 #define TILES_SIZE 64         // invocations per workgroup of fluvial_tiles.comp
 
-// Particles model: droplet variants, and the fixed point of delta[] (int32 units of 2^-20 m:
-// +-2048 m per cell per step; see shaders/particles.comp for the bound).
+// Particles model: droplet variants, and the fixed point of delta64[] (int64 units of 2^-20 m;
+// see shaders/particles.comp for the bound).
 #define PARTICLES_MASS_TRANSFER 0
 #define PARTICLES_CAPACITY 1
 #define PARTICLE_FIXED_ONE 1048576.0 // fixed-point units per metre (2^20)
