@@ -127,16 +127,6 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
     report["soil"]["net_raised"] = raised;
     if (steps_before > 0) report["resumed_at_step"] = steps_before;
     report["nodata_filled"] = initial.terrain.nodata_filled;
-    report["model"] = model_name;
-    if (model != MODEL_PIPE) {
-        // Only the pipe model accounts its water sources and sinks on the GPU; the others
-        // report their stored water and soil, not a water budget.
-        report["water"]["budget_error_rel"] = nullptr;
-        report["water"]["note"] = "the " + model_name + " model keeps no water budget";
-        // Nor does it tally each exchange between ground and water: see net_lowered/net_raised.
-        report["soil"]["eroded"] = nullptr;
-        report["soil"]["deposited"] = nullptr;
-    }
     // Lakes and drainage of the final terrain, once, for the fluvial report and --out-maps.
     const gpu::FluvialControl last = sim.fluvialControl(); // the last iteration's fill, before that
     const int analysis_sweeps = model == MODEL_FLUVIAL || !o.out_maps.empty() ? sim.fluvialAnalyse() : 0;

@@ -133,7 +133,7 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial,
     auto acc = [&](int slot) { return t.acc[slot]; };
     const double added = acc(SLOT_RAIN) + acc(SLOT_SPRING) + acc(SLOT_BRUSH_WATER_ADD);
     const double expected_water = initial.water + added - acc(SLOT_BRUSH_WATER_REMOVE) -
-                                  acc(SLOT_EVAPORATED) - acc(SLOT_DRAINED_WATER);
+                                  acc(SLOT_EVAPORATED) - acc(SLOT_DRAINED_WATER) - acc(TOTAL_WATER_ABSORBED);
     const double water_scale = std::max(initial.water + added, 1e-30);
     const double soil_initial = initial.terrain + initial.sediment;
     const double soil_final = final_sums.terrain + final_sums.sediment;
@@ -155,6 +155,7 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial,
         {"brush_removed", acc(SLOT_BRUSH_WATER_REMOVE)},
         {"evaporated", acc(SLOT_EVAPORATED)},
         {"drained", acc(SLOT_DRAINED_WATER)},
+        {"absorbed", acc(TOTAL_WATER_ABSORBED)},
         {"stored_initial", initial.water},
         {"stored_final", final_sums.water},
         {"budget_error_rel", std::abs(final_sums.water - expected_water) / water_scale},
@@ -176,7 +177,34 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial,
     };
     r["nan_cells"] = final_sums.nan_cells;
     r["max_speed"] = t.max_speed;
+    const int model = sim.params().model;
+    r["model"] = gpu::modelName(model);
+    if (const char* note = waterBudgetNote(model)) r["water"]["note"] = note;
+    if (model == MODEL_FLUVIAL) r["water"]["budget_error_rel"] = nullptr;
+    if (model != MODEL_PIPE) {
+        // Only the pipe model tallies each exchange between ground and water: see
+        // soil.net_lowered / net_raised for the others.
+        r["soil"]["eroded"] = nullptr;
+        r["soil"]["deposited"] = nullptr;
+    }
     return r;
+}
+
+const char* waterBudgetNote(int model) {
+    switch (model) {
+    case MODEL_THERMAL:
+    case MODEL_OLSEN: return "no water moves in this model: the water stored is carried over unchanged";
+    case MODEL_MUSGRAVE:
+    case MODEL_SIMPLE:
+        return "rained: the model's rain (every cell, per event or step); evaporated: its evaporation; no water "
+               "leaves over the edges";
+    case MODEL_PARTICLES:
+        return "droplet water, one particle_volume unit counted as 1 m^3: rained = particle_count x particle_volume "
+               "per step; evaporated on the way; drained with droplets that left over an open edge; absorbed where "
+               "droplets ended on the map. The water field is carried over unchanged";
+    case MODEL_FLUVIAL: return "the fluvial model keeps no water budget: its water is the lakes of the fill";
+    default: return nullptr;
+    }
 }
 
 } // namespace alluvium

@@ -51,6 +51,7 @@ constexpr std::array<PassInfo, kPassCount> kPasses = {{
     {"fluvial_sediment_init", 0, false},
     {"fluvial_sediment", 0, false},
     {"fluvial_deposit", 0, false},
+    {"grid_totals", 0, true},
 }};
 
 constexpr uint32_t kMaxSprings = 4096; // 64 KiB: the limit of vkCmdUpdateBuffer
@@ -122,8 +123,8 @@ const std::vector<Pass>& modelPasses(int model) {
         Pass::ErosionDeposition, Pass::SedimentTransport, Pass::ReduceSediment, Pass::SedimentCorrect,
         Pass::ThermalOutflow, Pass::ThermalGather,     Pass::Evaporation,    Pass::ReduceTotals};
     static const std::vector<Pass> talus = {Pass::TalusOutflow, Pass::TalusGather};
-    static const std::vector<Pass> musgrave = {Pass::MusgraveTransfer, Pass::MusgraveApply};
-    static const std::vector<Pass> simple = {Pass::SimpleTransfer, Pass::SimpleApply};
+    static const std::vector<Pass> musgrave = {Pass::MusgraveTransfer, Pass::MusgraveApply, Pass::GridTotals};
+    static const std::vector<Pass> simple = {Pass::SimpleTransfer, Pass::SimpleApply, Pass::GridTotals};
     static const std::vector<Pass> particles = {Pass::Particles, Pass::ParticlesApply};
     static const std::vector<Pass> fluvial = {Pass::FluvialFill, Pass::FluvialRoute, Pass::FluvialAccumulate,
                                               Pass::FluvialErode};
@@ -160,7 +161,7 @@ uint64_t simulationBytes(int width, int height) {
     const uint64_t cells = uint64_t(width) * uint64_t(height);
     uint64_t per_cell = 0;
     for (const FieldInfo& f : kFields) per_cell += uint64_t(f.channels) * 4u * (f.ping_pong ? 2u : 1u);
-    per_cell += kFluvialBytesPerCell;
+    per_cell += kFluvialBytesPerCell + sizeof(int64_t); // and the particles' height changes
     return cells * per_cell + partialsBytes(width, height, kMinSubgroupSize) + sizeof(SimParams) + sizeof(Totals) +
            kMaxSprings * sizeof(Spring);
 }
@@ -202,8 +203,8 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     createBuffer(partials_, ctx, partialsBytes(width, height, subgroup_size_), storage, false);
     createBuffer(totals_, ctx, sizeof(Totals), storage, true);
     createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
-    createBuffer(delta_, ctx, uint64_t(w) * h * sizeof(int32_t), storage, false);
-    createBuffer(drained_, ctx, sizeof(int64_t), storage, false);
+    createBuffer(delta_, ctx, uint64_t(w) * h * sizeof(int64_t), storage, false); // particles.glsl
+    createBuffer(drained_, ctx, 4 * sizeof(int64_t), storage, false);
     const uint64_t cells = uint64_t(w) * h;
     createBuffer(fluvial_key_, ctx, cells * sizeof(uint64_t), storage, false);
     createBuffer(fluvial_rcv_, ctx, cells * sizeof(uint32_t), storage, false);
@@ -427,6 +428,12 @@ VkPipeline Simulation::pipeline(Pass pass) {
     // Created at first use: a model's shaders are loaded only when that model runs.
     VkPipeline& p = pipelines_[static_cast<size_t>(pass)];
     if (p == VK_NULL_HANDLE) {
+        const bool int64 = pass == Pass::Particles || pass == Pass::ParticlesApply ||
+                           (pass >= Pass::FluvialControl && pass <= Pass::FluvialDeposit);
+        if (int64 && !ctx_.int64_atomics)
+            throw DeviceError(ctx_.device_name + " lacks 64-bit integer atomics on buffers (shaderInt64, "
+                              "shaderBufferInt64Atomics), which the " + std::string(pass >= Pass::FluvialControl ? "fluvial" : "particles") +
+                              " model needs");
         const std::vector<uint32_t> code = loadSpirv(shaderDirectory() / (std::string(passName(pass)) + ".spv"));
         VkShaderModule module = createShaderModule(ctx_, code);
         p = createComputePipeline(ctx_, pipeline_layout_, module);

@@ -34,6 +34,7 @@ enum class Pass {
     // routing, accumulation rounds, implicit erosion (init, rounds) and the new ground.
     FluvialControl, FluvialFillInit, FluvialTiles, FluvialFill, FluvialRoute, FluvialAccumulate, FluvialErodeInit,
     FluvialErode, FluvialApply, FluvialSedimentInit, FluvialSediment, FluvialDeposit,
+    GridTotals, // musgrave and simple: the step's rain and evaporation into the totals
     Count
 };
 constexpr int kPassCount = static_cast<int>(Pass::Count);

@@ -28,3 +28,12 @@ float raiseGround(float b, float amount, out float moved) {
 
 // Every model step leaves every ping-pong field written in its "next" half.
 void carryOutflow(ivec2 c) { imageStore(outflow_next, c, imageLoad(outflow_cur, c)); }
+
+// The water budget: this step's per-subgroup sum of `value` (m^3) into the partials of `slot`
+// (SLOT_RAIN, SLOT_EVAPORATED), which grid_totals folds into the run's totals. Unlike
+// addPartial it does not depend on the pipe model's switches; every invocation of the
+// workgroup, inside the grid or not, must reach it, so every partial of the slot is rewritten.
+void addWaterPartial(int slot, float value) {
+    float sum = subgroupAdd(value);
+    if (subgroupElect()) partials[partialIndex(slot)] = sum;
+}

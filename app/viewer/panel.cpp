@@ -15,6 +15,7 @@
 #include <imgui.h>
 
 #include "render_shared.h"
+#include "setup.h"
 
 namespace alluvium::viewer {
 
@@ -120,16 +121,19 @@ void statistics(ViewerState& s) {
         const double* a = s.totals.acc;
         const gpu::BrushTotals& b = s.brush_totals;
         const double water = s.initial_water + a[SLOT_RAIN] + a[SLOT_SPRING] + b.water_added - b.water_removed -
-                             a[SLOT_EVAPORATED] - a[SLOT_DRAINED_WATER];
-        if (s.model == MODEL_PIPE) ImGui::Text("water %.4g (rained %.4g, springs %.4g)", water, a[SLOT_RAIN], a[SLOT_SPRING]);
+                             a[SLOT_EVAPORATED] - a[SLOT_DRAINED_WATER] - a[TOTAL_WATER_ABSORBED];
+        if (s.model != MODEL_FLUVIAL) {
+            ImGui::Text("water %.4g (rained %.4g, springs %.4g)", water, a[SLOT_RAIN], a[SLOT_SPRING]);
+            ImGui::Text("evaporated %.4g  drained %.4g", a[SLOT_EVAPORATED], a[SLOT_DRAINED_WATER]);
+            if (s.model == MODEL_PARTICLES) ImGui::Text("absorbed where droplets ended %.4g", a[TOTAL_WATER_ABSORBED]);
+        }
+        if (const char* note = waterBudgetNote(s.model); note && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note);
         ImGui::Text("brush water +%.4g / -%.4g", b.water_added, b.water_removed);
         ImGui::Text("brush ground +%.4g / -%.4g", b.terrain_added, b.terrain_removed);
-        if (s.model == MODEL_PIPE) {
-            ImGui::Text("eroded %.4g  deposited %.4g", a[SLOT_ERODED], a[SLOT_DEPOSITED]);
-            ImGui::Text("drained water %.4g  sediment %.4g", a[SLOT_DRAINED_WATER], a[SLOT_SED_DRAINED]);
-        } else {
-            ImGui::TextWrapped("the %s model keeps no water budget", gpu::modelName(s.model));
-        }
+        if (s.model == MODEL_PIPE) ImGui::Text("eroded %.4g  deposited %.4g", a[SLOT_ERODED], a[SLOT_DEPOSITED]);
+        if (s.model == MODEL_PIPE || s.model == MODEL_PARTICLES)
+            ImGui::Text("sediment off the edges %.4g", a[SLOT_SED_DRAINED]);
+        if (s.model == MODEL_FLUVIAL) ImGui::TextWrapped("%s", waterBudgetNote(s.model));
         ImGui::Text("max speed %.2f m/s", double(s.totals.max_speed));
         ImGui::TreePop();
     }

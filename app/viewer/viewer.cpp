@@ -658,10 +658,6 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         report["springs"] = s.springs.size();
         report["frames"] = frame_number;
         report["validation_errors"] = ctx.validation_errors ? ctx.validation_errors->load() : 0;
-        if (s.model != MODEL_PIPE) {
-            report["water"]["budget_error_rel"] = nullptr;
-            report["water"]["note"] = std::string("the ") + gpu::modelName(s.model) + " model keeps no water budget";
-        }
         writeTextAtomic(o.report, report.dump(2) + "\n");
         if (after.nan_cells > 0) status = 1;
     }
