@@ -26,6 +26,7 @@
 #include "io/atomic_file.h"
 #include "io/errors.h"
 #include "panel.h"
+#include "pipeline.h"
 #include "presets.h"
 #include "render_shared.h"
 #include "renderer.h"
@@ -298,6 +299,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     const bool bench = o.bench_frames > 0;
     if (bench) s.vsync = false;
 
+    gpu::shaderDirectory(); // a broken installation is one line (InstallError) before a window opens
     // A window if a display is there (and not --offscreen), else the same frames offscreen.
     const bool windowed = !o.offscreen && initWindowSystem();
     if (!windowed && !o.offscreen) std::fprintf(stderr, "alluvium: no display; rendering offscreen\n");
@@ -458,7 +460,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     const int warmup = bench ? 5 : 0;
     const int frame_limit = bench ? warmup + o.bench_frames : o.exit_after_frames > 0 ? o.exit_after_frames : windowed ? 0 : 1;
     std::vector<double> frame_times;
-    ShaderWatcher watcher(ALLUVIUM_SOURCE_SHADER_DIR);
+    ShaderWatcher watcher(hotReloadDirectory());
     auto last_watch = std::chrono::steady_clock::now();
     double gpu_parts[3] = {0, 0, 0}; // bench: GPU ms of the steps, the pick, the drawing
     int screenshot_counter = 1;
