@@ -145,9 +145,6 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
         report["fluvial"]["eroded_m3"] = eroded;
         report["fluvial"]["deposited_m3"] = deposited;
         report["fluvial"]["sediment_out_m3"] = eroded - deposited;
-        // Uplift adds rock: the soil is not conserved, by design.
-        report["soil"]["drift_rel"] = nullptr;
-        report["soil"]["note"] = "the fluvial model adds rock by uplift and removes it through the outlets";
     }
     if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
     if (after.nan_cells > 0) {

@@ -1,5 +1,6 @@
 #include "setup.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cmath>
@@ -117,6 +118,7 @@ StateSums sumState(const gpu::Simulation& sim, double cell_size) {
                 continue;
             }
             if (total) *total += double(v) * area;
+            if (f == gpu::Field::Terrain || f == gpu::Field::Sediment) sums.soil_magnitude += std::abs(double(v)) * area;
         }
     };
     add(gpu::Field::Terrain, &sums.terrain);
@@ -139,7 +141,11 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial,
     const double soil_final = final_sums.terrain + final_sums.sediment;
     const double expected_soil = soil_initial + acc(SLOT_BRUSH_SOIL_ADD) -
                                  acc(SLOT_BRUSH_SOIL_REMOVE) - acc(SLOT_SED_DRAINED);
-    const double soil_scale = std::max(std::abs(soil_initial), 1e-30);
+    // Heights have an arbitrary datum: relative to the signed total alone, a terrain around 0 m
+    // (or one dug below it) would divide the drift by almost nothing. The drift is relative to
+    // the soil involved: the larger of the initial total and the final sum of |ground| +
+    // |sediment| (the same for the usual terrain above its datum).
+    const double soil_scale = std::max({std::abs(soil_initial), final_sums.soil_magnitude, 1e-30});
 
     nlohmann::json r;
     r["steps"] = steps;
@@ -180,7 +186,12 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial,
     const int model = sim.params().model;
     r["model"] = gpu::modelName(model);
     if (const char* note = waterBudgetNote(model)) r["water"]["note"] = note;
-    if (model == MODEL_FLUVIAL) r["water"]["budget_error_rel"] = nullptr;
+    if (model == MODEL_FLUVIAL) {
+        r["water"]["budget_error_rel"] = nullptr;
+        // Uplift adds rock: the soil is not conserved, by design.
+        r["soil"]["drift_rel"] = nullptr;
+        r["soil"]["note"] = "the fluvial model adds rock by uplift and removes it through the outlets";
+    }
     if (model != MODEL_PIPE) {
         // Only the pipe model tallies each exchange between ground and water: see
         // soil.net_lowered / net_raised for the others.

@@ -40,6 +40,7 @@ void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial);
 // Volumes (m^3) of the state, summed in double precision, and the non-finite cells.
 struct StateSums {
     double water = 0.0, terrain = 0.0, sediment = 0.0;
+    double soil_magnitude = 0.0; // sum of |ground| + |sediment| (m^3): the scale of the soil drift
     long long nan_cells = 0;
 };
 StateSums sumState(const gpu::Simulation& sim, double cell_size);
