@@ -28,7 +28,7 @@ void checkOutputPath(const std::string& path, std::initializer_list<const char*>
 }
 
 // Refuses, before the GPU runs, an output path that can never be written: an existing folder,
-// or a folder that cannot be created because a file stands in its path. Found only at the end,
+// a folder that cannot be created because a file stands in its path, or a read-only folder. Found only at the end,
 // these would fail after the report (or the PNG before its sidecar) had already been written.
 void checkOutputLocation(const std::filesystem::path& path, const char* what) {
     namespace fs = std::filesystem;
@@ -40,6 +40,7 @@ void checkOutputLocation(const std::filesystem::path& path, const char* what) {
     if (!dir.empty() && fs::exists(dir, ec) && !fs::is_directory(dir, ec))
         throw InputError(std::string(what) + " '" + displayPath(path) + "': '" + displayPath(dir) +
                          "' is not a directory");
+    checkWritableLocation(path, what); // a read-only folder, found before the run, not after it
 }
 
 } // namespace
@@ -88,6 +89,9 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
         throw InputError("--out-mesh: a mesh needs at least 2x2 cells (the terrain is " + std::to_string(w) + "x" +
                          std::to_string(h) + ")");
     const long long steps_before = resumed ? resumed->steps : 0;
+    if (steps_before + o.steps > kMaxSessionSteps)
+        throw InputError("--steps " + std::to_string(o.steps) + ": the session is at step " + std::to_string(steps_before) +
+                         "; a run may not go past step " + std::to_string(kMaxSessionSteps));
 
     ScopedContext scoped(device);
     gpu::Simulation sim(scoped.ctx, w, h);
@@ -146,13 +150,16 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
         report["fluvial"]["deposited_m3"] = deposited;
         report["fluvial"]["sediment_out_m3"] = eroded - deposited;
     }
-    if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
     if (after.nan_cells > 0) {
+        if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
         std::fprintf(stderr, "alluvium: the simulation produced %lld non-finite cells; no heightmap written\n",
                      after.nan_cells);
         return 1;
     }
+    // The heightmap first, the largest file: if the disk fills up, the run fails with nothing of
+    // it written (each file is atomic; the set of files cannot be).
     saveHeightmap(o.out, result, cell_size);
+    if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
     if (!o.out_maps.empty()) {
         exportMaps(sim, o.out_maps);
         std::fprintf(stderr, "alluvium: wrote the maps to %s\n", o.out_maps.c_str());

@@ -215,7 +215,9 @@ Session decodeSession(std::span<const std::byte> bytes, const std::string& what)
         s.width = static_cast<int>(w);
         s.height = static_cast<int>(hh);
         s.steps = h.at("steps").get<long long>();
-        if (s.steps < 0) throw fail("negative step count");
+        // The step index is a 32-bit counter on the GPU (rain events, droplet seeds).
+        if (s.steps < 0 || s.steps > kMaxSessionSteps)
+            throw fail("step count " + std::to_string(s.steps) + " is out of range 0.." + std::to_string(kMaxSessionSteps));
         const size_t cells = size_t(s.width) * size_t(s.height);
         for (const auto& a : h.at("arrays")) {
             const std::string name = a.at("name").get<std::string>();
@@ -247,6 +249,14 @@ Session decodeSession(std::span<const std::byte> bytes, const std::string& what)
     for (const auto& [name, channels] : arrays) {
         std::vector<float> values = getFloats(p, cells * size_t(channels));
         p += 4 * values.size();
+        // A saved state is finite (a run with non-finite cells saves none); NaN here is damage
+        // that the checksum did not catch, or a hand-made file.
+        for (size_t k = 0; k < values.size(); ++k)
+            if (!std::isfinite(values[k])) {
+                const size_t cell = k / size_t(channels);
+                throw fail("array '" + name + "' holds a non-finite value at cell (" + std::to_string(cell % size_t(s.width)) +
+                           ", " + std::to_string(cell / size_t(s.width)) + ")");
+            }
         if (name == kInitialTerrain && channels == 1) {
             s.initial_terrain = std::move(values);
             have_initial = true;
@@ -283,9 +293,19 @@ Session decodeSession(std::span<const std::byte> bytes, const std::string& what)
             std::snprintf(text, sizeof text, "%.17g", value.get<double>());
             s.params.set(name, text);
         }
-        for (const auto& sp : h.at("springs"))
-            s.springs.push_back({sp.at("x").get<float>(), sp.at("y").get<float>(), sp.at("radius").get<float>(),
-                                 sp.at("rate_per_cell").get<float>()});
+        for (const auto& sp : h.at("springs")) {
+            const gpu::Spring spring{sp.at("x").get<float>(), sp.at("y").get<float>(), sp.at("radius").get<float>(),
+                                     sp.at("rate_per_cell").get<float>()};
+            // Where the viewer can place one: on the grid, a finite positive radius, a finite
+            // non-negative rate.
+            if (!(spring.x >= 0.0f && spring.x <= float(s.width) && spring.y >= 0.0f && spring.y <= float(s.height) &&
+                  spring.radius > 0.0f && std::isfinite(spring.radius) && spring.rate_per_cell >= 0.0f &&
+                  std::isfinite(spring.rate_per_cell)))
+                throw fail("spring " + std::to_string(s.springs.size()) + " is off the grid or has a bad radius or rate");
+            s.springs.push_back(spring);
+        }
+        if (s.springs.size() > kMaxSessionSprings)
+            throw fail(std::to_string(s.springs.size()) + " springs; at most " + std::to_string(kMaxSessionSprings));
         auto real = [](const nlohmann::json& v) {
             return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
         };

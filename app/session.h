@@ -30,6 +30,8 @@
 namespace alluvium {
 
 inline constexpr uint32_t kSessionVersion = 1;
+inline constexpr long long kMaxSessionSteps = 2147483647; // the GPU's 32-bit step index
+inline constexpr size_t kMaxSessionSprings = 4096;        // what the simulation holds
 
 struct Session {
     std::string model = "pipe";
