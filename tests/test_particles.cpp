@@ -338,6 +338,27 @@ TEST_F(ParticlesTest, ConservesSoilAtTheTableExtremes) {
     }
 }
 
+// A device without 64-bit integer atomics on buffers (rare: every NVIDIA, AMD and Intel driver and
+// lavapipe have them) cannot run the particles or the fluvial model: one clear DeviceError when
+// the model's first pass is needed, not a validation error or a crash. (A copy of the context
+// that says the feature is missing; nothing reaches the GPU.)
+TEST_F(ParticlesTest, WithoutInt64AtomicsTheModelIsAClearDeviceError) {
+    gpu::Context lacking = ctx();
+    lacking.int64_atomics = false;
+    gpu::Simulation sim(lacking, 9, 7);
+    for (gpu::Pass pass : {Pass::Particles, Pass::ParticlesApply, Pass::FluvialAccumulate}) {
+        try {
+            sim.runPass(pass);
+            ADD_FAILURE() << gpu::passName(pass) << " ran without 64-bit atomics";
+        } catch (const gpu::DeviceError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("64-bit integer atomics"), std::string::npos) << what;
+            EXPECT_NE(what.find(pass == Pass::FluvialAccumulate ? "fluvial" : "particles"), std::string::npos) << what;
+        }
+    }
+    EXPECT_TRUE(ctx().int64_atomics) << "lavapipe and the GPUs this runs on have them";
+}
+
 // Rock (hardness 1) does not dissolve: with nothing carried there is nothing to deposit either.
 TEST_F(ParticlesTest, RockDoesNotErode) {
     ref::State s = hills(64, 48, 6);
