@@ -161,7 +161,8 @@ uint64_t simulationBytes(int width, int height) {
     const uint64_t cells = uint64_t(width) * uint64_t(height);
     uint64_t per_cell = 0;
     for (const FieldInfo& f : kFields) per_cell += uint64_t(f.channels) * 4u * (f.ping_pong ? 2u : 1u);
-    per_cell += kFluvialBytesPerCell + sizeof(int64_t); // and the particles' height changes
+    // and the particles' height changes, and the grid models' water sums (2 x 64 floats per 256 cells)
+    per_cell += kFluvialBytesPerCell + sizeof(int64_t) + 2;
     return cells * per_cell + partialsBytes(width, height, kMinSubgroupSize) + sizeof(SimParams) + sizeof(Totals) +
            kMaxSprings * sizeof(Spring);
 }
@@ -204,7 +205,10 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     createBuffer(totals_, ctx, sizeof(Totals), storage, true);
     createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
     createBuffer(delta_, ctx, uint64_t(w) * h * sizeof(int64_t), storage, false); // particles.glsl
-    createBuffer(drained_, ctx, 4 * sizeof(int64_t), storage, false);
+    // The model totals: the droplets' four int64 counters, then musgrave's and simple's water sums
+    // per subgroup (two slots).
+    createBuffer(drained_, ctx, 4 * sizeof(int64_t) + 2 * uint64_t(groupsX(width)) * groupsY(height) * MAX_SUBGROUPS * sizeof(float),
+                 storage, false);
     const uint64_t cells = uint64_t(w) * h;
     createBuffer(fluvial_key_, ctx, cells * sizeof(uint64_t), storage, false);
     createBuffer(fluvial_rcv_, ctx, cells * sizeof(uint32_t), storage, false);

@@ -29,11 +29,22 @@ float raiseGround(float b, float amount, out float moved) {
 // Every model step leaves every ping-pong field written in its "next" half.
 void carryOutflow(ivec2 c) { imageStore(outflow_next, c, imageLoad(outflow_cur, c)); }
 
-// The water budget: this step's per-subgroup sum of `value` (m^3) into the partials of `slot`
-// (SLOT_RAIN, SLOT_EVAPORATED), which grid_totals folds into the run's totals. Unlike
-// addPartial it does not depend on the pipe model's switches; every invocation of the
-// workgroup, inside the grid or not, must reach it, so every partial of the slot is rewritten.
-void addWaterPartial(int slot, float value) {
+// The water budget: this step's per-subgroup sums of the rain and the evaporation (m^3), kept in
+// the model-totals buffer after the droplets' counters (particles.glsl), and folded into the
+// run's totals by grid_totals.comp. Its own buffer, not the pipe model's partials: the models'
+// budgets do not depend on how the pipe model folds its sums.
+#define WATER_RAIN 0
+#define WATER_EVAPORATED 1
+layout(std430, binding = B_DRAINED) buffer ModelTotalsBlock {
+    uint droplet_words[8]; // particles.glsl's four int64 counters
+    float water_sums[];    // [2][workgroups * MAX_SUBGROUPS]
+};
+
+// Every invocation of the workgroup, inside the grid or not, must reach this, so every sum of
+// the slot is rewritten each step.
+void addWaterSum(int slot, float value) {
     float sum = subgroupAdd(value);
-    if (subgroupElect()) partials[partialIndex(slot)] = sum;
+    uint groups = uint(p.group_count_x * p.group_count_y);
+    uint group = gl_WorkGroupID.y * uint(p.group_count_x) + gl_WorkGroupID.x;
+    if (subgroupElect()) water_sums[uint(slot) * groups * MAX_SUBGROUPS + group * MAX_SUBGROUPS + gl_SubgroupID] = sum;
 }

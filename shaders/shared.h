@@ -16,6 +16,8 @@ using uint = uint32_t;
 #define WG_SIZE (WG_X * WG_Y)
 // Single-workgroup reductions run this many invocations.
 #define REDUCE_SIZE 256
+// At most this many subgroups in a workgroup (subgroups of 4 or more invocations).
+#define MAX_SUBGROUPS 64
 
 // Descriptor set 0. "cur" images hold the state at the start of a step, "next" the state at
 // its end; the host swaps the two descriptor sets every step (ping-pong).
@@ -40,7 +42,7 @@ using uint = uint32_t;
 #define B_FLOW 18           // r32f   water volume that flowed through the cell since the start (m^3)
 #define B_SCRATCH 19        // rgba32f per-step transfer totals of the grid models (musgrave, simple)
 #define B_DELTA 20          // int64[] per-cell fixed-point height changes (particles: integer atomics)
-#define B_DRAINED 21        // int64[4]: this step's droplet totals, soil off open edges and water (particles.glsl)
+#define B_DRAINED 21        // this step's model totals: the droplets' int64[4] (particles.glsl), musgrave's and simple's water sums (grid_models.glsl)
 // The fluvial model (issue 5): routing, lake filling, drainage area and stream power.
 #define B_FLUVIAL_KEY 22    // uint64[]: filled height (ordered bits) << 32 | steps across a flat to its exit
 #define B_FLUVIAL_RCV 23    // uint[]: receiver cell index (itself: an outlet, or a pit the fill has not reached yet)

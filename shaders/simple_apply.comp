@@ -37,5 +37,5 @@ float gather(ivec2 c) {
 void main() {
     ivec2 c = cellId();
     float evaporated = insideGrid(c) ? gather(c) : 0.0;
-    addWaterPartial(SLOT_EVAPORATED, evaporated * cellArea());
+    addWaterSum(WATER_EVAPORATED, evaporated * cellArea());
 }

@@ -53,5 +53,5 @@ float transfer(ivec2 c) {
 void main() {
     ivec2 c = cellId();
     float rained = insideGrid(c) ? transfer(c) : 0.0;
-    addWaterPartial(SLOT_RAIN, rained * cellArea());
+    addWaterSum(WATER_RAIN, rained * cellArea());
 }

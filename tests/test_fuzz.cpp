@@ -1,5 +1,5 @@
 // The parameter fuzz (fuzz_cases.h), in process: per model, 10 random parameter sets within the
-// table's ranges (30 % of the values exactly at a range end, a fixed seed), 200 steps each (50
+// table's ranges (30 % of the values exactly at a range end, a fixed seed), 200 steps each (30
 // fluvial iterations) on a small grid of odd size, from the procedural terrain `alluvium run`
 // makes. Each run must end with no NaN or Inf in any field, soil drift <= 1e-5 and the water
 // budget <= 1e-5 (every model but fluvial keeps both), judged on the same report `run` writes.
@@ -19,9 +19,9 @@ constexpr uint64_t kFuzzSeed = 20240514;
 constexpr int kSetsPerModel = 10;
 constexpr int kSteps = 200;
 // A fluvial iteration is a whole fill, routing, accumulation and implicit erosion over
-// geological time: 50 of them (up to 50 million years) keep this model's share of the test's
+// geological time: 30 of them (up to 30 million years) keep this model's share of the test's
 // time about twice that of the others.
-constexpr int kFluvialIterations = 50;
+constexpr int kFluvialIterations = 30;
 
 class FuzzTest : public GpuTest, public ::testing::WithParamInterface<int> {};
 
