@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -424,7 +425,10 @@ void Simulation::recordUpdates(VkCommandBuffer cmd) {
     // The springs' source image depends on the springs and the cell size.
     const bool springs_changed = springs_dirty_ || params_dirty_;
     if (params_dirty_) {
-        vkCmdUpdateBuffer(cmd, params_buffer_.buffer, 0, sizeof(SimParams), &params_);
+        // The shaders see the sub-step's dt (the pipe model's CFL sub-steps; 1 otherwise).
+        SimParams uploaded = params_;
+        if (params_.model == MODEL_PIPE) uploaded.dt = params_.dt / float(substeps_);
+        vkCmdUpdateBuffer(cmd, params_buffer_.buffer, 0, sizeof(SimParams), &uploaded);
         params_dirty_ = false;
     }
     if (springs_dirty_ && !springs_.empty()) {
@@ -505,7 +509,15 @@ void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer) {
     bindSet(cmd);
     if (timer) writeTimestamp(*timer, cmd);
     if (model == MODEL_PIPE) {
-        recordPipeStep(cmd, timer);
+        // Each sub-step is a whole step of dt / n, ping-pong included.
+        for (int i = 0; i < substeps_; ++i) {
+            if (i > 0) {
+                parity_ ^= 1;
+                bindSet(cmd);
+            }
+            recordPipeStep(cmd, timer);
+        }
+        substeps_taken_ += substeps_;
     } else if (model == MODEL_FLUVIAL) {
         recordFluvialStep(cmd, timer);
     } else {
@@ -520,14 +532,38 @@ void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer) {
     ++step_index_;
 }
 
+void Simulation::setSubsteps(int n) {
+    substeps_ = std::clamp(n, 1, MAX_SUBSTEPS);
+    max_substeps_ = std::max(max_substeps_, substeps_);
+    params_dirty_ = true;
+}
+
+void Simulation::adaptSubsteps(bool anywhere) {
+    if (params_.model != MODEL_PIPE || (!anywhere && !substepsDue())) return;
+    const Totals t = totals();
+    const double cfl = double(t.step_wave) * double(params_.dt) / double(params_.cell_size);
+    const int n = std::isfinite(cfl) ? std::clamp(int(std::ceil(cfl / CFL_TARGET)), 1, MAX_SUBSTEPS) : MAX_SUBSTEPS;
+    if (n != substeps_) {
+        substeps_ = n;
+        params_dirty_ = true;
+    }
+    max_substeps_ = std::max(max_substeps_, substeps_);
+}
+
 void Simulation::run(int steps, const std::function<void(int)>& progress) {
     // Batches of roughly 4M cell-steps keep each submission short (so progress shows) while
-    // amortising the submit and wait.
+    // amortising the submit and wait. The pipe model's batches end where its sub-steps are due
+    // (substepsDue): at block boundaries, or after every step while it sub-steps.
     const int cells = width_ * height_;
     const int batch = std::clamp((1 << 22) / std::max(cells, 1), 1, 200);
+    // Before the first step nothing has measured the flow (a state loaded with deep water).
+    if (params_.model == MODEL_PIPE && step_index_ == 0 && steps > 0 && totals().step_wave == 0.0f) measureWaveSpeed();
     int done = 0;
     while (done < steps) {
-        const int n = std::min(batch, steps - done);
+        adaptSubsteps();
+        int n = std::min(batch, steps - done);
+        if (params_.model == MODEL_PIPE)
+            n = std::min(n, substeps_ > 1 ? 1 : kSubstepBlock - step_index_ % kSubstepBlock);
         VkCommandBuffer cmd = beginOneShot(ctx_);
         recordUpdates(cmd);
         for (int i = 0; i < n; ++i) recordStep(cmd);

@@ -39,6 +39,7 @@ enum class Pass {
     Erosion, TransportThermalOutflowEvaporation, ThermalGather, // the fused pass's direct form (CPU drivers)
     SpringsPrepare, // the springs' source image, when the springs change
     ReduceCheck,    // test-only: known values into the fold (tests/test_passes.cpp)
+    WaveSpeed,      // the state's largest |v| + sqrt(g d), before the pipe model's first step
     TalusOutflow, TalusGather,       // the thermal and olsen models
     MusgraveTransfer, MusgraveApply, // the musgrave model
     SimpleTransfer, SimpleApply,     // the simple model
@@ -111,8 +112,27 @@ public:
     void setTotals(const Totals& totals);
 
     // Records one step of the model in params().model (its passes, with barriers) and flips the
-    // ping-pong parity. With a timer, writes a timestamp before the first pass and after each.
+    // ping-pong parity. With a timer, writes a timestamp before the first pass and after each
+    // (the pipe model: after each pass of each of its substeps()).
     void recordStep(VkCommandBuffer cmd, GpuTimer* timer = nullptr);
+    // The pipe model's CFL sub-steps: a step of params().dt runs substeps() sub-steps of dt / n.
+    // n is chosen from the wave speed of the last step run (totals().step_wave) so that
+    // (|v| + sqrt(g d)) dt / (n L) <= CFL_TARGET, at most MAX_SUBSTEPS, once the GPU work is
+    // finished. run() chooses it at the start of each block of kSubstepBlock steps (absolute step
+    // indices), so a run's result does not depend on how it is split into batches or sessions;
+    // the viewer chooses it every frame, a frame late (`anywhere`).
+    static constexpr int kSubstepBlock = 8;
+    int substeps() const { return substeps_; }
+    void adaptSubsteps(bool anywhere = false);
+    // Whether the next step's sub-steps follow from the last step's wave speed: at the start of
+    // each block of steps, and at every step while more than one sub-step runs (fast or deep
+    // water), so they follow the flow closely there. run() waits for the GPU at these steps.
+    bool substepsDue() const { return params_.model == MODEL_PIPE && (step_index_ % kSubstepBlock == 0 || substeps_ > 1); }
+    // Measures the current state's wave speed into totals().step_wave (before a first step).
+    void measureWaveSpeed();
+    void setSubsteps(int n); // a resumed session's
+    long long substepsTaken() const { return substeps_taken_; } // sub-steps recorded so far
+    int maxSubsteps() const { return max_substeps_; }           // the most one step took
     // Whether this simulation keeps its 4-channel fields split (splitsWideFields at creation).
     bool splitWide() const { return split_wide_; }
     PipePasses pipePasses() const { return pipe_passes_; }
@@ -162,7 +182,7 @@ private:
     // reduce_totals), with its barriers.
     void recordFold(VkCommandBuffer cmd);
     void recordFoldLevels(VkCommandBuffer cmd);
-    void recordFoldTotals(VkCommandBuffer cmd);
+    void recordFoldTotals(VkCommandBuffer cmd, int mode = 0);
     VkPipeline pipeline(Pass pass);
     VkPipeline createPipeline(VkShaderModule module) const; // with the simulation's specialization
     void dispatch(VkCommandBuffer cmd, Pass pass, int mode = 0);
@@ -183,6 +203,9 @@ private:
     bool split_wide_ = false;   // 4-channel fields as two rg32f images each
     PipePasses pipe_passes_ = PipePasses::Fused;
     bool rain_uniform_ = true;  // the rain mask is 1 everywhere
+    int substeps_ = 1;          // the pipe step's CFL sub-steps
+    long long substeps_taken_ = 0;
+    int max_substeps_ = 1;
     SimParams params_{};
     bool params_dirty_ = true;
     std::vector<Spring> springs_;

@@ -83,6 +83,7 @@ struct ViewerState {
     double gpu_capture_ms = 0; // its copies out (recording, screenshot), not in gpu_draw_ms
     std::vector<std::pair<std::string, double>> pass_ms; // one step, per pass
     gpu::Totals totals{};
+    int substeps = 1; // the pipe model's CFL sub-steps per step now
     gpu::BrushTotals brush_totals; // since the last reset
     bool hand_holding = false;
     double initial_water = 0; // m^3 at reset
