@@ -19,7 +19,7 @@ enum class Field {
     WaterMid,   // the pipe step: water after the water update, before evaporation (rewritten each step)
     SpringRate, // the springs' source per cell (m/s), derived from the springs
     Eroded,      // the pipe step's direct passes: ground and sediment after erosion
-    ThermalRate, // ... and each cell's thermal rate and tan(talus)
+    ThermalRate, // ... and each cell's thermal rate and tan(talus); the thermal and olsen models' rates
     Count
 };
 int fieldChannels(Field f);
@@ -142,11 +142,18 @@ public:
     void recordPass(VkCommandBuffer cmd, Pass pass);
     // Uploads params/springs if they changed; call at the start of every command buffer.
     void recordUpdates(VkCommandBuffer cmd);
-    void swapParity() { parity_ ^= 1; }
-    // The image of a field (the viewer binds them for drawing); `half` 0/1 picks the half of a
-    // ping-pong pair by absolute index, so a descriptor set can be built for either parity.
-    const Image& fieldImage(Field f, int half) const { return image(f, (half ^ parity_) != 0); }
+    void swapParity() { parity_ ^= kAllPingPong; }
+    // Each ping-pong field (terrain, water, sediment, outflow) has its own parity: a model's step
+    // flips only the fields it writes, so the others need no copying. parity() is the key of the
+    // current combination (0 .. kParityKeys - 1); descriptor sets that bind the current images
+    // (the viewer's drawing, the brush) keep one set per key, built with currentImage().
+    static constexpr int kParityKeys = 16;
     int parity() const { return parity_; }
+    // `part` 1: the second image of a split field (splitWide(): the outflow's zw channels; part 0
+    // is then its xy channels).
+    const Image& currentImage(Field f, int key, int part = 0) const;
+    // The image of a field by absolute half (0/1 of a ping-pong pair; the one image otherwise).
+    const Image& fieldImage(Field f, int half) const;
     int stepIndex() const { return step_index_; }
     void setStepIndex(int step) { step_index_ = step; }
 
@@ -199,7 +206,9 @@ private:
 
     const Context& ctx_;
     int width_ = 0, height_ = 0;
-    int parity_ = 0; // 0: cur = A, next = B
+    // Bit i: the current half of ping-pong field i (terrain, water, sediment, outflow).
+    static constexpr int kAllPingPong = 0xF;
+    int parity_ = 0;
     bool split_wide_ = false;   // 4-channel fields as two rg32f images each
     PipePasses pipe_passes_ = PipePasses::Fused;
     bool rain_uniform_ = true;  // the rain mask is 1 everywhere
@@ -226,7 +235,7 @@ private:
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
     VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
     VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
-    std::array<VkDescriptorSet, 2> sets_{};
+    std::array<VkDescriptorSet, kParityKeys> sets_{};
     std::array<VkPipeline, kPassCount> pipelines_{};
 };
 
