@@ -1,9 +1,13 @@
-// alluvium bench: GPU milliseconds per pass from timestamps, full steps per second, Mcells/s
-// and effective GB/s (from the bytes each pass reads and writes per cell).
+// alluvium bench: GPU milliseconds per pass from timestamps, full steps per second, Mcells/s,
+// the bytes each pass reads and writes per cell (from the formats of the images it binds), and
+// the share of the device's own copy bandwidth, measured in the same run by a plain copy kernel
+// over the same number of bytes (gpu/copy_bench.h).
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
 #include "commands.h"
+#include "copy_bench.h"
 #include "io/errors.h"
 #include "io/terrain_gen.h"
 #include "resources.h"
@@ -36,10 +40,19 @@ std::vector<Size> parseSizes(const std::string& text) {
 
 struct SizeResult {
     Size size{};
-    std::vector<double> pass_ms; // per pass of the model, in order
+    std::vector<gpu::Pass> passes;  // of one step, in order
+    std::vector<double> pass_ms;    // per pass, in order
+    std::vector<double> pass_bytes; // per cell, per pass
     double step_ms = 0.0;
     gpu::FluvialControl fluvial{}; // the fluvial model: the last iteration's sweeps and rounds
 };
+
+// Bytes per cell of each pass of a step with these parameters.
+std::vector<double> stepBytes(const std::vector<gpu::Pass>& passes, const gpu::SimParams& sp, Size n) {
+    std::vector<double> bytes;
+    for (const gpu::Pass pass : passes) bytes.push_back(gpu::passBytesPerCell(pass, sp, n.w, n.h));
+    return bytes;
+}
 
 SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, Size n, int steps) {
     const double cell_size = params[Param::cell_size];
@@ -51,7 +64,7 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, S
     sim.setParams(sp);
     sim.run(20); // warm up: pipelines compiled, water spread over the terrain
 
-    const std::vector<gpu::Pass>& passes = gpu::modelPasses(model);
+    const std::vector<gpu::Pass>& passes = sim.stepPasses();
     const int count = static_cast<int>(passes.size());
     gpu::GpuTimer timer;
     gpu::createTimer(timer, ctx, static_cast<uint32_t>(steps * (count + 1)));
@@ -66,6 +79,8 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, S
     SizeResult r;
     r.size = n;
     r.fluvial = sim.fluvialControl();
+    r.passes = passes;
+    r.pass_bytes = stepBytes(passes, sim.params(), n);
     r.pass_ms.assign(passes.size(), 0.0);
     const int stride = count + 1;
     for (int s = 0; s < steps; ++s)
@@ -87,12 +102,22 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
     nlohmann::json out;
     out["device"] = scoped.ctx.device_name;
     out["model"] = o.model;
+    out["pipe_passes"] = gpu::pipePassesName(gpu::resolvePipePasses(scoped.ctx, gpu::PipePasses::Auto));
     out["steps"] = o.steps;
     out["sizes"] = nlohmann::json::array();
     for (const Size n : sizes) {
-        const SizeResult r = benchSize(scoped.ctx, params, model, n, o.steps);
-        const std::vector<gpu::Pass>& passes = gpu::modelPasses(model);
         const double cells = double(n.w) * n.h;
+        // The yardstick first (the simulation is not allocated yet): a copy of as many bytes as
+        // one step moves.
+        gpu::SimParams estimate = toSimParams(params, n.w, n.h);
+        estimate.model = model;
+        double estimate_bytes = 0.0;
+        const gpu::PipePasses pipe = gpu::resolvePipePasses(scoped.ctx, gpu::PipePasses::Auto);
+        for (double b : stepBytes(gpu::modelPasses(model, pipe), estimate, n)) estimate_bytes += b;
+        const gpu::CopyBandwidth copy =
+            gpu::measureCopyBandwidth(scoped.ctx, static_cast<uint64_t>(std::max(estimate_bytes, 16.0) * cells));
+        const SizeResult r = benchSize(scoped.ctx, params, model, n, o.steps);
+        const std::vector<gpu::Pass>& passes = r.passes;
         nlohmann::json js;
         js["size"] = std::to_string(n.w) + "x" + std::to_string(n.h);
         js["width"] = n.w;
@@ -100,16 +125,19 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
         js["step_ms"] = r.step_ms;
         js["steps_per_s"] = 1000.0 / r.step_ms;
         js["mcells_per_s"] = cells * (1000.0 / r.step_ms) / 1e6;
+        js["copy"] = {{"bytes", copy.bytes}, {"buffer_gb_per_s", copy.buffer_gb_s}, {"image_gb_per_s", copy.image_gb_s}};
+        auto share = [&](double gb_per_s) { return copy.best() > 0.0 ? gb_per_s / copy.best() : 0.0; };
         double bytes = 0.0;
         for (size_t p = 0; p < passes.size(); ++p) {
-            const gpu::Pass pass = passes[p];
-            const double pass_bytes = gpu::passBytesPerCell(pass) * cells;
-            bytes += pass_bytes;
-            js["passes"][gpu::passName(pass)] = {
-                {"ms", r.pass_ms[p]},
-                {"gb_per_s", r.pass_ms[p] > 0 ? pass_bytes / (r.pass_ms[p] * 1e6) : 0.0}};
+            const double gbs = r.pass_ms[p] > 0 ? r.pass_bytes[p] * cells / (r.pass_ms[p] * 1e6) : 0.0;
+            bytes += r.pass_bytes[p];
+            js["passes"][gpu::passName(passes[p])] = {
+                {"ms", r.pass_ms[p]}, {"bytes_per_cell", r.pass_bytes[p]}, {"gb_per_s", gbs}, {"share_of_copy", share(gbs)}};
         }
-        js["gb_per_s"] = bytes / (r.step_ms * 1e6);
+        const double step_gbs = bytes * cells / (r.step_ms * 1e6);
+        js["bytes_per_cell"] = bytes;
+        js["gb_per_s"] = step_gbs;
+        js["share_of_copy"] = share(step_gbs);
         if (model == MODEL_FLUVIAL) {
             js["fill_sweeps"] = r.fluvial.sweeps;
             js["fill_converged"] = r.fluvial.converged != 0;
@@ -118,17 +146,20 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
         }
         out["sizes"].push_back(js);
         if (!o.json) {
-            std::printf("%s model, %d x %d on %s: %.3f ms/step, %.1f steps/s, %.1f Mcells/s, %.2f GB/s effective\n",
-                        o.model.c_str(), n.w, n.h, scoped.ctx.device_name.c_str(), r.step_ms, 1000.0 / r.step_ms,
-                        js["mcells_per_s"].get<double>(), js["gb_per_s"].get<double>());
+            std::printf("%s model, %d x %d on %s: %.3f ms/step, %.1f steps/s, %.1f Mcells/s\n", o.model.c_str(), n.w, n.h,
+                        scoped.ctx.device_name.c_str(), r.step_ms, 1000.0 / r.step_ms, js["mcells_per_s"].get<double>());
+            std::printf("  %.1f bytes/cell per step, %.2f GB/s = %.0f%% of the copy bandwidth (buffer %.2f, image %.2f GB/s "
+                        "over %.0f MB)\n",
+                        bytes, step_gbs, 100.0 * share(step_gbs), copy.buffer_gb_s, copy.image_gb_s, double(copy.bytes) / 1e6);
             if (model == MODEL_FLUVIAL)
                 std::printf("  one iteration: %u fill sweeps (%s) over %u tiles of 16x16, %u pointer-jumping rounds\n",
                             r.fluvial.sweeps, r.fluvial.converged ? "converged" : "NOT converged",
                             r.fluvial.tiles_swept, r.fluvial.rounds);
+            std::printf("  %-38s %9s %8s %9s %7s\n", "pass", "ms", "B/cell", "GB/s", "% copy");
             for (size_t p = 0; p < passes.size(); ++p) {
-                const gpu::Pass pass = passes[p];
-                std::printf("  %-20s %9.4f ms %8.2f GB/s\n", gpu::passName(pass), r.pass_ms[p],
-                            js["passes"][gpu::passName(pass)]["gb_per_s"].get<double>());
+                const nlohmann::json& jp = js["passes"][gpu::passName(passes[p])];
+                std::printf("  %-38s %9.4f %8.1f %9.2f %6.0f%%\n", gpu::passName(passes[p]), r.pass_ms[p], r.pass_bytes[p],
+                            jp["gb_per_s"].get<double>(), 100.0 * jp["share_of_copy"].get<double>());
             }
             std::fflush(stdout);
         }

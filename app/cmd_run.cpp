@@ -1,9 +1,14 @@
 // alluvium run: erode a terrain headless, write the heightmap and the report.
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <optional>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "export.h"
@@ -43,9 +48,57 @@ void checkOutputLocation(const std::filesystem::path& path, const char* what) {
     checkWritableLocation(path, what); // a read-only folder, found before the run, not after it
 }
 
+// --timelapse: the numbers, and a folder that is (or can become) an empty home for the frames.
+// Frames of an earlier timelapse are never mixed with new ones, nor deleted: the run refuses.
+void checkTimelapse(const TimelapseOptions& t) {
+    namespace fs = std::filesystem;
+    if (t.every <= 0) throw InputError("--every: a frame every N steps needs N >= 1 (got " + std::to_string(t.every) + ")");
+    int w = 0, h = 0;
+    try {
+        parseSize(t.size, w, h);
+    } catch (const InputError& e) {
+        std::string message = e.what(); // parseSize speaks of --size
+        if (message.rfind("--size", 0) == 0) message.replace(0, 6, "--timelapse-size");
+        throw InputError(message);
+    }
+    if (w < 16 || h < 16) throw InputError("--timelapse-size: at least 16x16 pixels");
+    if (w % 2 || h % 2) throw InputError("--timelapse-size: width and height must be even (the video's 4:2:0 chroma)");
+    if (t.fps < 1 || t.fps > 240) throw InputError("--timelapse-fps: 1..240 frames per second");
+    const std::string shown = displayPath(t.dir);
+    std::error_code ec;
+    if (fs::exists(t.dir, ec)) {
+        if (!fs::is_directory(t.dir, ec)) throw InputError("--timelapse '" + shown + "' is not a directory");
+        for (const auto& entry : fs::directory_iterator(t.dir, ec)) {
+            const std::string name = entry.path().filename().string();
+            if ((name.rfind("frame-", 0) == 0 && entry.path().extension() == ".png") || name == "timelapse.mp4")
+                throw InputError("--timelapse '" + shown + "' already holds a timelapse (" + name +
+                                 "): choose a new or empty folder");
+        }
+    }
+    fs::path up = fs::path(t.dir).parent_path();
+    while (!up.empty() && !fs::exists(up, ec) && up.has_relative_path()) up = up.parent_path();
+    if (!up.empty() && fs::exists(up, ec) && !fs::is_directory(up, ec))
+        throw InputError("--timelapse '" + shown + "': '" + displayPath(up) + "' is not a directory");
+}
+
+// Creates the timelapse's folder and proves it writable (permissions alone do not tell, as root
+// or on a read-only file system), before the GPU starts.
+void prepareTimelapseFolder(const std::string& dir) {
+    namespace fs = std::filesystem;
+    const std::string shown = displayPath(dir);
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw InputError("--timelapse '" + shown + "': cannot create it: " + ec.message());
+    const std::string probe = (fs::path(dir) / (".alluvium-probe-" + std::to_string(getpid()))).string();
+    const int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) throw InputError("--timelapse '" + shown + "': cannot write in it: " + std::strerror(errno));
+    close(fd);
+    unlink(probe.c_str());
+}
+
 } // namespace
 
-int runCommand(const RunOptions& o, const DeviceOptions& device) {
+int runCommand(const RunOptions& o, const DeviceOptions& device, const TimelapseFactory& make_timelapse) {
     // Everything a person can get wrong is checked before the GPU starts.
     if (!isHeightmapExtension(o.out))
         checkOutputPath(o.out, {".png", ".f32", ".r32", ".r16", ".raw", ".exr", ".tif", ".tiff", ".asc"}, "--out");
@@ -67,6 +120,11 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
         checkOutputPath(o.out_mesh, {".obj", ".gltf"}, "--out-mesh");
         checkOutputLocation(o.out_mesh, "--out-mesh");
     }
+    const bool timelapse = !o.timelapse.dir.empty();
+    if (timelapse) {
+        checkTimelapse(o.timelapse);
+        if (!make_timelapse) throw InputError("--timelapse: this build has no renderer");
+    }
     // A resumed session replaces the starting terrain; --preset and --set apply on top of its
     // parameters, and the report's budgets continue from its first step.
     std::optional<Session> resumed;
@@ -76,12 +134,16 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
     const int model = gpu::modelFromName(model_name);
     Params params = resumed ? sessionParams(*resumed, o.preset, o.terrain.cell_size, o.sets)
                             : buildParams(o.preset, o.terrain.cell_size, o.sets);
+    // The wear and flow maps cost bandwidth every step: recorded when they will be written.
+    if (!o.out_maps.empty() || !o.save_session.empty()) params[Param::record_maps] = 1;
     double cell_size = params[Param::cell_size];
     InitialTerrain initial;
     if (resumed) initial.terrain = {resumed->width, resumed->height, std::move(resumed->initial_terrain)};
     else initial = prepareTerrain(o.terrain, cell_size);
     if (!resumed && o.terrain.cell_size <= 0.0 && initial.terrain.cell_size > 0.0) {
+        const double record_maps = params[Param::record_maps];
         params = buildParams(o.preset, initial.terrain.cell_size, o.sets); // the file's (.asc)
+        params[Param::record_maps] = record_maps;
         cell_size = params[Param::cell_size];
     }
     const int w = initial.terrain.width, h = initial.terrain.height;
@@ -92,6 +154,7 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
     if (steps_before + o.steps > kMaxSessionSteps)
         throw InputError("--steps " + std::to_string(o.steps) + ": the session is at step " + std::to_string(steps_before) +
                          "; a run may not go past step " + std::to_string(kMaxSessionSteps));
+    if (timelapse) prepareTimelapseFolder(o.timelapse.dir);
 
     ScopedContext scoped(device);
     gpu::Simulation sim(scoped.ctx, w, h);
@@ -115,7 +178,19 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
                      o.steps, params[Param::time_step]);
     const auto start = std::chrono::steady_clock::now();
     Progress progress("eroding", o.steps);
-    sim.run(o.steps, [&](int done) { progress.update(done); });
+    // With a timelapse, the steps run in stretches of --every with a frame after each (the same
+    // steps as one stretch: the result is bit for bit that of a run without it).
+    std::unique_ptr<TimelapseSink> frames = timelapse ? make_timelapse(scoped.ctx, sim, o.timelapse, params) : nullptr;
+    if (frames) frames->frame(0);
+    for (int done = 0; done < o.steps;) {
+        const int stretch = frames ? std::min(o.timelapse.every, o.steps - done) : o.steps;
+        sim.run(stretch, [&](int d) { progress.update(done + d); });
+        done += stretch;
+        if (frames && done % o.timelapse.every == 0) frames->frame(done);
+    }
+    const bool frames_ok = !frames || frames->finish();
+    const nlohmann::json timelapse_summary = frames ? frames->summary() : nlohmann::json();
+    frames.reset();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     const StateSums after = sumState(sim, cell_size);
@@ -130,6 +205,7 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
     report["soil"]["net_lowered"] = lowered;
     report["soil"]["net_raised"] = raised;
     if (steps_before > 0) report["resumed_at_step"] = steps_before;
+    if (timelapse) report["timelapse"] = timelapse_summary;
     report["nodata_filled"] = initial.terrain.nodata_filled;
     // Lakes and drainage of the final terrain, once, for the fluvial report and --out-maps.
     const gpu::FluvialControl last = sim.fluvialControl(); // the last iteration's fill, before that
@@ -179,7 +255,7 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
                      o.out.c_str(), writesSidecar(o.out) ? " (+ .json)" : "", o.report.empty() ? "" : " and ",
                      o.report.c_str(), seconds, f["years"].get<double>(), f["eroded_m3"].get<double>(),
                      f["deposited_m3"].get<double>(), f["lake_volume_m3"].get<double>());
-        return 0;
+        return frames_ok ? 0 : 1;
     }
     char budget[64] = "no water budget";
     if (report["water"]["budget_error_rel"].is_number())
@@ -188,7 +264,7 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
                  writesSidecar(o.out) ? " (+ .json)" : "", o.report.empty() ? "" : " and ", o.report.c_str(),
                  seconds, budget,
                  report["soil"]["drift_rel"].is_number() ? report["soil"]["drift_rel"].get<double>() : NAN);
-    return 0;
+    return frames_ok ? 0 : 1;
 }
 
 } // namespace alluvium

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "io/errors.h"
 #include "pipeline.h"
+#include "timelapse.h"
 #include "vk_check.h"
 #include "view.h"
 
@@ -79,6 +80,18 @@ int runMain(int argc, char** argv) {
     run_cmd->add_option("--mesh-triangles", run.mesh_triangles, "target triangle count of --out-mesh (default 200000)")
         ->check(CLI::Range(std::size_t(2), std::size_t(1) << 31))
         ->needs(out_mesh);
+    CLI::Option* timelapse = run_cmd->add_option(
+        "--timelapse", run.timelapse.dir,
+        "draw the terrain offscreen every --every steps into DIR/frame-000000.png, ... (and DIR/timelapse.mp4 if ffmpeg is on PATH)");
+    run_cmd->add_option("--every", run.timelapse.every, "--timelapse: a frame every N steps (default 100), from step 0")
+        ->needs(timelapse);
+    run_cmd->add_option("--timelapse-size", run.timelapse.size, "--timelapse: the frames' size WxH, even (default 1280x720)")
+        ->needs(timelapse);
+    bool timelapse_no_water = false;
+    run_cmd->add_flag("--timelapse-no-water", timelapse_no_water, "--timelapse: draw the ground alone, without water")
+        ->needs(timelapse);
+    run_cmd->add_option("--timelapse-fps", run.timelapse.fps, "--timelapse: the video's frame rate (default 30)")
+        ->needs(timelapse);
 
     ViewOptions view;
     CLI::App* view_cmd = app.add_subcommand("view", "the interactive viewer: a window if a display is present, else offscreen");
@@ -99,6 +112,11 @@ int runMain(int argc, char** argv) {
     view_cmd->add_flag("--no-panel", view.no_panel, "start with the panel hidden (Tab shows it)");
     view_cmd->add_option("--overlay", view.overlay, "start with an overlay: depth, speed, sediment, hardness, flux, erosion");
     view_cmd->add_flag("--probe-display", view.probe_display, "exit 0 if a window can be opened here, else 1 (scripts/run)");
+    view_cmd->add_option("--record", view.record,
+                         "record every frame to FILE.mp4 (.mkv, .mov) through the ffmpeg program (F9 starts and stops others)");
+    view_cmd->add_option("--record-fps", view.record_fps, "the video's frame rate (default 30): each frame drawn is one frame of it");
+    view_cmd->add_option("--record-size", view.record_size, "the video's size WxH, even (default: the window's)");
+    view_cmd->add_flag("--record-no-panel", view.record_no_panel, "recordings and screenshots without the panel");
 
     bool params_json = false;
     CLI::App* params_cmd = app.add_subcommand("params", "print the parameter table");
@@ -146,7 +164,10 @@ int runMain(int argc, char** argv) {
     }
 
     try {
-        if (*run_cmd) return runCommand(run, device);
+        if (*run_cmd) {
+            run.timelapse.water = !timelapse_no_water;
+            return runCommand(run, device, viewer::makeTimelapse);
+        }
         if (*view_cmd) return viewCommand(view, device);
         if (*params_cmd) return paramsCommand(params_json);
         if (*presets_cmd) return presetsCommand();

@@ -28,5 +28,5 @@ void main() {
     imageStore(wear_img, c, vec4(wear.x + streamErosion(c, i), wear.y, 0.0, 0.0));
     imageStore(water_next, c, imageLoad(water_cur, c));
     imageStore(sediment_next, c, imageLoad(sediment_cur, c));
-    imageStore(outflow_next, c, imageLoad(outflow_cur, c));
+    storeOutflowNext(c, loadOutflowCur(c));
 }

@@ -27,7 +27,7 @@ float raiseGround(float b, float amount, out float moved) {
 }
 
 // Every model step leaves every ping-pong field written in its "next" half.
-void carryOutflow(ivec2 c) { imageStore(outflow_next, c, imageLoad(outflow_cur, c)); }
+void carryOutflow(ivec2 c) { storeOutflowNext(c, loadOutflowCur(c)); }
 
 // The water budget: this step's per-subgroup sums of the rain and the evaporation (m^3), kept in
 // the model-totals buffer after the droplets' counters (particles.glsl), and folded into the

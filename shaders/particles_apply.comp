@@ -50,5 +50,5 @@ void main() {
     imageStore(sediment_next, c, vec4(rest));
     delta64[i] = 0;
     imageStore(water_next, c, imageLoad(water_cur, c));
-    imageStore(outflow_next, c, imageLoad(outflow_cur, c));
+    storeOutflowNext(c, loadOutflowCur(c));
 }

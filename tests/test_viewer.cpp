@@ -12,62 +12,13 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <png.h>
 
+#include "cli_run.h"
 #include "test_util.h"
 
 namespace fs = std::filesystem;
 
-namespace {
-
-struct Rgba {
-    uint32_t width = 0, height = 0;
-    std::vector<uint8_t> pixels; // RGBA
-    const uint8_t* at(uint32_t x, uint32_t y) const { return &pixels[(size_t(y) * width + x) * 4]; }
-};
-
-Rgba readPng(const fs::path& path) {
-    Rgba img;
-    png_image image{};
-    image.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_file(&image, path.c_str())) return img;
-    image.format = PNG_FORMAT_RGBA;
-    img.pixels.resize(PNG_IMAGE_SIZE(image));
-    if (!png_image_finish_read(&image, nullptr, img.pixels.data(), 0, nullptr)) return {};
-    img.width = image.width;
-    img.height = image.height;
-    return img;
-}
-
-std::string quote(const std::string& s) { return "'" + s + "'"; }
-
-// Runs `alluvium args` through the shell with the shader cache in the build tree; returns the
-// exit status. stdout and stderr go to dir/stdout.txt and dir/stderr.txt.
-int runAlluvium(const std::string& args, const fs::path& dir, const std::string& env = "") {
-    const std::string cache = (fs::path(ALLUVIUM_TEST_TMP_DIR).parent_path() / "mesa-cache").string();
-    const std::string cmd = "env " + env + " MESA_SHADER_CACHE_DIR=" + quote(cache) + " timeout 120 " +
-                            quote(ALLUVIUM_EXE) + " " + args + " >" + quote((dir / "stdout.txt").string()) + " 2>" +
-                            quote((dir / "stderr.txt").string());
-    const int status = std::system(cmd.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
-std::string readText(const fs::path& p) {
-    std::ifstream in(p);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// Mean absolute difference (0..255) of two same-size images over a rectangle.
-double meanDiff(const Rgba& a, const Rgba& b, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
-    double sum = 0;
-    size_t n = 0;
-    for (uint32_t y = y0; y < y1; ++y)
-        for (uint32_t x = x0; x < x1; ++x, ++n)
-            for (int c = 0; c < 3; ++c) sum += std::abs(int(a.at(x, y)[c]) - int(b.at(x, y)[c]));
-    return n ? sum / double(3 * n) : 0;
-}
-
-} // namespace
+using namespace alluvium::test;
 
 TEST(Viewer, OffscreenFrameIsALitLandscapeWithCleanValidation) {
     const fs::path dir = alluvium::test::scratchDir("viewer");
@@ -144,9 +95,9 @@ TEST(Viewer, WaterStrokeUnderXvfb) {
                             " timeout 150 xvfb-run -a -s '-screen 0 1024x768x24' bash " + quote(script) + " " +
                             quote(ALLUVIUM_EXE) + " " + quote(dir.string()) + " >" +
                             quote((dir / "e2e.log").string()) + " 2>&1";
-    const int status = std::system(cmd.c_str());
+    const int status = exitStatus(std::system(cmd.c_str()));
     const std::string log = readText(dir / "e2e.log") + readText(dir / "viewer.log");
-    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << log;
+    ASSERT_EQ(status, 0) << log;
 
     const nlohmann::json report = nlohmann::json::parse(readText(dir / "report.json"));
     EXPECT_EQ(report["validation_errors"], 0) << log;

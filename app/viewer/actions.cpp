@@ -17,11 +17,6 @@ void applyParams(App& app) {
     gpu::SimParams p = toSimParams(s.params, s.width, s.height);
     p.model = s.model;
     p.particle_seed = static_cast<uint32_t>(s.seed);
-    p.brush_tool = app.sim->params().brush_tool;
-    p.brush_x = app.sim->params().brush_x;
-    p.brush_y = app.sim->params().brush_y;
-    p.brush_radius = app.sim->params().brush_radius;
-    p.brush_strength = app.sim->params().brush_strength;
     app.sim->setParams(p);
     s.params_dirty = false;
 }

@@ -30,6 +30,7 @@ void onKey(GLFWwindow* w, int key, int, int action, int mods) {
     case GLFW_KEY_T: s.top_down = !s.top_down; break;
     case GLFW_KEY_TAB: s.show_panel = !s.show_panel; break;
     case GLFW_KEY_F12: s.screenshot_request = "*"; break;
+    case GLFW_KEY_F9: s.recording.toggle_requested = true; break;
     case GLFW_KEY_LEFT_BRACKET: s.radius = std::max(1.0f, s.radius / 1.15f); break;
     case GLFW_KEY_RIGHT_BRACKET: s.radius = std::min(500.0f, s.radius * 1.15f); break;
     default:

@@ -3,6 +3,7 @@
 // [SECTION] simulation, view and brush
 // [SECTION] parameters (the table)
 // [SECTION] presets and files
+// [SECTION] recording
 // [SECTION] legend
 #include "panel.h"
 
@@ -88,6 +89,7 @@ void tooltip(const char* text) {
 void statistics(ViewerState& s) {
     ImGui::Text("%.1f fps  %.1f ms/frame  GPU %.1f ms", s.fps, s.frame_ms, s.gpu_frame_ms);
     ImGui::Text("GPU: steps %.1f  pick %.2f  drawing %.1f ms", s.gpu_sim_ms, s.gpu_pick_ms, s.gpu_draw_ms);
+    if (s.recording.active) ImGui::Text("GPU: the frame's copy for the recording %.2f ms", s.gpu_capture_ms);
     if (s.model == MODEL_FLUVIAL) {
         const double years = double(s.steps_done) * s.params[Param::fluvial_time_step];
         ImGui::Text("iteration %lld  (%.4g years)%s", s.steps_done, years, s.paused ? "  PAUSED" : "");
@@ -135,6 +137,14 @@ void statistics(ViewerState& s) {
             ImGui::Text("sediment off the edges %.4g", a[SLOT_SED_DRAINED]);
         if (s.model == MODEL_FLUVIAL) ImGui::TextWrapped("%s", waterBudgetNote(s.model));
         ImGui::Text("max speed %.2f m/s", double(s.totals.max_speed));
+        if (s.model == MODEL_PIPE) {
+            ImGui::Text("CFL %.2f (max %.2f), %d sub-step%s", double(s.totals.step_wave) * s.params[Param::time_step] /
+                                                                  (s.substeps * s.params[Param::cell_size]),
+                        double(s.totals.max_cfl), s.substeps, s.substeps == 1 ? "" : "s");
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("(|v| + sqrt(g d)) dt / L of the last step; each step runs enough sub-steps of dt / n "
+                                  "to keep it at or below %.1f (at most %d)", CFL_TARGET, MAX_SUBSTEPS);
+        }
         ImGui::TreePop();
     }
     if (s.validation_errors > 0) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "validation errors: %d", s.validation_errors);
@@ -307,6 +317,44 @@ void files(ViewerState& s) {
     if (ImGui::Button("Screenshot (F12)")) s.screenshot_request = shot_path;
 }
 
+// [SECTION] recording
+
+// The first line of the panel (its place never moves): record / stop, and the recording's state.
+void recordButton(ViewerState& s) {
+    RecordingControl& r = s.recording;
+    if (ImGui::Button(r.active ? "Stop recording (F9)" : "Record (F9)")) r.toggle_requested = true;
+    if (!r.active) return;
+    ImGui::SameLine();
+    const int seconds = int(r.seconds);
+    ImGui::TextColored(ImVec4(1, 0.25f, 0.25f, 1), "REC %d:%02d  %llu frames%s", seconds / 60, seconds % 60, r.frames,
+                       r.behind ? "  (encoder behind)" : "");
+}
+
+void recording(ViewerState& s) {
+    RecordingControl& r = s.recording;
+    static char path[256] = "";
+    static char size[32] = "";
+    static bool size_init = false;
+    if (!size_init && r.width > 0 && r.height > 0) std::snprintf(size, sizeof size, "%dx%d", r.width, r.height);
+    size_init = true;
+    ImGui::BeginDisabled(r.active);
+    if (ImGui::InputTextWithHint("file", "alluvium-DATE-TIME.mp4", path, sizeof path)) r.path = path;
+    tooltip(".mp4, .mkv or .mov; empty: a new name from the date and time, in the current folder");
+    ImGui::SliderInt("frames per second", &r.fps, 1, 120);
+    tooltip("each frame drawn is one frame of the video, which plays at this rate whatever the viewer's speed");
+    if (ImGui::InputTextWithHint("size", "the window's", size, sizeof size)) {
+        int w = 0, h = 0;
+        if (std::sscanf(size, "%dx%d", &w, &h) == 2 && w >= 16 && h >= 16) r.width = w & ~1, r.height = h & ~1;
+        else r.width = r.height = 0;
+    }
+    tooltip("WxH (even); empty: the window's size. A different aspect gets black bars.");
+    ImGui::EndDisabled();
+    ImGui::Checkbox("hide the panel in recordings and screenshots", &r.hide_panel);
+    if (r.active) ImGui::TextWrapped("recording %s", r.file.c_str());
+    ImGui::TextWrapped("The video is encoded by the ffmpeg program on another thread; if it falls behind, the "
+                       "viewer waits for it.");
+}
+
 // [SECTION] legend
 
 void legend(const ViewerState& s) {
@@ -348,11 +396,13 @@ void drawPanel(ViewerState& s) {
     ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(360, std::min(ImGui::GetIO().DisplaySize.y - 16.0f, 760.0f)), ImGuiCond_FirstUseEver);
     ImGui::Begin("Alluvium (Tab hides)");
+    recordButton(s);
     statistics(s);
     if (ImGui::CollapsingHeader("Simulation and view", ImGuiTreeNodeFlags_DefaultOpen)) controls(s);
     if (ImGui::CollapsingHeader("Brush", ImGuiTreeNodeFlags_DefaultOpen)) brush(s);
     if (ImGui::CollapsingHeader("Parameters")) parameters(s);
     if (ImGui::CollapsingHeader("Presets and files")) files(s);
+    if (ImGui::CollapsingHeader("Recording")) recording(s);
     ImGui::End();
 }
 

@@ -17,6 +17,22 @@ const char* toolName(Tool t);
 // The tools the simulation's brush runs (the others are listed but not wired yet).
 bool toolAvailable(Tool t);
 
+// Recording to a video (F9, the panel, --record): the settings a person chooses, the request, and
+// what the loop reports back (recorder.h does the work).
+struct RecordingControl {
+    bool toggle_requested = false; // start or stop
+    std::string path;              // the panel's file name; empty: alluvium-YYYYMMDD-HHMMSS.mp4
+    int fps = 30;                  // the video's frame rate
+    int width = 0, height = 0;     // the video's size; 0: the view's
+    bool hide_panel = false;       // recordings and screenshots without the panel
+    // Read back by the loop.
+    bool active = false;
+    std::string file;              // the recording under way
+    unsigned long long frames = 0; // its frames so far
+    double seconds = 0;            // since its first frame
+    bool behind = false;           // the viewer waited for the encoder lately
+};
+
 struct ViewerState {
     // Simulation control.
     Params params;
@@ -58,13 +74,16 @@ struct ViewerState {
     // Requests from the panel or keys, carried out by the loop.
     std::string screenshot_request; // path
     std::string load_preset, save_preset, import_path, export_path;
+    RecordingControl recording;
     bool quit = false;
 
     // Read back by the loop (a frame or two late).
     double fps = 0, frame_ms = 0, gpu_frame_ms = 0;
     double gpu_sim_ms = 0, gpu_pick_ms = 0, gpu_draw_ms = 0; // GPU time of the last frame's parts
+    double gpu_capture_ms = 0; // its copies out (recording, screenshot), not in gpu_draw_ms
     std::vector<std::pair<std::string, double>> pass_ms; // one step, per pass
     gpu::Totals totals{};
+    int substeps = 1; // the pipe model's CFL sub-steps per step now
     gpu::BrushTotals brush_totals; // since the last reset
     bool hand_holding = false;
     double initial_water = 0; // m^3 at reset
