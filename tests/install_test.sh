@@ -3,7 +3,7 @@
 #   1. `cmake --install` into a temporary prefix, then move the prefix elsewhere;
 #   2. from the moved tree: `presets` lists the built-in presets from the moved tree, `run` and an
 #      offscreen `view` work (no build tree, no ALLUVIUM_* variables, no user presets);
-#   3. a copied executable alone, a damaged shader, missing presets: one line on stderr, exit 4;
+#   3. a copied executable alone, damaged shaders, missing presets: one line on stderr, exit 4;
 #   4. CPack: the TGZ unpacked anywhere runs; the DEB holds the same tree in /usr and depends on
 #      the Debian package of every shared library the executable needs.
 # Usage: install_test.sh BUILD_DIR CMAKE CPACK
@@ -73,8 +73,8 @@ broken "a copied executable without its shaders (run)" lonely/alluvium run --siz
 broken "a copied executable without its shaders (view)" lonely/alluvium view --offscreen --size 9x9
 broken "a copied executable without its presets" lonely/alluvium presets
 cp -r "$tree" damaged
-printf 'not spir-v' > damaged/share/alluvium/shaders/sources.spv
-broken "a damaged shader" damaged/bin/alluvium run --size 9x9 --steps 1 --out "$work/x.f32"
+for spv in damaged/share/alluvium/shaders/*.spv; do printf 'not spir-v' > "$spv"; done
+broken "damaged shaders" damaged/bin/alluvium run --size 9x9 --steps 1 --out "$work/x.f32"
 [ ! -e "$work/x.f32" ] || fail "a failed run left an output"
 rm -r damaged/share/alluvium/presets
 broken "missing presets (--preset)" damaged/bin/alluvium run --preset default --size 9x9 --steps 1 --out "$work/x.f32"
@@ -90,7 +90,7 @@ unpacked_exe=$(ls unpacked/*/bin/alluvium)
 "$unpacked_exe" presets | grep -q '^river-delta$' || fail "the unpacked TGZ lists no presets"
 "$unpacked_exe" run --model particles --size 17x13 --steps 3 --out "$work/tgz.f32" 2>tgz.err || fail "TGZ run: $(cat tgz.err)"
 contents=$(dpkg-deb -c "$deb")
-for f in ./usr/bin/alluvium ./usr/share/alluvium/shaders/sources.spv ./usr/share/alluvium/presets/default.json \
+for f in ./usr/bin/alluvium ./usr/share/alluvium/shaders/particles.spv ./usr/share/alluvium/presets/default.json \
          ./usr/share/doc/alluvium/README.md; do
   grep -q " $f\$" <<<"$contents" || fail "the DEB lacks $f"
 done
