@@ -47,7 +47,7 @@ struct Case {
 // iterations (particle_count is lowered to fit), and at most this many fill sweeps per fluvial
 // iteration (each sweep is recorded, even when the fill has converged and it dispatches
 // nothing: 37,000 of them take seconds per iteration on lavapipe).
-inline constexpr double kCtestDropletIterations = 2e5;
+inline constexpr double kCtestDropletIterations = 1e5;
 inline constexpr double kCtestFillSweeps = 512;
 
 // A value of `info`'s range: 15 % its minimum, 15 % its maximum, else uniform (log-uniform over
