@@ -343,6 +343,14 @@ const Image& Simulation::image(Field f, bool next) const {
     return terrain_[0];
 }
 
+std::vector<const Image*> Simulation::fieldImages(Field f, bool next) const {
+    if (f == Field::Outflow && split_wide_) {
+        const size_t half = size_t(parity_ ^ (next ? 1 : 0));
+        return {&outflow_xy_[half], &outflow_zw_[half]};
+    }
+    return {&image(f, next)};
+}
+
 void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
     assert(data.size() == size_t(width_) * size_t(height_) * size_t(fieldChannels(f)));
     if (f == Field::Outflow && split_wide_) {

@@ -127,6 +127,11 @@ public:
     // ping-pong pair by absolute index, so a descriptor set can be built for either parity.
     const Image& fieldImage(Field f, int half) const { return image(f, (half ^ parity_) != 0); }
     int parity() const { return parity_; }
+    // The images that hold field f (its cur half, or the next one): one, or two for a 4-channel
+    // field kept split (channels xy, then zw). For copies of the whole state (gpu/snapshot.h).
+    std::vector<const Image*> fieldImages(Field f, bool next = false) const;
+    // The run's totals (host-visible; the steps accumulate into it on the GPU).
+    const Buffer& totalsBuffer() const { return totals_; }
     int stepIndex() const { return step_index_; }
     void setStepIndex(int step) { step_index_ = step; }
 

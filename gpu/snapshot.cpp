@@ -1,0 +1,553 @@
+// Snapshots of a simulation's state on the GPU, and state digests (snapshot.h).
+// [SECTION] digests
+// [SECTION] the store: sources, allocation, pipelines
+// [SECTION] store and restore (recorded GPU work)
+// [SECTION] the host's accounting: completion, drops
+// [SECTION] digests of the snapshots held
+#include "snapshot.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "pipeline.h"
+#include "vk_check.h"
+
+namespace alluvium::gpu {
+
+namespace {
+
+constexpr uint64_t kBlockBytes = SNAPSHOT_BLOCK_WORDS * 4;
+constexpr uint32_t kMinTables = 8;
+constexpr uint32_t kMaxTables = 4096;
+
+std::vector<Field> stateFields() {
+    std::vector<Field> fields;
+    for (int i = 0; i < static_cast<int>(Field::Count); ++i)
+        if (!fieldIsDerived(static_cast<Field>(i))) fields.push_back(static_cast<Field>(i));
+    return fields;
+}
+
+void hashHostState(StateHasher& h, int step_index, const std::vector<Spring>& springs, const SimParams& params) {
+    const int64_t step = step_index;
+    h.add(&step, sizeof step);
+    const auto count = static_cast<uint32_t>(springs.size());
+    h.add(&count, sizeof count);
+    h.add(springs.data(), springs.size() * sizeof(Spring));
+    h.add(&params, sizeof params);
+}
+
+uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] digests
+// ---------------------------------------------------------------------------------------------
+
+void StateHasher::add(const void* data, size_t bytes) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    uint64_t h = hash_;
+    for (size_t i = 0; i < bytes; ++i) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    hash_ = h;
+}
+
+uint64_t stateDigest(const Simulation& sim) {
+    StateHasher h;
+    for (Field f : stateFields()) {
+        const std::vector<float> values = sim.download(f);
+        h.add(values.data(), values.size() * sizeof(float));
+    }
+    const Totals totals = sim.totals();
+    h.add(&totals, sizeof totals);
+    hashHostState(h, sim.stepIndex(), sim.springs(), sim.params());
+    return h.value();
+}
+
+std::string digestText(uint64_t digest) {
+    char text[20];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(digest));
+    return text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] the store: sources, allocation, pipelines
+// ---------------------------------------------------------------------------------------------
+
+// One piece of state: an image (one of a field's) or a whole buffer, as rows of 32-bit words.
+struct SnapshotStore::Source {
+    Field field = Field::Count; // Field::Count: a buffer (totals, extras)
+    const Image* image = nullptr;
+    const Buffer* buffer = nullptr;
+    uint64_t bytes = 0;
+    uint32_t texel_words = 1; // words per cell (images)
+    SnapshotPush push{};      // geometry; the table offsets are filled per snapshot
+    uint64_t first_block = 0; // index of its first block in a snapshot's table
+    uint32_t blocks_y = 0;
+};
+
+struct SnapshotStore::Record {
+    int id = 0;
+    uint32_t table = 0;
+    uint64_t submission = 0; // of its store
+    uint64_t last_use = 0;   // the last submission that reads its table (store, restores)
+    uint64_t pinned_until = 0; // the base of a store in that submission
+    bool resolved = false;
+    std::vector<uint32_t> reserved; // until resolved: the slot reserved for each block
+    int64_t new_blocks = -1;
+    // The host's part of the state.
+    int step_index = 0;
+    std::vector<Spring> springs;
+    SimParams params{};
+};
+
+namespace {
+
+// The pieces of `sim`'s state, in the digest's order (fields, totals), then `extra`.
+template <typename Source>
+std::vector<Source> stateSources(const Simulation& sim, const std::vector<const Buffer*>& extra) {
+    std::vector<Source> sources;
+    auto add = [&](Source s) {
+        s.push.block_h = SNAPSHOT_BLOCK_WORDS / s.push.block_w;
+        s.push.blocks_x = static_cast<uint32_t>(ceilDiv(s.push.row_words, s.push.block_w));
+        s.blocks_y = static_cast<uint32_t>(ceilDiv(s.push.rows, s.push.block_h));
+        s.first_block = sources.empty() ? 0 : sources.back().first_block + uint64_t(sources.back().push.blocks_x) * sources.back().blocks_y;
+        sources.push_back(s);
+    };
+    for (Field f : stateFields())
+        for (const Image* img : sim.fieldImages(f)) {
+            Source s;
+            s.field = f;
+            s.image = img;
+            const uint32_t texel_bytes = static_cast<uint32_t>(formatTexelBytes(img->format));
+            ALLUVIUM_ASSERT(texel_bytes % 4 == 0 && texel_bytes >= 4 && texel_bytes <= 16);
+            s.texel_words = texel_bytes / 4;
+            s.bytes = uint64_t(img->width) * img->height * texel_bytes;
+            s.push.row_words = img->width * s.texel_words;
+            s.push.rows = img->height;
+            s.push.block_w = 16 * s.texel_words; // 16 texels
+            add(s);
+        }
+    std::vector<const Buffer*> buffers = {&sim.totalsBuffer()};
+    buffers.insert(buffers.end(), extra.begin(), extra.end());
+    for (const Buffer* b : buffers) {
+        ALLUVIUM_ASSERT(b->size % 4 == 0 && b->size > 0);
+        Source s;
+        s.buffer = b;
+        s.bytes = b->size;
+        s.push.row_words = static_cast<uint32_t>(b->size / 4);
+        s.push.rows = 1;
+        s.push.block_w = SNAPSHOT_BLOCK_WORDS;
+        add(s);
+    }
+    return sources;
+}
+
+template <typename Source>
+uint64_t blocksOf(const std::vector<Source>& sources) {
+    return sources.back().first_block + uint64_t(sources.back().push.blocks_x) * sources.back().blocks_y;
+}
+
+template <typename Source>
+uint64_t scratchBytes(const std::vector<Source>& sources) {
+    uint64_t most = 0;
+    for (const Source& s : sources) most = std::max(most, s.bytes);
+    return most;
+}
+
+VkPipeline loadPipeline(const Context& ctx, VkPipelineLayout layout, const char* name) {
+    VkShaderModule module = createShaderModule(ctx, loadSpirv(shaderDirectory() / (std::string(name) + ".spv")));
+    VkPipeline p = createComputePipeline(ctx, layout, module);
+    vkDestroyShaderModule(ctx.device, module, nullptr);
+    return p;
+}
+
+} // namespace
+
+uint64_t SnapshotStore::fullBytes(const Simulation& sim, const std::vector<const Buffer*>& extra) {
+    const uint64_t blocks = blocksOf(stateSources<Source>(sim, extra));
+    return blocks * (kBlockBytes + 4);
+}
+
+uint64_t SnapshotStore::minimumBudget(const Simulation& sim, const std::vector<const Buffer*>& extra) {
+    const std::vector<Source> sources = stateSources<Source>(sim, extra);
+    const uint64_t blocks = blocksOf(sources);
+    return 4 * blocks * kBlockBytes + kMinTables * blocks * 4 + scratchBytes(sources);
+}
+
+uint64_t SnapshotStore::maximumBudget(const Context& ctx) {
+    uint64_t most = ctx.properties.limits.maxStorageBufferRange;
+    if (ctx.max_allocation_bytes > 0) most = std::min<uint64_t>(most, ctx.max_allocation_bytes);
+    return most;
+}
+
+SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<const Buffer*> extra, uint64_t budget_bytes)
+    : ctx_(ctx), sim_(sim), budget_(budget_bytes) {
+    sources_ = stateSources<Source>(sim, extra);
+    blocks_ = blocksOf(sources_);
+    ALLUVIUM_ASSERT(budget_bytes >= minimumBudget(sim, extra));
+    const uint64_t scratch = scratchBytes(sources_);
+    const uint64_t table_bytes = blocks_ * 4;
+    // An eighth of the budget for tables (at least kMinTables): a snapshot that shares every
+    // block with its base costs only its table.
+    table_count_ = static_cast<uint32_t>(std::clamp<uint64_t>(budget_bytes / 8 / table_bytes, kMinTables, kMaxTables));
+    uint64_t pool_bytes = budget_bytes - scratch - uint64_t(table_count_) * table_bytes;
+    pool_bytes = std::min(pool_bytes, maximumBudget(ctx) / kBlockBytes * kBlockBytes);
+    slot_count_ = pool_bytes / kBlockBytes;
+    ALLUVIUM_ASSERT(slot_count_ >= 3 * blocks_);
+
+    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    createBuffer(pool_, ctx, slot_count_ * kBlockBytes, storage, false);
+    createBuffer(tables_, ctx, uint64_t(table_count_) * table_bytes, storage, true); // the host reserves and reads
+    createBuffer(scratch_, ctx, scratch, storage, false);
+    refs_.assign(slot_count_, 0);
+    free_slots_.resize(slot_count_);
+    for (uint64_t i = 0; i < slot_count_; ++i) free_slots_[i] = static_cast<uint32_t>(slot_count_ - 1 - i); // low first
+    table_free_after_.assign(table_count_, 0);
+    table_used_.assign(table_count_, false);
+
+    VkDescriptorSetLayoutBinding bindings[SB_COUNT];
+    for (uint32_t b = 0; b < SB_COUNT; ++b)
+        bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    set_info.bindingCount = SB_COUNT;
+    set_info.pBindings = bindings;
+    VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &set_layout_));
+    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(SnapshotPush)};
+    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layout_info.setLayoutCount = 1;
+    layout_info.pSetLayouts = &set_layout_;
+    layout_info.pushConstantRangeCount = 1;
+    layout_info.pPushConstantRanges = &push;
+    VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &layout_));
+    const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SB_COUNT};
+    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pool_info.maxSets = 1;
+    pool_info.poolSizeCount = 1;
+    pool_info.pPoolSizes = &size;
+    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pool_info, nullptr, &descriptor_pool_));
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = descriptor_pool_;
+    alloc.descriptorSetCount = 1;
+    alloc.pSetLayouts = &set_layout_;
+    VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, &set_));
+    const VkDescriptorBufferInfo infos[SB_COUNT] = {
+        {scratch_.buffer, 0, VK_WHOLE_SIZE}, {pool_.buffer, 0, VK_WHOLE_SIZE}, {tables_.buffer, 0, VK_WHOLE_SIZE}};
+    VkWriteDescriptorSet writes[SB_COUNT];
+    for (uint32_t b = 0; b < SB_COUNT; ++b) {
+        writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        writes[b].dstSet = set_;
+        writes[b].dstBinding = b;
+        writes[b].descriptorCount = 1;
+        writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[b].pBufferInfo = &infos[b];
+    }
+    vkUpdateDescriptorSets(ctx.device, SB_COUNT, writes, 0, nullptr);
+    store_ = loadPipeline(ctx, layout_, "snapshot_store");
+    restore_ = loadPipeline(ctx, layout_, "snapshot_restore");
+}
+
+SnapshotStore::~SnapshotStore() {
+    vkDeviceWaitIdle(ctx_.device);
+    vkDestroyPipeline(ctx_.device, store_, nullptr);
+    vkDestroyPipeline(ctx_.device, restore_, nullptr);
+    vkDestroyDescriptorPool(ctx_.device, descriptor_pool_, nullptr);
+    vkDestroyPipelineLayout(ctx_.device, layout_, nullptr);
+    vkDestroyDescriptorSetLayout(ctx_.device, set_layout_, nullptr);
+    destroyBuffer(pool_, ctx_);
+    destroyBuffer(tables_, ctx_);
+    destroyBuffer(scratch_, ctx_);
+}
+
+uint64_t SnapshotStore::allocatedBytes() const { return pool_.size + tables_.size + scratch_.size; }
+
+uint64_t SnapshotStore::bytesHeld() const {
+    return (slot_count_ - free_slots_.size()) * kBlockBytes + records_.size() * blocks_ * 4;
+}
+
+SnapshotStore::Record* SnapshotStore::find(int id) {
+    for (Record& r : records_)
+        if (r.id == id) return &r;
+    return nullptr;
+}
+const SnapshotStore::Record* SnapshotStore::find(int id) const {
+    for (const Record& r : records_)
+        if (r.id == id) return &r;
+    return nullptr;
+}
+
+bool SnapshotStore::held(int id) const { return find(id) != nullptr; }
+
+std::vector<int> SnapshotStore::heldIds() const {
+    std::vector<int> ids;
+    for (const Record& r : records_) ids.push_back(r.id);
+    return ids;
+}
+
+int SnapshotStore::stepIndex(int id) const {
+    const Record* r = find(id);
+    ALLUVIUM_ASSERT(r);
+    return r->step_index;
+}
+
+int64_t SnapshotStore::newBytes(int id) const {
+    const Record* r = find(id);
+    return r && r->resolved ? r->new_blocks * int64_t(kBlockBytes) : -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] store and restore (recorded GPU work)
+// ---------------------------------------------------------------------------------------------
+
+// The image of source i at the simulation's parity now (the sources list those of the parity at
+// creation); nullptr for a buffer.
+const Image* SnapshotStore::currentImage(size_t i) const {
+    const Source& s = sources_[i];
+    if (!s.image) return nullptr;
+    size_t k = 0;
+    for (size_t j = 0; j < i; ++j) k += sources_[j].image && sources_[j].field == s.field ? 1 : 0;
+    return sim_.fieldImages(s.field)[k];
+}
+
+void SnapshotStore::recordPiece(VkCommandBuffer cmd, VkPipeline pipeline, const Source& src, uint32_t base_table,
+                                uint32_t out_table) {
+    SnapshotPush push = src.push;
+    push.base_table = base_table == SNAPSHOT_NONE ? SNAPSHOT_NONE : base_table + uint32_t(src.first_block);
+    push.out_table = out_table + uint32_t(src.first_block);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+    vkCmdDispatch(cmd, push.blocks_x, src.blocks_y, 1);
+}
+
+namespace {
+
+// Whole image or buffer <-> the scratch buffer, tightly packed.
+void copyToScratch(VkCommandBuffer cmd, const Image* image, const Buffer* buffer, uint64_t bytes, const Buffer& scratch,
+                   bool to_scratch) {
+    if (image) {
+        VkBufferImageCopy region{};
+        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        region.imageExtent = {image->width, image->height, 1};
+        if (to_scratch)
+            vkCmdCopyImageToBuffer(cmd, image->image, VK_IMAGE_LAYOUT_GENERAL, scratch.buffer, 1, &region);
+        else
+            vkCmdCopyBufferToImage(cmd, scratch.buffer, image->image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+    } else {
+        const VkBufferCopy region{0, 0, bytes};
+        if (to_scratch) vkCmdCopyBuffer(cmd, buffer->buffer, scratch.buffer, 1, &region);
+        else vkCmdCopyBuffer(cmd, scratch.buffer, buffer->buffer, 1, &region);
+    }
+}
+
+constexpr VkPipelineStageFlags kCopyAndCompute = VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+constexpr VkAccessFlags kAllCopyAndCompute = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+                                             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+
+// Everything recorded or submitted before (steps, drawing, the brush, earlier snapshots and
+// restores, the host's writes of the tables) -> the snapshot's copies and passes.
+void barrierBefore(VkCommandBuffer cmd) {
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+                  VK_ACCESS_MEMORY_WRITE_BIT | VK_ACCESS_HOST_WRITE_BIT, kCopyAndCompute, kAllCopyAndCompute);
+}
+
+// The snapshot's writes -> everything after (steps, drawing, the host's reads after the fence).
+void barrierAfter(VkCommandBuffer cmd) {
+    memoryBarrier(cmd, kCopyAndCompute, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+                  VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT | VK_ACCESS_HOST_READ_BIT);
+}
+
+// Between the copies and the passes that share the scratch buffer (write after read included).
+void barrierBetween(VkCommandBuffer cmd) { memoryBarrier(cmd, kCopyAndCompute, kAllCopyAndCompute, kCopyAndCompute, kAllCopyAndCompute); }
+
+} // namespace
+
+int SnapshotStore::recordStore(VkCommandBuffer cmd, int base, uint64_t submission, std::vector<int>& dropped) {
+    auto freeTable = [&]() -> int {
+        for (uint32_t t = 0; t < table_count_; ++t)
+            if (!table_used_[t] && table_free_after_[t] <= completed_) return int(t);
+        return -1;
+    };
+    // Room for a whole snapshot (every block changed) and a table, else drop the oldest first.
+    while (free_slots_.size() < blocks_ || freeTable() < 0) {
+        auto oldest = std::find_if(records_.begin(), records_.end(), [&](const Record& r) { return droppable(r.id); });
+        if (oldest == records_.end()) return -1;
+        const int id = oldest->id;
+        drop(id);
+        dropped.push_back(id);
+    }
+    Record* base_record = base >= 0 ? find(base) : nullptr;
+    Record r;
+    r.id = next_id_++;
+    r.table = static_cast<uint32_t>(freeTable());
+    r.submission = r.last_use = submission;
+    r.step_index = sim_.stepIndex();
+    r.springs = sim_.springs();
+    r.params = sim_.params();
+    r.reserved.resize(blocks_);
+    uint32_t* table = static_cast<uint32_t*>(tables_.mapped) + uint64_t(r.table) * blocks_;
+    for (uint64_t b = 0; b < blocks_; ++b) {
+        r.reserved[b] = free_slots_.back();
+        free_slots_.pop_back();
+        table[b] = r.reserved[b];
+    }
+    table_used_[r.table] = true;
+    uint32_t base_table = SNAPSHOT_NONE;
+    if (base_record) {
+        base_record->pinned_until = std::max(base_record->pinned_until, submission);
+        base_record->last_use = std::max(base_record->last_use, submission);
+        base_table = uint32_t(uint64_t(base_record->table) * blocks_);
+    }
+    const uint32_t out_table = uint32_t(uint64_t(r.table) * blocks_);
+
+    barrierBefore(cmd);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
+    for (size_t i = 0; i < sources_.size(); ++i) {
+        const Source& s = sources_[i];
+        if (i > 0) barrierBetween(cmd); // the previous pass read the scratch buffer
+        copyToScratch(cmd, currentImage(i), s.buffer, s.bytes, scratch_, true);
+        barrierBetween(cmd);
+        recordPiece(cmd, store_, s, base_table, out_table);
+    }
+    barrierAfter(cmd);
+    records_.push_back(std::move(r));
+    return records_.back().id;
+}
+
+void SnapshotStore::recordRestore(VkCommandBuffer cmd, int id, uint64_t submission) {
+    Record* r = find(id);
+    ALLUVIUM_ASSERT(r);
+    r->last_use = std::max(r->last_use, submission);
+    const uint32_t table = uint32_t(uint64_t(r->table) * blocks_);
+    barrierBefore(cmd);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
+    for (size_t i = 0; i < sources_.size(); ++i) {
+        const Source& s = sources_[i];
+        const Image* image = currentImage(i);
+        if (i > 0) barrierBetween(cmd); // the previous copy read the scratch buffer
+        recordPiece(cmd, restore_, s, SNAPSHOT_NONE, table);
+        barrierBetween(cmd);
+        copyToScratch(cmd, image, s.buffer, s.bytes, scratch_, false);
+    }
+    barrierAfter(cmd);
+    sim_.setStepIndex(r->step_index);
+    sim_.setSprings(r->springs);
+    sim_.setParams(r->params);
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] the host's accounting: completion, drops
+// ---------------------------------------------------------------------------------------------
+
+void SnapshotStore::completed(uint64_t submission) {
+    completed_ = std::max(completed_, submission);
+    for (Record& r : records_) // oldest first: a base is resolved before the snapshots that share its slots
+        if (!r.resolved && r.submission <= completed_) resolve(r);
+}
+
+void SnapshotStore::resolve(Record& r) {
+    const uint32_t* table = static_cast<const uint32_t*>(tables_.mapped) + uint64_t(r.table) * blocks_;
+    int64_t fresh = 0;
+    for (uint64_t b = 0; b < blocks_; ++b) {
+        const uint32_t slot = table[b];
+        ALLUVIUM_ASSERT(slot < slot_count_);
+        if (slot == r.reserved[b]) {
+            refs_[slot] = 1;
+            ++fresh;
+        } else { // shared with the base
+            ALLUVIUM_ASSERT(refs_[slot] > 0);
+            ++refs_[slot];
+            free_slots_.push_back(r.reserved[b]);
+        }
+    }
+    r.new_blocks = fresh;
+    r.reserved = {};
+    r.resolved = true;
+}
+
+bool SnapshotStore::droppable(int id) const {
+    const Record* r = find(id);
+    return r && r->resolved && r->pinned_until <= completed_;
+}
+
+void SnapshotStore::drop(int id) {
+    ALLUVIUM_ASSERT(droppable(id));
+    auto it = std::find_if(records_.begin(), records_.end(), [&](const Record& r) { return r.id == id; });
+    const uint32_t* table = static_cast<const uint32_t*>(tables_.mapped) + uint64_t(it->table) * blocks_;
+    for (uint64_t b = 0; b < blocks_; ++b) {
+        const uint32_t slot = table[b];
+        if (--refs_[slot] == 0) free_slots_.push_back(slot);
+    }
+    // Work in flight may still read the table (a restore): the host rewrites it only after.
+    table_used_[it->table] = false;
+    table_free_after_[it->table] = it->last_use;
+    records_.erase(it);
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] digests of the snapshots held
+// ---------------------------------------------------------------------------------------------
+
+std::vector<uint64_t> SnapshotStore::digests(const std::vector<int>& ids) {
+    uint64_t top = 0; // slots below this are enough
+    for (int id : ids) {
+        const Record* r = find(id);
+        ALLUVIUM_ASSERT(r && r->resolved);
+        const uint32_t* table = static_cast<const uint32_t*>(tables_.mapped) + uint64_t(r->table) * blocks_;
+        for (uint64_t b = 0; b < blocks_; ++b) top = std::max<uint64_t>(top, uint64_t(table[b]) + 1);
+    }
+    std::vector<uint64_t> out;
+    if (ids.empty()) return out;
+    std::vector<uint32_t> pool(top * SNAPSHOT_BLOCK_WORDS);
+    downloadBuffer(ctx_, pool_, pool.data(), pool.size() * 4);
+
+    // A source's words, row-major, from its blocks.
+    auto piece = [&](const uint32_t* table, const Source& s) {
+        std::vector<uint32_t> words(size_t(s.push.row_words) * s.push.rows);
+        for (uint32_t by = 0; by < s.blocks_y; ++by)
+            for (uint32_t bx = 0; bx < s.push.blocks_x; ++bx) {
+                const uint32_t* block = &pool[size_t(table[s.first_block + uint64_t(by) * s.push.blocks_x + bx]) * SNAPSHOT_BLOCK_WORDS];
+                for (uint32_t i = 0; i < SNAPSHOT_BLOCK_WORDS; ++i) {
+                    const uint32_t x = bx * s.push.block_w + i % s.push.block_w, y = by * s.push.block_h + i / s.push.block_w;
+                    if (x < s.push.row_words && y < s.push.rows) words[size_t(y) * s.push.row_words + x] = block[i];
+                }
+            }
+        return words;
+    };
+    for (int id : ids) {
+        const Record* r = find(id);
+        const uint32_t* table = static_cast<const uint32_t*>(tables_.mapped) + uint64_t(r->table) * blocks_;
+        StateHasher h;
+        for (size_t i = 0; i < sources_.size();) {
+            if (!sources_[i].image) { // the totals (the extras are not part of the digest)
+                const std::vector<uint32_t> words = piece(table, sources_[i]);
+                h.add(words.data(), std::min<size_t>(words.size() * 4, sizeof(Totals)));
+                break;
+            }
+            // A field's images, interleaved per cell as download() returns them.
+            size_t j = i;
+            std::vector<std::vector<uint32_t>> parts;
+            uint32_t cell_words = 0;
+            for (; j < sources_.size() && sources_[j].image && sources_[j].field == sources_[i].field; ++j) {
+                parts.push_back(piece(table, sources_[j]));
+                cell_words += sources_[j].texel_words;
+            }
+            const size_t cells = size_t(sources_[i].image->width) * sources_[i].image->height;
+            std::vector<uint32_t> field(cells * cell_words);
+            for (size_t c = 0, o = 0; c < cells; ++c)
+                for (size_t k = 0; k < parts.size(); ++k)
+                    for (uint32_t w = 0; w < sources_[i + k].texel_words; ++w) field[o++] = parts[k][c * sources_[i + k].texel_words + w];
+            h.add(field.data(), field.size() * 4);
+            i = j;
+        }
+        hashHostState(h, r->step_index, r->springs, r->params);
+        out.push_back(h.value());
+    }
+    return out;
+}
+
+} // namespace alluvium::gpu

@@ -1,0 +1,40 @@
+// Shared between the snapshot passes (snapshot_*.comp) and C++ (gpu/snapshot.h). A snapshot
+// cuts every piece of state into blocks of 256 32-bit words (a 16x16 tile of an r32f image,
+// 16x8 of rg32f, 16x4 of rgba32f; a buffer is one row of blocks) and keeps each block in a slot
+// of a pool. A block equal to the same block of the snapshot it is compared with (the base)
+// shares the base's slot; the others are copied into slots the host reserved for them.
+#ifndef ALLUVIUM_SNAPSHOT_SHARED_H
+#define ALLUVIUM_SNAPSHOT_SHARED_H
+
+#ifdef __cplusplus
+#include <cstdint>
+namespace alluvium::gpu {
+using uint = uint32_t;
+#endif
+
+#define SNAPSHOT_BLOCK_WORDS 256     // words per block (one workgroup of the passes)
+#define SNAPSHOT_NONE 0xFFFFFFFFu    // no base snapshot
+
+// Binding slots of the snapshot passes' descriptor set.
+#define SB_SCRATCH 0 // uint[]: one piece of state, tightly packed rows (copied from/to its image)
+#define SB_POOL 1    // uint[slots][SNAPSHOT_BLOCK_WORDS]
+#define SB_TABLES 2  // uint[]: per snapshot, the slot of each of its blocks
+#define SB_COUNT 3
+
+// One piece of state (a source) as the passes see it, and where its blocks' slots are listed.
+struct SnapshotPush {
+    uint row_words;  // words per row of the piece
+    uint rows;
+    uint block_w;    // words per block row (16 texels); block_w * block_h = SNAPSHOT_BLOCK_WORDS
+    uint block_h;
+    uint blocks_x;   // blocks per row of blocks
+    uint base_table; // index in tables[] of the base's first block of this piece, or SNAPSHOT_NONE
+    uint out_table;  // index in tables[] of this snapshot's first block of this piece
+    uint pad;
+};
+
+#ifdef __cplusplus
+} // namespace alluvium::gpu
+#endif
+
+#endif
