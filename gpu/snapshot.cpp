@@ -176,7 +176,7 @@ uint64_t SnapshotStore::fullBytes(const Simulation& sim, const std::vector<const
 uint64_t SnapshotStore::minimumBudget(const Simulation& sim, const std::vector<const Buffer*>& extra) {
     const std::vector<Source> sources = stateSources<Source>(sim, extra);
     const uint64_t blocks = blocksOf(sources);
-    return 4 * blocks * kBlockBytes + kMinTables * blocks * 4 + scratchBytes(sources);
+    return 4 * blocks * kBlockBytes + (kMinTables + 1) * blocks * 4 + scratchBytes(sources); // + the changed flags
 }
 
 uint64_t SnapshotStore::maximumBudget(const Context& ctx) {
@@ -195,7 +195,7 @@ SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<co
     // An eighth of the budget for tables (at least kMinTables): a snapshot that shares every
     // block with its base costs only its table.
     table_count_ = static_cast<uint32_t>(std::clamp<uint64_t>(budget_bytes / 8 / table_bytes, kMinTables, kMaxTables));
-    uint64_t pool_bytes = budget_bytes - scratch - uint64_t(table_count_) * table_bytes;
+    uint64_t pool_bytes = budget_bytes - scratch - uint64_t(table_count_ + 1) * table_bytes; // + the changed flags
     pool_bytes = std::min(pool_bytes, maximumBudget(ctx) / kBlockBytes * kBlockBytes);
     slot_count_ = pool_bytes / kBlockBytes;
     ALLUVIUM_ASSERT(slot_count_ >= 3 * blocks_);
@@ -204,6 +204,7 @@ SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<co
     createBuffer(pool_, ctx, slot_count_ * kBlockBytes, storage, false);
     createBuffer(tables_, ctx, uint64_t(table_count_) * table_bytes, storage, true); // the host reserves and reads
     createBuffer(scratch_, ctx, scratch, storage, false);
+    createBuffer(changed_, ctx, table_bytes, storage, false);
     refs_.assign(slot_count_, 0);
     free_slots_.resize(slot_count_);
     for (uint64_t i = 0; i < slot_count_; ++i) free_slots_[i] = static_cast<uint32_t>(slot_count_ - 1 - i); // low first
@@ -235,8 +236,10 @@ SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<co
     alloc.descriptorSetCount = 1;
     alloc.pSetLayouts = &set_layout_;
     VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, &set_));
-    const VkDescriptorBufferInfo infos[SB_COUNT] = {
-        {scratch_.buffer, 0, VK_WHOLE_SIZE}, {pool_.buffer, 0, VK_WHOLE_SIZE}, {tables_.buffer, 0, VK_WHOLE_SIZE}};
+    const VkDescriptorBufferInfo infos[SB_COUNT] = {{scratch_.buffer, 0, VK_WHOLE_SIZE},
+                                                    {pool_.buffer, 0, VK_WHOLE_SIZE},
+                                                    {tables_.buffer, 0, VK_WHOLE_SIZE},
+                                                    {changed_.buffer, 0, VK_WHOLE_SIZE}};
     VkWriteDescriptorSet writes[SB_COUNT];
     for (uint32_t b = 0; b < SB_COUNT; ++b) {
         writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
@@ -247,12 +250,14 @@ SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<co
         writes[b].pBufferInfo = &infos[b];
     }
     vkUpdateDescriptorSets(ctx.device, SB_COUNT, writes, 0, nullptr);
+    compare_ = loadPipeline(ctx, layout_, "snapshot_compare");
     store_ = loadPipeline(ctx, layout_, "snapshot_store");
     restore_ = loadPipeline(ctx, layout_, "snapshot_restore");
 }
 
 SnapshotStore::~SnapshotStore() {
     vkDeviceWaitIdle(ctx_.device);
+    vkDestroyPipeline(ctx_.device, compare_, nullptr);
     vkDestroyPipeline(ctx_.device, store_, nullptr);
     vkDestroyPipeline(ctx_.device, restore_, nullptr);
     vkDestroyDescriptorPool(ctx_.device, descriptor_pool_, nullptr);
@@ -261,9 +266,10 @@ SnapshotStore::~SnapshotStore() {
     destroyBuffer(pool_, ctx_);
     destroyBuffer(tables_, ctx_);
     destroyBuffer(scratch_, ctx_);
+    destroyBuffer(changed_, ctx_);
 }
 
-uint64_t SnapshotStore::allocatedBytes() const { return pool_.size + tables_.size + scratch_.size; }
+uint64_t SnapshotStore::allocatedBytes() const { return pool_.size + tables_.size + scratch_.size + changed_.size; }
 
 uint64_t SnapshotStore::bytesHeld() const {
     return (slot_count_ - free_slots_.size()) * kBlockBytes + records_.size() * blocks_ * 4;
@@ -318,6 +324,7 @@ void SnapshotStore::recordPiece(VkCommandBuffer cmd, VkPipeline pipeline, const 
     SnapshotPush push = src.push;
     push.base_table = base_table == SNAPSHOT_NONE ? SNAPSHOT_NONE : base_table + uint32_t(src.first_block);
     push.out_table = out_table + uint32_t(src.first_block);
+    push.first_block = uint32_t(src.first_block);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     vkCmdDispatch(cmd, push.blocks_x, src.blocks_y, 1);
@@ -405,12 +412,17 @@ int SnapshotStore::recordStore(VkCommandBuffer cmd, int base, uint64_t submissio
     const uint32_t out_table = uint32_t(uint64_t(r.table) * blocks_);
 
     barrierBefore(cmd);
+    if (base_table != SNAPSHOT_NONE) vkCmdFillBuffer(cmd, changed_.buffer, 0, VK_WHOLE_SIZE, 0);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
     for (size_t i = 0; i < sources_.size(); ++i) {
         const Source& s = sources_[i];
         if (i > 0) barrierBetween(cmd); // the previous pass read the scratch buffer
         copyToScratch(cmd, currentImage(i), s.buffer, s.bytes, scratch_, true);
         barrierBetween(cmd);
+        if (base_table != SNAPSHOT_NONE) {
+            recordPiece(cmd, compare_, s, base_table, out_table);
+            barrierBetween(cmd);
+        }
         recordPiece(cmd, store_, s, base_table, out_table);
     }
     barrierAfter(cmd);

@@ -11,7 +11,8 @@
 // shaders/snapshot_store.comp): no wait, no read-back. Each piece of state is cut into blocks of
 // 1 KiB (a 16x16 tile of an r32f image); a block whose bits equal the same block of the base
 // snapshot (the one the state was last stored into or restored from) shares the base's slot of
-// the pool, so unchanged tiles cost 4 bytes (their table entry). The host learns which blocks
+// the pool, so unchanged tiles cost 4 bytes (their table entry); two passes without workgroup
+// barriers compare and store (shaders/snapshot_compare.comp, snapshot_store.comp). The host learns which blocks
 // were shared after the work's fence (completed()) and counts references to every slot. The
 // pool, the tables and the scratch buffer are allocated once within the budget; when the pool
 // cannot hold one more whole snapshot, the oldest are dropped first. A restore copies the blocks
@@ -60,7 +61,8 @@ public:
 
     // Bytes of one snapshot that shares nothing (its blocks and its table).
     static uint64_t fullBytes(const Simulation& sim, const std::vector<const Buffer*>& extra);
-    // The least budget: room for four whole snapshots, eight tables and the scratch buffer.
+    // The least budget: room for four whole snapshots, eight tables, the scratch buffer and the
+    // blocks' changed flags.
     static uint64_t minimumBudget(const Simulation& sim, const std::vector<const Buffer*>& extra);
     // The largest budget this device can hold in one pool (its storage-buffer range and largest
     // allocation).
@@ -115,7 +117,7 @@ private:
     uint64_t slot_count_ = 0;  // in the pool
     uint32_t table_count_ = 0; // tables in the ring
     uint64_t budget_ = 0;
-    Buffer pool_, tables_, scratch_;
+    Buffer pool_, tables_, scratch_, changed_;
     std::vector<uint32_t> refs_;       // per slot: snapshots that use it
     std::vector<uint32_t> free_slots_; // a stack
     std::vector<uint64_t> table_free_after_; // per table: the submission after which it can be reused
@@ -128,7 +130,7 @@ private:
     VkPipelineLayout layout_ = VK_NULL_HANDLE;
     VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
     VkDescriptorSet set_ = VK_NULL_HANDLE;
-    VkPipeline store_ = VK_NULL_HANDLE, restore_ = VK_NULL_HANDLE;
+    VkPipeline compare_ = VK_NULL_HANDLE, store_ = VK_NULL_HANDLE, restore_ = VK_NULL_HANDLE;
 };
 
 } // namespace alluvium::gpu

@@ -1,23 +1,29 @@
-// What the snapshot passes share: bindings, the push constants, a block's words.
+// What the snapshot passes share: bindings, the push constants, a block's words. One workgroup
+// per block; invocation k takes words k, k + SNAPSHOT_WG, ... (consecutive invocations read
+// consecutive words; CPU drivers pay per invocation, so each does several).
 #extension GL_GOOGLE_include_directive : require
 #include "snapshot_shared.h"
 
-layout(local_size_x = SNAPSHOT_BLOCK_WORDS) in;
+layout(local_size_x = SNAPSHOT_WG) in;
 
 layout(std430, binding = SB_SCRATCH) buffer Scratch { uint scratch[]; };
 layout(std430, binding = SB_POOL) buffer Pool { uint pool[]; };
 layout(std430, binding = SB_TABLES) buffer Tables { uint tables[]; };
+layout(std430, binding = SB_CHANGED) buffer Changed { uint changed[]; };
 layout(push_constant) uniform Push { SnapshotPush p; };
 
-// The block of this workgroup in row-major order of blocks, and this invocation's word of the
-// piece: its index in scratch[], or -1 where the block hangs over the piece's edge (those words
-// are kept as zero).
+#define WORDS_PER_INVOCATION (SNAPSHOT_BLOCK_WORDS / SNAPSHOT_WG)
+
+// The block of this workgroup in row-major order of blocks.
 uint blockIndex() { return gl_WorkGroupID.y * p.blocks_x + gl_WorkGroupID.x; }
 
-int wordIndex() {
-    const uint i = gl_LocalInvocationIndex;
-    const uint x = gl_WorkGroupID.x * p.block_w + i % p.block_w;
-    const uint y = gl_WorkGroupID.y * p.block_h + i / p.block_w;
+// Word i of this block (0 .. SNAPSHOT_BLOCK_WORDS - 1): its index in scratch[], or -1 where the
+// block hangs over the piece's edge (those words are kept as zero).
+// block_w is a power of two: shifts and masks, not divisions (which CPU drivers do one lane at a
+// time).
+int wordIndex(uint i) {
+    const uint x = gl_WorkGroupID.x * p.block_w + (i & (p.block_w - 1u));
+    const uint y = gl_WorkGroupID.y * p.block_h + (i >> uint(findLSB(p.block_w)));
     if (x >= p.row_words || y >= p.rows) return -1;
     return int(y * p.row_words + x);
 }

@@ -4,8 +4,10 @@
 #include "snapshot.glsl"
 
 void main() {
-    const int w = wordIndex();
-    if (w < 0) return;
-    const uint slot = tables[p.out_table + blockIndex()];
-    scratch[w] = pool[slot * SNAPSHOT_BLOCK_WORDS + gl_LocalInvocationIndex];
+    const uint slot = tables[p.out_table + blockIndex()] * SNAPSHOT_BLOCK_WORDS;
+    for (uint k = 0u; k < WORDS_PER_INVOCATION; ++k) {
+        const uint i = gl_LocalInvocationIndex + k * SNAPSHOT_WG;
+        const int w = wordIndex(i);
+        if (w >= 0) scratch[w] = pool[slot + i];
+    }
 }

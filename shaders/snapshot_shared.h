@@ -2,7 +2,8 @@
 // cuts every piece of state into blocks of 256 32-bit words (a 16x16 tile of an r32f image,
 // 16x8 of rg32f, 16x4 of rgba32f; a buffer is one row of blocks) and keeps each block in a slot
 // of a pool. A block equal to the same block of the snapshot it is compared with (the base)
-// shares the base's slot; the others are copied into slots the host reserved for them.
+// shares the base's slot; the others are copied into slots the host reserved for them. Two
+// passes without workgroup barriers (which CPU drivers run slowly): compare, then store.
 #ifndef ALLUVIUM_SNAPSHOT_SHARED_H
 #define ALLUVIUM_SNAPSHOT_SHARED_H
 
@@ -13,24 +14,26 @@ using uint = uint32_t;
 #endif
 
 #define SNAPSHOT_BLOCK_WORDS 256     // words per block (one workgroup of the passes)
+#define SNAPSHOT_WG 32               // invocations per block: each takes every 32nd word (8 words)
 #define SNAPSHOT_NONE 0xFFFFFFFFu    // no base snapshot
 
 // Binding slots of the snapshot passes' descriptor set.
 #define SB_SCRATCH 0 // uint[]: one piece of state, tightly packed rows (copied from/to its image)
 #define SB_POOL 1    // uint[slots][SNAPSHOT_BLOCK_WORDS]
 #define SB_TABLES 2  // uint[]: per snapshot, the slot of each of its blocks
-#define SB_COUNT 3
+#define SB_CHANGED 3 // uint[blocks per snapshot]: non-zero where a block differs from the base's
+#define SB_COUNT 4
 
 // One piece of state (a source) as the passes see it, and where its blocks' slots are listed.
 struct SnapshotPush {
     uint row_words;  // words per row of the piece
     uint rows;
-    uint block_w;    // words per block row (16 texels); block_w * block_h = SNAPSHOT_BLOCK_WORDS
+    uint block_w;    // words per block row (16 texels), a power of two; block_w * block_h = SNAPSHOT_BLOCK_WORDS
     uint block_h;
     uint blocks_x;   // blocks per row of blocks
     uint base_table; // index in tables[] of the base's first block of this piece, or SNAPSHOT_NONE
     uint out_table;  // index in tables[] of this snapshot's first block of this piece
-    uint pad;
+    uint first_block; // index among the snapshot's blocks of this piece's first (changed[])
 };
 
 #ifdef __cplusplus

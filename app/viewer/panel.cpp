@@ -373,7 +373,7 @@ void history(ViewerState& s) {
     ImGui::SameLine();
     if (ImGui::Button(">|")) h.last = true;
     tooltip("Home, comma, period, End: the first, previous, next and last snapshot of this branch");
-    ImGui::SliderFloat(fluvial ? "snapshot every (yr)" : "snapshot every (s)", &h.every, 0.0f, fluvial ? 1e7f : 3600.0f,
+    ImGui::SliderFloat(fluvial ? "every (yr)" : "every (s)", &h.every, 0.0f, fluvial ? 1e7f : 3600.0f,
                        h.every > 0 ? "%.4g" : "off", ImGuiSliderFlags_Logarithmic);
     tooltip("a snapshot for the timeline every so many simulated seconds (0: only at strokes)");
 
