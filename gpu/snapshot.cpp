@@ -179,10 +179,17 @@ uint64_t SnapshotStore::minimumBudget(const Simulation& sim, const std::vector<c
     return 4 * blocks * kBlockBytes + (kMinTables + 1) * blocks * 4 + scratchBytes(sources); // + the changed flags
 }
 
-uint64_t SnapshotStore::maximumBudget(const Context& ctx) {
+uint64_t SnapshotStore::bufferLimit(const Context& ctx) {
     uint64_t most = ctx.properties.limits.maxStorageBufferRange;
     if (ctx.max_allocation_bytes > 0) most = std::min<uint64_t>(most, ctx.max_allocation_bytes);
-    return most;
+    return most / kBlockBytes * kBlockBytes;
+}
+
+uint64_t SnapshotStore::maximumBudget(const Context& ctx) { return SNAPSHOT_POOL_CHUNKS * bufferLimit(ctx); }
+
+uint64_t SnapshotStore::largestPiece(const Simulation& sim, const std::vector<const Buffer*>& extra) {
+    const std::vector<Source> sources = stateSources<Source>(sim, extra);
+    return std::max(scratchBytes(sources), blocksOf(sources) * 4); // the scratch buffer, a table
 }
 
 SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<const Buffer*> extra, uint64_t budget_bytes)
@@ -194,14 +201,21 @@ SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<co
     const uint64_t table_bytes = blocks_ * 4;
     // An eighth of the budget for tables (at least kMinTables): a snapshot that shares every
     // block with its base costs only its table.
-    table_count_ = static_cast<uint32_t>(std::clamp<uint64_t>(budget_bytes / 8 / table_bytes, kMinTables, kMaxTables));
-    uint64_t pool_bytes = budget_bytes - scratch - uint64_t(table_count_ + 1) * table_bytes; // + the changed flags
-    pool_bytes = std::min(pool_bytes, maximumBudget(ctx) / kBlockBytes * kBlockBytes);
-    slot_count_ = pool_bytes / kBlockBytes;
+    // Each buffer within what one binding may reach: the pool in up to SNAPSHOT_POOL_CHUNKS.
+    const uint64_t limit = bufferLimit(ctx);
+    ALLUVIUM_ASSERT(scratch <= limit && table_bytes * kMinTables <= limit);
+    table_count_ = static_cast<uint32_t>(
+        std::min<uint64_t>(std::clamp<uint64_t>(budget_bytes / 8 / table_bytes, kMinTables, kMaxTables), limit / table_bytes));
+    const uint64_t pool_bytes = budget_bytes - scratch - uint64_t(table_count_ + 1) * table_bytes; // + the changed flags
+    chunk_slots_ = limit / kBlockBytes;
+    slot_count_ = std::min<uint64_t>(pool_bytes / kBlockBytes, SNAPSHOT_POOL_CHUNKS * chunk_slots_);
     ALLUVIUM_ASSERT(slot_count_ >= 3 * blocks_);
 
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    createBuffer(pool_, ctx, slot_count_ * kBlockBytes, storage, false);
+    for (uint64_t first = 0; first < slot_count_; first += chunk_slots_) {
+        pools_.emplace_back();
+        createBuffer(pools_.back(), ctx, std::min(chunk_slots_, slot_count_ - first) * kBlockBytes, storage, false);
+    }
     createBuffer(tables_, ctx, uint64_t(table_count_) * table_bytes, storage, true); // the host reserves and reads
     createBuffer(scratch_, ctx, scratch, storage, false);
     createBuffer(changed_, ctx, table_bytes, storage, false);
@@ -213,7 +227,8 @@ SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<co
 
     VkDescriptorSetLayoutBinding bindings[SB_COUNT];
     for (uint32_t b = 0; b < SB_COUNT; ++b)
-        bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+        bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, b == SB_POOL ? SNAPSHOT_POOL_CHUNKS : 1u,
+                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     set_info.bindingCount = SB_COUNT;
     set_info.pBindings = bindings;
@@ -225,7 +240,7 @@ SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<co
     layout_info.pushConstantRangeCount = 1;
     layout_info.pPushConstantRanges = &push;
     VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &layout_));
-    const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SB_COUNT};
+    const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SB_COUNT - 1 + SNAPSHOT_POOL_CHUNKS};
     VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pool_info.maxSets = 1;
     pool_info.poolSizeCount = 1;
@@ -236,8 +251,11 @@ SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<co
     alloc.descriptorSetCount = 1;
     alloc.pSetLayouts = &set_layout_;
     VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, &set_));
+    // The pool's bindings past its last buffer repeat the first (never read).
+    VkDescriptorBufferInfo chunks[SNAPSHOT_POOL_CHUNKS];
+    for (size_t c = 0; c < SNAPSHOT_POOL_CHUNKS; ++c) chunks[c] = {pools_[c < pools_.size() ? c : 0].buffer, 0, VK_WHOLE_SIZE};
     const VkDescriptorBufferInfo infos[SB_COUNT] = {{scratch_.buffer, 0, VK_WHOLE_SIZE},
-                                                    {pool_.buffer, 0, VK_WHOLE_SIZE},
+                                                    chunks[0],
                                                     {tables_.buffer, 0, VK_WHOLE_SIZE},
                                                     {changed_.buffer, 0, VK_WHOLE_SIZE}};
     VkWriteDescriptorSet writes[SB_COUNT];
@@ -245,9 +263,9 @@ SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<co
         writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
         writes[b].dstSet = set_;
         writes[b].dstBinding = b;
-        writes[b].descriptorCount = 1;
+        writes[b].descriptorCount = b == SB_POOL ? SNAPSHOT_POOL_CHUNKS : 1u;
         writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        writes[b].pBufferInfo = &infos[b];
+        writes[b].pBufferInfo = b == SB_POOL ? chunks : &infos[b];
     }
     vkUpdateDescriptorSets(ctx.device, SB_COUNT, writes, 0, nullptr);
     compare_ = loadPipeline(ctx, layout_, "snapshot_compare");
@@ -263,13 +281,17 @@ SnapshotStore::~SnapshotStore() {
     vkDestroyDescriptorPool(ctx_.device, descriptor_pool_, nullptr);
     vkDestroyPipelineLayout(ctx_.device, layout_, nullptr);
     vkDestroyDescriptorSetLayout(ctx_.device, set_layout_, nullptr);
-    destroyBuffer(pool_, ctx_);
+    for (Buffer& b : pools_) destroyBuffer(b, ctx_);
     destroyBuffer(tables_, ctx_);
     destroyBuffer(scratch_, ctx_);
     destroyBuffer(changed_, ctx_);
 }
 
-uint64_t SnapshotStore::allocatedBytes() const { return pool_.size + tables_.size + scratch_.size + changed_.size; }
+uint64_t SnapshotStore::allocatedBytes() const {
+    uint64_t bytes = tables_.size + scratch_.size + changed_.size;
+    for (const Buffer& b : pools_) bytes += b.size;
+    return bytes;
+}
 
 uint64_t SnapshotStore::bytesHeld() const {
     return (slot_count_ - free_slots_.size()) * kBlockBytes + records_.size() * blocks_ * 4;
@@ -325,6 +347,7 @@ void SnapshotStore::recordPiece(VkCommandBuffer cmd, VkPipeline pipeline, const 
     push.base_table = base_table == SNAPSHOT_NONE ? SNAPSHOT_NONE : base_table + uint32_t(src.first_block);
     push.out_table = out_table + uint32_t(src.first_block);
     push.first_block = uint32_t(src.first_block);
+    push.chunk_slots = uint32_t(chunk_slots_);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     vkCmdDispatch(cmd, push.blocks_x, src.blocks_y, 1);
@@ -515,7 +538,10 @@ std::vector<uint64_t> SnapshotStore::digests(const std::vector<int>& ids) {
     std::vector<uint64_t> out;
     if (ids.empty()) return out;
     std::vector<uint32_t> pool(top * SNAPSHOT_BLOCK_WORDS);
-    downloadBuffer(ctx_, pool_, pool.data(), pool.size() * 4);
+    for (uint64_t c = 0; c * chunk_slots_ < top; ++c) {
+        const uint64_t slots = std::min(chunk_slots_, top - c * chunk_slots_);
+        downloadBuffer(ctx_, pools_[c], &pool[c * chunk_slots_ * SNAPSHOT_BLOCK_WORDS], slots * kBlockBytes);
+    }
 
     // A source's words, row-major, from its blocks.
     auto piece = [&](const uint32_t* table, const Source& s) {

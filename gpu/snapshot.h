@@ -64,9 +64,12 @@ public:
     // The least budget: room for four whole snapshots, eight tables, the scratch buffer and the
     // blocks' changed flags.
     static uint64_t minimumBudget(const Simulation& sim, const std::vector<const Buffer*>& extra);
-    // The largest budget this device can hold in one pool (its storage-buffer range and largest
-    // allocation).
+    // The most one buffer of the store may hold (a binding's range, an allocation), and the most
+    // its pool may hold (SNAPSHOT_POOL_CHUNKS of those): 1 GiB on lavapipe.
+    static uint64_t bufferLimit(const Context& ctx);
     static uint64_t maximumBudget(const Context& ctx);
+    // The largest single buffer the store needs besides the pool (must be <= bufferLimit()).
+    static uint64_t largestPiece(const Simulation& sim, const std::vector<const Buffer*>& extra);
 
     // Records a snapshot of the state now (between steps), compared block by block with `base`
     // (a snapshot held, or -1). `submission` numbers the command buffer (increasing); the
@@ -95,6 +98,7 @@ public:
     uint64_t bytesHeld() const;      // slots in use or reserved, plus the tables of the snapshots
     uint64_t blocksPerSnapshot() const { return blocks_; }
     uint64_t poolSlots() const { return slot_count_; }
+    size_t poolBuffers() const { return pools_.size(); }
 
     // The digest (see stateDigest) of the state each snapshot holds. Downloads the pool: waits
     // for the device. Every id must be held and completed.
@@ -117,7 +121,9 @@ private:
     uint64_t slot_count_ = 0;  // in the pool
     uint32_t table_count_ = 0; // tables in the ring
     uint64_t budget_ = 0;
-    Buffer pool_, tables_, scratch_, changed_;
+    std::vector<Buffer> pools_; // the pool, in buffers of chunk_slots_ slots
+    uint64_t chunk_slots_ = 0;
+    Buffer tables_, scratch_, changed_;
     std::vector<uint32_t> refs_;       // per slot: snapshots that use it
     std::vector<uint32_t> free_slots_; // a stack
     std::vector<uint64_t> table_free_after_; // per table: the submission after which it can be reused

@@ -5,12 +5,12 @@
 #include "snapshot.glsl"
 
 void main() {
-    const uint base = tables[p.base_table + blockIndex()] * SNAPSHOT_BLOCK_WORDS;
+    const uint base = tables[p.base_table + blockIndex()];
     bool differs = false;
     for (uint k = 0u; k < WORDS_PER_INVOCATION; ++k) {
         const uint i = gl_LocalInvocationIndex + k * SNAPSHOT_WG;
         const int w = wordIndex(i);
-        differs = differs || pool[base + i] != (w >= 0 ? scratch[w] : 0u);
+        differs = differs || poolLoad(base, i) != (w >= 0 ? scratch[w] : 0u);
     }
     if (differs) changed[p.first_block + blockIndex()] = 1u;
 }

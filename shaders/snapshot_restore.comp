@@ -4,10 +4,10 @@
 #include "snapshot.glsl"
 
 void main() {
-    const uint slot = tables[p.out_table + blockIndex()] * SNAPSHOT_BLOCK_WORDS;
+    const uint slot = tables[p.out_table + blockIndex()];
     for (uint k = 0u; k < WORDS_PER_INVOCATION; ++k) {
         const uint i = gl_LocalInvocationIndex + k * SNAPSHOT_WG;
         const int w = wordIndex(i);
-        if (w >= 0) scratch[w] = pool[slot + i];
+        if (w >= 0) scratch[w] = poolLoad(slot, i);
     }
 }

@@ -8,11 +8,11 @@
 void main() {
     const uint out_entry = p.out_table + blockIndex();
     if (p.base_table == SNAPSHOT_NONE || changed[p.first_block + blockIndex()] != 0u) {
-        const uint slot = tables[out_entry] * SNAPSHOT_BLOCK_WORDS;
+        const uint slot = tables[out_entry];
         for (uint k = 0u; k < WORDS_PER_INVOCATION; ++k) {
             const uint i = gl_LocalInvocationIndex + k * SNAPSHOT_WG;
             const int w = wordIndex(i);
-            pool[slot + i] = w >= 0 ? scratch[w] : 0u;
+            poolStore(slot, i, w >= 0 ? scratch[w] : 0u);
         }
     } else if (gl_LocalInvocationIndex == 0u) {
         tables[out_entry] = tables[p.base_table + blockIndex()];

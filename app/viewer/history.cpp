@@ -64,6 +64,13 @@ uint64_t historyBudget(const gpu::Context& ctx, const gpu::Simulation& sim, cons
     const std::vector<const gpu::Buffer*> extra = {&brush.totalsBuffer()};
     const uint64_t need = gpu::SnapshotStore::minimumBudget(sim, extra);
     const std::string grid = std::to_string(sim.width()) + "x" + std::to_string(sim.height());
+    const uint64_t most = gpu::SnapshotStore::maximumBudget(ctx);
+    if (need > most || gpu::SnapshotStore::largestPiece(sim, extra) > gpu::SnapshotStore::bufferLimit(ctx)) {
+        off_reason = "off: the history of a " + grid + " grid needs more than " + ctx.device_name + " can bind (" +
+                     megabytes(most) + " of snapshots)";
+        if (asked_mb > 0) throw InputError("--history-budget-mb: " + off_reason.substr(5));
+        return 0;
+    }
     if (asked_mb == 0) {
         off_reason = "off (--history-budget-mb 0)";
         return 0;
