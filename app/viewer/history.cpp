@@ -141,6 +141,7 @@ int History::store(VkCommandBuffer cmd, App& app, const char* kind, uint64_t sub
                 if (n.parent == d) n.parent = -1;
                 if (n.redo_child == d) n.redo_child = -1;
             }
+            if (head_ == d) head_ = -1; // the state no longer descends from a snapshot held
         }
         dropped_ += int(dropped.size());
         s.history.message = "history: the budget of " + megabytes(store_->budget()) + " is full: dropped the oldest snapshot" +
@@ -252,7 +253,7 @@ bool History::beginFrame(VkCommandBuffer cmd, App& app, int steps, bool edits, u
         const char* action = nullptr;
         if (h.undo) {
             action = "undo";
-            for (int c = moved ? head_ : parentOf(head_); c >= 0; c = parentOf(c))
+            for (int c = moved ? head_ : parentOf(head_); node(c); c = parentOf(c))
                 if (std::strcmp(node(c)->kind, "stroke") == 0) {
                     target = c;
                     break;
@@ -260,7 +261,7 @@ bool History::beginFrame(VkCommandBuffer cmd, App& app, int steps, bool edits, u
             if (target < 0) h.message = "nothing to undo";
         } else if (h.redo) {
             action = "redo";
-            for (int c = childOf(head_); c >= 0; c = childOf(c))
+            for (int c = childOf(head_); node(c); c = childOf(c))
                 if (std::strcmp(node(c)->kind, "stroke end") == 0 || childOf(c) < 0) {
                     target = c;
                     break;
@@ -357,6 +358,22 @@ void History::publish(App& app) {
     h.budget = store_ ? store_->budget() : 0;
     h.held = store_ ? store_->bytesHeld() : 0;
     h.taken = taken_, h.undos = undos_, h.redos = redos_, h.scrubs = scrubs_, h.dropped = dropped_;
+}
+
+std::string History::summary() {
+    store_->completed(UINT64_MAX);
+    double fresh = 0;
+    int known = 0;
+    for (const Node& n : nodes_)
+        if (store_->newBytes(n.id) >= 0) fresh += double(store_->newBytes(n.id)), ++known;
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "%d snapshots taken (%d dropped), GPU %.2f ms per snapshot, %.2f MB new per snapshot of %.2f MB whole, "
+                  "%.1f of %.1f MB held",
+                  taken_, dropped_, store_timed_ ? store_ms_ / store_timed_ : 0.0, known ? fresh / known / 1048576.0 : 0.0,
+                  double(store_->blocksPerSnapshot() * (SNAPSHOT_BLOCK_WORDS * 4 + 4)) / 1048576.0,
+                  double(store_->bytesHeld()) / 1048576.0, double(store_->budget()) / 1048576.0);
+    return line;
 }
 
 nlohmann::json History::report() {

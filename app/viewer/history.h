@@ -46,6 +46,9 @@ public:
     // The report's "history" (after the device is idle): counts, bytes, every snapshot held with
     // its time and the digest of the state it holds, and the actions taken.
     nlohmann::json report();
+    // One line for `view --bench-frames`: snapshots taken and dropped, their mean GPU time and
+    // size, the bytes held (after the device is idle).
+    std::string summary();
 
 private:
     struct Node;

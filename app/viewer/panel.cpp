@@ -475,6 +475,7 @@ void legend(const ViewerState& s) {
 
 void drawPanel(ViewerState& s) {
     legend(s);
+    s.history.scrubbing = false; // until the timeline says it is held this frame
     if (!s.show_panel) return;
     ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(360, std::min(ImGui::GetIO().DisplaySize.y - 16.0f, 760.0f)), ImGuiCond_FirstUseEver);
@@ -484,7 +485,6 @@ void drawPanel(ViewerState& s) {
     if (ImGui::CollapsingHeader("Simulation and view", ImGuiTreeNodeFlags_DefaultOpen)) controls(s);
     if (ImGui::CollapsingHeader("Brush", ImGuiTreeNodeFlags_DefaultOpen)) brush(s);
     if (ImGui::CollapsingHeader("History", ImGuiTreeNodeFlags_DefaultOpen)) history(s);
-    else s.history.scrubbing = false;
     if (ImGui::CollapsingHeader("Parameters")) parameters(s);
     if (ImGui::CollapsingHeader("Presets and files")) files(s);
     if (ImGui::CollapsingHeader("Recording")) recording(s);

@@ -526,18 +526,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         const double n = double(frame_times.size());
         std::printf("view bench: GPU per frame: steps %.2f ms, pick %.2f ms, drawing %.2f ms, copies out %.2f ms, history %.2f ms\n",
                     gpu_parts[0] / n, gpu_parts[1] / n, gpu_parts[2] / n, gpu_parts[3] / n, gpu_parts[4] / n);
-        const nlohmann::json h = history.report();
-        if (h["enabled"].get<bool>()) {
-            double fresh = 0;
-            int known = 0;
-            for (const auto& snap : h["snapshots"])
-                if (snap["new_bytes"].get<long long>() >= 0) fresh += snap["new_bytes"].get<double>(), ++known;
-            std::printf("view bench: history: %d snapshots taken (%d dropped), GPU %.2f ms per snapshot, %.2f MB new per "
-                        "snapshot of %.2f MB whole, %.1f of %.1f MB held\n",
-                        h["snapshots_taken"].get<int>(), h["snapshots_dropped"].get<int>(), h["store_gpu_ms_mean"].get<double>(),
-                        known ? fresh / known / 1048576.0 : 0.0, h["full_snapshot_bytes"].get<double>() / 1048576.0,
-                        h["bytes_held"].get<double>() / 1048576.0, h["budget_bytes"].get<double>() / 1048576.0);
-        }
+        if (history.enabled()) std::printf("view bench: history: %s\n", history.summary().c_str());
     }
 
     if (!o.report.empty()) {
