@@ -101,6 +101,7 @@ Session captureSession(const gpu::Simulation& sim, const Params& params, std::ve
     s.params = params;
     s.springs = sim.springs();
     s.totals = sim.totals();
+    s.substeps = sim.substeps();
     s.initial_sums = initial_sums;
     s.initial_terrain = std::move(initial_terrain);
     for (gpu::Field f : sessionFields()) s.fields.emplace_back(f, sim.download(f, false));
@@ -114,6 +115,7 @@ void restoreSession(gpu::Simulation& sim, const Session& s) {
     sim.setSprings(s.springs);
     sim.setTotals(s.totals);
     sim.setParams(toSimParams(s.params, s.width, s.height));
+    sim.setSubsteps(s.substeps);
 }
 
 Params sessionParams(const Session& session, const std::string& preset, double cell_size,
@@ -146,7 +148,10 @@ std::vector<std::byte> encodeSession(const Session& s) {
     for (double v : s.totals.acc) acc.push_back(number(v));
     header["totals"] = {{"acc", acc},
                         {"sediment_scale", number(s.totals.sediment_scale)},
-                        {"max_speed", number(s.totals.max_speed)}};
+                        {"max_speed", number(s.totals.max_speed)},
+                        {"step_wave", number(s.totals.step_wave)},
+                        {"max_cfl", number(s.totals.max_cfl)},
+                        {"substeps", s.substeps}};
     header["initial_sums"] = {{"water", s.initial_sums.water},
                               {"terrain", s.initial_sums.terrain},
                               {"sediment", s.initial_sums.sediment}};
@@ -294,6 +299,12 @@ Session decodeSession(std::span<const std::byte> bytes, const std::string& what)
         for (size_t i = 0; i < TOTAL_SLOTS; ++i) s.totals.acc[i] = real(acc[i]);
         s.totals.sediment_scale = static_cast<float>(real(totals.at("sediment_scale")));
         s.totals.max_speed = static_cast<float>(real(totals.at("max_speed")));
+        // Written since the CFL sub-steps (issue 14); older sessions ran one sub-step.
+        s.totals.step_wave = static_cast<float>(totals.contains("step_wave") ? real(totals.at("step_wave")) : 0.0);
+        s.totals.max_cfl = static_cast<float>(totals.contains("max_cfl") ? real(totals.at("max_cfl")) : 0.0);
+        s.substeps = totals.contains("substeps") ? totals.at("substeps").get<int>() : 1;
+        if (s.substeps < 1 || s.substeps > MAX_SUBSTEPS)
+            throw fail("totals.substeps must be 1.." + std::to_string(MAX_SUBSTEPS));
         const auto& sums = h.at("initial_sums");
         s.initial_sums.water = sums.at("water").get<double>();
         s.initial_sums.terrain = sums.at("terrain").get<double>();

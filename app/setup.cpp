@@ -176,6 +176,12 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial,
     };
     r["nan_cells"] = final_sums.nan_cells;
     r["max_speed"] = t.max_speed;
+    if (sim.params().model == MODEL_PIPE)
+        r["cfl"] = {{"target", CFL_TARGET},
+                    {"max", t.max_cfl},
+                    {"substeps_taken", sim.substepsTaken()},
+                    {"most_substeps_in_a_step", sim.maxSubsteps()},
+                    {"substeps_now", sim.substeps()}};
     return r;
 }
 

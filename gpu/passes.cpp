@@ -59,10 +59,9 @@ const std::vector<PassInfo>& passTable() {
         {"thermal_gather", {{F::Eroded, R}, {F::Terrain, W}, {F::ThermalRate, R, When::Thermal}}},
         {"springs_prepare", {{F::SpringRate, W}}},
         {"reduce_check", {{F::Water, R}}},
-        {"talus_outflow", {{F::Terrain, R}, {F::ThermalAxis, W}, {F::ThermalDiag, W}}},
-        {"talus_gather",
-         {{F::ThermalAxis, R}, {F::ThermalDiag, R}, {F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW},
-          {F::Outflow, RW}}},
+        {"wave_speed", {{F::Water, R}, {F::Velocity, R}}},
+        {"talus_outflow", {{F::Terrain, R}, {F::ThermalRate, W}}},
+        {"talus_gather", {{F::ThermalRate, R}, {F::Terrain, RW}}},
         {"musgrave_transfer",
          {{F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW}, {F::Hardness, R}, {F::ThermalAxis, W},
           {F::ThermalDiag, W}, {F::Scratch, W}, {F::Outflow, RW}}},
@@ -91,7 +90,7 @@ const std::vector<PassInfo>& passTable() {
 
 const PassInfo& info(Pass p) {
     const std::vector<PassInfo>& table = passTable();
-    static_assert(kPassCount == 31, "a pass was added: give it a row in passTable()");
+    static_assert(kPassCount == 32, "a pass was added: give it a row in passTable()");
     return table.at(static_cast<size_t>(p));
 }
 

@@ -29,9 +29,12 @@ std::vector<Field> stateFields() {
     return fields;
 }
 
-void hashHostState(StateHasher& h, int step_index, const std::vector<Spring>& springs, const SimParams& params) {
+void hashHostState(StateHasher& h, int step_index, int substeps, const std::vector<Spring>& springs,
+                   const SimParams& params) {
     const int64_t step = step_index;
     h.add(&step, sizeof step);
+    const int32_t n = substeps;
+    h.add(&n, sizeof n);
     const auto count = static_cast<uint32_t>(springs.size());
     h.add(&count, sizeof count);
     h.add(springs.data(), springs.size() * sizeof(Spring));
@@ -64,7 +67,7 @@ uint64_t stateDigest(const Simulation& sim) {
     }
     const Totals totals = sim.totals();
     h.add(&totals, sizeof totals);
-    hashHostState(h, sim.stepIndex(), sim.springs(), sim.params());
+    hashHostState(h, sim.stepIndex(), sim.substeps(), sim.springs(), sim.params());
     return h.value();
 }
 
@@ -101,6 +104,7 @@ struct SnapshotStore::Record {
     int64_t new_blocks = -1;
     // The host's part of the state.
     int step_index = 0;
+    int substeps = 1; // the pipe model's CFL sub-steps of the next step
     std::vector<Spring> springs;
     SimParams params{};
 };
@@ -416,6 +420,7 @@ int SnapshotStore::recordStore(VkCommandBuffer cmd, int base, uint64_t submissio
     r.table = static_cast<uint32_t>(freeTable());
     r.submission = r.last_use = submission;
     r.step_index = sim_.stepIndex();
+    r.substeps = sim_.substeps();
     r.springs = sim_.springs();
     r.params = sim_.params();
     r.reserved.resize(blocks_);
@@ -472,6 +477,7 @@ void SnapshotStore::recordRestore(VkCommandBuffer cmd, int id, uint64_t submissi
     sim_.setStepIndex(r->step_index);
     sim_.setSprings(r->springs);
     sim_.setParams(r->params);
+    sim_.setSubsteps(r->substeps);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -582,7 +588,7 @@ std::vector<uint64_t> SnapshotStore::digests(const std::vector<int>& ids) {
             h.add(field.data(), field.size() * 4);
             i = j;
         }
-        hashHostState(h, r->step_index, r->springs, r->params);
+        hashHostState(h, r->step_index, r->substeps, r->springs, r->params);
         out.push_back(h.value());
     }
     return out;

@@ -4,7 +4,7 @@
 // The state is what a step reads and no step rewrites first: every field that is not derived
 // (fieldIsDerived), the current half of each ping-pong pair (two images for a split 4-channel
 // field), the run's totals, any extra buffers the owner names (the brush's tallies), and on the
-// host the step index, the springs and the parameters in force. Fields added to the Field enum
+// host the step index, the pipe model's sub-steps, the springs and the parameters in force. Fields added to the Field enum
 // later are included without a change here.
 //
 // Taking a snapshot records GPU work only (image-to-buffer copies and a compare-and-copy pass,
@@ -43,8 +43,9 @@ private:
 
 // The digest of a simulation's state: FNV-1a 64 over, in this order, the current values of
 // every non-derived field in Field order (row-major floats, fieldChannels() per cell, as
-// download() returns them), the Totals' bytes, the step index (int64), the springs (their
-// count as uint32, then their bytes) and the SimParams' bytes. Downloads: waits for the device.
+// download() returns them), the Totals' bytes, the step index (int64), the pipe model's
+// sub-steps (int32), the springs (their count as uint32, then their bytes) and the SimParams'
+// bytes. Downloads: waits for the device.
 uint64_t stateDigest(const Simulation& sim);
 // 16 lower-case hex digits.
 std::string digestText(uint64_t digest);

@@ -13,7 +13,7 @@
 
 shared double partial_subgroups[PARTIALS_MAX * SUBGROUPS_MAX];
 
-bool slotIsMax(int slot) { return slot == SLOT_MAX_SPEED; }
+bool slotIsMax(int slot) { return slot == SLOT_MAX_SPEED || slot == SLOT_MAX_WAVE; }
 uint partialGroupCount() { return uint(p.group_count_x) * uint(p.group_count_y); }
 uint partialGroup() { return gl_WorkGroupID.y * uint(p.group_count_x) + gl_WorkGroupID.x; }
 

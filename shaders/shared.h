@@ -85,9 +85,11 @@ using uint = uint32_t;
 #define SLOT_SED_AFTER 11   // after the semi-Lagrangian advection, before correction
 #define SLOT_SED_DRAINED 12 // carried out over open edges this step
 #define SLOT_MAX_SPEED 13   // max, not sum (m/s)
-#define REDUCE_SLOTS 14
+#define SLOT_MAX_WAVE 14    // max of |v| + sqrt(g d), the speed in the CFL number (m/s)
+#define REDUCE_SLOTS 15
 
-// Totals accumulated on the GPU in double precision (indices into Totals.acc).
+// Totals accumulated on the GPU in double precision (indices into Totals.acc; the slots above
+// that are sums fold into the same index, the maxima into their own members).
 #define TOTAL_CORRECTION_ABS 14 // sum over steps of |sediment correction| (m^3)
 #define TOTAL_SLOTS 16
 
@@ -231,9 +233,15 @@ struct Totals {
     double acc[TOTAL_SLOTS];
     float sediment_scale; // this step's correction factor applied to suspended sediment
     float max_speed;      // running max (m/s)
-    float pad0;
-    float pad1;
+    float step_wave;      // the last (sub-)step's max of |v| + sqrt(g d) (m/s): the next step's sub-steps
+    float max_cfl;        // running max of (|v| + sqrt(g d)) dt / L over the (sub-)steps run
 };
+
+// The pipe step's sub-steps: a step of dt runs n sub-steps of dt / n, n chosen from the last
+// step's wave speed so that (|v| + sqrt(g d)) dt / (n L) <= CFL_TARGET, at most MAX_SUBSTEPS.
+#define CFL_TARGET 0.5
+#define MAX_SUBSTEPS 64
+#define REDUCE_WAVE_ONLY 1 // reduce_totals' mode after wave_speed.comp
 
 #ifndef __cplusplus
 // Whether `slot` is written this step. Features that are off (no springs, closed edges, a

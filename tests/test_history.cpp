@@ -25,6 +25,7 @@ struct State {
     std::map<Field, std::vector<float>> fields;
     gpu::Totals totals{};
     int step = 0;
+    int substeps = 1;
     std::vector<gpu::Spring> springs;
     gpu::SimParams params{};
     uint64_t digest = 0;
@@ -36,6 +37,7 @@ State capture(const gpu::Simulation& sim) {
         if (!gpu::fieldIsDerived(Field(i))) s.fields[Field(i)] = sim.download(Field(i));
     s.totals = sim.totals();
     s.step = sim.stepIndex();
+    s.substeps = sim.substeps();
     s.springs = sim.springs();
     s.params = sim.params();
     // The digest's order (snapshot.h), from what was downloaded; stateDigest() is checked
@@ -45,6 +47,8 @@ State capture(const gpu::Simulation& sim) {
     h.add(&s.totals, sizeof s.totals);
     const int64_t step = s.step;
     h.add(&step, sizeof step);
+    const int32_t substeps = s.substeps;
+    h.add(&substeps, sizeof substeps);
     const auto count = uint32_t(s.springs.size());
     h.add(&count, sizeof count);
     h.add(s.springs.data(), s.springs.size() * sizeof(gpu::Spring));
@@ -62,6 +66,7 @@ void expectBitEqual(const State& a, const State& b, const std::string& what) {
     }
     EXPECT_EQ(std::memcmp(&a.totals, &b.totals, sizeof a.totals), 0) << what << ": totals";
     EXPECT_EQ(a.step, b.step) << what;
+    EXPECT_EQ(a.substeps, b.substeps) << what;
     ASSERT_EQ(a.springs.size(), b.springs.size()) << what;
     EXPECT_EQ(std::memcmp(a.springs.data(), b.springs.data(), a.springs.size() * sizeof(gpu::Spring)), 0) << what;
     EXPECT_EQ(std::memcmp(&a.params, &b.params, sizeof a.params), 0) << what << ": parameters";

@@ -134,6 +134,14 @@ void statistics(ViewerState& s) {
             ImGui::TextWrapped("the %s model keeps no water budget", gpu::modelName(s.model));
         }
         ImGui::Text("max speed %.2f m/s", double(s.totals.max_speed));
+        if (s.model == MODEL_PIPE) {
+            ImGui::Text("CFL %.2f (max %.2f), %d sub-step%s", double(s.totals.step_wave) * s.params[Param::time_step] /
+                                                                  (s.substeps * s.params[Param::cell_size]),
+                        double(s.totals.max_cfl), s.substeps, s.substeps == 1 ? "" : "s");
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("(|v| + sqrt(g d)) dt / L of the last step; each step runs enough sub-steps of dt / n "
+                                  "to keep it at or below %.1f (at most %d)", CFL_TARGET, MAX_SUBSTEPS);
+        }
         ImGui::TreePop();
     }
     if (s.validation_errors > 0) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "validation errors: %d", s.validation_errors);

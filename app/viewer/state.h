@@ -117,6 +117,7 @@ struct ViewerState {
     double gpu_history_ms = 0; // its snapshot and restore copies, not in gpu_sim_ms
     std::vector<std::pair<std::string, double>> pass_ms; // one step, per pass
     gpu::Totals totals{};
+    int substeps = 1; // the pipe model's CFL sub-steps per step now
     gpu::BrushTotals brush_totals; // since the last reset
     bool hand_holding = false;
     double initial_water = 0; // m^3 at reset

@@ -46,7 +46,7 @@ namespace {
 // [SECTION] options and setup
 
 constexpr uint32_t kFramesInFlight = 2;
-constexpr uint32_t kTimerCapacity = 64;
+constexpr uint32_t kTimerCapacity = 16 + 8 * MAX_SUBSTEPS; // a frame: its marks, and one step of up to MAX_SUBSTEPS sub-steps
 
 struct ContextGuard {
     gpu::Context ctx;
