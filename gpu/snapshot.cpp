@@ -1,13 +1,13 @@
-// Snapshots of a simulation's state on the GPU, and state digests (snapshot.h).
-// [SECTION] digests
+// Snapshots of a simulation's state on the GPU (snapshot.h); digests are in snapshot_digest.cpp.
 // [SECTION] the store: sources, allocation, pipelines
 // [SECTION] store and restore (recorded GPU work)
 // [SECTION] the host's accounting: completion, drops
-// [SECTION] digests of the snapshots held
 #include "snapshot.h"
+#include "snapshot_detail.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -16,152 +16,9 @@
 
 namespace alluvium::gpu {
 
-namespace {
-
-constexpr uint64_t kBlockBytes = SNAPSHOT_BLOCK_WORDS * 4;
-constexpr uint32_t kMinTables = 8;
-constexpr uint32_t kMaxTables = 4096;
-
-std::vector<Field> stateFields() {
-    std::vector<Field> fields;
-    for (int i = 0; i < static_cast<int>(Field::Count); ++i)
-        if (!fieldIsDerived(static_cast<Field>(i))) fields.push_back(static_cast<Field>(i));
-    return fields;
-}
-
-void hashHostState(StateHasher& h, int step_index, int substeps, const std::vector<Spring>& springs,
-                   const SimParams& params) {
-    const int64_t step = step_index;
-    h.add(&step, sizeof step);
-    const int32_t n = substeps;
-    h.add(&n, sizeof n);
-    const auto count = static_cast<uint32_t>(springs.size());
-    h.add(&count, sizeof count);
-    h.add(springs.data(), springs.size() * sizeof(Spring));
-    h.add(&params, sizeof params);
-}
-
-uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-
-} // namespace
-
-// ---------------------------------------------------------------------------------------------
-// [SECTION] digests
-// ---------------------------------------------------------------------------------------------
-
-void StateHasher::add(const void* data, size_t bytes) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    uint64_t h = hash_;
-    for (size_t i = 0; i < bytes; ++i) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    hash_ = h;
-}
-
-uint64_t stateDigest(const Simulation& sim) {
-    StateHasher h;
-    for (Field f : stateFields()) {
-        const std::vector<float> values = sim.download(f);
-        h.add(values.data(), values.size() * sizeof(float));
-    }
-    const Totals totals = sim.totals();
-    h.add(&totals, sizeof totals);
-    hashHostState(h, sim.stepIndex(), sim.substeps(), sim.springs(), sim.params());
-    return h.value();
-}
-
-std::string digestText(uint64_t digest) {
-    char text[20];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(digest));
-    return text;
-}
-
-// ---------------------------------------------------------------------------------------------
-// [SECTION] the store: sources, allocation, pipelines
-// ---------------------------------------------------------------------------------------------
-
-// One piece of state: an image (one of a field's) or a whole buffer, as rows of 32-bit words.
-struct SnapshotStore::Source {
-    Field field = Field::Count; // Field::Count: a buffer (totals, extras)
-    const Image* image = nullptr;
-    const Buffer* buffer = nullptr;
-    uint64_t bytes = 0;
-    uint32_t texel_words = 1; // words per cell (images)
-    SnapshotPush push{};      // geometry; the table offsets are filled per snapshot
-    uint64_t first_block = 0; // index of its first block in a snapshot's table
-    uint32_t blocks_y = 0;
-};
-
-struct SnapshotStore::Record {
-    int id = 0;
-    uint32_t table = 0;
-    uint64_t submission = 0; // of its store
-    uint64_t last_use = 0;   // the last submission that reads its table (store, restores)
-    uint64_t pinned_until = 0; // the base of a store in that submission
-    bool resolved = false;
-    std::vector<uint32_t> reserved; // until resolved: the slot reserved for each block
-    int64_t new_blocks = -1;
-    // The host's part of the state.
-    int step_index = 0;
-    int substeps = 1; // the pipe model's CFL sub-steps of the next step
-    std::vector<Spring> springs;
-    SimParams params{};
-};
+using namespace snapshot_detail;
 
 namespace {
-
-// The pieces of `sim`'s state, in the digest's order (fields, totals), then `extra`.
-template <typename Source>
-std::vector<Source> stateSources(const Simulation& sim, const std::vector<const Buffer*>& extra) {
-    std::vector<Source> sources;
-    auto add = [&](Source s) {
-        s.push.block_h = SNAPSHOT_BLOCK_WORDS / s.push.block_w;
-        s.push.blocks_x = static_cast<uint32_t>(ceilDiv(s.push.row_words, s.push.block_w));
-        s.blocks_y = static_cast<uint32_t>(ceilDiv(s.push.rows, s.push.block_h));
-        s.first_block = sources.empty() ? 0 : sources.back().first_block + uint64_t(sources.back().push.blocks_x) * sources.back().blocks_y;
-        sources.push_back(s);
-    };
-    for (Field f : stateFields())
-        for (const Image* img : sim.fieldImages(f)) {
-            Source s;
-            s.field = f;
-            s.image = img;
-            const uint32_t texel_bytes = static_cast<uint32_t>(formatTexelBytes(img->format));
-            ALLUVIUM_ASSERT(texel_bytes % 4 == 0 && texel_bytes >= 4 && texel_bytes <= 16);
-            s.texel_words = texel_bytes / 4;
-            s.bytes = uint64_t(img->width) * img->height * texel_bytes;
-            s.push.row_words = img->width * s.texel_words;
-            s.push.rows = img->height;
-            s.push.block_w = 16 * s.texel_words; // 16 texels
-            add(s);
-        }
-    std::vector<const Buffer*> buffers = {&sim.totalsBuffer()};
-    buffers.insert(buffers.end(), extra.begin(), extra.end());
-    for (const Buffer* b : buffers) {
-        ALLUVIUM_ASSERT(b->size % 4 == 0 && b->size > 0);
-        Source s;
-        s.buffer = b;
-        s.bytes = b->size;
-        s.push.row_words = static_cast<uint32_t>(b->size / 4);
-        s.push.rows = 1;
-        s.push.block_w = SNAPSHOT_BLOCK_WORDS;
-        add(s);
-    }
-    return sources;
-}
-
-template <typename Source>
-uint64_t blocksOf(const std::vector<Source>& sources) {
-    return sources.back().first_block + uint64_t(sources.back().push.blocks_x) * sources.back().blocks_y;
-}
-
-template <typename Source>
-uint64_t scratchBytes(const std::vector<Source>& sources) {
-    uint64_t most = 0;
-    for (const Source& s : sources) most = std::max(most, s.bytes);
-    return most;
-}
 
 VkPipeline loadPipeline(const Context& ctx, VkPipelineLayout layout, const char* name) {
     VkShaderModule module = createShaderModule(ctx, loadSpirv(shaderDirectory() / (std::string(name) + ".spv")));
@@ -171,6 +28,29 @@ VkPipeline loadPipeline(const Context& ctx, VkPipelineLayout layout, const char*
 }
 
 } // namespace
+
+const char* snapshotModeName(SnapshotMode mode) {
+    switch (mode) {
+    case SnapshotMode::Auto: return "auto";
+    case SnapshotMode::Compare: return "compare";
+    case SnapshotMode::Copy: return "copy";
+    }
+    return "?";
+}
+
+SnapshotMode resolveSnapshotMode(const Context& ctx, SnapshotMode asked) {
+    if (asked != SnapshotMode::Auto) return asked;
+    if (const char* env = std::getenv("ALLUVIUM_SNAPSHOT_MODE"); env && *env) {
+        if (std::string(env) == "compare") return SnapshotMode::Compare;
+        if (std::string(env) == "copy") return SnapshotMode::Copy;
+    }
+    return ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? SnapshotMode::Copy : SnapshotMode::Compare;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] the store: sources, allocation, pipelines
+// ---------------------------------------------------------------------------------------------
+
 
 uint64_t SnapshotStore::fullBytes(const Simulation& sim, const std::vector<const Buffer*>& extra) {
     const uint64_t blocks = blocksOf(stateSources<Source>(sim, extra));
@@ -196,8 +76,9 @@ uint64_t SnapshotStore::largestPiece(const Simulation& sim, const std::vector<co
     return std::max(scratchBytes(sources), blocksOf(sources) * 4); // the scratch buffer, a table
 }
 
-SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<const Buffer*> extra, uint64_t budget_bytes)
-    : ctx_(ctx), sim_(sim), budget_(budget_bytes) {
+SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<const Buffer*> extra, uint64_t budget_bytes,
+                             SnapshotMode mode)
+    : ctx_(ctx), sim_(sim), budget_(budget_bytes), mode_(resolveSnapshotMode(ctx, mode)) {
     sources_ = stateSources<Source>(sim, extra);
     blocks_ = blocksOf(sources_);
     ALLUVIUM_ASSERT(budget_bytes >= minimumBudget(sim, extra));
@@ -345,6 +226,45 @@ const Image* SnapshotStore::currentImage(size_t i) const {
     return sim_.fieldImages(s.field)[k];
 }
 
+// Copy mode. A block of an image is a tile of 16 texels by block_h rows, laid out in its slot
+// as the passes lay it (rows of 16 texels); tiles over the edge copy only their part. A block of
+// a buffer is 1 KiB of it. One copy command per piece and pool buffer, with a region per block.
+void SnapshotStore::recordCopies(VkCommandBuffer cmd, const uint32_t* table, bool to_pool) {
+    for (size_t i = 0; i < sources_.size(); ++i) {
+        const Source& s = sources_[i];
+        const Image* image = currentImage(i);
+        std::vector<std::vector<VkBufferImageCopy>> tiles(pools_.size());
+        std::vector<std::vector<VkBufferCopy>> spans(pools_.size());
+        for (uint32_t by = 0; by < s.blocks_y; ++by)
+            for (uint32_t bx = 0; bx < s.push.blocks_x; ++bx) {
+                const uint64_t slot = table[s.first_block + uint64_t(by) * s.push.blocks_x + bx];
+                const size_t chunk = size_t(slot / chunk_slots_);
+                const VkDeviceSize at = (slot % chunk_slots_) * kBlockBytes;
+                if (image) {
+                    VkBufferImageCopy region{};
+                    region.bufferOffset = at;
+                    region.bufferRowLength = 16;
+                    region.bufferImageHeight = s.push.block_h;
+                    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+                    region.imageOffset = {int32_t(bx * 16), int32_t(by * s.push.block_h), 0};
+                    region.imageExtent = {std::min(16u, image->width - bx * 16), std::min(s.push.block_h, image->height - by * s.push.block_h), 1};
+                    tiles[chunk].push_back(region);
+                } else {
+                    const VkDeviceSize offset = VkDeviceSize(bx) * kBlockBytes, size = std::min<VkDeviceSize>(kBlockBytes, s.bytes - offset);
+                    spans[chunk].push_back(to_pool ? VkBufferCopy{offset, at, size} : VkBufferCopy{at, offset, size});
+                }
+            }
+        for (size_t c = 0; c < pools_.size(); ++c) {
+            const auto nt = static_cast<uint32_t>(tiles[c].size()), ns = static_cast<uint32_t>(spans[c].size());
+            if (nt > 0 && to_pool)
+                vkCmdCopyImageToBuffer(cmd, image->image, VK_IMAGE_LAYOUT_GENERAL, pools_[c].buffer, nt, tiles[c].data());
+            if (nt > 0 && !to_pool)
+                vkCmdCopyBufferToImage(cmd, pools_[c].buffer, image->image, VK_IMAGE_LAYOUT_GENERAL, nt, tiles[c].data());
+            if (ns > 0) vkCmdCopyBuffer(cmd, to_pool ? s.buffer->buffer : pools_[c].buffer, to_pool ? pools_[c].buffer : s.buffer->buffer, ns, spans[c].data());
+        }
+    }
+}
+
 void SnapshotStore::recordPiece(VkCommandBuffer cmd, VkPipeline pipeline, const Source& src, uint32_t base_table,
                                 uint32_t out_table) {
     SnapshotPush push = src.push;
@@ -440,6 +360,12 @@ int SnapshotStore::recordStore(VkCommandBuffer cmd, int base, uint64_t submissio
     const uint32_t out_table = uint32_t(uint64_t(r.table) * blocks_);
 
     barrierBefore(cmd);
+    if (mode_ == SnapshotMode::Copy) { // every block into its reserved slot: the table is final now
+        recordCopies(cmd, table, true);
+        barrierAfter(cmd);
+        records_.push_back(std::move(r));
+        return records_.back().id;
+    }
     if (base_table != SNAPSHOT_NONE) vkCmdFillBuffer(cmd, changed_.buffer, 0, VK_WHOLE_SIZE, 0);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
     for (size_t i = 0; i < sources_.size(); ++i) {
@@ -464,6 +390,15 @@ void SnapshotStore::recordRestore(VkCommandBuffer cmd, int id, uint64_t submissi
     r->last_use = std::max(r->last_use, submission);
     const uint32_t table = uint32_t(uint64_t(r->table) * blocks_);
     barrierBefore(cmd);
+    if (mode_ == SnapshotMode::Copy) { // the host wrote the table when it reserved the slots
+        recordCopies(cmd, static_cast<const uint32_t*>(tables_.mapped) + table, false);
+        barrierAfter(cmd);
+        sim_.setStepIndex(r->step_index);
+        sim_.setSprings(r->springs);
+        sim_.setParams(r->params);
+        sim_.setSubsteps(r->substeps);
+        return;
+    }
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
     for (size_t i = 0; i < sources_.size(); ++i) {
         const Source& s = sources_[i];
@@ -527,71 +462,6 @@ void SnapshotStore::drop(int id) {
     table_used_[it->table] = false;
     table_free_after_[it->table] = it->last_use;
     records_.erase(it);
-}
-
-// ---------------------------------------------------------------------------------------------
-// [SECTION] digests of the snapshots held
-// ---------------------------------------------------------------------------------------------
-
-std::vector<uint64_t> SnapshotStore::digests(const std::vector<int>& ids) {
-    uint64_t top = 0; // slots below this are enough
-    for (int id : ids) {
-        const Record* r = find(id);
-        ALLUVIUM_ASSERT(r && r->resolved);
-        const uint32_t* table = static_cast<const uint32_t*>(tables_.mapped) + uint64_t(r->table) * blocks_;
-        for (uint64_t b = 0; b < blocks_; ++b) top = std::max<uint64_t>(top, uint64_t(table[b]) + 1);
-    }
-    std::vector<uint64_t> out;
-    if (ids.empty()) return out;
-    std::vector<uint32_t> pool(top * SNAPSHOT_BLOCK_WORDS);
-    for (uint64_t c = 0; c * chunk_slots_ < top; ++c) {
-        const uint64_t slots = std::min(chunk_slots_, top - c * chunk_slots_);
-        downloadBuffer(ctx_, pools_[c], &pool[c * chunk_slots_ * SNAPSHOT_BLOCK_WORDS], slots * kBlockBytes);
-    }
-
-    // A source's words, row-major, from its blocks.
-    auto piece = [&](const uint32_t* table, const Source& s) {
-        std::vector<uint32_t> words(size_t(s.push.row_words) * s.push.rows);
-        for (uint32_t by = 0; by < s.blocks_y; ++by)
-            for (uint32_t bx = 0; bx < s.push.blocks_x; ++bx) {
-                const uint32_t* block = &pool[size_t(table[s.first_block + uint64_t(by) * s.push.blocks_x + bx]) * SNAPSHOT_BLOCK_WORDS];
-                for (uint32_t i = 0; i < SNAPSHOT_BLOCK_WORDS; ++i) {
-                    const uint32_t x = bx * s.push.block_w + i % s.push.block_w, y = by * s.push.block_h + i / s.push.block_w;
-                    if (x < s.push.row_words && y < s.push.rows) words[size_t(y) * s.push.row_words + x] = block[i];
-                }
-            }
-        return words;
-    };
-    for (int id : ids) {
-        const Record* r = find(id);
-        const uint32_t* table = static_cast<const uint32_t*>(tables_.mapped) + uint64_t(r->table) * blocks_;
-        StateHasher h;
-        for (size_t i = 0; i < sources_.size();) {
-            if (!sources_[i].image) { // the totals (the extras are not part of the digest)
-                const std::vector<uint32_t> words = piece(table, sources_[i]);
-                h.add(words.data(), std::min<size_t>(words.size() * 4, sizeof(Totals)));
-                break;
-            }
-            // A field's images, interleaved per cell as download() returns them.
-            size_t j = i;
-            std::vector<std::vector<uint32_t>> parts;
-            uint32_t cell_words = 0;
-            for (; j < sources_.size() && sources_[j].image && sources_[j].field == sources_[i].field; ++j) {
-                parts.push_back(piece(table, sources_[j]));
-                cell_words += sources_[j].texel_words;
-            }
-            const size_t cells = size_t(sources_[i].image->width) * sources_[i].image->height;
-            std::vector<uint32_t> field(cells * cell_words);
-            for (size_t c = 0, o = 0; c < cells; ++c)
-                for (size_t k = 0; k < parts.size(); ++k)
-                    for (uint32_t w = 0; w < sources_[i + k].texel_words; ++w) field[o++] = parts[k][c * sources_[i + k].texel_words + w];
-            h.add(field.data(), field.size() * 4);
-            i = j;
-        }
-        hashHostState(h, r->step_index, r->substeps, r->springs, r->params);
-        out.push_back(h.value());
-    }
-    return out;
 }
 
 } // namespace alluvium::gpu

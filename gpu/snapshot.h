@@ -50,12 +50,22 @@ uint64_t stateDigest(const Simulation& sim);
 // 16 lower-case hex digits.
 std::string digestText(uint64_t digest);
 
+// How snapshots are taken. Compare: each block is compared on the GPU with the base's and shared
+// where equal (two compute passes; GPUs, where they run at memory speed). Copy: every block is
+// copied by transfer commands straight into its slot, nothing shared (CPU drivers such as
+// lavapipe, where the passes cost as much as a simulation step and a copy is a memcpy). Auto:
+// Copy on a CPU device, else Compare; ALLUVIUM_SNAPSHOT_MODE=compare|copy overrides Auto.
+enum class SnapshotMode { Auto, Compare, Copy };
+const char* snapshotModeName(SnapshotMode mode);
+SnapshotMode resolveSnapshotMode(const Context& ctx, SnapshotMode asked);
+
 class SnapshotStore {
 public:
     // Everything on the device (pool, tables, scratch) within `budget_bytes`, which must be at
     // least minimumBudget(). `extra`: buffers kept with the state (whole, each a multiple of 4
     // bytes), restored with it. Throws DeviceError when the device cannot allocate it.
-    SnapshotStore(const Context& ctx, Simulation& sim, std::vector<const Buffer*> extra, uint64_t budget_bytes);
+    SnapshotStore(const Context& ctx, Simulation& sim, std::vector<const Buffer*> extra, uint64_t budget_bytes,
+                  SnapshotMode mode = SnapshotMode::Auto);
     ~SnapshotStore();
     SnapshotStore(const SnapshotStore&) = delete;
     SnapshotStore& operator=(const SnapshotStore&) = delete;
@@ -94,6 +104,7 @@ public:
     // Blocks this snapshot did not share with its base, in bytes; -1 until completed.
     int64_t newBytes(int id) const;
 
+    SnapshotMode mode() const { return mode_; }
     uint64_t budget() const { return budget_; }
     uint64_t allocatedBytes() const; // pool + tables + scratch, <= budget()
     uint64_t bytesHeld() const;      // slots in use or reserved, plus the tables of the snapshots
@@ -112,6 +123,8 @@ private:
     const Record* find(int id) const;
     void resolve(Record& r);
     const Image* currentImage(size_t source) const;
+    // Copy mode: the copies between the pieces and the slots `table` lists (to the pool, or back).
+    void recordCopies(VkCommandBuffer cmd, const uint32_t* table, bool to_pool);
     void recordPiece(VkCommandBuffer cmd, VkPipeline pipeline, const Source& src, uint32_t base_table,
                      uint32_t out_table);
 
@@ -122,6 +135,7 @@ private:
     uint64_t slot_count_ = 0;  // in the pool
     uint32_t table_count_ = 0; // tables in the ring
     uint64_t budget_ = 0;
+    SnapshotMode mode_ = SnapshotMode::Compare;
     std::vector<Buffer> pools_; // the pool, in buffers of chunk_slots_ slots
     uint64_t chunk_slots_ = 0;
     Buffer tables_, scratch_, changed_;

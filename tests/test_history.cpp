@@ -113,20 +113,23 @@ class HistoryTest : public GpuTest {};
 // another snapshot sharing the first one's unchanged tiles, more steps; then each restored
 // equals, field by field and bit for bit, the state it was taken from, and so does its digest
 // computed from the pool; and the steps run after a restore give the state they gave the first
-// time. Also with the 4-channel outflow kept as two images (a lowered allocation limit).
+// time. Also with the 4-channel outflow kept as two images (a lowered allocation limit), and
+// in both modes (blocks compared and shared on the GPU, or all copied).
 TEST_F(HistoryTest, RestoreIsBitExactForEveryModelAfterRunningOn) {
     const int w = 71, h = 61; // not multiples of a tile; the split limit stays above the springs buffer (64 KiB)
+    for (gpu::SnapshotMode mode : {gpu::SnapshotMode::Compare, gpu::SnapshotMode::Copy})
     for (int model = 0; model < MODEL_COUNT; ++model)
         for (bool split : {false, true}) {
             if (split && model != MODEL_PIPE && model != MODEL_FLUVIAL && model != MODEL_PARTICLES) continue;
-            SCOPED_TRACE(std::string(gpu::modelName(model)) + (split ? ", split outflow" : ""));
+            SCOPED_TRACE(std::string(gpu::modelName(model)) + (split ? ", split outflow, " : ", ") + gpu::snapshotModeName(mode));
             gpu::Context low = ctx(); // shares the device; only the limit differs
             if (split) low.max_allocation_bytes = uint64_t(w) * h * 16u;
             auto sim = makeSim(low, model, w, h);
             ASSERT_EQ(sim->splitWide(), split);
             gpu::Brush brush(ctx(), *sim);
             const std::vector<const gpu::Buffer*> extra = {&brush.totalsBuffer()};
-            gpu::SnapshotStore store(ctx(), *sim, extra, gpu::SnapshotStore::minimumBudget(*sim, extra) * 2);
+            gpu::SnapshotStore store(ctx(), *sim, extra, gpu::SnapshotStore::minimumBudget(*sim, extra) * 2, mode);
+            ASSERT_EQ(store.mode(), mode);
             const int steps = model == MODEL_FLUVIAL ? 2 : 12;
             uint64_t submission = 0;
             std::vector<int> dropped;
@@ -150,9 +153,14 @@ TEST_F(HistoryTest, RestoreIsBitExactForEveryModelAfterRunningOn) {
             const State second = capture(*sim);
             submit(ctx(), store, submission, [&](VkCommandBuffer cmd, uint64_t n) { b = store.recordStore(cmd, a, n, dropped); });
             ASSERT_GE(b, 0);
-            // The hardness, the rain mask and the uplift map did not change: their tiles are shared.
+            // The hardness, the rain mask and the uplift map did not change: their tiles are shared
+            // (when compared; copied, every block is new).
             EXPECT_GT(store.newBytes(b), 0);
-            EXPECT_LT(store.newBytes(b), store.newBytes(a));
+            if (mode == gpu::SnapshotMode::Compare) {
+                EXPECT_LT(store.newBytes(b), store.newBytes(a));
+            } else {
+                EXPECT_EQ(store.newBytes(b), store.newBytes(a));
+            }
 
             sim->run(steps);
             brush.apply(pick);
@@ -185,13 +193,15 @@ TEST_F(HistoryTest, RestoreIsBitExactForEveryModelAfterRunningOn) {
 // lowered buffer limit spreads the pool over several buffers (as lavapipe's 128 MiB binding
 // range does a large budget).
 TEST_F(HistoryTest, SmallBudgetHoldsAndDropsTheOldestFirst) {
+    for (gpu::SnapshotMode mode : {gpu::SnapshotMode::Compare, gpu::SnapshotMode::Copy}) {
+    SCOPED_TRACE(gpu::snapshotModeName(mode));
     const int w = 40, h = 40;
     auto sim = makeSim(ctx(), MODEL_PIPE, w, h);
     const std::vector<const gpu::Buffer*> extra;
     const uint64_t budget = gpu::SnapshotStore::minimumBudget(*sim, extra) + gpu::SnapshotStore::fullBytes(*sim, extra);
     gpu::Context low = ctx(); // shares the device; only the limit differs
     low.max_allocation_bytes = 128 * 1024;
-    gpu::SnapshotStore store(low, *sim, extra, budget);
+    gpu::SnapshotStore store(low, *sim, extra, budget, mode);
     EXPECT_LE(store.allocatedBytes(), budget);
     EXPECT_GE(store.poolBuffers(), 3u);
     uint64_t submission = 0;
@@ -235,6 +245,7 @@ TEST_F(HistoryTest, SmallBudgetHoldsAndDropsTheOldestFirst) {
     uint64_t done = submission;
     submit(ctx(), store, done, [&](VkCommandBuffer cmd, uint64_t n) { store.recordRestore(cmd, held.front(), n); });
     expectBitEqual(states[size_t(held.front())], capture(*sim), "the oldest held, restored");
+    }
 }
 
 TEST_F(HistoryTest, DigestFollowsEveryPartOfTheState) {
