@@ -4,7 +4,7 @@
 // [SECTION] parameters (the table)
 // [SECTION] presets and files
 // [SECTION] recording
-// [SECTION] history: undo, redo, the timeline
+// [SECTION] history: undo, redo, the timeline, the list
 // [SECTION] legend
 #include "panel.h"
 
@@ -361,12 +361,10 @@ ImU32 kindColour(const char* kind) {
     return IM_COL32(190, 190, 190, 255); // timed
 }
 
-void history(ViewerState& s) {
+// Near the top of the panel (always in view): undo, redo and the timeline.
+void historyBar(ViewerState& s) {
     HistoryControl& h = s.history;
-    if (!h.enabled) {
-        ImGui::TextWrapped("History %s", h.off_reason.c_str());
-        return;
-    }
+    if (!h.enabled) return;
     const bool fluvial = s.model == MODEL_FLUVIAL;
     const char* unit = fluvial ? "yr" : "s";
     if (ImGui::Button("Undo (Ctrl+Z)")) h.undo = true;
@@ -381,9 +379,6 @@ void history(ViewerState& s) {
     ImGui::SameLine();
     if (ImGui::Button(">|")) h.last = true;
     tooltip("Home, comma, period, End: the first, previous, next and last snapshot of this branch");
-    ImGui::SliderFloat(fluvial ? "every (yr)" : "every (s)", &h.every, 0.0f, fluvial ? 1e7f : 3600.0f,
-                       h.every > 0 ? "%.4g" : "off", ImGuiSliderFlags_Logarithmic);
-    tooltip("a snapshot for the timeline every so many simulated seconds (0: only at strokes)");
 
     // The timeline: the snapshots of the branch the state is on, oldest first, and "now" when
     // the state has moved on from the last one. Dragging restores; the steps wait meanwhile.
@@ -422,6 +417,19 @@ void history(ViewerState& s) {
             draw->AddLine(ImVec2(x, hi.y - 5), ImVec2(x, hi.y - 1), e ? kindColour(e->kind) : IM_COL32(255, 255, 255, 255), 2.0f);
         }
     }
+}
+
+// The "History" section: the interval, the counts, the last drop, every snapshot held.
+void history(ViewerState& s) {
+    HistoryControl& h = s.history;
+    if (!h.enabled) {
+        ImGui::TextWrapped("History %s", h.off_reason.c_str());
+        return;
+    }
+    const bool fluvial = s.model == MODEL_FLUVIAL;
+    ImGui::SliderFloat(fluvial ? "every (yr)" : "every (s)", &h.every, 0.0f, fluvial ? 1e7f : 3600.0f,
+                       h.every > 0 ? "%.4g" : "off", ImGuiSliderFlags_Logarithmic);
+    tooltip("a snapshot for the timeline every so many simulated seconds (0: only at strokes)");
     ImGui::Text("%zu held, %.1f of %.0f MB; %d taken, %d dropped", h.entries.size(), double(h.held) / 1048576.0,
                 double(h.budget) / 1048576.0, h.taken, h.dropped);
     ImGui::Text("undos %d, redos %d, scrubs %d", h.undos, h.redos, h.scrubs);
@@ -489,6 +497,7 @@ void drawPanel(ViewerState& s) {
     ImGui::SetNextWindowSize(ImVec2(360, std::min(ImGui::GetIO().DisplaySize.y - 16.0f, 760.0f)), ImGuiCond_FirstUseEver);
     ImGui::Begin("Alluvium (Tab hides)");
     recordButton(s);
+    historyBar(s);
     statistics(s);
     if (ImGui::CollapsingHeader("Simulation and view", ImGuiTreeNodeFlags_DefaultOpen)) controls(s);
     if (ImGui::CollapsingHeader("Brush", ImGuiTreeNodeFlags_DefaultOpen)) brush(s);
