@@ -6,12 +6,15 @@
 #   undo.json:  Ctrl+Z, play, a second stroke (a new branch from the first stroke's start),
 #               pause, Ctrl+Z: the state at exit is the second stroke's start.
 #   redo.json:  Ctrl+Z, Ctrl+Y, Ctrl+Z, Ctrl+Shift+Z: the state at exit is the first stroke's end.
-# Leaves undo.json, redo.json, undo.log, redo.log.
+# And a session without strokes, a snapshot every simulated second:
+#   scrub.json: run, drag the panel's timeline to its start, let go: it plays on from there (a
+#               new branch); pause, quit.
+# Leaves undo.json, redo.json, scrub.json and their logs.
 set -euo pipefail
 exe=$1
 out=$2
 mkdir -p "$out"
-rm -f "$out"/undo.json "$out"/redo.json
+rm -f "$out"/undo.json "$out"/redo.json "$out"/scrub.json
 command -v xdotool >/dev/null || { echo "history_e2e: xdotool is missing (scripts/deps installs it)" >&2; exit 3; }
 
 pid=
@@ -26,8 +29,6 @@ start() { # name, extra options
     wid=$(xdotool search --sync --name '^Alluvium$' | head -1)
     xdotool mousemove --window "$wid" 420 250
     sleep 2 # a few frames: the pick under the cursor arrives a frame late
-    xdotool key --window "$wid" 3 # raise
-    sleep 0.3
 }
 stroke() { # y: a drag across the middle of the window, away from the panel, while it runs
     xdotool mousemove --window "$wid" 430 "$1" mousedown 1
@@ -49,6 +50,7 @@ finish() {
 }
 
 start undo "--history-every 0"
+key 3 # raise
 stroke 250
 key space # pause
 key ctrl+z
@@ -60,11 +62,28 @@ key ctrl+z
 finish
 
 start redo "--history-every 1"
+key 3
 stroke 250
 key space
 key ctrl+z
 key ctrl+y
 key ctrl+z
 key ctrl+shift+z
+finish
+
+start scrub "--history-every 1"
+sleep 4 # 20 simulated seconds... at least a few snapshots
+# The timeline is the panel's third row (Record; Undo, Redo, |< < > >|; the timeline), 16..345 px.
+xdotool mousemove --window "$wid" 335 91 mousedown 1
+sleep 0.3
+for x in $(seq 320 -30 20); do
+    xdotool mousemove --window "$wid" "$x" 91
+    sleep 0.2
+done
+sleep 0.5
+xdotool mouseup 1
+xdotool mousemove --window "$wid" 600 400
+sleep 4 # plays on from the timeline's start
+key space
 finish
 trap - EXIT
