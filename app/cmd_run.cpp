@@ -18,6 +18,7 @@
 #include "io/mesh.h"
 #include "progress.h"
 #include "session.h"
+#include "snapshot.h"
 
 namespace alluvium {
 
@@ -196,6 +197,8 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     const StateSums after = sumState(sim, cell_size);
     Heightmap result{w, h, sim.download(gpu::Field::Terrain)};
     nlohmann::json report = makeReport(sim, before, after, static_cast<int>(steps_before + o.steps), seconds, cell_size);
+    // Of the state the steps left (before the fluvial analysis below rewrites its maps).
+    report["state_digest"] = gpu::digestText(gpu::stateDigest(sim));
     // Net change of the ground since the start, any model: volume lowered and raised (m^3).
     double lowered = 0.0, raised = 0.0;
     for (size_t i = 0; i < result.heights.size() && i < initial.terrain.heights.size(); ++i) {

@@ -117,6 +117,11 @@ int runMain(int argc, char** argv) {
     view_cmd->add_option("--record-fps", view.record_fps, "the video's frame rate (default 30): each frame drawn is one frame of it");
     view_cmd->add_option("--record-size", view.record_size, "the video's size WxH, even (default: the window's)");
     view_cmd->add_flag("--record-no-panel", view.record_no_panel, "recordings and screenshots without the panel");
+    view_cmd->add_option("--history-budget-mb", view.history_budget_mb,
+                         "device memory for undo and time scrubbing, in MB (default: an eighth of a CPU driver's memory, "
+                         "a quarter of a GPU's; 0: no history)");
+    view_cmd->add_option("--history-every", view.history_every,
+                         "a snapshot every S simulated seconds (fluvial: years) for the timeline (default 10; 0: only strokes)");
 
     bool params_json = false;
     CLI::App* params_cmd = app.add_subcommand("params", "print the parameter table");

@@ -39,6 +39,8 @@ public:
     // Valid once the work recorded before is complete (host-visible).
     BrushTotals totals() const;
     void resetTotals();
+    // The tallies (host-visible): what the hand holds is state that undo must restore.
+    const Buffer& totalsBuffer() const { return totals_; }
 
 private:
     const Context& ctx_;

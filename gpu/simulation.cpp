@@ -385,6 +385,12 @@ const Image& Simulation::image(Field f, bool next) const {
     return terrain_[0];
 }
 
+std::vector<const Image*> Simulation::fieldImages(Field f, bool next) const {
+    const int key = parity_ ^ (next ? kAllPingPong : 0);
+    if (f == Field::Outflow && split_wide_) return {&currentImage(f, key, 0), &currentImage(f, key, 1)};
+    return {&currentImage(f, key)};
+}
+
 void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
     assert(data.size() == size_t(width_) * size_t(height_) * size_t(fieldChannels(f)));
     if (f == Field::Outflow && split_wide_) {

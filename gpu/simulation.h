@@ -155,6 +155,11 @@ public:
     const Image& currentImage(Field f, int key, int part = 0) const;
     // The image of a field by absolute half (0/1 of a ping-pong pair; the one image otherwise).
     const Image& fieldImage(Field f, int half) const;
+    // The images that hold field f (its cur half, or the next one): one, or two for a 4-channel
+    // field kept split (channels xy, then zw). For copies of the whole state (gpu/snapshot.h).
+    std::vector<const Image*> fieldImages(Field f, bool next = false) const;
+    // The run's totals (host-visible; the steps accumulate into it on the GPU).
+    const Buffer& totalsBuffer() const { return totals_; }
     int stepIndex() const { return step_index_; }
     void setStepIndex(int step) { step_index_ = step; }
 

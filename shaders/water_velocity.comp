@@ -67,5 +67,5 @@ void main() {
         spring *= area;
     }
     partialsWrite(5, float[PARTIALS_MAX](rain, spring, drained, speed_out, wave, 0.0),
-                  int[PARTIALS_MAX](SLOT_RAIN, SLOT_SPRING, SLOT_DRAINED_WATER, SLOT_MAX_SPEED, SLOT_MAX_WAVE, 0));
+                  int[PARTIALS_MAX](SLOT_RAIN, SLOT_SPRING, SLOT_DRAINED_WATER, SLOT_MAX_SPEED, SLOT_MAX_WAVE, 0), 1u << 2);
 }

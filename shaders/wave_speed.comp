@@ -11,5 +11,5 @@ void main() {
     if (insideGrid(c))
         wave = length(imageLoad(velocity_img, c).xy) + sqrt(p.gravity * max(imageLoad(water_cur, c).r, 0.0));
     partialsWrite(1, float[PARTIALS_MAX](wave, 0.0, 0.0, 0.0, 0.0, 0.0),
-                  int[PARTIALS_MAX](SLOT_MAX_WAVE, 0, 0, 0, 0, 0));
+                  int[PARTIALS_MAX](SLOT_MAX_WAVE, 0, 0, 0, 0, 0), 0u);
 }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app.h"
+#include "history.h"
 #include "io/atomic_file.h"
 #include "io/errors.h"
 #include "presets.h"
@@ -123,6 +124,7 @@ void handleRequests(App& app) {
     s.new_terrain_requested = false;
     if (s.reset_requested) {
         resetSimulation(app);
+        if (app.history) app.history->detach(); // the state descends from no snapshot
         s.reset_requested = false;
     }
 }

@@ -15,6 +15,7 @@
 #include <imgui_impl_vulkan.h>
 
 #include "camera.h"
+#include "history.h"
 #include "render_shared.h"
 
 namespace alluvium::viewer {
@@ -73,7 +74,8 @@ void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
     if (f.timer.used > 0) {
         const std::vector<double> ms = gpu::readTimestampsMs(f.timer, *app.ctx);
         s.gpu_frame_ms = ms.back();
-        s.gpu_sim_ms = ms[f.ts_steps];
+        s.gpu_history_ms = ms[f.ts_history_end] - ms[f.ts_history_begin];
+        s.gpu_sim_ms = ms[f.ts_steps] - s.gpu_history_ms;
         s.gpu_pick_ms = ms[f.ts_pick] - ms[f.ts_steps];
         s.gpu_capture_ms = ms[f.ts_copy_end] - ms[f.ts_copy_begin];
         s.gpu_draw_ms = ms[f.ts_scene] - ms[f.ts_pick] - s.gpu_capture_ms;
@@ -123,14 +125,18 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
     gpu::resetTimer(f.timer, cmd);
     gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
 
+    // The brush (gpu/brush.h) acts between frames on the current images, for every model.
+    const std::optional<gpu::BrushParams> stroke = brushStroke(app, steps, input);
+    // Undo, redo, scrubbing and the snapshots due, before anything changes the state.
+    f.ts_history_begin = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+    if (app.history) app.history->beginFrame(cmd, app, steps, stroke.has_value() || s.springs_dirty, f.submission);
+    f.ts_history_end = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
     if (s.springs_dirty) {
         sim.setSprings(s.springs);
         s.springs_dirty = false;
     }
 
     f.timed_passes.clear();
-    // The brush (gpu/brush.h) acts between frames on the current images, for every model.
-    const std::optional<gpu::BrushParams> stroke = brushStroke(app, steps, input);
     if (stroke || steps > 0) Renderer::barrierDrawToSimulation(cmd);
     if (stroke) app.brush->record(cmd, *stroke);
     if (steps > 0) {
