@@ -193,7 +193,7 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     createBuffer(delta_, ctx, uint64_t(w) * h * sizeof(int64_t), storage, false); // particles.glsl
     // The model totals: the droplets' four int64 counters, then musgrave's and simple's water sums
     // per subgroup (two slots).
-    createBuffer(drained_, ctx, 4 * sizeof(int64_t) + 2 * uint64_t(groupsX(width)) * groupsY(height) * MAX_SUBGROUPS * sizeof(float),
+    createBuffer(drained_, ctx, 4 * sizeof(int64_t) + 2 * uint64_t(groupsX(width)) * groupsY(height) * sizeof(double),
                  storage, false);
     const uint64_t cells = uint64_t(w) * h;
     createBuffer(fluvial_key_, ctx, cells * sizeof(uint64_t), storage, false);
