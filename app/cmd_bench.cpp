@@ -44,6 +44,7 @@ struct SizeResult {
     std::vector<double> pass_ms;    // per pass, in order
     std::vector<double> pass_bytes; // per cell, per pass
     double step_ms = 0.0;
+    int substeps = 1;               // the pipe model's CFL sub-steps per step
     gpu::FluvialControl fluvial{}; // the fluvial model: the last iteration's sweeps and rounds
 };
 
@@ -66,8 +67,12 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, S
 
     const std::vector<gpu::Pass>& passes = sim.stepPasses();
     const int count = static_cast<int>(passes.size());
+    // The pipe model's CFL sub-steps (fixed over the timed steps: they adapt between batches)
+    // repeat its passes; each pass's time and bytes are summed over them.
+    const int substeps = model == MODEL_PIPE ? sim.substeps() : 1;
+    const int stride = substeps * count + 1;
     gpu::GpuTimer timer;
-    gpu::createTimer(timer, ctx, static_cast<uint32_t>(steps * (count + 1)));
+    gpu::createTimer(timer, ctx, static_cast<uint32_t>(steps * stride));
     VkCommandBuffer cmd = gpu::beginOneShot(ctx);
     sim.recordUpdates(cmd);
     gpu::resetTimer(timer, cmd);
@@ -80,13 +85,17 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, S
     r.size = n;
     r.fluvial = sim.fluvialControl();
     r.passes = passes;
+    r.substeps = substeps;
     r.pass_bytes = stepBytes(passes, sim.params(), n);
+    for (double& b : r.pass_bytes) b *= substeps;
     r.pass_ms.assign(passes.size(), 0.0);
-    const int stride = count + 1;
     for (int s = 0; s < steps; ++s)
-        for (int p = 0; p < count; ++p)
-            r.pass_ms[p] += (t[size_t(s * stride + p + 1)] - t[size_t(s * stride + p)]) / steps;
-    r.step_ms = (t[size_t((steps - 1) * stride + count)] - t[0]) / steps;
+        for (int k = 0; k < substeps; ++k)
+            for (int p = 0; p < count; ++p) {
+                const size_t at = size_t(s * stride + k * count + p);
+                r.pass_ms[size_t(p)] += (t[at + 1] - t[at]) / steps;
+            }
+    r.step_ms = (t[size_t((steps - 1) * stride + stride - 1)] - t[0]) / steps;
     return r;
 }
 
@@ -136,6 +145,7 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
         }
         const double step_gbs = bytes * cells / (r.step_ms * 1e6);
         js["bytes_per_cell"] = bytes;
+        js["substeps"] = r.substeps;
         js["gb_per_s"] = step_gbs;
         js["share_of_copy"] = share(step_gbs);
         if (model == MODEL_FLUVIAL) {
@@ -151,6 +161,7 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
             std::printf("  %.1f bytes/cell per step, %.2f GB/s = %.0f%% of the copy bandwidth (buffer %.2f, image %.2f GB/s "
                         "over %.0f MB)\n",
                         bytes, step_gbs, 100.0 * share(step_gbs), copy.buffer_gb_s, copy.image_gb_s, double(copy.bytes) / 1e6);
+            if (r.substeps > 1) std::printf("  %d CFL sub-steps per step (each pass's row sums them)\n", r.substeps);
             if (model == MODEL_FLUVIAL)
                 std::printf("  one iteration: %u fill sweeps (%s) over %u tiles of 16x16, %u pointer-jumping rounds\n",
                             r.fluvial.sweeps, r.fluvial.converged ? "converged" : "NOT converged",

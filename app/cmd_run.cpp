@@ -18,6 +18,7 @@
 #include "io/mesh.h"
 #include "progress.h"
 #include "session.h"
+#include "snapshot.h"
 
 namespace alluvium {
 
@@ -33,7 +34,7 @@ void checkOutputPath(const std::string& path, std::initializer_list<const char*>
 }
 
 // Refuses, before the GPU runs, an output path that can never be written: an existing folder,
-// or a folder that cannot be created because a file stands in its path. Found only at the end,
+// a folder that cannot be created because a file stands in its path, or a read-only folder. Found only at the end,
 // these would fail after the report (or the PNG before its sidecar) had already been written.
 void checkOutputLocation(const std::filesystem::path& path, const char* what) {
     namespace fs = std::filesystem;
@@ -45,6 +46,7 @@ void checkOutputLocation(const std::filesystem::path& path, const char* what) {
     if (!dir.empty() && fs::exists(dir, ec) && !fs::is_directory(dir, ec))
         throw InputError(std::string(what) + " '" + displayPath(path) + "': '" + displayPath(dir) +
                          "' is not a directory");
+    checkWritableLocation(path, what); // a read-only folder, found before the run, not after it
 }
 
 // --timelapse: the numbers, and a folder that is (or can become) an empty home for the frames.
@@ -150,6 +152,9 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
         throw InputError("--out-mesh: a mesh needs at least 2x2 cells (the terrain is " + std::to_string(w) + "x" +
                          std::to_string(h) + ")");
     const long long steps_before = resumed ? resumed->steps : 0;
+    if (steps_before + o.steps > kMaxSessionSteps)
+        throw InputError("--steps " + std::to_string(o.steps) + ": the session is at step " + std::to_string(steps_before) +
+                         "; a run may not go past step " + std::to_string(kMaxSessionSteps));
     if (timelapse) prepareTimelapseFolder(o.timelapse.dir);
 
     ScopedContext scoped(device);
@@ -192,6 +197,8 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     const StateSums after = sumState(sim, cell_size);
     Heightmap result{w, h, sim.download(gpu::Field::Terrain)};
     nlohmann::json report = makeReport(sim, before, after, static_cast<int>(steps_before + o.steps), seconds, cell_size);
+    // Of the state the steps left (before the fluvial analysis below rewrites its maps).
+    report["state_digest"] = gpu::digestText(gpu::stateDigest(sim));
     // Net change of the ground since the start, any model: volume lowered and raised (m^3).
     double lowered = 0.0, raised = 0.0;
     for (size_t i = 0; i < result.heights.size() && i < initial.terrain.heights.size(); ++i) {
@@ -203,16 +210,6 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     if (steps_before > 0) report["resumed_at_step"] = steps_before;
     if (timelapse) report["timelapse"] = timelapse_summary;
     report["nodata_filled"] = initial.terrain.nodata_filled;
-    report["model"] = model_name;
-    if (model != MODEL_PIPE) {
-        // Only the pipe model accounts its water sources and sinks on the GPU; the others
-        // report their stored water and soil, not a water budget.
-        report["water"]["budget_error_rel"] = nullptr;
-        report["water"]["note"] = "the " + model_name + " model keeps no water budget";
-        // Nor does it tally each exchange between ground and water: see net_lowered/net_raised.
-        report["soil"]["eroded"] = nullptr;
-        report["soil"]["deposited"] = nullptr;
-    }
     // Lakes and drainage of the final terrain, once, for the fluvial report and --out-maps.
     const gpu::FluvialControl last = sim.fluvialControl(); // the last iteration's fill, before that
     const int analysis_sweeps = model == MODEL_FLUVIAL || !o.out_maps.empty() ? sim.fluvialAnalyse() : 0;
@@ -231,17 +228,17 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
         report["fluvial"]["eroded_m3"] = eroded;
         report["fluvial"]["deposited_m3"] = deposited;
         report["fluvial"]["sediment_out_m3"] = eroded - deposited;
-        // Uplift adds rock: the soil is not conserved, by design.
-        report["soil"]["drift_rel"] = nullptr;
-        report["soil"]["note"] = "the fluvial model adds rock by uplift and removes it through the outlets";
     }
-    if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
     if (after.nan_cells > 0) {
+        if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
         std::fprintf(stderr, "alluvium: the simulation produced %lld non-finite cells; no heightmap written\n",
                      after.nan_cells);
         return 1;
     }
+    // The heightmap first, the largest file: if the disk fills up, the run fails with nothing of
+    // it written (each file is atomic; the set of files cannot be).
     saveHeightmap(o.out, result, cell_size);
+    if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
     if (!o.out_maps.empty()) {
         exportMaps(sim, o.out_maps);
         std::fprintf(stderr, "alluvium: wrote the maps to %s\n", o.out_maps.c_str());

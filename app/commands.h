@@ -1,5 +1,6 @@
 // The `alluvium` subcommands. Each returns the process exit code; user errors are thrown as
-// InputError / ParamError (exit 2) and device failures as gpu::DeviceError (exit 3).
+// InputError / ParamError (exit 2), device failures as gpu::DeviceError (exit 3) and a broken
+// installation as gpu::InstallError (exit 4).
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -7,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "pipeline.h"
 #include "setup.h"
 
 namespace alluvium {
@@ -20,6 +22,7 @@ struct DeviceOptions {
 struct ScopedContext {
     gpu::Context ctx;
     explicit ScopedContext(const DeviceOptions& d) {
+        gpu::shaderDirectory(); // a broken installation is one line (InstallError) before the GPU starts
         gpu::ContextOptions options;
         options.device_index = d.device;
         options.validation = d.validation;

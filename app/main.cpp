@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "io/errors.h"
+#include "pipeline.h"
 #include "timelapse.h"
 #include "vk_check.h"
 #include "view.h"
@@ -40,9 +41,16 @@ void addTerrainOptions(CLI::App* cmd, TerrainOptions& t) {
         ->check(finiteIn(0.0, 1.0, false, "in [0, 1]"));
 }
 
-} // namespace
+// what() as one line: a library's message may hold newlines or control characters.
+std::string oneLine(const char* text) {
+    std::string line = text ? text : "";
+    for (char& c : line)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+    return line;
+}
 
-int main(int argc, char** argv) {
+// Everything main does; main only makes sure no exception escapes.
+int runMain(int argc, char** argv) {
     CLI::App app{"Alluvium: real-time terrain erosion on Vulkan compute"};
     app.require_subcommand(1);
     DeviceOptions device;
@@ -109,6 +117,11 @@ int main(int argc, char** argv) {
     view_cmd->add_option("--record-fps", view.record_fps, "the video's frame rate (default 30): each frame drawn is one frame of it");
     view_cmd->add_option("--record-size", view.record_size, "the video's size WxH, even (default: the window's)");
     view_cmd->add_flag("--record-no-panel", view.record_no_panel, "recordings and screenshots without the panel");
+    view_cmd->add_option("--history-budget-mb", view.history_budget_mb,
+                         "device memory for undo and time scrubbing, in MB (default: an eighth of a CPU driver's memory, "
+                         "a quarter of a GPU's; 0: no history)");
+    view_cmd->add_option("--history-every", view.history_every,
+                         "a snapshot every S simulated seconds (fluvial: years) for the timeline (default 10; 0: only strokes)");
 
     bool params_json = false;
     CLI::App* params_cmd = app.add_subcommand("params", "print the parameter table");
@@ -178,14 +191,35 @@ int main(int argc, char** argv) {
         if (*fill_cmd) return fillCommand(fill, device);
         if (*watertable_cmd) return watertableCommand(watertable, device);
     } catch (const InputError& e) {
-        std::fprintf(stderr, "alluvium: %s\n", e.what());
+        std::fprintf(stderr, "alluvium: %s\n", oneLine(e.what()).c_str());
         return 2;
     } catch (const ParamError& e) {
-        std::fprintf(stderr, "alluvium: %s\n", e.what());
+        std::fprintf(stderr, "alluvium: %s\n", oneLine(e.what()).c_str());
         return 2;
     } catch (const gpu::DeviceError& e) {
-        std::fprintf(stderr, "alluvium: %s\n", e.what());
+        std::fprintf(stderr, "alluvium: %s\n", oneLine(e.what()).c_str());
         return 3;
+    } catch (const gpu::InstallError& e) {
+        std::fprintf(stderr, "alluvium: %s\n", oneLine(e.what()).c_str());
+        return 4;
     }
     return 0;
+}
+
+} // namespace
+
+// No exception leaves main: each kind is one line on stderr and the README's exit status.
+int main(int argc, char** argv) {
+    try {
+        return runMain(argc, argv);
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "alluvium: out of memory (host): the grid or file is too large for this machine\n");
+        return 3;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "alluvium: internal error: %s\n", oneLine(e.what()).c_str());
+        return 1;
+    } catch (...) {
+        std::fprintf(stderr, "alluvium: internal error (an unknown exception)\n");
+        return 1;
+    }
 }

@@ -416,6 +416,7 @@ void createContext(Context& ctx, const ContextOptions& options) {
             api_version >= VK_API_VERSION_1_3 && ctx.properties.apiVersion >= VK_API_VERSION_1_3;
         FeatureChain features;
         chooseFeatures(ctx.physical, vulkan13, features);
+        ctx.int64_atomics = features.f2.features.shaderInt64 && features.f12.shaderBufferInt64Atomics;
 
         std::vector<const char*> extensions;
         for (const char* name : options.device_extensions)

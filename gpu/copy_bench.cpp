@@ -108,7 +108,7 @@ CopyBandwidth measureCopyBandwidth(const Context& ctx, uint64_t bytes_moved, int
     side = std::min<uint64_t>(side, maxStorageBufferRange(ctx));
     if (ctx.max_allocation_bytes > 0) side = std::min<uint64_t>(side, ctx.max_allocation_bytes / 2);
     if (ctx.device_local_bytes > 0) side = std::min<uint64_t>(side, ctx.device_local_bytes / 16);
-    const uint64_t rows = std::max<uint64_t>(1, side / (16ull * kImageWidth));
+    const uint64_t rows = std::clamp<uint64_t>(side / (16ull * kImageWidth), 1, ctx.properties.limits.maxImageDimension2D);
     side = rows * kImageWidth * 16ull; // whole image rows of vec4, the same bytes for both kernels
     CopyBandwidth result;
     result.bytes = 2 * side;

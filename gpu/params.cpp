@@ -122,7 +122,7 @@ int groundwaterSubsteps(const Params& params) {
     const double k = params[Param::hydraulic_conductivity], phi = params[Param::porosity];
     const double h = std::max(params[Param::aquifer_thickness], 1.0);
     const double n = std::ceil(8.0 * dt * k * h / (phi * cell * cell));
-    return static_cast<int>(std::clamp(n, 1.0, double(GROUNDWATER_MAX_SUBSTEPS)));
+    return gpu::evenGroundwaterSubsteps(static_cast<int>(std::clamp(n, 1.0, double(GROUNDWATER_MAX_SUBSTEPS))));
 }
 
 gpu::SimParams toSimParams(const Params& params, int width, int height) {

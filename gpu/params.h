@@ -215,7 +215,7 @@ struct Params {
 // fluvial_outlets' choice index -> OUTLET_* bits.
 int fluvialOutletBits(int choice);
 
-// Groundwater flow sub-steps per step from the parameters (1 .. GROUNDWATER_MAX_SUBSTEPS).
+// Groundwater flow sub-steps per step from the parameters (even: 2 .. GROUNDWATER_MAX_SUBSTEPS).
 int groundwaterSubsteps(const Params& params);
 
 // Converts to the SI block the shaders read. Grid size and workgroup counts are filled in.

@@ -63,10 +63,9 @@ const std::vector<PassInfo>& passTable() {
         {"thermal_gather", {{F::Eroded, R}, {F::Terrain, W}, {F::ThermalRate, R, When::Thermal}}},
         {"springs_prepare", {{F::SpringRate, W}}},
         {"reduce_check", {{F::Water, R}}},
-        {"talus_outflow", {{F::Terrain, R}, {F::ThermalAxis, W}, {F::ThermalDiag, W}}},
-        {"talus_gather",
-         {{F::ThermalAxis, R}, {F::ThermalDiag, R}, {F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW},
-          {F::Outflow, RW}}},
+        {"wave_speed", {{F::Water, R}, {F::Velocity, R}}},
+        {"talus_outflow", {{F::Terrain, R}, {F::ThermalRate, W}}},
+        {"talus_gather", {{F::ThermalRate, R}, {F::Terrain, RW}}},
         {"musgrave_transfer",
          {{F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW}, {F::Hardness, R}, {F::ThermalAxis, W},
           {F::ThermalDiag, W}, {F::Scratch, W}, {F::Outflow, RW}}},
@@ -76,7 +75,7 @@ const std::vector<PassInfo>& passTable() {
          {{F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW}, {F::Hardness, R}, {F::Scratch, W}, {F::Outflow, RW}}},
         {"simple_apply", {{F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW}, {F::Scratch, R}}},
         {"particles", {}},
-        {"particles_apply", {{F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW}, {F::Outflow, RW}}, 8.0},
+        {"particles_apply", {{F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW}, {F::Outflow, RW}}, 16.0},
         {"fluvial_control", {}},
         {"fluvial_fill_init", {}, 8.0},
         {"fluvial_tiles", {}},
@@ -89,6 +88,7 @@ const std::vector<PassInfo>& passTable() {
         {"fluvial_sediment_init", {}},
         {"fluvial_sediment", {}},
         {"fluvial_deposit", {}},
+        {"grid_totals", {}},
         // Issue 12. sea_spill: SEA_ROUNDS_PER_STEP rounds (each reads the ground and 5 texels of
         // one half, writes the other) and the commit (a control read; the copy when it commits).
         {"sea_spill", {{F::Terrain, R, When::Sea}, {F::RelaxA, RW, When::Sea}}},
@@ -115,7 +115,7 @@ const std::vector<PassInfo>& passTable() {
 
 const PassInfo& info(Pass p) {
     const std::vector<PassInfo>& table = passTable();
-    static_assert(kPassCount == 40, "a pass was added: give it a row in passTable()");
+    static_assert(kPassCount == 42, "a pass was added: give it a row in passTable()");
     return table.at(static_cast<size_t>(p));
 }
 
@@ -127,7 +127,7 @@ bool happens(When when, const SimParams& q) {
     case When::Maps: return q.record_maps != 0;
     case When::ErosionMaps: return q.record_maps != 0 && q.enable_erosion != 0;
     case When::Thermal: return q.enable_thermal != 0;
-    case When::Groundwater: return q.enable_groundwater != 0 && q.model != MODEL_FLUVIAL;
+    case When::Groundwater: return q.enable_groundwater != 0 && q.model == MODEL_PIPE;
     case When::Sea: return q.enable_sea != 0 && q.model == MODEL_PIPE;
     case When::GroundwaterOrSea: return happens(When::Groundwater, q) || happens(When::Sea, q);
     }
@@ -151,7 +151,7 @@ double passBytesPerCell(Pass p, const SimParams& params, int width, int height) 
         bytes += double(passes) * fieldTexelBytes(a.field);
     }
     // Passes recorded several times a step: the groundwater's sub-steps, the sea's rounds.
-    if (p == Pass::GroundwaterFlow) bytes *= std::clamp(params.groundwater_substeps, 1, GROUNDWATER_MAX_SUBSTEPS);
+    if (p == Pass::GroundwaterFlow) bytes *= evenGroundwaterSubsteps(params.groundwater_substeps);
     if (p == Pass::SeaSpill) bytes *= SEA_ROUNDS_PER_STEP;
     return bytes;
 }
@@ -165,8 +165,7 @@ const char* pipePassesName(PipePasses p) {
 }
 
 const std::vector<Pass>& modelPasses(int model, PipePasses pipe_passes) {
-    // Groundwater and the sea (gpu/groundwater.cpp) come after each model's own passes; the
-    // other models' groundwater_flow entry includes the fold of their groundwater sums.
+    // Groundwater and the sea (gpu/groundwater.cpp): the pipe model's, before the fold of its sums.
     static const std::vector<Pass> pipe = {Pass::SourcesFlux, Pass::WaterVelocity,
                                            Pass::ErosionTransportThermalEvaporation, Pass::SeaSpill,
                                            Pass::WaterExchange, Pass::GroundwaterFlow, Pass::ReducePartials,
@@ -175,14 +174,10 @@ const std::vector<Pass>& modelPasses(int model, PipePasses pipe_passes) {
         Pass::SourcesFlux,   Pass::WaterVelocity,   Pass::Erosion,        Pass::TransportThermalOutflowEvaporation,
         Pass::ThermalGather, Pass::SeaSpill,        Pass::WaterExchange,  Pass::GroundwaterFlow,
         Pass::ReducePartials, Pass::ReduceTotals,   Pass::SedimentCorrect};
-    static const std::vector<Pass> talus = {Pass::TalusOutflow, Pass::TalusGather, Pass::WaterExchange,
-                                            Pass::GroundwaterFlow};
-    static const std::vector<Pass> musgrave = {Pass::MusgraveTransfer, Pass::MusgraveApply, Pass::WaterExchange,
-                                               Pass::GroundwaterFlow};
-    static const std::vector<Pass> simple = {Pass::SimpleTransfer, Pass::SimpleApply, Pass::WaterExchange,
-                                             Pass::GroundwaterFlow};
-    static const std::vector<Pass> particles = {Pass::Particles, Pass::ParticlesApply, Pass::WaterExchange,
-                                                Pass::GroundwaterFlow};
+    static const std::vector<Pass> talus = {Pass::TalusOutflow, Pass::TalusGather};
+    static const std::vector<Pass> musgrave = {Pass::MusgraveTransfer, Pass::MusgraveApply, Pass::GridTotals};
+    static const std::vector<Pass> simple = {Pass::SimpleTransfer, Pass::SimpleApply, Pass::GridTotals};
+    static const std::vector<Pass> particles = {Pass::Particles, Pass::ParticlesApply};
     static const std::vector<Pass> fluvial = {Pass::FluvialFill, Pass::FluvialRoute, Pass::FluvialAccumulate,
                                               Pass::FluvialErode};
     switch (model) {

@@ -60,14 +60,25 @@ void Simulation::recordFoldLevels(VkCommandBuffer cmd) {
     }
 }
 
-void Simulation::recordFoldTotals(VkCommandBuffer cmd) {
+void Simulation::recordFoldTotals(VkCommandBuffer cmd, int mode) {
     const std::vector<uint32_t> levels = foldLevelSizes(width_, height_);
     uint32_t offset = 0;
     for (size_t k = 0; k + 1 < levels.size(); ++k) offset += levels[k] * REDUCE_SLOTS;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(Pass::ReduceTotals));
-    pushConstants(cmd, PushConstants{step_index_, 0, offset, levels.back(), 0, 0});
+    pushConstants(cmd, PushConstants{step_index_, mode, offset, levels.back(), 0, 0});
     vkCmdDispatch(cmd, 1, 1, 1);
     computeBarrier(cmd);
+}
+
+void Simulation::measureWaveSpeed() {
+    VkCommandBuffer cmd = beginOneShot(ctx_);
+    recordUpdates(cmd);
+    bindSet(cmd);
+    dispatch(cmd, Pass::WaveSpeed);
+    computeBarrier(cmd);
+    recordFoldLevels(cmd);
+    recordFoldTotals(cmd, REDUCE_WAVE_ONLY);
+    endOneShot(ctx_, cmd);
 }
 
 void Simulation::recordFold(VkCommandBuffer cmd) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -43,15 +44,15 @@ constexpr std::array<FieldInfo, static_cast<size_t>(Field::Count)> kFields = {{
     {"spring_rate", 1, VK_FORMAT_R32_SFLOAT, false, true},
     {"eroded", 2, VK_FORMAT_R32G32_SFLOAT, false, true},
     {"thermal_rate", 2, VK_FORMAT_R32G32_SFLOAT, false, true},
-    {"groundwater", 1, VK_FORMAT_R32_SFLOAT, true, false},
+    {"groundwater", 1, VK_FORMAT_R32_SFLOAT, false, false},
     {"aquifer_base", 1, VK_FORMAT_R32_SFLOAT, false, false},
     {"groundwater_mid", 1, VK_FORMAT_R32_SFLOAT, false, true},
     {"groundwater_head", 2, VK_FORMAT_R32G32_SFLOAT, false, true},
-    {"seepage", 1, VK_FORMAT_R32_SFLOAT, false, true},
-    {"water_table", 1, VK_FORMAT_R32_SFLOAT, false, true},
-    {"sea_spill", 1, VK_FORMAT_R32_SFLOAT, false, true},
-    {"relax_a", 1, VK_FORMAT_R32_SFLOAT, false, true},
-    {"relax_b", 1, VK_FORMAT_R32_SFLOAT, false, true},
+    {"seepage", 1, VK_FORMAT_R32_SFLOAT, false, false},
+    {"water_table", 1, VK_FORMAT_R32_SFLOAT, false, false},
+    {"sea_spill", 1, VK_FORMAT_R32_SFLOAT, false, false},
+    {"relax_a", 1, VK_FORMAT_R32_SFLOAT, false, false},
+    {"relax_b", 1, VK_FORMAT_R32_SFLOAT, false, false},
 }};
 
 // Per-cell bytes of the fluvial model's buffers: key 8, receiver 4, accumulation 2 x 8,
@@ -59,6 +60,27 @@ constexpr std::array<FieldInfo, static_cast<size_t>(Field::Count)> kFields = {{
 constexpr uint64_t kFluvialBytesPerCell = 8 + 4 + 16 + 8 + 16;
 
 const FieldInfo& info(Field f) { return kFields[static_cast<size_t>(f)]; }
+
+// The bit of a ping-pong field in the parity key (-1: one image only).
+int pingPongBit(Field f) {
+    switch (f) {
+    case Field::Terrain: return 0;
+    case Field::Water: return 1;
+    case Field::Sediment: return 2;
+    case Field::Outflow: return 3;
+    default: return -1;
+    }
+}
+
+// The ping-pong fields a model's step writes (its "next" halves); the others keep their half.
+int writtenPingPong(int model) {
+    constexpr int terrain = 1, water = 2, sediment = 4, outflow = 8;
+    switch (model) {
+    case MODEL_THERMAL:
+    case MODEL_OLSEN: return terrain;
+    default: return terrain | water | sediment | outflow;
+    }
+}
 
 uint32_t groupsX(int width) { return static_cast<uint32_t>((width + WG_X - 1) / WG_X); }
 uint32_t groupsY(int height) { return static_cast<uint32_t>((height + WG_Y - 1) / WG_Y); }
@@ -102,7 +124,8 @@ uint64_t simulationBytes(int width, int height) {
     const uint64_t cells = uint64_t(width) * uint64_t(height);
     uint64_t per_cell = 0;
     for (const FieldInfo& f : kFields) per_cell += uint64_t(f.channels) * 4u * (f.ping_pong ? 2u : 1u);
-    per_cell += kFluvialBytesPerCell;
+    // and the particles' height changes, and the grid models' water sums (2 x 64 floats per 256 cells)
+    per_cell += kFluvialBytesPerCell + sizeof(int64_t) + 2;
     return cells * per_cell + partialsCount(width, height) * sizeof(double) + sizeof(SimParams) + sizeof(Totals) +
            kMaxSprings * sizeof(Spring) + sizeof(SeaControl);
 }
@@ -145,8 +168,8 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     createStorageImage(unused_rg_, ctx, 1, 1, VK_FORMAT_R32G32_SFLOAT);
     field(velocity_, Field::Velocity);
     field(hardness_, Field::Hardness);
-    // The musgrave, simple, thermal and olsen models' per-step transfer images; in the split
-    // layout those models are not available yet (recordStep refuses them).
+    // The musgrave and simple models' per-step transfer images; in the split layout those models
+    // are not available yet (recordStep refuses them).
     for (auto [img, f] : {std::pair{&thermal_axis_, Field::ThermalAxis}, std::pair{&thermal_diag_, Field::ThermalDiag},
                           std::pair{&scratch_, Field::Scratch}}) {
         if (split_wide_)
@@ -162,13 +185,13 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     field(uplift_, Field::Uplift);
     field(water_mid_, Field::WaterMid);
     field(spring_rate_, Field::SpringRate);
-    for (auto [img, f] : {std::pair{&eroded_, Field::Eroded}, std::pair{&thermal_rate_, Field::ThermalRate}}) {
-        if (pipe_passes_ == PipePasses::Direct)
-            field(*img, f);
-        else
-            createStorageImage(*img, ctx, 1, 1, info(f).format);
-    }
-    for (size_t i = 0; i < 2; ++i) field(groundwater_[i], Field::Groundwater);
+    // The pipe step's direct passes only; the thermal rate also serves the thermal and olsen models.
+    if (pipe_passes_ == PipePasses::Direct)
+        field(eroded_, Field::Eroded);
+    else
+        createStorageImage(eroded_, ctx, 1, 1, info(Field::Eroded).format);
+    field(thermal_rate_, Field::ThermalRate);
+    field(groundwater_, Field::Groundwater);
     field(aquifer_base_, Field::AquiferBase);
     field(groundwater_mid_, Field::GroundwaterMid);
     field(groundwater_head_, Field::GroundwaterHead);
@@ -183,7 +206,7 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     // groundwater until the host puts some (setup.cpp's loadInitialState).
     for (Field f : {Field::SeaSpill, Field::RelaxA, Field::RelaxB})
         upload(f, std::vector<float>(size_t(w) * h, float(SEA_UNREACHED)));
-    for (Image* img : {&groundwater_[0], &groundwater_[1], &aquifer_base_, &seepage_, &water_table_}) {
+    for (Image* img : {&groundwater_, &groundwater_mid_, &aquifer_base_, &seepage_, &water_table_}) {
         const std::vector<float> zeros(size_t(w) * h, 0.0f);
         uploadImage(ctx, *img, zeros.data(), zeros.size() * sizeof(float));
     }
@@ -193,8 +216,11 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     createBuffer(partials_, ctx, partialsCount(width, height) * sizeof(double), storage, false);
     createBuffer(totals_, ctx, sizeof(Totals), storage, true);
     createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
-    createBuffer(delta_, ctx, uint64_t(w) * h * sizeof(int32_t), storage, false);
-    createBuffer(drained_, ctx, sizeof(int64_t), storage, false);
+    createBuffer(delta_, ctx, uint64_t(w) * h * sizeof(int64_t), storage, false); // particles.glsl
+    // The model totals: the droplets' four int64 counters, then musgrave's and simple's water sums
+    // per subgroup (two slots).
+    createBuffer(drained_, ctx, 4 * sizeof(int64_t) + 2 * uint64_t(groupsX(width)) * groupsY(height) * sizeof(double),
+                 storage, false);
     const uint64_t cells = uint64_t(w) * h;
     createBuffer(fluvial_key_, ctx, cells * sizeof(uint64_t), storage, false);
     createBuffer(fluvial_rcv_, ctx, cells * sizeof(uint32_t), storage, false);
@@ -237,22 +263,23 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     layout_info.pPushConstantRanges = &push;
     VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &pipeline_layout_));
 
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * BINDING_COUNT},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2 * BINDING_COUNT}};
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kParityKeys * BINDING_COUNT},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kParityKeys * BINDING_COUNT}};
     VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pool_info.maxSets = 2;
+    pool_info.maxSets = kParityKeys;
     pool_info.poolSizeCount = 2;
     pool_info.pPoolSizes = sizes;
     VK_CHECK(vkCreateDescriptorPool(ctx.device, &pool_info, nullptr, &descriptor_pool_));
-    const VkDescriptorSetLayout layouts[2] = {set_layout_, set_layout_};
+    std::array<VkDescriptorSetLayout, kParityKeys> layouts;
+    layouts.fill(set_layout_);
     VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     alloc.descriptorPool = descriptor_pool_;
-    alloc.descriptorSetCount = 2;
-    alloc.pSetLayouts = layouts;
+    alloc.descriptorSetCount = kParityKeys;
+    alloc.pSetLayouts = layouts.data();
     VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, sets_.data()));
 
-    // Set `parity` binds cur = [parity], next = [1 - parity].
-    for (int parity = 0; parity < 2; ++parity) {
+    // Set `key` binds, for each ping-pong field, cur = [its bit of key], next = the other half.
+    for (int parity = 0; parity < kParityKeys; ++parity) {
         std::array<VkDescriptorImageInfo, BINDING_COUNT> images{};
         std::array<VkDescriptorBufferInfo, BINDING_COUNT> buffers{};
         std::vector<VkWriteDescriptorSet> writes;
@@ -276,14 +303,15 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
             wr.pBufferInfo = &buffers[binding];
             writes.push_back(wr);
         };
-        const size_t cur = static_cast<size_t>(parity), next = 1 - cur;
+        auto half = [&](Field f, bool next) { return static_cast<size_t>(((parity >> pingPongBit(f)) & 1) ^ (next ? 1 : 0)); };
         buffer(B_PARAMS, params_buffer_);
-        image(B_TERRAIN_CUR, terrain_[cur]);
-        image(B_TERRAIN_NEXT, terrain_[next]);
-        image(B_WATER_CUR, water_[cur]);
-        image(B_WATER_NEXT, water_[next]);
-        image(B_SEDIMENT_CUR, sediment_[cur]);
-        image(B_SEDIMENT_NEXT, sediment_[next]);
+        image(B_TERRAIN_CUR, terrain_[half(Field::Terrain, false)]);
+        image(B_TERRAIN_NEXT, terrain_[half(Field::Terrain, true)]);
+        image(B_WATER_CUR, water_[half(Field::Water, false)]);
+        image(B_WATER_NEXT, water_[half(Field::Water, true)]);
+        image(B_SEDIMENT_CUR, sediment_[half(Field::Sediment, false)]);
+        image(B_SEDIMENT_NEXT, sediment_[half(Field::Sediment, true)]);
+        const size_t cur = half(Field::Outflow, false), next = half(Field::Outflow, true);
         image(B_OUTFLOW_CUR, split_wide_ ? unused_rgba_ : outflow_[cur]);
         image(B_OUTFLOW_NEXT, split_wide_ ? unused_rgba_ : outflow_[next]);
         image(B_OUTFLOW_XY_CUR, split_wide_ ? outflow_xy_[cur] : unused_rg_);
@@ -317,8 +345,8 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
         buffer(B_FLUVIAL_AB, fluvial_ab_);
         buffer(B_FLUVIAL_CONTROL, fluvial_control_);
         buffer(B_FLUVIAL_TILES, fluvial_tiles_);
-        image(B_GROUNDWATER_CUR, groundwater_[cur]);
-        image(B_GROUNDWATER_NEXT, groundwater_[next]);
+        image(B_GROUNDWATER, groundwater_);
+        image(B_UNUSED_41, groundwater_mid_);
         image(B_AQUIFER_BASE, aquifer_base_);
         image(B_GROUNDWATER_MID, groundwater_mid_);
         image(B_GROUNDWATER_HEAD, groundwater_head_);
@@ -348,18 +376,31 @@ Simulation::~Simulation() {
                       &sea_control_})
         destroyBuffer(*b, ctx_);
     for (size_t i = 0; i < 2; ++i)
-        for (Image* img : {&terrain_[i], &water_[i], &sediment_[i], &outflow_[i], &outflow_xy_[i], &outflow_zw_[i],
-                           &groundwater_[i]})
+        for (Image* img : {&terrain_[i], &water_[i], &sediment_[i], &outflow_[i], &outflow_xy_[i], &outflow_zw_[i]})
             destroyImage(*img, ctx_);
     for (Image* img : {&velocity_, &hardness_, &thermal_axis_, &thermal_diag_, &rain_mask_, &wear_, &flow_, &scratch_,
                        &lake_, &drainage_, &uplift_, &water_mid_, &spring_rate_, &eroded_, &thermal_rate_, &unused_rgba_, &unused_rg_,
-                       &aquifer_base_, &groundwater_mid_, &groundwater_head_, &seepage_, &water_table_, &sea_spill_, &relax_a_,
+                       &groundwater_, &aquifer_base_, &groundwater_mid_, &groundwater_head_, &seepage_, &water_table_, &sea_spill_, &relax_a_,
                        &relax_b_})
         destroyImage(*img, ctx_);
 }
 
+const Image& Simulation::currentImage(Field f, int key, int part) const {
+    const int bit = pingPongBit(f);
+    const int half = bit < 0 ? 0 : (key >> bit) & 1;
+    if (f == Field::Outflow && split_wide_) return (part == 0 ? outflow_xy_ : outflow_zw_)[size_t(half)];
+    return fieldImage(f, half);
+}
+
+const Image& Simulation::fieldImage(Field f, int half) const {
+    const int bit = pingPongBit(f);
+    if (bit < 0) return image(f, false);
+    return image(f, (((parity_ >> bit) & 1) ^ half) != 0);
+}
+
 const Image& Simulation::image(Field f, bool next) const {
-    const size_t i = static_cast<size_t>(parity_ ^ (next ? 1 : 0));
+    const int bit = pingPongBit(f);
+    const size_t i = static_cast<size_t>((bit < 0 ? 0 : (parity_ >> bit) & 1) ^ (next ? 1 : 0));
     switch (f) {
     case Field::Terrain: return terrain_[i];
     case Field::Water: return water_[i];
@@ -380,8 +421,7 @@ const Image& Simulation::image(Field f, bool next) const {
     case Field::SpringRate: return spring_rate_;
     case Field::Eroded: return eroded_;
     case Field::ThermalRate: return thermal_rate_;
-    // The latest groundwater is "cur" (it stays in one half while groundwater is off).
-    case Field::Groundwater: return groundwater_[static_cast<size_t>(groundwater_half_ ^ (next ? 1 : 0))];
+    case Field::Groundwater: return groundwater_;
     case Field::AquiferBase: return aquifer_base_;
     case Field::GroundwaterMid: return groundwater_mid_;
     case Field::GroundwaterHead: return groundwater_head_;
@@ -396,6 +436,12 @@ const Image& Simulation::image(Field f, bool next) const {
     return terrain_[0];
 }
 
+std::vector<const Image*> Simulation::fieldImages(Field f, bool next) const {
+    const int key = parity_ ^ (next ? kAllPingPong : 0);
+    if (f == Field::Outflow && split_wide_) return {&currentImage(f, key, 0), &currentImage(f, key, 1)};
+    return {&currentImage(f, key)};
+}
+
 void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
     assert(data.size() == size_t(width_) * size_t(height_) * size_t(fieldChannels(f)));
     if (f == Field::Outflow && split_wide_) {
@@ -408,7 +454,7 @@ void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
             zw[2 * i] = data[4 * i + 2];
             zw[2 * i + 1] = data[4 * i + 3];
         }
-        const size_t half = size_t(parity_ ^ (next ? 1 : 0));
+        const size_t half = size_t(((parity_ >> pingPongBit(Field::Outflow)) & 1) ^ (next ? 1 : 0));
         uploadImage(ctx_, outflow_xy_[half], xy.data(), xy.size() * sizeof(float));
         uploadImage(ctx_, outflow_zw_[half], zw.data(), zw.size() * sizeof(float));
         return;
@@ -416,12 +462,6 @@ void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
     if (f == Field::RainMask)
         rain_uniform_ = std::all_of(data.begin(), data.end(), [](float v) { return v == 1.0f; });
     if (f == Field::Terrain) sea_dirty_ = true; // a new ground: a new spill surface for the sea
-    if (f == Field::Groundwater && !next) {
-        // The cur half of the step's parity becomes the latest.
-        uploadImage(ctx_, groundwater_[static_cast<size_t>(parity_)], data.data(), data.size() * sizeof(float));
-        groundwater_half_ = parity_;
-        return;
-    }
     uploadImage(ctx_, image(f, next), data.data(), data.size() * sizeof(float));
     if (f == Field::RainMask) setParams(params_);
 }
@@ -431,7 +471,7 @@ std::vector<float> Simulation::download(Field f, bool next) const {
     std::vector<float> data(cells * size_t(fieldChannels(f)));
     if (f == Field::Outflow && split_wide_) {
         std::vector<float> xy(2 * cells), zw(2 * cells);
-        const size_t half = size_t(parity_ ^ (next ? 1 : 0));
+        const size_t half = size_t(((parity_ >> pingPongBit(Field::Outflow)) & 1) ^ (next ? 1 : 0));
         downloadImage(ctx_, outflow_xy_[half], xy.data(), xy.size() * sizeof(float));
         downloadImage(ctx_, outflow_zw_[half], zw.data(), zw.size() * sizeof(float));
         for (size_t i = 0; i < cells; ++i) {
@@ -452,6 +492,7 @@ void Simulation::setParams(const SimParams& params) {
         params.model != params_.model || params.fluvial_outlets != params_.fluvial_outlets)
         sea_dirty_ = true;
     params_ = params;
+    params_.groundwater_substeps = evenGroundwaterSubsteps(params.groundwater_substeps);
     params_.width = width_;
     params_.height = height_;
     params_.group_count_x = static_cast<int>(groupsX(width_));
@@ -488,7 +529,10 @@ void Simulation::recordUpdates(VkCommandBuffer cmd) {
     // The springs' source image depends on the springs and the cell size.
     const bool springs_changed = springs_dirty_ || params_dirty_;
     if (params_dirty_) {
-        vkCmdUpdateBuffer(cmd, params_buffer_.buffer, 0, sizeof(SimParams), &params_);
+        // The shaders see the sub-step's dt (the pipe model's CFL sub-steps; 1 otherwise).
+        SimParams uploaded = params_;
+        if (params_.model == MODEL_PIPE) uploaded.dt = params_.dt / float(substeps_);
+        vkCmdUpdateBuffer(cmd, params_buffer_.buffer, 0, sizeof(SimParams), &uploaded);
         params_dirty_ = false;
     }
     if (springs_dirty_ && !springs_.empty()) {
@@ -511,6 +555,12 @@ VkPipeline Simulation::pipeline(Pass pass) {
     // Created at first use: a model's shaders are loaded only when that model runs.
     VkPipeline& p = pipelines_[static_cast<size_t>(pass)];
     if (p == VK_NULL_HANDLE) {
+        const bool int64 = pass == Pass::Particles || pass == Pass::ParticlesApply ||
+                           (pass >= Pass::FluvialControl && pass <= Pass::FluvialDeposit);
+        if (int64 && !ctx_.int64_atomics)
+            throw DeviceError(ctx_.device_name + " lacks 64-bit integer atomics on buffers (shaderInt64, "
+                              "shaderBufferInt64Atomics), which the " + std::string(pass >= Pass::FluvialControl ? "fluvial" : "particles") +
+                              " model needs");
         const std::vector<uint32_t> code = loadSpirv(shaderDirectory() / (std::string(passName(pass)) + ".spv"));
         VkShaderModule module = createShaderModule(ctx_, code);
         p = createPipeline(module);
@@ -534,7 +584,7 @@ void Simulation::pushConstants(VkCommandBuffer cmd, const PushConstants& push) {
 void Simulation::dispatch(VkCommandBuffer cmd, Pass pass, int mode) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass));
     pushConstants(cmd, PushConstants{step_index_, mode, 0, 0, 0, seaSurface()});
-    if (pass == Pass::FluvialControl || pass == Pass::SeaControl) // one invocation
+    if (pass == Pass::FluvialControl || pass == Pass::GridTotals || pass == Pass::SeaControl) // one workgroup
         vkCmdDispatch(cmd, 1, 1, 1);
     else if (pass == Pass::Particles) // one invocation per droplet
         vkCmdDispatch(cmd, (static_cast<uint32_t>(std::max(params_.particle_count, 0)) + WG_SIZE - 1) / WG_SIZE, 1, 1);
@@ -576,39 +626,69 @@ void Simulation::recordPass(VkCommandBuffer cmd, Pass pass) {
 
 void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer) {
     const int model = params_.model;
-    if (split_wide_ && model != MODEL_PIPE && model != MODEL_FLUVIAL && model != MODEL_PARTICLES)
+    if (split_wide_ && (model == MODEL_MUSGRAVE || model == MODEL_SIMPLE))
         throw DeviceError(std::string("the ") + modelName(model) + " model does not run on a grid this large (" +
                           std::to_string(width_) + "x" + std::to_string(height_) + " on " + ctx_.device_name +
                           ") yet: its transfer images exceed the device's largest allocation");
     bindSet(cmd);
     if (timer) writeTimestamp(*timer, cmd);
     if (model == MODEL_PIPE) {
-        recordPipeStep(cmd, timer);
+        // Each sub-step is a whole step of dt / n, ping-pong included.
+        for (int i = 0; i < substeps_; ++i) {
+            if (i > 0) {
+                parity_ ^= kAllPingPong;
+                bindSet(cmd);
+            }
+            recordPipeStep(cmd, timer);
+        }
+        substeps_taken_ += substeps_;
     } else if (model == MODEL_FLUVIAL) {
         recordFluvialStep(cmd, timer);
     } else {
         // Every pass reads what the one before wrote: a full compute barrier between each.
         for (Pass pass : stepPasses()) {
-            if (pass == Pass::WaterExchange) break; // then groundwater (gpu/groundwater.cpp)
             dispatch(cmd, pass);
             computeBarrier(cmd);
             if (timer) writeTimestamp(*timer, cmd);
         }
-        recordWaterExchange(cmd, timer);
     }
-    parity_ ^= 1;
+    parity_ ^= writtenPingPong(model);
     ++step_index_;
     sim_time_ += double(params_.dt);
 }
 
+void Simulation::setSubsteps(int n) {
+    substeps_ = std::clamp(n, 1, MAX_SUBSTEPS);
+    max_substeps_ = std::max(max_substeps_, substeps_);
+    params_dirty_ = true;
+}
+
+void Simulation::adaptSubsteps(bool anywhere) {
+    if (params_.model != MODEL_PIPE || (!anywhere && !substepsDue())) return;
+    const Totals t = totals();
+    const double cfl = double(t.step_wave) * double(params_.dt) / double(params_.cell_size);
+    const int n = std::isfinite(cfl) ? std::clamp(int(std::ceil(cfl / CFL_TARGET)), 1, MAX_SUBSTEPS) : MAX_SUBSTEPS;
+    if (n != substeps_) {
+        substeps_ = n;
+        params_dirty_ = true;
+    }
+    max_substeps_ = std::max(max_substeps_, substeps_);
+}
+
 void Simulation::run(int steps, const std::function<void(int)>& progress) {
     // Batches of roughly 4M cell-steps keep each submission short (so progress shows) while
-    // amortising the submit and wait.
+    // amortising the submit and wait. The pipe model's batches end where its sub-steps are due
+    // (substepsDue): at block boundaries, or after every step while it sub-steps.
     const int cells = width_ * height_;
     const int batch = std::clamp((1 << 22) / std::max(cells, 1), 1, 200);
+    // Before the first step nothing has measured the flow (a state loaded with deep water).
+    if (params_.model == MODEL_PIPE && step_index_ == 0 && steps > 0 && totals().step_wave == 0.0f) measureWaveSpeed();
     int done = 0;
     while (done < steps) {
-        const int n = std::min(batch, steps - done);
+        adaptSubsteps();
+        int n = std::min(batch, steps - done);
+        if (params_.model == MODEL_PIPE)
+            n = std::min(n, substeps_ > 1 ? 1 : kSubstepBlock - step_index_ % kSubstepBlock);
         VkCommandBuffer cmd = beginOneShot(ctx_);
         recordUpdates(cmd);
         for (int i = 0; i < n; ++i) recordStep(cmd);

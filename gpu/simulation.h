@@ -19,11 +19,10 @@ enum class Field {
     WaterMid,   // the pipe step: water after the water update, before evaporation (rewritten each step)
     SpringRate, // the springs' source per cell (m/s), derived from the springs
     Eroded,      // the pipe step's direct passes: ground and sediment after erosion
-    ThermalRate, // ... and each cell's thermal rate and tan(talus)
-    // Groundwater, the sea and the water table (issue 12). Groundwater is a ping-pong pair whose
-    // latest half is "cur" for upload/download even while groundwater is off (it is not rewritten
-    // then).
-    Groundwater,     // m of water in the ground's pores
+    ThermalRate, // ... and each cell's thermal rate and tan(talus); the thermal and olsen models' rates
+    // Groundwater, the sea and the water table (issue 12; the pipe model).
+    Groundwater,     // m of water in the ground's pores (one image: updated in place and by pairs
+                     // of flow sub-steps through GroundwaterMid)
     AquiferBase,     // the aquifer's impermeable base (m, elevation)
     GroundwaterMid,  // between two flow sub-steps
     GroundwaterHead, // a sub-step's head (m) and outflow limiter
@@ -50,6 +49,7 @@ enum class Pass {
     Erosion, TransportThermalOutflowEvaporation, ThermalGather, // the fused pass's direct form (CPU drivers)
     SpringsPrepare, // the springs' source image, when the springs change
     ReduceCheck,    // test-only: known values into the fold (tests/test_passes.cpp)
+    WaveSpeed,      // the state's largest |v| + sqrt(g d), before the pipe model's first step
     TalusOutflow, TalusGather,       // the thermal and olsen models
     MusgraveTransfer, MusgraveApply, // the musgrave model
     SimpleTransfer, SimpleApply,     // the simple model
@@ -58,6 +58,7 @@ enum class Pass {
     // routing, accumulation rounds, implicit erosion (init, rounds) and the new ground.
     FluvialControl, FluvialFillInit, FluvialTiles, FluvialFill, FluvialRoute, FluvialAccumulate, FluvialErodeInit,
     FluvialErode, FluvialApply, FluvialSedimentInit, FluvialSediment, FluvialDeposit,
+    GridTotals, // musgrave and simple: the step's rain and evaporation into the totals
     // Groundwater and the sea (gpu/groundwater.cpp, gpu/sea.cpp): the sea's spill rounds of the
     // step; seepage, infiltration and the ocean held at the sea's surface; the Dupuit flow's
     // sub-steps (head, then flow, each sub-step); the control and commit of the spill relaxation.
@@ -128,8 +129,27 @@ public:
     void setTotals(const Totals& totals);
 
     // Records one step of the model in params().model (its passes, with barriers) and flips the
-    // ping-pong parity. With a timer, writes a timestamp before the first pass and after each.
+    // ping-pong parity. With a timer, writes a timestamp before the first pass and after each
+    // (the pipe model: after each pass of each of its substeps()).
     void recordStep(VkCommandBuffer cmd, GpuTimer* timer = nullptr);
+    // The pipe model's CFL sub-steps: a step of params().dt runs substeps() sub-steps of dt / n.
+    // n is chosen from the wave speed of the last step run (totals().step_wave) so that
+    // (|v| + sqrt(g d)) dt / (n L) <= CFL_TARGET, at most MAX_SUBSTEPS, once the GPU work is
+    // finished. run() chooses it at the start of each block of kSubstepBlock steps (absolute step
+    // indices), so a run's result does not depend on how it is split into batches or sessions;
+    // the viewer chooses it every frame, a frame late (`anywhere`).
+    static constexpr int kSubstepBlock = 8;
+    int substeps() const { return substeps_; }
+    void adaptSubsteps(bool anywhere = false);
+    // Whether the next step's sub-steps follow from the last step's wave speed: at the start of
+    // each block of steps, and at every step while more than one sub-step runs (fast or deep
+    // water), so they follow the flow closely there. run() waits for the GPU at these steps.
+    bool substepsDue() const { return params_.model == MODEL_PIPE && (step_index_ % kSubstepBlock == 0 || substeps_ > 1); }
+    // Measures the current state's wave speed into totals().step_wave (before a first step).
+    void measureWaveSpeed();
+    void setSubsteps(int n); // a resumed session's
+    long long substepsTaken() const { return substeps_taken_; } // sub-steps recorded so far
+    int maxSubsteps() const { return max_substeps_; }           // the most one step took
     // Whether this simulation keeps its 4-channel fields split (splitsWideFields at creation).
     bool splitWide() const { return split_wide_; }
     PipePasses pipePasses() const { return pipe_passes_; }
@@ -140,11 +160,23 @@ public:
     void recordPass(VkCommandBuffer cmd, Pass pass);
     // Uploads params/springs if they changed; call at the start of every command buffer.
     void recordUpdates(VkCommandBuffer cmd);
-    void swapParity() { parity_ ^= 1; }
-    // The image of a field (the viewer binds them for drawing); `half` 0/1 picks the half of a
-    // ping-pong pair by absolute index, so a descriptor set can be built for either parity.
-    const Image& fieldImage(Field f, int half) const { return image(f, (half ^ parity_) != 0); }
+    void swapParity() { parity_ ^= kAllPingPong; }
+    // Each ping-pong field (terrain, water, sediment, outflow) has its own parity: a model's step
+    // flips only the fields it writes, so the others need no copying. parity() is the key of the
+    // current combination (0 .. kParityKeys - 1); descriptor sets that bind the current images
+    // (the viewer's drawing, the brush) keep one set per key, built with currentImage().
+    static constexpr int kParityKeys = 16;
     int parity() const { return parity_; }
+    // `part` 1: the second image of a split field (splitWide(): the outflow's zw channels; part 0
+    // is then its xy channels).
+    const Image& currentImage(Field f, int key, int part = 0) const;
+    // The image of a field by absolute half (0/1 of a ping-pong pair; the one image otherwise).
+    const Image& fieldImage(Field f, int half) const;
+    // The images that hold field f (its cur half, or the next one): one, or two for a 4-channel
+    // field kept split (channels xy, then zw). For copies of the whole state (gpu/snapshot.h).
+    std::vector<const Image*> fieldImages(Field f, bool next = false) const;
+    // The run's totals (host-visible; the steps accumulate into it on the GPU).
+    const Buffer& totalsBuffer() const { return totals_; }
     int stepIndex() const { return step_index_; }
     void setStepIndex(int step) { step_index_ = step; }
     // Simulated seconds since the start (the tide's clock): each step adds its time_step.
@@ -152,6 +184,21 @@ public:
     void setSimTime(double seconds) { sim_time_ = seconds; }
     // The sea's surface for the step about to be recorded: sea_level plus the tide (m).
     float seaSurface() const;
+    // The host's part of the sea's state (snapshots keep and restore it with the control buffer
+    // and the fields): the tide's clock and where the spill relaxation stands.
+    struct SeaHostState {
+        double sim_time = 0.0;
+        int sea_half = 0;
+        bool sea_dirty = true, sea_restart = true;
+    };
+    SeaHostState seaHostState() const { return {sim_time_, sea_half_, sea_dirty_, sea_restart_}; }
+    void setSeaHostState(const SeaHostState& s) {
+        sim_time_ = s.sim_time;
+        sea_half_ = s.sea_half;
+        sea_dirty_ = s.sea_dirty;
+        sea_restart_ = s.sea_restart;
+    }
+    const Buffer& seaControlBuffer() const { return sea_control_; }
 
     // The sea (gpu/sea.cpp): the spill surface of the current ground run to its end now (it is
     // otherwise refreshed a few rounds per step, and from scratch when the ground is uploaded or
@@ -195,7 +242,7 @@ private:
     // reduce_totals), with its barriers.
     void recordFold(VkCommandBuffer cmd);
     void recordFoldLevels(VkCommandBuffer cmd);
-    void recordFoldTotals(VkCommandBuffer cmd);
+    void recordFoldTotals(VkCommandBuffer cmd, int mode = 0);
     VkPipeline pipeline(Pass pass);
     VkPipeline createPipeline(VkShaderModule module) const; // with the simulation's specialization
     void dispatch(VkCommandBuffer cmd, Pass pass, int mode = 0);
@@ -226,10 +273,15 @@ private:
 
     const Context& ctx_;
     int width_ = 0, height_ = 0;
-    int parity_ = 0; // 0: cur = A, next = B
+    // Bit i: the current half of ping-pong field i (terrain, water, sediment, outflow).
+    static constexpr int kAllPingPong = 0xF;
+    int parity_ = 0;
     bool split_wide_ = false;   // 4-channel fields as two rg32f images each
     PipePasses pipe_passes_ = PipePasses::Fused;
     bool rain_uniform_ = true;  // the rain mask is 1 everywhere
+    int substeps_ = 1;          // the pipe step's CFL sub-steps
+    long long substeps_taken_ = 0;
+    int max_substeps_ = 1;
     SimParams params_{};
     bool params_dirty_ = true;
     std::vector<Spring> springs_;
@@ -249,10 +301,8 @@ private:
     double sim_time_ = 0.0; // simulated seconds (the tide)
 
     // Groundwater, the sea and the water table (issue 12).
-    std::array<Image, 2> groundwater_;
-    Image aquifer_base_, groundwater_mid_, groundwater_head_, seepage_, water_table_, sea_spill_, relax_a_, relax_b_;
+    Image groundwater_, aquifer_base_, groundwater_mid_, groundwater_head_, seepage_, water_table_, sea_spill_, relax_a_, relax_b_;
     Buffer sea_control_;
-    int groundwater_half_ = 0;  // the absolute half of groundwater_ that holds the latest values
     int sea_half_ = 0;          // the half of the relax pair the next spill round reads
     bool sea_dirty_ = true;     // the spill surface in use is not the ground's: run it to its end
     bool sea_restart_ = true;   // the relax pair holds something else: the next round starts over
@@ -260,7 +310,7 @@ private:
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
     VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
     VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
-    std::array<VkDescriptorSet, 2> sets_{};
+    std::array<VkDescriptorSet, kParityKeys> sets_{};
     std::array<VkPipeline, kPassCount> pipelines_{};
 };
 

@@ -30,5 +30,5 @@ void main() {
         imageStore(eroded_img, c, vec4(b, s, 0.0, 0.0));
     }
     partialsWrite(2, float[PARTIALS_MAX](moved.x, moved.y, 0.0, 0.0, 0.0, 0.0),
-                  int[PARTIALS_MAX](SLOT_ERODED, SLOT_DEPOSITED, 0, 0, 0, 0));
+                  int[PARTIALS_MAX](SLOT_ERODED, SLOT_DEPOSITED, 0, 0, 0, 0), 0u);
 }

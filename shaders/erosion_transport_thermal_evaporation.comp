@@ -155,5 +155,5 @@ void main() {
     }
     partialsWrite(6, float[PARTIALS_MAX](moved.x, moved.y, sed_before, sed_after, sed_drained, evaporated),
                   int[PARTIALS_MAX](SLOT_ERODED, SLOT_DEPOSITED, SLOT_SED_BEFORE, SLOT_SED_AFTER, SLOT_SED_DRAINED,
-                                    SLOT_EVAPORATED));
+                                    SLOT_EVAPORATED), 1u << 4);
 }

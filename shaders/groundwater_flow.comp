@@ -5,8 +5,8 @@
 // head to the lower; both cells compute f from the same stored numbers, so what one loses the
 // other gains to the bit. No flow crosses the grid's edges (the sea, held at its surface, is the
 // outlet). Reads groundwater_head and aquifer_base at the cell and its 4 neighbours and the
-// sub-step's groundwater (push mode bit 0: groundwater_mid, else groundwater_next); writes the
-// other one.
+// sub-step's groundwater (push mode bit 0: groundwater_mid, else the groundwater); writes the
+// other one (the sub-steps come in pairs: the last writes the groundwater).
 #include "common.glsl"
 #include "groundwater.glsl"
 
@@ -18,7 +18,7 @@ void main() {
     bool from_mid = (pc.mode & 1) != 0;
     vec2 own = imageLoad(groundwater_head, c).xy;
     float h_own = max(own.x - imageLoad(aquifer_base, c).r, 0.0);
-    float g = from_mid ? imageLoad(groundwater_mid, c).r : imageLoad(groundwater_next, c).r;
+    float g = from_mid ? imageLoad(groundwater_mid, c).r : imageLoad(groundwater_img, c).r;
     for (int k = 0; k < 4; ++k) {
         ivec2 n = c + kFaces[k];
         if (!inGrid(n)) continue;
@@ -32,6 +32,6 @@ void main() {
     // (rounding may leave a limited sender a hair below zero; the ocean, which the sea supplies,
     // may go below: the next water_exchange restores and counts it)
     if (!isOcean(c, imageLoad(terrain_next, c).r, pc.sea_surface)) g = max(g, 0.0);
-    if (from_mid) imageStore(groundwater_next, c, vec4(g));
+    if (from_mid) imageStore(groundwater_img, c, vec4(g));
     else imageStore(groundwater_mid, c, vec4(g));
 }

@@ -6,13 +6,13 @@
 // sends that fraction of each: `scale` = min(1, g / outflow); the flow pass applies the sender's.
 // The ocean sends what its fixed head drives (the sea supplies it).
 // Reads the groundwater of the sub-step (push mode bit 0: groundwater_mid, else
-// groundwater_next), terrain_next, water_next and aquifer_base at the cell and its 4 neighbours;
+// the groundwater), terrain_next, water_next and aquifer_base at the cell and its 4 neighbours;
 // writes groundwater_head (H, scale).
 #include "common.glsl"
 #include "groundwater.glsl"
 
 float groundwaterAt(ivec2 q) {
-    return (pc.mode & 1) != 0 ? imageLoad(groundwater_mid, q).r : imageLoad(groundwater_next, q).r;
+    return (pc.mode & 1) != 0 ? imageLoad(groundwater_mid, q).r : imageLoad(groundwater_img, q).r;
 }
 
 // Head and saturated thickness of cell q.

@@ -13,15 +13,28 @@
 
 shared double partial_subgroups[PARTIALS_MAX * SUBGROUPS_MAX];
 
-bool slotIsMax(int slot) { return slot == SLOT_MAX_SPEED; }
+bool slotIsMax(int slot) { return slot == SLOT_MAX_SPEED || slot == SLOT_MAX_WAVE; }
 uint partialGroupCount() { return uint(p.group_count_x) * uint(p.group_count_y); }
 uint partialGroup() { return gl_WorkGroupID.y * uint(p.group_count_x) + gl_WorkGroupID.x; }
 
-void partialsWrite(int count, float values[PARTIALS_MAX], int slots[PARTIALS_MAX]) {
+// Whether this workgroup's tile touches the grid's edge (edge-only sums are 0 elsewhere).
+bool tileOnEdge() {
+    uvec2 g = gl_WorkGroupID.xy;
+    return g.x == 0u || g.y == 0u || g.x + 1u == uint(p.group_count_x) || g.y + 1u == uint(p.group_count_y);
+}
+
+// `edge_only`: bit k set when slot k is 0 away from the grid's edge (what open edges carry off):
+// interior workgroups write 0 without reducing. Subgroup reductions are the costly part of the
+// sums on CPU drivers.
+void partialsWrite(int count, float values[PARTIALS_MAX], int slots[PARTIALS_MAX], uint edge_only) {
+    bool edge = tileOnEdge();
     for (int k = 0; k < count; ++k) {
         if (!slotActive(p, slots[k])) continue; // uniform: the whole workgroup skips it
-        double v = double(values[k]);
-        double s = slotIsMax(slots[k]) ? subgroupMax(v) : subgroupAdd(v);
+        double s = 0.0lf;
+        if (edge || (edge_only & (1u << k)) == 0u) {
+            double v = double(values[k]);
+            s = slotIsMax(slots[k]) ? subgroupMax(v) : subgroupAdd(v);
+        }
         if (subgroupElect()) partial_subgroups[uint(k) * SUBGROUPS_MAX + gl_SubgroupID] = s;
     }
     barrier();

@@ -9,5 +9,5 @@ void main() {
     ivec2 c = cellId();
     float v = insideGrid(c) ? imageLoad(water_cur, c).r : 0.0;
     partialsWrite(2, float[PARTIALS_MAX](v, v, 0.0, 0.0, 0.0, 0.0),
-                  int[PARTIALS_MAX](SLOT_RAIN, SLOT_MAX_SPEED, 0, 0, 0, 0));
+                  int[PARTIALS_MAX](SLOT_RAIN, SLOT_MAX_SPEED, 0, 0, 0, 0), 0u);
 }

@@ -15,6 +15,11 @@ double slotSum(int slot) {
 
 void main() {
     bool first = gl_LocalInvocationIndex == 0;
+    if (pc.mode == REDUCE_WAVE_ONLY) { // wave_speed.comp's measure of the state: no budgets
+        double wave = slotSum(SLOT_MAX_WAVE);
+        if (first) totals.step_wave = float(wave);
+        return;
+    }
     for (int slot = SLOT_RAIN; slot <= SLOT_DEPOSITED; ++slot) {
         double sum = slotSum(slot);
         if (first) totals.acc[slot] += sum;
@@ -24,11 +29,15 @@ void main() {
         if (first) totals.acc[slot] += sum;
     }
     double speed = slotSum(SLOT_MAX_SPEED);
+    double wave = slotSum(SLOT_MAX_WAVE);
     double before = slotSum(SLOT_SED_BEFORE);
     double after = slotSum(SLOT_SED_AFTER);
     double drained = slotSum(SLOT_SED_DRAINED);
     if (first) {
         totals.max_speed = max(totals.max_speed, float(speed));
+        // p.dt is the sub-step's (gpu/simulation.cpp uploads dt / sub-steps).
+        totals.step_wave = float(wave);
+        totals.max_cfl = max(totals.max_cfl, float(wave * double(p.dt) / double(p.cell_size)));
         double target = max(0.0lf, before - drained);
         double scale = after > 0.0lf ? target / after : 1.0lf;
         totals.acc[SLOT_SED_AFTER] += after;

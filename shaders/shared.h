@@ -17,6 +17,8 @@ using uint = uint32_t;
 // The fold of the step's sums: each reduce_partials workgroup folds this many partials of a
 // slot into one, in as many levels as the grid needs (reduce_totals folds the last <= this many).
 #define REDUCE_SIZE 256
+// At most this many subgroups in a workgroup (subgroups of 4 or more invocations).
+#define MAX_SUBGROUPS 64
 
 // Descriptor set 0. "cur" images hold the state at the start of a step, "next" the state at
 // its end; the host swaps the two descriptor sets every step (ping-pong).
@@ -40,8 +42,8 @@ using uint = uint32_t;
 #define B_WEAR 17           // rg32f  ground eroded, deposited since the start (m), for export maps
 #define B_FLOW 18           // r32f   water volume that flowed through the cell since the start (m^3)
 #define B_SCRATCH 19        // rgba32f per-step transfer totals of the grid models (musgrave, simple)
-#define B_DELTA 20          // int[] per-cell fixed-point height changes (particles: integer atomics)
-#define B_DRAINED 21        // int64: fixed-point soil carried off open edges this step (particles)
+#define B_DELTA 20          // int64[] per-cell fixed-point height changes (particles: integer atomics)
+#define B_DRAINED 21        // this step's model totals: the droplets' int64[4] (particles.glsl), musgrave's and simple's water sums (grid_models.glsl)
 // The fluvial model (issue 5): routing, lake filling, drainage area and stream power.
 #define B_FLUVIAL_KEY 22    // uint64[]: filled height (ordered bits) << 32 | steps across a flat to its exit
 #define B_FLUVIAL_RCV 23    // uint[]: receiver cell index (itself: an outlet, or a pit the fill has not reached yet)
@@ -67,8 +69,10 @@ using uint = uint32_t;
 #define B_THERMAL_RATE 39   // rg32f thermal rate (moved / total excess) and tan(talus) (direct passes)
 // Groundwater, the sea and the water table (issue 12; gpu/groundwater.cpp, gpu/sea.cpp,
 // gpu/water_table.cpp).
-#define B_GROUNDWATER_CUR 40  // r32f  groundwater stored in the ground's pores (m of water)
-#define B_GROUNDWATER_NEXT 41 // r32f
+#define B_GROUNDWATER 40      // r32f  groundwater stored in the ground's pores (m of water); one image:
+                              //       water_exchange updates it in place, the flow's sub-steps
+                              //       (an even number) go through groundwater_mid and back
+#define B_UNUSED_41 41        // (bound to groundwater_mid; no shader declares it)
 #define B_AQUIFER_BASE 42     // r32f  the aquifer's impermeable base (m, elevation)
 #define B_GROUNDWATER_MID 43  // r32f  groundwater between two flow sub-steps (m of water)
 #define B_GROUNDWATER_HEAD 44 // rg32f hydraulic head H (m) and the outflow limiter of a sub-step
@@ -98,16 +102,18 @@ using uint = uint32_t;
 #define SLOT_SED_AFTER 11   // after the semi-Lagrangian advection, before correction
 #define SLOT_SED_DRAINED 12 // carried out over open edges this step
 #define SLOT_MAX_SPEED 13   // max, not sum (m/s)
-#define SLOT_INFILTRATED 14 // surface water soaked into the ground (water_exchange)
-#define SLOT_SEEPED 15      // groundwater seeped out where the table reached the surface
-#define SLOT_SEA_IN 16      // water the sea added to ocean cells (rising tide, a new sea)
-#define SLOT_SEA_OUT 17     // water that left into the sea (rivers, falling tide)
-#define REDUCE_SLOTS 18
+#define SLOT_MAX_WAVE 14    // max of |v| + sqrt(g d), the speed in the CFL number (m/s)
+#define SLOT_INFILTRATED 15 // surface water soaked into the ground (water_exchange)
+#define SLOT_SEEPED 16      // groundwater seeped out where the table reached the surface
+#define SLOT_SEA_IN 17      // water the sea added to ocean cells (rising tide, a new sea)
+#define SLOT_SEA_OUT 18     // water that left into the sea (rivers, falling tide)
+#define REDUCE_SLOTS 19
 
-// Totals accumulated on the GPU in double precision (indices into Totals.acc; the first
-// REDUCE_SLOTS are the slots' sums).
-#define TOTAL_CORRECTION_ABS 18 // sum over steps of |sediment correction| (m^3)
-#define TOTAL_SLOTS 20
+// Totals accumulated on the GPU in double precision (indices into Totals.acc; the slots above
+// that are sums fold into the same index, the maxima into their own members).
+#define TOTAL_CORRECTION_ABS 19 // sum over steps of |sediment correction| (m^3)
+#define TOTAL_WATER_ABSORBED 20 // particles: water of droplets that ended on the map (m^3)
+#define TOTAL_SLOTS 21
 
 #define EDGE_CLOSED 0
 #define EDGE_OPEN 1
@@ -137,8 +143,8 @@ using uint = uint32_t;
 #define CONTROL_AFTER_JUMP 3  // a round ran: flip parity; no ancestors left: stop
 #define TILES_SIZE 64         // invocations per workgroup of fluvial_tiles.comp
 
-// Particles model: droplet variants, and the fixed point of delta[] (int32 units of 2^-20 m:
-// +-2048 m per cell per step; see shaders/particles.comp for the bound).
+// Particles model: droplet variants, and the fixed point of delta64[] (int64 units of 2^-20 m;
+// see shaders/particles.comp for the bound).
 #define PARTICLES_MASS_TRANSFER 0
 #define PARTICLES_CAPACITY 1
 #define PARTICLE_FIXED_ONE 1048576.0 // fixed-point units per metre (2^20)
@@ -288,17 +294,20 @@ struct Totals {
     double acc[TOTAL_SLOTS];
     float sediment_scale; // this step's correction factor applied to suspended sediment
     float max_speed;      // running max (m/s)
-    float pad0;
-    float pad1;
+    float step_wave;      // the last (sub-)step's max of |v| + sqrt(g d) (m/s): the next step's sub-steps
+    float max_cfl;        // running max of (|v| + sqrt(g d)) dt / L over the (sub-)steps run
 };
+
+// The pipe step's sub-steps: a step of dt runs n sub-steps of dt / n, n chosen from the last
+// step's wave speed so that (|v| + sqrt(g d)) dt / (n L) <= CFL_TARGET, at most MAX_SUBSTEPS.
+#define CFL_TARGET 0.5
+#define MAX_SUBSTEPS 64
+#define REDUCE_WAVE_ONLY 1 // reduce_totals' mode after wave_speed.comp
 
 #ifndef __cplusplus
 // Whether `slot` is written this step. Features that are off (no springs, closed edges, a
 // disabled pass) skip their reductions. Writers and the fold passes both ask this.
 bool slotActive(SimParams q, int slot) {
-    // The other models fold only the groundwater's sums after their own passes (the pipe step's
-    // partials from an earlier step of the pipe model must not be folded again).
-    if (q.model != MODEL_PIPE && slot != SLOT_INFILTRATED && slot != SLOT_SEEPED) return false;
     switch (slot) {
     case SLOT_RAIN: return q.rain_rate > 0.0;
     case SLOT_SPRING: return q.spring_count > 0;
@@ -314,7 +323,7 @@ bool slotActive(SimParams q, int slot) {
     case SLOT_DEPOSITED: return q.enable_erosion != 0;
     case SLOT_SED_DRAINED: return q.edge_mode == EDGE_OPEN && q.enable_transport != 0;
     case SLOT_INFILTRATED:
-    case SLOT_SEEPED: return q.enable_groundwater != 0 && q.model != MODEL_FLUVIAL;
+    case SLOT_SEEPED: return q.enable_groundwater != 0 && q.model == MODEL_PIPE;
     case SLOT_SEA_IN:
     case SLOT_SEA_OUT: return q.enable_sea != 0 && q.model == MODEL_PIPE;
     default: return true;
@@ -323,6 +332,13 @@ bool slotActive(SimParams q, int slot) {
 #endif
 
 #ifdef __cplusplus
+// The groundwater's flow sub-steps come in pairs (groundwater -> groundwater_mid -> groundwater):
+// the count the shaders see (Simulation::setParams) is rounded up to an even number,
+// 2 .. GROUNDWATER_MAX_SUBSTEPS.
+inline int evenGroundwaterSubsteps(int n) {
+    n = n < 1 ? 1 : (n > GROUNDWATER_MAX_SUBSTEPS ? GROUNDWATER_MAX_SUBSTEPS : n);
+    return (n + 1) / 2 * 2;
+}
 } // namespace alluvium::gpu
 #endif
 #endif

@@ -47,5 +47,5 @@ void main() {
         imageStore(water_next, c, vec4(d));
     }
     partialsWrite(4, float[PARTIALS_MAX](sed_before, sed_after, sed_drained, evaporated, 0.0, 0.0),
-                  int[PARTIALS_MAX](SLOT_SED_BEFORE, SLOT_SED_AFTER, SLOT_SED_DRAINED, SLOT_EVAPORATED, 0, 0));
+                  int[PARTIALS_MAX](SLOT_SED_BEFORE, SLOT_SED_AFTER, SLOT_SED_DRAINED, SLOT_EVAPORATED, 0, 0), 1u << 2);
 }

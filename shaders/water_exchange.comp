@@ -8,10 +8,9 @@
 //                 its ground saturated. What that adds is counted as from the sea, what it
 //                 removes (rivers arriving, a falling tide) as gone into the sea; its currents
 //                 decay at sea_damping (the step's outflow speeds, read by the next step).
-// Reads terrain_next, groundwater_cur, aquifer_base, sea_spill; updates water_next in place (its
-// own cell only); writes the groundwater into groundwater_next (push mode bit 0 clear) or
-// groundwater_mid (set: an odd number of flow sub-steps follows), the seepage rate (springs, for
-// the viewer) and the water table image.
+// Reads terrain_next, aquifer_base, sea_spill; updates water_next and the groundwater in place
+// (its own cell only); writes the seepage rate (springs, for the viewer) and the water table
+// image.
 #include "common.glsl"
 #include "partials.glsl"
 #include "groundwater.glsl"
@@ -23,7 +22,7 @@ void main() {
     if (inside) {
         float b = imageLoad(terrain_next, c).r;
         float d = imageLoad(water_next, c).r;
-        float g = imageLoad(groundwater_cur, c).r;
+        float g = imageLoad(groundwater_img, c).r;
         float base = imageLoad(aquifer_base, c).r;
         bool groundwater = p.enable_groundwater != 0;
         float capacity = groundwater ? poreCapacity(b, base) : 0.0;
@@ -66,12 +65,9 @@ void main() {
         }
         imageStore(water_next, c, vec4(d));
         if (groundwater) {
-            if ((pc.mode & 1) != 0) imageStore(groundwater_mid, c, vec4(g));
-            else imageStore(groundwater_next, c, vec4(g));
+            imageStore(groundwater_img, c, vec4(g));
             imageStore(seepage_img, c, vec4(seep / p.dt));
             imageStore(water_table_img, c, vec4(groundwaterTable(b, g, base)));
-        } else {
-            imageStore(groundwater_next, c, vec4(g)); // the pair stays whole while groundwater is off
         }
         float area = cellArea();
         infiltrated *= area;
@@ -80,5 +76,5 @@ void main() {
         sea_out *= area;
     }
     partialsWrite(4, float[PARTIALS_MAX](infiltrated, seeped, sea_in, sea_out, 0.0, 0.0),
-                  int[PARTIALS_MAX](SLOT_INFILTRATED, SLOT_SEEPED, SLOT_SEA_IN, SLOT_SEA_OUT, 0, 0));
+                  int[PARTIALS_MAX](SLOT_INFILTRATED, SLOT_SEEPED, SLOT_SEA_IN, SLOT_SEA_OUT, 0, 0), 0u);
 }

@@ -7,8 +7,9 @@
 //                 leaves the grid and is counted.
 //   velocity (4): the mean net discharge through the two faces on each axis over the mean depth
 //                 (d_s + d') / 2 (Mei et al. 2007). Dry cells get zero; |v| is capped at L / dt
-//                 (nothing crosses more than a cell per step). The flow map (when recorded)
-//                 gains the water volume crossing the cell, |v| d L dt.
+//                 (nothing crosses more than a cell per step: with CFL sub-steps a safety net
+//                 only). The flow map (when recorded) gains the water volume crossing the
+//                 cell, |v| d L dt. The largest |v| + sqrt(g d') sets the next step's sub-steps.
 // Reads water_cur (+ sources) and outflow_next at the 4 neighbours; writes water_mid (erosion
 // reads it; evaporation comes last) and velocity.
 #include "common.glsl"
@@ -20,7 +21,7 @@ float discharge(ivec2 n, int dir) { return inGrid(n) ? waterAfterSources(n) * lo
 void main() {
     ivec2 c = cellId();
     bool inside = insideGrid(c);
-    float rain = 0.0, spring = 0.0, drained = 0.0, speed_out = 0.0;
+    float rain = 0.0, spring = 0.0, drained = 0.0, speed_out = 0.0, wave = 0.0;
     if (inside) {
         float area = cellArea();
         rain = rainDepth(c);
@@ -55,11 +56,14 @@ void main() {
 
         vec2 v = vec2(0.0);
         float mean_depth = 0.5 * (d + d_new);
+        // The speed in the CFL number: the flow's and that of gravity waves (the uncapped one).
+        wave = sqrt(p.gravity * d_new);
         if (mean_depth > p.dry_depth) {
             float qx = 0.5 * (from_left - d * o[LEFT] + d * o[RIGHT] - from_right);
             float qy = 0.5 * (from_top - d * o[TOP] + d * o[BOTTOM] - from_bottom);
             v = vec2(qx, qy) / mean_depth;
             float speed = length(v);
+            wave += speed;
             float cap = p.cell_size / p.dt;
             if (speed > cap) v *= cap / speed;
             speed_out = min(speed, cap);
@@ -72,6 +76,6 @@ void main() {
         rain *= area;
         spring *= area;
     }
-    partialsWrite(4, float[PARTIALS_MAX](rain, spring, drained, speed_out, 0.0, 0.0),
-                  int[PARTIALS_MAX](SLOT_RAIN, SLOT_SPRING, SLOT_DRAINED_WATER, SLOT_MAX_SPEED, 0, 0));
+    partialsWrite(5, float[PARTIALS_MAX](rain, spring, drained, speed_out, wave, 0.0),
+                  int[PARTIALS_MAX](SLOT_RAIN, SLOT_SPRING, SLOT_DRAINED_WATER, SLOT_MAX_SPEED, SLOT_MAX_WAVE, 0), 1u << 2);
 }

@@ -9,6 +9,7 @@
 #include "app.h"
 #include "panel.h"
 #include "render_shared.h"
+#include "history.h"
 #include "io/atomic_file.h"
 #include "io/errors.h"
 #include "presets.h"
@@ -126,6 +127,7 @@ void handleRequests(App& app) {
     s.new_terrain_requested = false;
     if (s.reset_requested) {
         resetSimulation(app);
+        if (app.history) app.history->detach(); // the state descends from no snapshot
         s.reset_requested = false;
     }
     if (s.water_table_requested) {

@@ -15,6 +15,7 @@
 #include <imgui_impl_vulkan.h>
 
 #include "camera.h"
+#include "history.h"
 #include "render_shared.h"
 
 namespace alluvium::viewer {
@@ -73,15 +74,22 @@ void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
     if (f.timer.used > 0) {
         const std::vector<double> ms = gpu::readTimestampsMs(f.timer, *app.ctx);
         s.gpu_frame_ms = ms.back();
-        s.gpu_sim_ms = ms[f.ts_steps];
+        s.gpu_history_ms = ms[f.ts_history_end] - ms[f.ts_history_begin];
+        s.gpu_sim_ms = ms[f.ts_steps] - s.gpu_history_ms;
         s.gpu_pick_ms = ms[f.ts_pick] - ms[f.ts_steps];
         s.gpu_capture_ms = ms[f.ts_copy_end] - ms[f.ts_copy_begin];
         s.gpu_draw_ms = ms[f.ts_scene] - ms[f.ts_pick] - s.gpu_capture_ms;
-        // ms[0]: frame start; ms[1]: before the timed step's first pass; ms[2 + i]: after pass i.
+        // ms[0]: frame start; ms[1]: before the timed step's first pass; ms[2 + i]: after pass i
+        // (the pipe model's sub-steps repeat its passes: each pass's times are summed).
         if (!f.timed_passes.empty() && ms.size() >= f.timed_passes.size() + 3) {
             s.pass_ms.clear();
-            for (size_t i = 0; i < f.timed_passes.size(); ++i)
-                s.pass_ms.emplace_back(gpu::passName(f.timed_passes[i]), ms[i + 2] - ms[i + 1]);
+            for (size_t i = 0; i < f.timed_passes.size(); ++i) {
+                const char* name = gpu::passName(f.timed_passes[i]);
+                const double t = ms[i + 2] - ms[i + 1];
+                auto same = std::find_if(s.pass_ms.begin(), s.pass_ms.end(), [&](const auto& p) { return p.first == name; });
+                if (same != s.pass_ms.end()) same->second += t;
+                else s.pass_ms.emplace_back(name, t);
+            }
         }
     }
     const bool non_finite = renderer.takeNonFinite(slot);
@@ -91,6 +99,8 @@ void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
         app.relief_hi = std::max(range->second, range->first + 1.0f);
     }
     s.totals = app.sim->totals();
+    app.sim->adaptSubsteps(true); // the CFL sub-steps of the next frames, from this frame's flow
+    s.substeps = app.sim->substeps();
     s.fluvial = app.sim->fluvialControl();
     s.brush_totals = app.brush->totals();
     s.hand_holding = app.hand_holding || app.hand_picking;
@@ -115,21 +125,27 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
     gpu::resetTimer(f.timer, cmd);
     gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
 
+    // The brush (gpu/brush.h) acts between frames on the current images, for every model.
+    const std::optional<gpu::BrushParams> stroke = brushStroke(app, steps, input);
+    // Undo, redo, scrubbing and the snapshots due, before anything changes the state.
+    f.ts_history_begin = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+    if (app.history) app.history->beginFrame(cmd, app, steps, stroke.has_value() || s.springs_dirty, f.submission);
+    f.ts_history_end = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
     if (s.springs_dirty) {
         sim.setSprings(s.springs);
         s.springs_dirty = false;
     }
 
     f.timed_passes.clear();
-    // The brush (gpu/brush.h) acts between frames on the current images, for every model.
-    const std::optional<gpu::BrushParams> stroke = brushStroke(app, steps, input);
     if (stroke || steps > 0) Renderer::barrierDrawToSimulation(cmd);
     if (stroke) app.brush->record(cmd, *stroke);
     if (steps > 0) {
         sim.recordUpdates(cmd);
         for (int i = 0; i < steps; ++i) {
             const bool timed = i == 0;
-            if (timed) f.timed_passes = sim.stepPasses();
+            if (timed)
+                for (int k = 0; k < sim.substeps(); ++k)
+                    f.timed_passes.insert(f.timed_passes.end(), sim.stepPasses().begin(), sim.stepPasses().end());
             sim.recordStep(cmd, timed ? &f.timer : nullptr);
         }
         s.steps_done += steps;

@@ -108,7 +108,8 @@ private:
     VkDescriptorSetLayout image_layout_ = VK_NULL_HANDLE, frame_layout_ = VK_NULL_HANDLE;
     VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
     VkDescriptorPool pool_ = VK_NULL_HANDLE;
-    VkDescriptorSet image_sets_[2] = {};
+    VkDescriptorSet image_sets_[gpu::Simulation::kParityKeys] = {};
+    gpu::Image unused_rgba_, unused_rg_; // bound to the outflow layout the simulation does not use
     std::vector<VkDescriptorSet> frame_sets_;
     std::vector<gpu::Buffer> uniform_buffers_, pick_buffers_;
     std::vector<gpu::Buffer> vertex_buffers_, water_index_buffers_, water_draw_buffers_; // per frame

@@ -27,6 +27,8 @@ struct ViewOptions {
     int record_fps = 30;          // --record-fps N: the video's rate (also the panel's recordings)
     std::string record_size;      // --record-size WxH: the video's size (default: the view's)
     bool record_no_panel = false; // --record-no-panel: recordings and screenshots without the panel
+    double history_budget_mb = -1; // --history-budget-mb: device memory for undo and scrubbing (< 0: automatic, 0: off)
+    double history_every = 10;     // --history-every S: a snapshot every S simulated seconds (fluvial: years); 0: off
 };
 
 int viewCommand(const ViewOptions& options, const DeviceOptions& device);

@@ -1,6 +1,6 @@
 // alluvium view: the frame loop. Input is in input.cpp, the actions between frames in
 // actions.cpp, the frame's GPU work in frame.cpp, the drawing in renderer.cpp, the panel in
-// panel.cpp, recording in recorder.cpp.
+// panel.cpp, recording in recorder.cpp, undo and scrubbing in history.cpp.
 // [SECTION] options and setup
 // [SECTION] viewCommand: the loop, bench, screenshot, report
 #include <algorithm>
@@ -25,9 +25,11 @@
 
 #include "app.h"
 #include "frame.h"
+#include "history.h"
 #include "io/atomic_file.h"
 #include "io/errors.h"
 #include "panel.h"
+#include "pipeline.h"
 #include "presets.h"
 #include "recorder.h"
 #include "render_shared.h"
@@ -45,7 +47,7 @@ namespace {
 // [SECTION] options and setup
 
 constexpr uint32_t kFramesInFlight = 2;
-constexpr uint32_t kTimerCapacity = 64;
+constexpr uint32_t kTimerCapacity = 16 + 8 * MAX_SUBSTEPS; // a frame: its marks, and one step of up to MAX_SUBSTEPS sub-steps
 
 struct ContextGuard {
     gpu::Context ctx;
@@ -87,6 +89,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     }
     if (win_w < 64 || win_h < 64) throw InputError("--window: at least 64x64 pixels");
     if (o.steps_per_frame < 0 || o.steps_per_frame > 1000) throw InputError("--steps-per-frame: 0..1000");
+    if (!(o.history_every >= 0) || o.history_every > 1e9) throw InputError("--history-every: 0 (off) or a positive number of simulated seconds");
     RecordSettings record;
     record.path = o.record;
     record.fps = o.record_fps;
@@ -141,6 +144,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     const bool bench = o.bench_frames > 0;
     if (bench) s.vsync = false;
 
+    gpu::shaderDirectory(); // a broken installation is one line (InstallError) before a window opens
     // A window if a display is there (and not --offscreen), else the same frames offscreen.
     const bool windowed = !o.offscreen && initWindowSystem();
     if (!windowed && !o.offscreen) std::fprintf(stderr, "alluvium: no display; rendering offscreen\n");
@@ -168,6 +172,12 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     app.brush = &brush;
     const StateSums before = sumState(sim, s.params[Param::cell_size]);
     s.initial_water = before.water;
+    std::string history_off;
+    const uint64_t history_budget = historyBudget(ctx, sim, brush, o.history_budget_mb, history_off);
+    History history(ctx, sim, brush, history_budget, history_off);
+    app.history = &history;
+    s.history.every = float(o.history_every);
+    if (!history.enabled()) std::fprintf(stderr, "alluvium: history %s\n", history_off.c_str());
 
     VkSurfaceKHR surface = VK_NULL_HANDLE;
     Swapchain swapchain;
@@ -301,9 +311,9 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     const int warmup = bench ? 5 : 0;
     const int frame_limit = bench ? warmup + o.bench_frames : o.exit_after_frames > 0 ? o.exit_after_frames : windowed ? 0 : 1;
     std::vector<double> frame_times;
-    ShaderWatcher watcher(ALLUVIUM_SOURCE_SHADER_DIR);
+    ShaderWatcher watcher(hotReloadDirectory());
     auto last_watch = std::chrono::steady_clock::now();
-    double gpu_parts[4] = {0, 0, 0, 0}; // bench: GPU ms of the steps, the pick, the drawing, the copies out
+    double gpu_parts[5] = {0, 0, 0, 0, 0}; // bench: GPU ms of the steps, the pick, the drawing, the copies out, history
     int screenshot_counter = 1;
     uint64_t frame_number = 0;
     auto last = std::chrono::steady_clock::now();
@@ -344,7 +354,10 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         const uint32_t slot = uint32_t(frame_number % kFramesInFlight);
         Frame& f = frames[slot];
         VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
-        if (f.submitted) readBack(app, f, *renderer, slot);
+        if (f.submitted) {
+            readBack(app, f, *renderer, slot);
+            history.collect(f.submission, s.gpu_history_ms);
+        }
         recorder.collect(slot); // the frame captured in this slot goes to the writer
         s.validation_errors = ctx.validation_errors ? ctx.validation_errors->load() : 0;
 
@@ -392,7 +405,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         drawPanel(s);
         ImGui::Render();
 
-        int steps = s.paused ? 0 : s.steps_per_frame;
+        int steps = s.paused || s.history.scrubbing ? 0 : s.steps_per_frame;
         if (s.paused && s.single_steps > 0) {
             steps = 1;
             --s.single_steps;
@@ -421,6 +434,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         const bool without_panel = s.recording.hide_panel && (capture || !shot.empty());
 
         VK_CHECK(vkResetFences(ctx.device, 1, &f.fence));
+        f.submission = frame_number + 1;
         recordFrame(app, f, *renderer, slot, slot, steps, input, without_panel, copies);
         if (windowed) recordPresentCopy(f.cmd, offscreen[slot].image, swapchain.images[target], extent);
         VK_CHECK(vkEndCommandBuffer(f.cmd));
@@ -474,7 +488,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         if (frame_number > uint64_t(warmup)) {
             frame_times.push_back(dt * 1e3);
             gpu_parts[0] += s.gpu_sim_ms, gpu_parts[1] += s.gpu_pick_ms, gpu_parts[2] += s.gpu_draw_ms;
-            gpu_parts[3] += s.gpu_capture_ms;
+            gpu_parts[3] += s.gpu_capture_ms, gpu_parts[4] += s.gpu_history_ms;
         }
         fps_accum += dt;
         ++fps_frames;
@@ -512,11 +526,16 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
                     t.size(), extent.width, extent.height, windowed ? "window" : "offscreen", s.width, s.height,
                     s.paused ? 0 : s.steps_per_frame, gpu::modelName(s.model), mean, 1e3 / mean, p95);
         const double n = double(frame_times.size());
-        std::printf("view bench: GPU per frame: steps %.2f ms, pick %.2f ms, drawing %.2f ms, copies out %.2f ms\n",
-                    gpu_parts[0] / n, gpu_parts[1] / n, gpu_parts[2] / n, gpu_parts[3] / n);
+        std::printf("view bench: GPU per frame: steps %.2f ms, pick %.2f ms, drawing %.2f ms, copies out %.2f ms, history %.2f ms\n",
+                    gpu_parts[0] / n, gpu_parts[1] / n, gpu_parts[2] / n, gpu_parts[3] / n, gpu_parts[4] / n);
+        if (history.enabled()) std::printf("view bench: history: %s\n", history.summary().c_str());
     }
 
     if (!o.report.empty()) {
+        // The history and the digest of the state first: the report's budgets below add the
+        // brush's tallies into the simulation's totals.
+        const nlohmann::json history_report = history.report();
+        const std::string digest = gpu::digestText(gpu::stateDigest(sim));
         const StateSums after = sumState(sim, s.params[Param::cell_size]);
         // The brush's volumes since the last reset join the budgets of `run`'s report.
         const gpu::BrushTotals bt = brush.totals();
@@ -543,10 +562,8 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         report["recordings"] = nlohmann::json::array();
         for (const RecordingSummary& r : recordings) report["recordings"].push_back(toJson(r));
         report["validation_errors"] = ctx.validation_errors ? ctx.validation_errors->load() : 0;
-        if (s.model != MODEL_PIPE) {
-            report["water"]["budget_error_rel"] = nullptr;
-            report["water"]["note"] = std::string("the ") + gpu::modelName(s.model) + " model keeps no water budget";
-        }
+        report["history"] = history_report;
+        report["state_digest"] = digest;
         writeTextAtomic(o.report, report.dump(2) + "\n");
         if (after.nan_cells > 0) status = 1;
     }

@@ -13,7 +13,7 @@ constexpr int kDy[4] = {0, 0, -1, 1};
 
 double poreCapacity(const gpu::SimParams& p, double b, double base) { return p.porosity * std::max(b - base, 0.0); }
 
-int substeps(const gpu::SimParams& p) { return std::clamp(p.groundwater_substeps, 1, GROUNDWATER_MAX_SUBSTEPS); }
+int substeps(const gpu::SimParams& p) { return gpu::evenGroundwaterSubsteps(p.groundwater_substeps); }
 
 double faceCoefficient(const gpu::SimParams& p, double h_a, double h_b) {
     const double dt_sub = double(p.dt) / substeps(p);

@@ -203,10 +203,13 @@ std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& w,
         if (x < 0 || y < 0 || x >= s.w || y >= s.h) return 0.0;
         return s.water[s.index(x, y)] * w[s.index(x, y)][static_cast<size_t>(dir)];
     };
+    double max_wave = 0.0;
     for (int y = 0; y < s.h; ++y)
         for (int x = 0; x < s.w; ++x) {
             const size_t i = s.index(x, y);
             const double mean_depth = 0.5 * (s.water[i] + water_next[i]);
+            const double gravity_wave = std::sqrt(double(p.gravity) * water_next[i]);
+            max_wave = std::max(max_wave, gravity_wave);
             if (mean_depth <= p.dry_depth) continue;
             // Mei et al. 2007: mean of the net flow through the two faces on each axis.
             const double qx = 0.5 * (q(x - 1, y, RIGHT) - q(x, y, LEFT) + q(x, y, RIGHT) -
@@ -216,6 +219,7 @@ std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& w,
             double u = qx / mean_depth, vv = qy / mean_depth;
             // Nothing crosses more than a cell per step: cap |v| at L / dt.
             const double speed = std::sqrt(u * u + vv * vv);
+            max_wave = std::max(max_wave, gravity_wave + speed);
             const double cap = double(p.cell_size) / p.dt;
             if (speed > cap) {
                 u *= cap / speed;
@@ -226,6 +230,7 @@ std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& w,
             if (p.record_maps) s.flow[i] += std::min(speed, cap) * mean_depth * p.cell_size * p.dt;
         }
     sums[SLOT_MAX_SPEED] = std::max(sums[SLOT_MAX_SPEED], max_speed);
+    sums[SLOT_MAX_WAVE] = std::max(sums[SLOT_MAX_WAVE], max_wave);
     return v;
 }
 
@@ -466,7 +471,7 @@ double step(State& s, const gpu::SimParams& p, const std::vector<Spring>& spring
     const double scale = sedimentScale(sed);
     for (double& v : s.sediment) v *= scale;
     for (size_t slot = 0; slot < sums.size(); ++slot)
-        if (int(slot) != SLOT_MAX_SPEED) sums[slot] += sed[slot];
+        if (int(slot) != SLOT_MAX_SPEED && int(slot) != SLOT_MAX_WAVE) sums[slot] += sed[slot];
     return std::abs(sed[SLOT_SED_AFTER] * scale - sed[SLOT_SED_AFTER]);
 }
 
