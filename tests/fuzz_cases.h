@@ -23,7 +23,7 @@ inline bool groupActsIn(const std::string& group, int model) {
     switch (model) {
     case MODEL_PIPE:
         return group == "sources" || group == "flow" || group == "erosion" || group == "transport" ||
-               group == "thermal" || group == "evaporation";
+               group == "thermal" || group == "evaporation" || group == "groundwater" || group == "sea";
     case MODEL_THERMAL: return group == "thermal model";
     case MODEL_OLSEN: return group == "olsen model" || group == "thermal model"; // talus_fraction, neighbourhood
     case MODEL_PARTICLES: return group == "particles model";

@@ -40,7 +40,7 @@ TEST_P(FuzzTest, RandomParameterSetsStayFiniteAndConserve) {
         const double cell_size = params[Param::cell_size];
         const InitialTerrain initial = prepareTerrain(terrain, cell_size);
         gpu::Simulation sim(ctx(), c.width, c.height);
-        loadInitialState(sim, initial);
+        loadInitialState(sim, initial, params); // the aquifer from its parameters, as `run` does
         gpu::SimParams p = toSimParams(params, c.width, c.height);
         p.model = model;
         p.particle_seed = static_cast<uint32_t>(c.seed); // as `run` does

@@ -411,7 +411,8 @@ TEST(SessionFile, AKilledSaveLeavesThePreviousFileIntact) {
 TEST(Presets, TheBuiltInPresetsExistWithOneLineDescriptions) {
     const ScopedEnv no_user_presets("XDG_CONFIG_HOME", scratch("no-user-presets").string());
     const std::vector<std::string> names = presetNames();
-    for (const char* expected : {"default", "gentle-rain", "flash-flood", "badlands", "alpine", "desert-wadi", "river-delta"})
+    for (const char* expected : {"default", "gentle-rain", "flash-flood", "badlands", "alpine", "desert-wadi", "river-delta",
+                                 "coastal", "dry-basin"})
         EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
     for (const PresetInfo& p : listPresets()) {
         EXPECT_FALSE(p.user);
@@ -439,7 +440,7 @@ TEST_P(PresetRun, Runs500StepsWithoutNanAndWithClosedBudgets) {
     t.size = "128x128";
     const InitialTerrain initial = prepareTerrain(t, cell);
     gpu::Simulation sim(ctx(), kSize, kSize);
-    loadInitialState(sim, initial);
+    loadInitialState(sim, initial, params);
     sim.setParams(toSimParams(params, kSize, kSize));
     const StateSums before = sumState(sim, cell);
     sim.run(kSteps);
