@@ -130,7 +130,7 @@ namespace alluvium {
     X(fluvial_fill_sweeps, "fluvial model", 256, 1, 65536, "sweeps", 1.0, 'f',                     \
       "fluvial model: most lake-filling sweeps per iteration (the report says if one fell short)")    \
     X(enable_groundwater, "groundwater", 0, 0, 1, "", 1.0, 'b',                                     \
-      "run the groundwater passes (every model but fluvial): infiltration, Dupuit flow, seepage")  \
+      "run the groundwater passes (pipe model): infiltration, Dupuit flow, seepage")  \
     X(infiltration_rate, "groundwater", 0.2, 0.0, 50.0, "mm/s", 1e-3, 'f',                          \
       "surface water soaking into the ground, limited by the free pore space")                     \
     X(porosity, "groundwater", 0.3, 0.01, 0.6, "", 1.0, 'f',                                          \
@@ -143,8 +143,8 @@ namespace alluvium {
     X(initial_table_depth, "groundwater", 2.0, 0.0, 1000.0, "m", 1.0, 'f',                           \
       "depth of the water table below the initial ground (when the terrain is loaded or reset)")   \
     X(enable_sea, "sea", 0, 0, 1, "", 1.0, 'b',                                                      \
-      "a sea: cells below its surface connected to an open edge (pipe: edge_mode open; fluvial: "   \
-      "its outlets) are ocean")                                                                     \
+      "a sea (pipe model): cells below its surface connected to an open edge (edge_mode open) are " \
+      "ocean, held at the sea's surface")                                                           \
     X(sea_level, "sea", 0.0, -10000.0, 10000.0, "m", 1.0, 'f',                                        \
       "mean sea level; setting or raising it fills every ocean cell at once")                     \
     X(tide_amplitude, "sea", 0.0, 0.0, 100.0, "m", 1.0, 'f',                                          \

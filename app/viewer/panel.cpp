@@ -128,7 +128,8 @@ void statistics(ViewerState& s) {
         const double* a = s.totals.acc;
         const gpu::BrushTotals& b = s.brush_totals;
         const double water = s.initial_water + a[SLOT_RAIN] + a[SLOT_SPRING] + b.water_added - b.water_removed -
-                             a[SLOT_EVAPORATED] - a[SLOT_DRAINED_WATER] - a[TOTAL_WATER_ABSORBED];
+                             a[SLOT_EVAPORATED] - a[SLOT_DRAINED_WATER] - a[TOTAL_WATER_ABSORBED] +
+                             a[SLOT_SEEPED] - a[SLOT_INFILTRATED] + a[SLOT_SEA_IN] - a[SLOT_SEA_OUT]; // on the ground
         if (s.model != MODEL_FLUVIAL) {
             ImGui::Text("water %.4g (rained %.4g, springs %.4g)", water, a[SLOT_RAIN], a[SLOT_SPRING]);
             ImGui::Text("evaporated %.4g  drained %.4g", a[SLOT_EVAPORATED], a[SLOT_DRAINED_WATER]);
