@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "export.h"
 #include "io/errors.h"
 #include "io/terrain_gen.h"
 #include "resources.h"
@@ -110,21 +111,19 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
                 {"gb_per_s", r.pass_ms[p] > 0 ? pass_bytes / (r.pass_ms[p] * 1e6) : 0.0}};
         }
         js["gb_per_s"] = bytes / (r.step_ms * 1e6);
-        if (model == MODEL_FLUVIAL) {
-            js["fill_sweeps"] = r.fluvial.sweeps;
-            js["fill_converged"] = r.fluvial.converged != 0;
-            js["jump_rounds"] = r.fluvial.rounds;
-            js["fill_tiles_swept"] = r.fluvial.tiles_swept;
-        }
+        if (model == MODEL_FLUVIAL) js["fluvial_rounds"] = fluvialRounds(r.fluvial);
         out["sizes"].push_back(js);
         if (!o.json) {
             std::printf("%s model, %d x %d on %s: %.3f ms/step, %.1f steps/s, %.1f Mcells/s, %.2f GB/s effective\n",
                         o.model.c_str(), n.w, n.h, scoped.ctx.device_name.c_str(), r.step_ms, 1000.0 / r.step_ms,
                         js["mcells_per_s"].get<double>(), js["gb_per_s"].get<double>());
             if (model == MODEL_FLUVIAL)
-                std::printf("  one iteration: %u fill sweeps (%s) over %u tiles of 16x16, %u pointer-jumping rounds\n",
-                            r.fluvial.sweeps, r.fluvial.converged ? "converged" : "NOT converged",
-                            r.fluvial.tiles_swept, r.fluvial.rounds);
+                std::printf("  one iteration's rounds: %u basin labels, %u basin graph + %u hook jumps, %u flats (%s, "
+                            "%u tiles), %u accumulate, %u erode + deposit\n",
+                            r.fluvial.rounds_label, r.fluvial.rounds_boruvka, r.fluvial.rounds_hook,
+                            r.fluvial.rounds_flats, r.fluvial.converged ? "converged" : "NOT converged",
+                            r.fluvial.tiles_flats, r.fluvial.rounds_accumulate,
+                            r.fluvial.rounds - r.fluvial.rounds_accumulate);
             for (size_t p = 0; p < passes.size(); ++p) {
                 const gpu::Pass pass = passes[p];
                 std::printf("  %-20s %9.4f ms %8.2f GB/s\n", gpu::passName(pass), r.pass_ms[p],

@@ -1,6 +1,14 @@
-// The fluvial model's recording (seed 003): the lake fill, routing, drainage accumulation and
-// the implicit stream-power erosion and deposition, each a phase of dispatches on the GPU;
-// and the host's reads of its buffers (tests, `alluvium fill`).
+// The fluvial model's recording (seed 003): depression routing (the lake fill), routing,
+// drainage accumulation and the implicit stream-power erosion and deposition, each a phase of
+// dispatches on the GPU; and the host's reads of its buffers (tests, `alluvium fill`).
+//
+// Every loop is recorded a bounded number of times: as often as the worst terrain of the grid's
+// size can need (fluvialRoundBounds), except the flats' rounds, which follow the flats'
+// geodesics (at most fluvial_flat_rounds per iteration; `alluvium fill` and the analysis of a
+// final terrain go on until they converge). A control pass after each round empties the loop's
+// next indirect dispatches once it is done, so the rounds that run, and their results, depend
+// on the terrain only.
+#include <algorithm>
 #include <cstring>
 
 #include "pipeline.h"
@@ -8,16 +16,55 @@
 
 namespace alluvium::gpu {
 
+namespace {
+
+int ceilLog2(uint64_t n) {
+    int k = 0;
+    while ((uint64_t(1) << k) < n) ++k;
+    return k;
+}
+
+int floorLog2(uint64_t n) {
+    int k = 0;
+    while ((n >> (k + 1)) != 0) ++k;
+    return k;
+}
+
+} // namespace
+
+int FluvialRoundBounds::hookTotal() const {
+    int total = 0;
+    for (int h : hook) total += h;
+    return total;
+}
+
+FluvialRoundBounds fluvialRoundBounds(int width, int height) {
+    const uint64_t tiles = uint64_t((width + WG_X - 1) / WG_X) * uint64_t((height + WG_Y - 1) / WG_Y);
+    const uint64_t blocks = uint64_t((width + 1) / 2) * uint64_t((height + 1) / 2);
+    FluvialRoundBounds b;
+    // A path down the unfilled ground visits each ring node at most once; after k rounds a node
+    // has looked 2^k nodes ahead.
+    b.label = std::max(1, ceilLog2(tiles * RING_CELLS));
+    // Pits are never neighbours: at most one per 2 x 2 block. Every round at least halves the
+    // components that can still hook, and hooks chain at most all of them.
+    b.boruvka = floorLog2(blocks) + 1;
+    for (int k = 0; k < b.boruvka; ++k) b.hook.push_back(std::max(1, ceilLog2(std::max<uint64_t>(blocks >> k, 1))));
+    return b;
+}
+
+void Simulation::control(VkCommandBuffer cmd, int mode) {
+    dispatch(cmd, Pass::FluvialControl, mode);
+    computeBarrier(cmd);
+}
+
 void Simulation::recordFluvialStep(VkCommandBuffer cmd, GpuTimer* timer) {
-    recordFluvialFill(cmd, true, params_.fluvial_fill_sweeps);
-    if (timer) writeTimestamp(*timer, cmd);
+    recordFluvialFill(cmd, params_.fluvial_flat_rounds, timer);
     dispatch(cmd, Pass::FluvialRoute);
     computeBarrier(cmd);
     if (timer) writeTimestamp(*timer, cmd);
     recordAccumulation(cmd);
     if (timer) writeTimestamp(*timer, cmd);
-    recordFluvialErode(cmd);
-    if (timer) writeTimestamp(*timer, cmd);
+    recordFluvialErode(cmd, timer);
 }
 
 int Simulation::jumpRounds() const {
@@ -26,38 +73,73 @@ int Simulation::jumpRounds() const {
     return rounds + 1;
 }
 
-void Simulation::recordFluvialFill(VkCommandBuffer cmd, bool start, int sweeps) {
+void Simulation::recordFluvialFill(VkCommandBuffer cmd, int flat_rounds, GpuTimer* timer) {
     bindSet(cmd);
-    if (start) {
-        dispatch(cmd, Pass::FluvialControl, CONTROL_START_FILL);
-        dispatch(cmd, Pass::FluvialFillInit);
+    const FluvialRoundBounds bounds = fluvialRoundBounds(width_, height_);
+    control(cmd, CONTROL_START_FILL);
+    // Basins: the descent, labels within tiles, then across them.
+    dispatch(cmd, Pass::FluvialDescend);
+    computeBarrier(cmd);
+    for (int r = 0; r < bounds.label; ++r) {
+        dispatchJob(cmd, Pass::FluvialLabelJump, JOB_RING);
         computeBarrier(cmd);
+        control(cmd, CONTROL_AFTER_LABEL);
     }
-    if (start) fill_sweeps_recorded_ = 0;
-    for (int s = 0; s < sweeps; ++s) {
-        // Alternating directions: right-down, left-up, left-down, right-up. Sweeps count from 1.
-        static constexpr int kDirections[4] = {0, 3, 1, 2};
-        const int sweep = ++fill_sweeps_recorded_;
-        const int mode = (sweep << 2) | kDirections[sweep % 4];
-        dispatch(cmd, Pass::FluvialTiles, mode);
+    if (timer) writeTimestamp(*timer, cmd);
+    // Pass points: every boundary between basins offers its passes (and is listed).
+    dispatch(cmd, Pass::FluvialEdges, 0);
+    computeBarrier(cmd);
+    control(cmd, CONTROL_AFTER_EDGES);
+    if (timer) writeTimestamp(*timer, cmd);
+    // Spill solve: rounds of the basin graph.
+    for (int k = 0; k < bounds.boruvka; ++k) {
+        if (k > 0) {
+            dispatchJob(cmd, Pass::FluvialEdges, JOB_EDGES, 1);
+            computeBarrier(cmd);
+            control(cmd, CONTROL_AFTER_EDGES);
+        }
+        dispatchJob(cmd, Pass::FluvialHook, JOB_HOOK);
         computeBarrier(cmd);
-        dispatchIndirect(cmd, Pass::FluvialFill, mode);
+        control(cmd, CONTROL_AFTER_HOOK);
+        for (int j = 0; j < bounds.hook[size_t(k)]; ++j) {
+            dispatchJob(cmd, Pass::FluvialHookJump, JOB_JUMP);
+            computeBarrier(cmd);
+            control(cmd, CONTROL_AFTER_HOOK_JUMP);
+        }
+        dispatchJob(cmd, Pass::FluvialRelabel, JOB_BASINS);
         computeBarrier(cmd);
-        dispatch(cmd, Pass::FluvialControl, CONTROL_AFTER_FILL);
-        computeBarrier(cmd);
+        control(cmd, CONTROL_AFTER_RELABEL);
     }
+    if (timer) writeTimestamp(*timer, cmd);
+    // Flats: the filled level, then steps to the exits.
+    dispatch(cmd, Pass::FluvialLevel);
+    computeBarrier(cmd);
+    control(cmd, CONTROL_START_FLATS);
+    recordFluvialFlats(cmd, flat_rounds);
+    if (timer) writeTimestamp(*timer, cmd);
+}
+
+void Simulation::recordFluvialFlats(VkCommandBuffer cmd, int rounds) {
+    for (int r = 0; r < rounds; ++r) {
+        dispatchJob(cmd, Pass::FluvialFlats, JOB_FLATS);
+        computeBarrier(cmd);
+        control(cmd, CONTROL_AFTER_FLATS);
+    }
+}
+
+void Simulation::recordFluvialMoreFlats(VkCommandBuffer cmd, int flat_rounds) {
+    bindSet(cmd);
+    recordFluvialFlats(cmd, flat_rounds);
 }
 
 void Simulation::recordJumps(VkCommandBuffer cmd, Pass round) {
     // Enough rounds for the longest possible path; those after the last live cell are empty
     // indirect dispatches (the control pass zeroes them on the GPU).
-    dispatch(cmd, Pass::FluvialControl, CONTROL_START_JUMPS);
-    computeBarrier(cmd);
+    control(cmd, CONTROL_START_JUMPS);
     for (int r = 0, n = jumpRounds(); r < n; ++r) {
         dispatchIndirect(cmd, round);
         computeBarrier(cmd);
-        dispatch(cmd, Pass::FluvialControl, CONTROL_AFTER_JUMP);
-        computeBarrier(cmd);
+        control(cmd, CONTROL_AFTER_JUMP);
     }
 }
 
@@ -70,13 +152,14 @@ void Simulation::recordFluvialRoute(VkCommandBuffer cmd) {
     recordAccumulation(cmd);
 }
 
-void Simulation::recordFluvialErode(VkCommandBuffer cmd) {
+void Simulation::recordFluvialErode(VkCommandBuffer cmd, GpuTimer* timer) {
     bindSet(cmd);
     dispatch(cmd, Pass::FluvialErodeInit); // reads the drainage, writes the jumps' first half
     computeBarrier(cmd);
     recordJumps(cmd, Pass::FluvialErode); // its start keeps the drainage's half in acc_parity
     dispatch(cmd, Pass::FluvialApply);
     computeBarrier(cmd);
+    if (timer) writeTimestamp(*timer, cmd);
     if (params_.fluvial_deposition > 0.0f) {
         dispatch(cmd, Pass::FluvialSedimentInit); // reads the erosion's result: before the reset
         computeBarrier(cmd);
@@ -84,30 +167,30 @@ void Simulation::recordFluvialErode(VkCommandBuffer cmd) {
         dispatch(cmd, Pass::FluvialDeposit);
         computeBarrier(cmd);
     }
+    if (timer) writeTimestamp(*timer, cmd);
 }
 
-int Simulation::fluvialAnalyse() {
-    // Batches of sweeps until the fill stops changing; then routing, accumulation and the
-    // drainage area (the erosion's first pass writes it; nothing else of the step runs).
-    const int batch = 64;
-    bool start = true;
-    for (;;) {
-        VkCommandBuffer cmd = beginOneShot(ctx_);
-        recordUpdates(cmd);
-        recordFluvialFill(cmd, start, batch);
-        endOneShot(ctx_, cmd);
-        start = false;
-        if (fluvialControl().converged) break;
-    }
-    const int sweeps = static_cast<int>(fluvialControl().sweeps);
+FluvialControl Simulation::fluvialAnalyse() {
+    // The whole fill, then more flats rounds until they converge (exact for any terrain); then
+    // routing, accumulation and the drainage area (the erosion's first pass writes it; nothing
+    // else of the step runs).
     VkCommandBuffer cmd = beginOneShot(ctx_);
+    recordUpdates(cmd);
+    recordFluvialFill(cmd, params_.fluvial_flat_rounds);
+    endOneShot(ctx_, cmd);
+    while (fluvialControl().converged == 0) {
+        cmd = beginOneShot(ctx_);
+        recordFluvialMoreFlats(cmd, 64);
+        endOneShot(ctx_, cmd);
+    }
+    const FluvialControl fill = fluvialControl();
+    cmd = beginOneShot(ctx_);
     recordFluvialRoute(cmd);
     dispatch(cmd, Pass::FluvialErodeInit); // writes the drainage area image
     computeBarrier(cmd);
-    dispatch(cmd, Pass::FluvialControl, CONTROL_START_JUMPS); // acc_parity: the drainage's half
-    computeBarrier(cmd);
+    control(cmd, CONTROL_START_JUMPS); // acc_parity: the drainage's half
     endOneShot(ctx_, cmd);
-    return sweeps;
+    return fill;
 }
 
 FluvialControl Simulation::fluvialControl() const {
@@ -117,9 +200,30 @@ FluvialControl Simulation::fluvialControl() const {
 }
 
 std::vector<uint64_t> Simulation::fluvialKeys() const {
-    std::vector<uint64_t> v(size_t(width_) * size_t(height_));
-    downloadBuffer(ctx_, fluvial_key_, v.data(), v.size() * sizeof(uint64_t));
+    const size_t n = size_t(width_) * size_t(height_);
+    std::vector<uint32_t> level(n), steps(n);
+    downloadBuffer(ctx_, fluvial_level_, level.data(), n * sizeof(uint32_t));
+    downloadBuffer(ctx_, fluvial_steps_, steps.data(), n * sizeof(uint32_t),
+                   VkDeviceSize(fluvialControl().flat_parity) * n * sizeof(uint32_t));
+    std::vector<uint64_t> keys(n);
+    for (size_t i = 0; i < n; ++i) keys[i] = (uint64_t(level[i]) << 32) | steps[i];
+    return keys;
+}
+
+std::vector<uint32_t> Simulation::fluvialBasins() const {
+    std::vector<uint32_t> v(size_t(width_) * size_t(height_));
+    downloadBuffer(ctx_, fluvial_label_, v.data(), v.size() * sizeof(uint32_t));
+    for (uint32_t& b : v) b &= LABEL_INDEX;
     return v;
+}
+
+std::vector<uint32_t> Simulation::fluvialSpills() const {
+    const size_t blocks = size_t((width_ + 1) / 2) * size_t((height_ + 1) / 2);
+    std::vector<uint32_t> basin(2 * blocks);
+    downloadBuffer(ctx_, fluvial_basin_, basin.data(), basin.size() * sizeof(uint32_t));
+    std::vector<uint32_t> spill(blocks);
+    for (size_t b = 0; b < blocks; ++b) spill[b] = basin[b] == FLUVIAL_OCEAN ? basin[blocks + b] : FLUVIAL_NONE;
+    return spill;
 }
 
 std::vector<uint32_t> Simulation::fluvialReceivers() const {

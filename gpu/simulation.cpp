@@ -40,9 +40,14 @@ constexpr std::array<PassInfo, kPassCount> kPasses = {{
     {"particles", 0, false},
     {"particles_apply", 12, false},
     {"fluvial_control", 0, true},
-    {"fluvial_fill_init", 8, false},
-    {"fluvial_tiles", 0, false},
-    {"fluvial_fill", 0, false},
+    {"fluvial_descend", 0, false},
+    {"fluvial_label_jump", 0, false},
+    {"fluvial_edges", 0, false},
+    {"fluvial_hook", 0, false},
+    {"fluvial_hook_jump", 0, false},
+    {"fluvial_relabel", 0, false},
+    {"fluvial_level", 0, false},
+    {"fluvial_flats", 0, false},
     {"fluvial_route", 0, false},
     {"fluvial_accumulate", 0, false},
     {"fluvial_erode_init", 0, false},
@@ -52,6 +57,7 @@ constexpr std::array<PassInfo, kPassCount> kPasses = {{
     {"fluvial_sediment", 0, false},
     {"fluvial_deposit", 0, false},
 }};
+
 
 constexpr uint32_t kMaxSprings = 4096; // 64 KiB: the limit of vkCmdUpdateBuffer
 
@@ -80,9 +86,14 @@ constexpr std::array<FieldInfo, static_cast<size_t>(Field::Count)> kFields = {{
     {"uplift", 1, VK_FORMAT_R32_SFLOAT, false},
 }};
 
-// Per-cell bytes of the fluvial model's buffers: key 8, receiver 4, accumulation 2 x 8,
-// ancestors 2 x 4, affine maps 2 x 8.
-constexpr uint64_t kFluvialBytesPerCell = 8 + 4 + 16 + 8 + 16;
+// Per-cell bytes of the fluvial model's buffers: level 4, steps 2 x 4, receiver 4, accumulation
+// 2 x 8, ancestors 2 x 4, affine maps 2 x 8, labels 4, edge lists 2 x 4; per basin block (one
+// per 2 x 2 cells): 6 x 4 + 8 + 4 x 4; per ring node (60 per 256 cells) 2 x 4.
+constexpr uint64_t kFluvialBytesPerCell = 4 + 8 + 4 + 16 + 8 + 16 + 4 + 8;
+constexpr uint64_t kFluvialBytesPerBlock = 6 * 4 + 8 + 4 * 4;
+constexpr uint64_t kFluvialBytesPerRingNode = 2 * 4;
+
+uint64_t blockCount(int width, int height) { return uint64_t((width + 1) / 2) * uint64_t((height + 1) / 2); }
 
 const FieldInfo& info(Field f) { return kFields[static_cast<size_t>(f)]; }
 
@@ -125,8 +136,10 @@ const std::vector<Pass>& modelPasses(int model) {
     static const std::vector<Pass> musgrave = {Pass::MusgraveTransfer, Pass::MusgraveApply};
     static const std::vector<Pass> simple = {Pass::SimpleTransfer, Pass::SimpleApply};
     static const std::vector<Pass> particles = {Pass::Particles, Pass::ParticlesApply};
-    static const std::vector<Pass> fluvial = {Pass::FluvialFill, Pass::FluvialRoute, Pass::FluvialAccumulate,
-                                              Pass::FluvialErode};
+    // Phases: basins, pass points, spill solve, flats, route, accumulate, erode, deposit.
+    static const std::vector<Pass> fluvial = {Pass::FluvialDescend, Pass::FluvialEdges, Pass::FluvialHook,
+                                              Pass::FluvialFlats, Pass::FluvialRoute, Pass::FluvialAccumulate,
+                                              Pass::FluvialErode, Pass::FluvialDeposit};
     switch (model) {
     case MODEL_THERMAL:
     case MODEL_OLSEN: return talus;
@@ -161,7 +174,10 @@ uint64_t simulationBytes(int width, int height) {
     uint64_t per_cell = 0;
     for (const FieldInfo& f : kFields) per_cell += uint64_t(f.channels) * 4u * (f.ping_pong ? 2u : 1u);
     per_cell += kFluvialBytesPerCell;
-    return cells * per_cell + partialsBytes(width, height, kMinSubgroupSize) + sizeof(SimParams) + sizeof(Totals) +
+    const uint64_t tiles = uint64_t(groupsX(width)) * groupsY(height);
+    return cells * per_cell + blockCount(width, height) * kFluvialBytesPerBlock +
+           tiles * (RING_CELLS * kFluvialBytesPerRingNode + 3 * sizeof(uint32_t)) +
+           partialsBytes(width, height, kMinSubgroupSize) + sizeof(SimParams) + sizeof(Totals) +
            kMaxSprings * sizeof(Spring);
 }
 
@@ -204,13 +220,36 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
     createBuffer(delta_, ctx, uint64_t(w) * h * sizeof(int32_t), storage, false);
     createBuffer(drained_, ctx, sizeof(int64_t), storage, false);
-    const uint64_t cells = uint64_t(w) * h;
-    createBuffer(fluvial_key_, ctx, cells * sizeof(uint64_t), storage, false);
-    createBuffer(fluvial_rcv_, ctx, cells * sizeof(uint32_t), storage, false);
-    createBuffer(fluvial_acc_, ctx, 2 * cells * sizeof(uint64_t), storage, false);
-    createBuffer(fluvial_anc_, ctx, 2 * cells * sizeof(uint32_t), storage, false);
-    createBuffer(fluvial_ab_, ctx, 2 * cells * 2 * sizeof(float), storage, false);
-    createBuffer(fluvial_tiles_, ctx, 2 * uint64_t(groupsX(width)) * groupsY(height) * sizeof(uint32_t), storage, false);
+    const uint64_t cells = uint64_t(w) * h, blocks = blockCount(width, height);
+    const uint64_t tiles = uint64_t(groupsX(width)) * groupsY(height);
+    // Every buffer is bound whole: none may exceed the device's range for one binding (128 MiB
+    // on lavapipe), nor its largest allocation (checked when allocating).
+    const uint64_t max_range = ctx.properties.limits.maxStorageBufferRange;
+    auto fluvialBuffer = [&](Buffer& b, uint64_t bytes, const char* what) {
+        if (bytes > max_range)
+            throw DeviceError("a " + std::to_string(width) + "x" + std::to_string(height) + " grid needs " +
+                              std::to_string(bytes >> 20) + " MiB for the fluvial model's " + what + "; " +
+                              ctx.device_name + " binds at most " + std::to_string(max_range >> 20) +
+                              " MiB in one storage buffer");
+        createBuffer(b, ctx, bytes, storage, false);
+    };
+    // Cell indices << 4 (edge lists) must fit in 32 bits.
+    if (cells >= (uint64_t(1) << 28))
+        throw DeviceError("a " + std::to_string(width) + "x" + std::to_string(height) +
+                          " grid has too many cells for the fluvial model (at most 2^28)");
+    fluvialBuffer(fluvial_level_, cells * sizeof(uint32_t), "filled levels");
+    fluvialBuffer(fluvial_steps_, 2 * cells * sizeof(uint32_t), "steps across flats");
+    fluvialBuffer(fluvial_rcv_, cells * sizeof(uint32_t), "receivers");
+    fluvialBuffer(fluvial_acc_, 2 * cells * sizeof(uint64_t), "drainage accumulation");
+    fluvialBuffer(fluvial_anc_, 2 * cells * sizeof(uint32_t), "ancestors");
+    fluvialBuffer(fluvial_ab_, 2 * cells * 2 * sizeof(float), "implicit erosion maps");
+    fluvialBuffer(fluvial_tiles_, 3 * tiles * sizeof(uint32_t), "tile lists");
+    fluvialBuffer(fluvial_label_, cells * sizeof(uint32_t), "basin labels");
+    fluvialBuffer(fluvial_edges_, 2 * cells * sizeof(uint32_t), "basin edges");
+    fluvialBuffer(fluvial_basin_, 6 * blocks * sizeof(uint32_t), "basin graph");
+    fluvialBuffer(fluvial_best_, blocks * sizeof(uint64_t), "basin passes");
+    fluvialBuffer(fluvial_lists_, 4 * blocks * sizeof(uint32_t), "basin lists");
+    fluvialBuffer(fluvial_ring_, 2 * tiles * RING_CELLS * sizeof(uint32_t), "tile crossings");
     createBuffer(fluvial_control_, ctx, sizeof(FluvialControl), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, true);
     std::memset(fluvial_control_.mapped, 0, sizeof(FluvialControl));
     resetTotals();
@@ -226,8 +265,8 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     std::vector<VkDescriptorSetLayoutBinding> bindings(BINDING_COUNT);
     for (uint32_t b = 0; b < BINDING_COUNT; ++b) {
         const bool buffer = b == B_PARAMS || b == B_PARTIALS || b == B_TOTALS || b == B_SPRINGS ||
-                            b == B_DELTA || b == B_DRAINED || (b >= B_FLUVIAL_KEY && b <= B_FLUVIAL_CONTROL) ||
-                            b == B_FLUVIAL_TILES;
+                            b == B_DELTA || b == B_DRAINED || (b >= B_FLUVIAL_LEVEL && b <= B_FLUVIAL_CONTROL) ||
+                            b >= B_FLUVIAL_TILES;
         bindings[b] = {b, buffer ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
                        1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     }
@@ -309,7 +348,14 @@ Simulation::Simulation(const Context& ctx, int width, int height)
         image(B_LAKE, lake_);
         image(B_DRAINAGE, drainage_);
         image(B_UPLIFT, uplift_);
-        buffer(B_FLUVIAL_KEY, fluvial_key_);
+        buffer(B_FLUVIAL_LEVEL, fluvial_level_);
+        buffer(B_FLUVIAL_STEPS, fluvial_steps_);
+        buffer(B_FLUVIAL_LABEL, fluvial_label_);
+        buffer(B_FLUVIAL_EDGES, fluvial_edges_);
+        buffer(B_FLUVIAL_BASIN, fluvial_basin_);
+        buffer(B_FLUVIAL_BEST, fluvial_best_);
+        buffer(B_FLUVIAL_LISTS, fluvial_lists_);
+        buffer(B_FLUVIAL_RING, fluvial_ring_);
         buffer(B_FLUVIAL_RCV, fluvial_rcv_);
         buffer(B_FLUVIAL_ACC, fluvial_acc_);
         buffer(B_FLUVIAL_ANC, fluvial_anc_);
@@ -331,8 +377,10 @@ Simulation::~Simulation() {
     vkDestroyDescriptorPool(ctx_.device, descriptor_pool_, nullptr);
     vkDestroyPipelineLayout(ctx_.device, pipeline_layout_, nullptr);
     vkDestroyDescriptorSetLayout(ctx_.device, set_layout_, nullptr);
-    for (Buffer* b : {&params_buffer_, &partials_, &totals_, &springs_buffer_, &delta_, &drained_, &fluvial_key_,
-                      &fluvial_rcv_, &fluvial_acc_, &fluvial_anc_, &fluvial_ab_, &fluvial_control_, &fluvial_tiles_})
+    for (Buffer* b : {&params_buffer_, &partials_, &totals_, &springs_buffer_, &delta_, &drained_, &fluvial_level_,
+                      &fluvial_steps_, &fluvial_rcv_, &fluvial_acc_, &fluvial_anc_, &fluvial_ab_, &fluvial_control_,
+                      &fluvial_tiles_, &fluvial_label_, &fluvial_edges_, &fluvial_basin_, &fluvial_best_,
+                      &fluvial_lists_, &fluvial_ring_})
         destroyBuffer(*b, ctx_);
     for (int i = 0; i < 2; ++i)
         for (Image* img : {&terrain_[size_t(i)], &water_[size_t(i)], &sediment_[size_t(i)], &outflow_[size_t(i)]})
@@ -444,17 +492,19 @@ void Simulation::dispatch(VkCommandBuffer cmd, Pass pass, int mode) {
         vkCmdDispatch(cmd, 1, 1, 1);
     else if (pass == Pass::Particles) // one invocation per droplet
         vkCmdDispatch(cmd, (static_cast<uint32_t>(std::max(params_.particle_count, 0)) + WG_SIZE - 1) / WG_SIZE, 1, 1);
-    else if (pass == Pass::FluvialTiles) // one invocation per tile
-        vkCmdDispatch(cmd, (groupsX(width_) * groupsY(height_) + TILES_SIZE - 1) / TILES_SIZE, 1, 1);
     else
         vkCmdDispatch(cmd, groupsX(width_), groupsY(height_), 1);
 }
 
 void Simulation::dispatchIndirect(VkCommandBuffer cmd, Pass pass, int mode) {
+    dispatchJob(cmd, pass, JOB_CELLS, mode);
+}
+
+void Simulation::dispatchJob(VkCommandBuffer cmd, Pass pass, int job, int mode) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass));
     const PushConstants push{step_index_, mode};
     vkCmdPushConstants(cmd, pipeline_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
-    vkCmdDispatchIndirect(cmd, fluvial_control_.buffer, 0); // dispatch_x/y/z lead FluvialControl
+    vkCmdDispatchIndirect(cmd, fluvial_control_.buffer, VkDeviceSize(job) * 3 * sizeof(uint32_t));
 }
 
 void Simulation::bindSet(VkCommandBuffer cmd) {

@@ -30,10 +30,13 @@ enum class Pass {
     MusgraveTransfer, MusgraveApply, // the musgrave model
     SimpleTransfer, SimpleApply,     // the simple model
     Particles, ParticlesApply,       // the particles model
-    // The fluvial model: a control pass between the iterative ones, the lake fill (init, sweeps),
-    // routing, accumulation rounds, implicit erosion (init, rounds) and the new ground.
-    FluvialControl, FluvialFillInit, FluvialTiles, FluvialFill, FluvialRoute, FluvialAccumulate, FluvialErodeInit,
-    FluvialErode, FluvialApply, FluvialSedimentInit, FluvialSediment, FluvialDeposit,
+    // The fluvial model: a control pass between the iterative ones; depression routing (descent
+    // and basin labels, label rounds, rounds of the basin graph: edges, hook, hook jumps, relabel;
+    // the filled level, flats rounds); routing, accumulation rounds, implicit erosion (init,
+    // rounds) and the new ground, deposition.
+    FluvialControl, FluvialDescend, FluvialLabelJump, FluvialEdges, FluvialHook, FluvialHookJump, FluvialRelabel,
+    FluvialLevel, FluvialFlats, FluvialRoute, FluvialAccumulate, FluvialErodeInit, FluvialErode, FluvialApply,
+    FluvialSedimentInit, FluvialSediment, FluvialDeposit,
     Count
 };
 constexpr int kPassCount = static_cast<int>(Pass::Count);
@@ -41,7 +44,8 @@ const char* passName(Pass p);
 // Bytes one pass reads and writes per cell (for effective GB/s); 0 for the reductions.
 double passBytesPerCell(Pass p);
 // The passes of one step of a model (MODEL_*), in order. For the fluvial model, its phases
-// (fill, route, accumulate, erode), each of which records several dispatches.
+// (basins, pass points, spill solve, flats, route, accumulate, erode, deposit), each of which
+// records several dispatches (see fluvialRoundBounds).
 const std::vector<Pass>& modelPasses(int model);
 const char* modelName(int model);
 int modelFromName(const std::string& name); // -1 if unknown
@@ -52,6 +56,16 @@ struct Spring {
 
 // GPU bytes a W x H simulation needs (checked against the device before allocating).
 uint64_t simulationBytes(int width, int height);
+
+// The most rounds each loop of the fluvial model's fill can need on a W x H grid, whatever the
+// terrain and the device: the host records that many (the GPU stops each loop when it is done).
+struct FluvialRoundBounds {
+    int label;               // basin labels across tiles: ceil(log2(ring nodes))
+    int boruvka;             // rounds of the basin graph: floor(log2(basins)) + 1
+    std::vector<int> hook;   // per round of the basin graph, its hook-jumping rounds
+    int hookTotal() const;
+};
+FluvialRoundBounds fluvialRoundBounds(int width, int height);
 
 class Simulation {
 public:
@@ -102,18 +116,23 @@ public:
     void reloadPass(Pass pass, const std::vector<uint32_t>& spirv);
 
     // The fluvial model's phases, recorded by recordStep (tests and `alluvium fill` use them
-    // one by one). Fill: `start` resets the surface to the outlets; up to `sweeps` sweeps run
-    // (they stop on the GPU at the fixed point). Route: receivers, lake depth and drainage
-    // area of the current fill. Erode: the implicit stream-power update into the next terrain,
-    // then (fluvial_deposition > 0) the sediment routed downstream and partly deposited.
-    void recordFluvialFill(VkCommandBuffer cmd, bool start, int sweeps);
+    // one by one). Fill: depression routing from the current terrain, a bounded number of rounds
+    // of each loop (fluvialRoundBounds), of which the flats' at most `flat_rounds`; with
+    // `more_flats` only further flats rounds, continuing where the last fill left them.
+    // Route: receivers, lake depth and drainage area. Erode: the implicit stream-power update
+    // into the next terrain, then (fluvial_deposition > 0) the sediment routed downstream and
+    // partly deposited.
+    void recordFluvialFill(VkCommandBuffer cmd, int flat_rounds, GpuTimer* timer = nullptr);
+    void recordFluvialMoreFlats(VkCommandBuffer cmd, int flat_rounds);
     void recordFluvialRoute(VkCommandBuffer cmd);
-    void recordFluvialErode(VkCommandBuffer cmd);
-    // Fills the current terrain to its fixed point (host loop over batches of sweeps), routes
-    // and accumulates. Returns the sweeps it took.
-    int fluvialAnalyse();
+    void recordFluvialErode(VkCommandBuffer cmd, GpuTimer* timer = nullptr);
+    // Fills the current terrain exactly (flats rounds in batches until they converge), routes
+    // and accumulates. Returns the control of that fill (rounds per phase).
+    FluvialControl fluvialAnalyse();
     FluvialControl fluvialControl() const; // after the GPU work finished
     std::vector<uint64_t> fluvialKeys() const;       // fill: ordered W bits << 32 | flat steps
+    std::vector<uint32_t> fluvialBasins() const;     // fill: each cell's basin (LABEL_INDEX bits)
+    std::vector<uint32_t> fluvialSpills() const;     // fill: per basin block, its ordered spill bits (FLUVIAL_NONE: never drains)
     std::vector<uint32_t> fluvialReceivers() const;
     std::vector<uint64_t> fluvialAccumulation() const; // after fluvialAnalyse: FLUVIAL_ACC_ONE per cell
 
@@ -123,13 +142,16 @@ private:
     void dispatch(VkCommandBuffer cmd, Pass pass, int mode = 0);
     void dispatchIndirect(VkCommandBuffer cmd, Pass pass, int mode = 0);
     void bindSet(VkCommandBuffer cmd);
-    // One iteration of the fluvial model (gpu/fluvial.cpp): fill, route, accumulate, erode, each
-    // phase followed by a timestamp when timed.
+    // One iteration of the fluvial model (gpu/fluvial.cpp), each phase followed by a timestamp
+    // when timed.
     void recordFluvialStep(VkCommandBuffer cmd, GpuTimer* timer);
+    void recordFluvialFlats(VkCommandBuffer cmd, int rounds);
     int jumpRounds() const;
     void recordAccumulation(VkCommandBuffer cmd);
     // Restarts the control's jump counters, then records jumpRounds() rounds of `round`.
     void recordJumps(VkCommandBuffer cmd, Pass round); // enough pointer-jumping rounds for the longest possible path
+    void dispatchJob(VkCommandBuffer cmd, Pass pass, int job, int mode = 0);
+    void control(VkCommandBuffer cmd, int mode);
 
     const Context& ctx_;
     int width_ = 0, height_ = 0;
@@ -144,8 +166,8 @@ private:
     Image velocity_, hardness_, thermal_axis_, thermal_diag_, rain_mask_, wear_, flow_, scratch_;
     Image lake_, drainage_, uplift_;
     Buffer params_buffer_, partials_, totals_, springs_buffer_, delta_, drained_;
-    Buffer fluvial_key_, fluvial_rcv_, fluvial_acc_, fluvial_anc_, fluvial_ab_, fluvial_control_, fluvial_tiles_;
-    int fill_sweeps_recorded_ = 0; // since the fill's start: numbers the sweeps (tile skipping)
+    Buffer fluvial_level_, fluvial_steps_, fluvial_rcv_, fluvial_acc_, fluvial_anc_, fluvial_ab_, fluvial_control_,
+        fluvial_tiles_, fluvial_label_, fluvial_edges_, fluvial_basin_, fluvial_best_, fluvial_lists_, fluvial_ring_;
     int step_index_ = 0; // steps recorded since construction (models with events in time)
 
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;

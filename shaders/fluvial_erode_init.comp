@@ -31,7 +31,7 @@ void main() {
         float k = p.stream_power_k * (1.0 - 0.9 * hardness);
         float f = k * p.fluvial_dt * pow(area, p.stream_power_m) / pow(dist, p.stream_power_n);
         bool into_lake = imageLoad(lake_img, rc).r > 0.0;
-        float zr = into_lake ? fromOrdered(keyLevel(fluvial_key[r])) : imageLoad(terrain_cur, rc).r;
+        float zr = into_lake ? fromOrdered(fluvial_level[r]) : imageLoad(terrain_cur, rc).r;
         if (p.stream_power_n != 1.0) f *= pow(max((z - zr) / dist, 1e-6), p.stream_power_n - 1.0);
         if (into_lake) {
             ab = vec2((z + rise + f * zr) / (1.0 + f), 0.0);
