@@ -101,12 +101,16 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
         js["step_ms"] = r.step_ms;
         js["steps_per_s"] = 1000.0 / r.step_ms;
         js["mcells_per_s"] = cells * (1000.0 / r.step_ms) / 1e6;
+        // The fluvial model's entries are its phases, their bytes estimated from the rounds that ran.
+        const bool fluvial = model == MODEL_FLUVIAL;
+        auto name = [&](size_t p) { return fluvial ? gpu::fluvialPhaseName(p) : gpu::passName(passes[p]); };
         double bytes = 0.0;
         for (size_t p = 0; p < passes.size(); ++p) {
-            const gpu::Pass pass = passes[p];
-            const double pass_bytes = gpu::passBytesPerCell(pass) * cells;
+            const double pass_bytes =
+                fluvial ? gpu::fluvialPhaseBytes(p, r.fluvial, n.w, n.h, params[Param::fluvial_deposition] > 0.0)
+                        : gpu::passBytesPerCell(passes[p]) * cells;
             bytes += pass_bytes;
-            js["passes"][gpu::passName(pass)] = {
+            js["passes"][name(p)] = {
                 {"ms", r.pass_ms[p]},
                 {"gb_per_s", r.pass_ms[p] > 0 ? pass_bytes / (r.pass_ms[p] * 1e6) : 0.0}};
         }
@@ -119,16 +123,14 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
                         js["mcells_per_s"].get<double>(), js["gb_per_s"].get<double>());
             if (model == MODEL_FLUVIAL)
                 std::printf("  one iteration's rounds: %u basin labels, %u basin graph + %u hook jumps, %u flats (%s, "
-                            "%u tiles), %u accumulate, %u erode + deposit\n",
+                            "%u tiles), %u accumulate, %u erode, %u deposit\n",
                             r.fluvial.rounds_label, r.fluvial.rounds_boruvka, r.fluvial.rounds_hook,
                             r.fluvial.rounds_flats, r.fluvial.converged ? "converged" : "NOT converged",
-                            r.fluvial.tiles_flats, r.fluvial.rounds_accumulate,
-                            r.fluvial.rounds - r.fluvial.rounds_accumulate);
-            for (size_t p = 0; p < passes.size(); ++p) {
-                const gpu::Pass pass = passes[p];
-                std::printf("  %-20s %9.4f ms %8.2f GB/s\n", gpu::passName(pass), r.pass_ms[p],
-                            js["passes"][gpu::passName(pass)]["gb_per_s"].get<double>());
-            }
+                            r.fluvial.tiles_flats, r.fluvial.rounds_tree[TREE_ACCUMULATE],
+                            r.fluvial.rounds_tree[TREE_ERODE], r.fluvial.rounds_tree[TREE_SEDIMENT]);
+            for (size_t p = 0; p < passes.size(); ++p)
+                std::printf("  %-20s %9.4f ms %8.2f GB/s\n", name(p), r.pass_ms[p],
+                            js["passes"][name(p)]["gb_per_s"].get<double>());
             std::fflush(stdout);
         }
     }

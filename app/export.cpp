@@ -14,7 +14,8 @@ namespace alluvium {
 nlohmann::json fluvialRounds(const gpu::FluvialControl& c) {
     return {{"basin_labels", c.rounds_label}, {"basin_graph", c.rounds_boruvka}, {"hook_jumps", c.rounds_hook},
             {"flats", c.rounds_flats},        {"flats_converged", c.converged != 0},
-            {"accumulate", c.rounds_accumulate}, {"jumps", c.rounds}};
+            {"accumulate", c.rounds_tree[TREE_ACCUMULATE]}, {"erode", c.rounds_tree[TREE_ERODE]},
+            {"deposit", c.rounds_tree[TREE_SEDIMENT]}};
 }
 
 nlohmann::json fluvialSummary(const gpu::Simulation& sim, double cell_size, const gpu::FluvialControl& fill) {

@@ -49,7 +49,46 @@ FluvialRoundBounds fluvialRoundBounds(int width, int height) {
     // components that can still hook, and hooks chain at most all of them.
     b.boruvka = floorLog2(blocks) + 1;
     for (int k = 0; k < b.boruvka; ++k) b.hook.push_back(std::max(1, ceilLog2(std::max<uint64_t>(blocks >> k, 1))));
+    // A path leaves each tile at most once by each of its exits: the chain of exits holds at
+    // most every ring node.
+    b.tree = std::max(1, ceilLog2(tiles * RING_CELLS));
     return b;
+}
+
+double fluvialPhaseBytes(size_t phase, const FluvialControl& c, int width, int height, bool deposition) {
+    // Estimates from what each pass reads and writes (buffers 4 or 8 bytes an entry, images 4
+    // or 16 bytes a texel; a tile pass reads its 18 x 18 border once: x 1.27). Lists shrink
+    // from round to round; the estimate takes their first length for every round: an upper
+    // bound.
+    const double cells = double(width) * height;
+    const double tiles = double((width + WG_X - 1) / WG_X) * ((height + WG_Y - 1) / WG_Y);
+    const double ring = tiles * RING_CELLS, halo = 1.27;
+    const double pits = c.lists[LIST_PITS], exits = c.exits;
+    const double tree = 4 + 4 + 8 + 8 + 2 * 16 + 4 + 4; // an exit's round: list, pointers, values, two atomic adds
+    switch (phase) {
+    case 0: // basins: the descent (ground, ground bits, label, ring), pits, label rounds over ring nodes
+        return cells * (4 * halo + 4 + 4) + ring * 4 + pits * 24 + c.rounds_label * ring * 12;
+    case 1: // pass points: labels and ground bits of a cell and 4 neighbours, boundary cells' atomics
+        return cells * (4 + 4 * 4 + 4 + 4 * 4 + 4) + c.edges_first * (4 + 2 * 16);
+    case 2: // spill solve: per round, the edge list, roots, hooks, relabelling every basin
+        return c.rounds_boruvka * (c.edges_first * (4 + 4 * 16 + 2 * 16) + pits * (8 + 20 + 24)) +
+               c.rounds_hook * pits * 24;
+    case 3: // flats: the level (labels, basins, ground) and steps; each visited tile's round
+        return cells * (16 * halo + 4 + 8) + c.tiles_flats * (WG_SIZE * halo * 8 + WG_SIZE * 4);
+    case 4: // route: level and steps with borders, ground bits, rain; receiver, lake, local drainage
+        return cells * (8 * halo + 4 + 4 + 4 + 4 + 8) + ring * 4 + exits * 4;
+    case 5: // accumulate: rounds over the exits; drainage and erosion maps (receivers, images, maps)
+        return exits * (4 + 4 + 4 + 8 + 16) + c.rounds_tree[TREE_ACCUMULATE] * exits * tree +
+               cells * (4 + 16 + 4 + 4 * 5 + 12 + 8 + 4) + ring * 8;
+    case 6: // erode: rounds over the exits; the new ground and the fields carried over
+        return exits * (4 + 4 + 4 + 16 + 8) + c.rounds_tree[TREE_ERODE] * exits * tree +
+               cells * (8 + 4 + 8 + 4 * 5 + 4 + 16 + 2 * (4 + 4 + 16) + 8 + (deposition ? 4 + 8 : 0));
+    case 7: // deposit: rounds over the exits; the deposits
+        if (!deposition) return 0.0;
+        return exits * (4 + 4 + 4 + 16 + 8 + 4) + c.rounds_tree[TREE_SEDIMENT] * exits * (tree + 8) +
+               cells * (4 + 8 + 4 + 8 + 16) + ring * 16;
+    default: return 0.0;
+    }
 }
 
 void Simulation::control(VkCommandBuffer cmd, int mode) {
@@ -59,18 +98,13 @@ void Simulation::control(VkCommandBuffer cmd, int mode) {
 
 void Simulation::recordFluvialStep(VkCommandBuffer cmd, GpuTimer* timer) {
     recordFluvialFill(cmd, params_.fluvial_flat_rounds, timer);
-    dispatch(cmd, Pass::FluvialRoute);
+    recordFluvialRoute(cmd);
+    if (timer) writeTimestamp(*timer, cmd);
+    recordTree(cmd, TREE_ACCUMULATE);
+    dispatch(cmd, Pass::FluvialDrainage);
     computeBarrier(cmd);
     if (timer) writeTimestamp(*timer, cmd);
-    recordAccumulation(cmd);
-    if (timer) writeTimestamp(*timer, cmd);
     recordFluvialErode(cmd, timer);
-}
-
-int Simulation::jumpRounds() const {
-    int rounds = 1;
-    while ((int64_t(1) << rounds) < int64_t(width_) * height_) ++rounds;
-    return rounds + 1;
 }
 
 void Simulation::recordFluvialFill(VkCommandBuffer cmd, int flat_rounds, GpuTimer* timer) {
@@ -132,38 +166,34 @@ void Simulation::recordFluvialMoreFlats(VkCommandBuffer cmd, int flat_rounds) {
     recordFluvialFlats(cmd, flat_rounds);
 }
 
-void Simulation::recordJumps(VkCommandBuffer cmd, Pass round) {
-    // Enough rounds for the longest possible path; those after the last live cell are empty
-    // indirect dispatches (the control pass zeroes them on the GPU).
-    control(cmd, CONTROL_START_JUMPS);
-    for (int r = 0, n = jumpRounds(); r < n; ++r) {
-        dispatchIndirect(cmd, round);
+void Simulation::recordTree(VkCommandBuffer cmd, int tree) {
+    // As many rounds as the longest possible chain of exits needs; those after the last live
+    // exit are empty indirect dispatches (the control pass zeroes them on the GPU).
+    control(cmd, CONTROL_START_TREE + tree);
+    dispatchJob(cmd, Pass::FluvialTreeInit, JOB_EXITS, tree);
+    computeBarrier(cmd);
+    for (int r = 0, n = fluvialRoundBounds(width_, height_).tree; r < n; ++r) {
+        dispatchJob(cmd, Pass::FluvialTreeJump, JOB_EXITS, tree);
         computeBarrier(cmd);
-        control(cmd, CONTROL_AFTER_JUMP);
+        control(cmd, CONTROL_AFTER_TREE);
     }
 }
 
-void Simulation::recordAccumulation(VkCommandBuffer cmd) { recordJumps(cmd, Pass::FluvialAccumulate); }
-
 void Simulation::recordFluvialRoute(VkCommandBuffer cmd) {
     bindSet(cmd);
-    dispatch(cmd, Pass::FluvialRoute);
+    dispatch(cmd, Pass::FluvialRoute); // receivers, lakes, drainage within tiles, the exits
     computeBarrier(cmd);
-    recordAccumulation(cmd);
 }
 
 void Simulation::recordFluvialErode(VkCommandBuffer cmd, GpuTimer* timer) {
     bindSet(cmd);
-    dispatch(cmd, Pass::FluvialErodeInit); // reads the drainage, writes the jumps' first half
-    computeBarrier(cmd);
-    recordJumps(cmd, Pass::FluvialErode); // its start keeps the drainage's half in acc_parity
+    // FluvialDrainage composed the erosion maps within tiles; across them, then the new ground.
+    recordTree(cmd, TREE_ERODE);
     dispatch(cmd, Pass::FluvialApply);
     computeBarrier(cmd);
     if (timer) writeTimestamp(*timer, cmd);
     if (params_.fluvial_deposition > 0.0f) {
-        dispatch(cmd, Pass::FluvialSedimentInit); // reads the erosion's result: before the reset
-        computeBarrier(cmd);
-        recordJumps(cmd, Pass::FluvialSediment);
+        recordTree(cmd, TREE_SEDIMENT);
         dispatch(cmd, Pass::FluvialDeposit);
         computeBarrier(cmd);
     }
@@ -172,8 +202,7 @@ void Simulation::recordFluvialErode(VkCommandBuffer cmd, GpuTimer* timer) {
 
 FluvialControl Simulation::fluvialAnalyse() {
     // The whole fill, then more flats rounds until they converge (exact for any terrain); then
-    // routing, accumulation and the drainage area (the erosion's first pass writes it; nothing
-    // else of the step runs).
+    // routing, accumulation and the drainage area (nothing else of the step runs).
     VkCommandBuffer cmd = beginOneShot(ctx_);
     recordUpdates(cmd);
     recordFluvialFill(cmd, params_.fluvial_flat_rounds);
@@ -186,9 +215,9 @@ FluvialControl Simulation::fluvialAnalyse() {
     const FluvialControl fill = fluvialControl();
     cmd = beginOneShot(ctx_);
     recordFluvialRoute(cmd);
-    dispatch(cmd, Pass::FluvialErodeInit); // writes the drainage area image
+    recordTree(cmd, TREE_ACCUMULATE);
+    dispatch(cmd, Pass::FluvialDrainage); // the drainage area (and the erosion's maps, unused)
     computeBarrier(cmd);
-    control(cmd, CONTROL_START_JUMPS); // acc_parity: the drainage's half
     endOneShot(ctx_, cmd);
     return fill;
 }
@@ -234,11 +263,7 @@ std::vector<uint32_t> Simulation::fluvialReceivers() const {
 
 std::vector<uint64_t> Simulation::fluvialAccumulation() const {
     std::vector<uint64_t> v(size_t(width_) * size_t(height_));
-    const FluvialControl c = fluvialControl();
-    // fluvialAnalyse leaves the drainage's half in acc_parity (a step's deposition reuses the
-    // buffer for sediment).
-    downloadBuffer(ctx_, fluvial_acc_, v.data(), v.size() * sizeof(uint64_t),
-                   VkDeviceSize(c.acc_parity) * v.size() * sizeof(uint64_t));
+    downloadBuffer(ctx_, fluvial_acc_, v.data(), v.size() * sizeof(uint64_t));
     return v;
 }
 

@@ -49,12 +49,10 @@ constexpr std::array<PassInfo, kPassCount> kPasses = {{
     {"fluvial_level", 0, false},
     {"fluvial_flats", 0, false},
     {"fluvial_route", 0, false},
-    {"fluvial_accumulate", 0, false},
-    {"fluvial_erode_init", 0, false},
-    {"fluvial_erode", 0, false},
+    {"fluvial_tree_init", 0, false},
+    {"fluvial_tree_jump", 0, false},
+    {"fluvial_drainage", 0, false},
     {"fluvial_apply", 0, false},
-    {"fluvial_sediment_init", 0, false},
-    {"fluvial_sediment", 0, false},
     {"fluvial_deposit", 0, false},
 }};
 
@@ -87,11 +85,11 @@ constexpr std::array<FieldInfo, static_cast<size_t>(Field::Count)> kFields = {{
 }};
 
 // Per-cell bytes of the fluvial model's buffers: level 4, steps 2 x 4, receiver 4, accumulation
-// 2 x 8, ancestors 2 x 4, affine maps 2 x 8, labels 4, edge lists 2 x 4; per basin block (one
-// per 2 x 2 cells): 6 x 4 + 8 + 4 x 4; per ring node (60 per 256 cells) 2 x 4.
-constexpr uint64_t kFluvialBytesPerCell = 4 + 8 + 4 + 16 + 8 + 16 + 4 + 8;
+// 8, erosion targets 4, erosion maps 8, labels 4, edge lists 2 x 4; per basin block (one per
+// 2 x 2 cells): 6 x 4 + 8 + 4 x 4; per ring node (60 per 256 cells) 6 x 4 + 3 x 8.
+constexpr uint64_t kFluvialBytesPerCell = 4 + 8 + 4 + 8 + 4 + 8 + 4 + 8;
 constexpr uint64_t kFluvialBytesPerBlock = 6 * 4 + 8 + 4 * 4;
-constexpr uint64_t kFluvialBytesPerRingNode = 2 * 4;
+constexpr uint64_t kFluvialBytesPerRingNode = 6 * 4 + 3 * 8;
 
 uint64_t blockCount(int width, int height) { return uint64_t((width + 1) / 2) * uint64_t((height + 1) / 2); }
 
@@ -138,8 +136,8 @@ const std::vector<Pass>& modelPasses(int model) {
     static const std::vector<Pass> particles = {Pass::Particles, Pass::ParticlesApply};
     // Phases: basins, pass points, spill solve, flats, route, accumulate, erode, deposit.
     static const std::vector<Pass> fluvial = {Pass::FluvialDescend, Pass::FluvialEdges, Pass::FluvialHook,
-                                              Pass::FluvialFlats, Pass::FluvialRoute, Pass::FluvialAccumulate,
-                                              Pass::FluvialErode, Pass::FluvialDeposit};
+                                              Pass::FluvialFlats, Pass::FluvialRoute, Pass::FluvialDrainage,
+                                              Pass::FluvialApply, Pass::FluvialDeposit};
     switch (model) {
     case MODEL_THERMAL:
     case MODEL_OLSEN: return talus;
@@ -149,6 +147,12 @@ const std::vector<Pass>& modelPasses(int model) {
     case MODEL_FLUVIAL: return fluvial;
     default: return pipe;
     }
+}
+
+const char* fluvialPhaseName(size_t phase) {
+    static const char* const names[] = {"basins", "pass_points", "spill_solve", "flats",
+                                        "route",  "accumulate",  "erode",       "deposit"};
+    return phase < std::size(names) ? names[phase] : "?";
 }
 
 const char* modelName(int model) {
@@ -240,16 +244,17 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     fluvialBuffer(fluvial_level_, cells * sizeof(uint32_t), "filled levels");
     fluvialBuffer(fluvial_steps_, 2 * cells * sizeof(uint32_t), "steps across flats");
     fluvialBuffer(fluvial_rcv_, cells * sizeof(uint32_t), "receivers");
-    fluvialBuffer(fluvial_acc_, 2 * cells * sizeof(uint64_t), "drainage accumulation");
-    fluvialBuffer(fluvial_anc_, 2 * cells * sizeof(uint32_t), "ancestors");
-    fluvialBuffer(fluvial_ab_, 2 * cells * 2 * sizeof(float), "implicit erosion maps");
+    fluvialBuffer(fluvial_acc_, cells * sizeof(uint64_t), "drainage accumulation");
+    fluvialBuffer(fluvial_anc_, cells * sizeof(uint32_t), "erosion targets");
+    fluvialBuffer(fluvial_ab_, cells * 2 * sizeof(float), "implicit erosion maps");
     fluvialBuffer(fluvial_tiles_, 3 * tiles * sizeof(uint32_t), "tile lists");
     fluvialBuffer(fluvial_label_, cells * sizeof(uint32_t), "basin labels");
     fluvialBuffer(fluvial_edges_, 2 * cells * sizeof(uint32_t), "basin edges");
     fluvialBuffer(fluvial_basin_, 6 * blocks * sizeof(uint32_t), "basin graph");
     fluvialBuffer(fluvial_best_, blocks * sizeof(uint64_t), "basin passes");
     fluvialBuffer(fluvial_lists_, 4 * blocks * sizeof(uint32_t), "basin lists");
-    fluvialBuffer(fluvial_ring_, 2 * tiles * RING_CELLS * sizeof(uint32_t), "tile crossings");
+    fluvialBuffer(fluvial_ring_, 6 * tiles * RING_CELLS * sizeof(uint32_t), "tile crossings");
+    fluvialBuffer(fluvial_ring_val_, 3 * tiles * RING_CELLS * sizeof(uint64_t), "values at tile crossings");
     createBuffer(fluvial_control_, ctx, sizeof(FluvialControl), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, true);
     std::memset(fluvial_control_.mapped, 0, sizeof(FluvialControl));
     resetTotals();
@@ -356,6 +361,7 @@ Simulation::Simulation(const Context& ctx, int width, int height)
         buffer(B_FLUVIAL_BEST, fluvial_best_);
         buffer(B_FLUVIAL_LISTS, fluvial_lists_);
         buffer(B_FLUVIAL_RING, fluvial_ring_);
+        buffer(B_FLUVIAL_RING_VAL, fluvial_ring_val_);
         buffer(B_FLUVIAL_RCV, fluvial_rcv_);
         buffer(B_FLUVIAL_ACC, fluvial_acc_);
         buffer(B_FLUVIAL_ANC, fluvial_anc_);
@@ -380,7 +386,7 @@ Simulation::~Simulation() {
     for (Buffer* b : {&params_buffer_, &partials_, &totals_, &springs_buffer_, &delta_, &drained_, &fluvial_level_,
                       &fluvial_steps_, &fluvial_rcv_, &fluvial_acc_, &fluvial_anc_, &fluvial_ab_, &fluvial_control_,
                       &fluvial_tiles_, &fluvial_label_, &fluvial_edges_, &fluvial_basin_, &fluvial_best_,
-                      &fluvial_lists_, &fluvial_ring_})
+                      &fluvial_lists_, &fluvial_ring_, &fluvial_ring_val_})
         destroyBuffer(*b, ctx_);
     for (int i = 0; i < 2; ++i)
         for (Image* img : {&terrain_[size_t(i)], &water_[size_t(i)], &sediment_[size_t(i)], &outflow_[size_t(i)]})
@@ -494,10 +500,6 @@ void Simulation::dispatch(VkCommandBuffer cmd, Pass pass, int mode) {
         vkCmdDispatch(cmd, (static_cast<uint32_t>(std::max(params_.particle_count, 0)) + WG_SIZE - 1) / WG_SIZE, 1, 1);
     else
         vkCmdDispatch(cmd, groupsX(width_), groupsY(height_), 1);
-}
-
-void Simulation::dispatchIndirect(VkCommandBuffer cmd, Pass pass, int mode) {
-    dispatchJob(cmd, pass, JOB_CELLS, mode);
 }
 
 void Simulation::dispatchJob(VkCommandBuffer cmd, Pass pass, int job, int mode) {

@@ -32,11 +32,11 @@ enum class Pass {
     Particles, ParticlesApply,       // the particles model
     // The fluvial model: a control pass between the iterative ones; depression routing (descent
     // and basin labels, label rounds, rounds of the basin graph: edges, hook, hook jumps, relabel;
-    // the filled level, flats rounds); routing, accumulation rounds, implicit erosion (init,
-    // rounds) and the new ground, deposition.
+    // the filled level, flats rounds); routing (and drainage within tiles), the loops over the
+    // tiles' exits (init, rounds), the drainage and erosion maps, the new ground, deposition.
     FluvialControl, FluvialDescend, FluvialLabelJump, FluvialEdges, FluvialHook, FluvialHookJump, FluvialRelabel,
-    FluvialLevel, FluvialFlats, FluvialRoute, FluvialAccumulate, FluvialErodeInit, FluvialErode, FluvialApply,
-    FluvialSedimentInit, FluvialSediment, FluvialDeposit,
+    FluvialLevel, FluvialFlats, FluvialRoute, FluvialTreeInit, FluvialTreeJump, FluvialDrainage, FluvialApply,
+    FluvialDeposit,
     Count
 };
 constexpr int kPassCount = static_cast<int>(Pass::Count);
@@ -47,6 +47,12 @@ double passBytesPerCell(Pass p);
 // (basins, pass points, spill solve, flats, route, accumulate, erode, deposit), each of which
 // records several dispatches (see fluvialRoundBounds).
 const std::vector<Pass>& modelPasses(int model);
+// The fluvial model's phases by index in modelPasses(MODEL_FLUVIAL): basins, pass_points,
+// spill_solve, flats, route, accumulate, erode, deposit.
+const char* fluvialPhaseName(size_t phase);
+// Bytes one fluvial phase reads and writes in an iteration, estimated from the rounds that ran
+// (`c`, the control after the step) on a W x H grid (for effective GB/s).
+double fluvialPhaseBytes(size_t phase, const FluvialControl& c, int width, int height, bool deposition);
 const char* modelName(int model);
 int modelFromName(const std::string& name); // -1 if unknown
 
@@ -63,6 +69,7 @@ struct FluvialRoundBounds {
     int label;               // basin labels across tiles: ceil(log2(ring nodes))
     int boruvka;             // rounds of the basin graph: floor(log2(basins)) + 1
     std::vector<int> hook;   // per round of the basin graph, its hook-jumping rounds
+    int tree;                // each loop over the tiles' exits: ceil(log2(ring nodes))
     int hookTotal() const;
 };
 FluvialRoundBounds fluvialRoundBounds(int width, int height);
@@ -115,13 +122,13 @@ public:
     // Waits for the device first; the old pipeline is destroyed.
     void reloadPass(Pass pass, const std::vector<uint32_t>& spirv);
 
-    // The fluvial model's phases, recorded by recordStep (tests and `alluvium fill` use them
-    // one by one). Fill: depression routing from the current terrain, a bounded number of rounds
-    // of each loop (fluvialRoundBounds), of which the flats' at most `flat_rounds`; with
-    // `more_flats` only further flats rounds, continuing where the last fill left them.
-    // Route: receivers, lake depth and drainage area. Erode: the implicit stream-power update
-    // into the next terrain, then (fluvial_deposition > 0) the sediment routed downstream and
-    // partly deposited.
+    // The fluvial model's phases, recorded by recordStep (fluvialAnalyse uses them one by one).
+    // Fill: depression routing from the current terrain, a bounded number of rounds of each loop
+    // (fluvialRoundBounds), of which the flats' at most `flat_rounds`; MoreFlats: further flats
+    // rounds, continuing where the last fill left them. Route: receivers, lake depth, drainage
+    // within tiles (recordStep then sums it across tiles). Erode: the implicit stream-power
+    // update into the next terrain, then (fluvial_deposition > 0) the sediment routed downstream
+    // and partly deposited.
     void recordFluvialFill(VkCommandBuffer cmd, int flat_rounds, GpuTimer* timer = nullptr);
     void recordFluvialMoreFlats(VkCommandBuffer cmd, int flat_rounds);
     void recordFluvialRoute(VkCommandBuffer cmd);
@@ -134,22 +141,20 @@ public:
     std::vector<uint32_t> fluvialBasins() const;     // fill: each cell's basin (LABEL_INDEX bits)
     std::vector<uint32_t> fluvialSpills() const;     // fill: per basin block, its ordered spill bits (FLUVIAL_NONE: never drains)
     std::vector<uint32_t> fluvialReceivers() const;
-    std::vector<uint64_t> fluvialAccumulation() const; // after fluvialAnalyse: FLUVIAL_ACC_ONE per cell
+    std::vector<uint64_t> fluvialAccumulation() const; // after fluvialAnalyse or a step: FLUVIAL_ACC_ONE per cell
 
 private:
     const Image& image(Field f, bool next) const;
     VkPipeline pipeline(Pass pass);
     void dispatch(VkCommandBuffer cmd, Pass pass, int mode = 0);
-    void dispatchIndirect(VkCommandBuffer cmd, Pass pass, int mode = 0);
     void bindSet(VkCommandBuffer cmd);
     // One iteration of the fluvial model (gpu/fluvial.cpp), each phase followed by a timestamp
     // when timed.
     void recordFluvialStep(VkCommandBuffer cmd, GpuTimer* timer);
     void recordFluvialFlats(VkCommandBuffer cmd, int rounds);
-    int jumpRounds() const;
-    void recordAccumulation(VkCommandBuffer cmd);
-    // Restarts the control's jump counters, then records jumpRounds() rounds of `round`.
-    void recordJumps(VkCommandBuffer cmd, Pass round); // enough pointer-jumping rounds for the longest possible path
+    // One loop over the tiles' exits (TREE_*): init, then as many rounds as the longest
+    // possible chain of exits needs.
+    void recordTree(VkCommandBuffer cmd, int tree);
     void dispatchJob(VkCommandBuffer cmd, Pass pass, int job, int mode = 0);
     void control(VkCommandBuffer cmd, int mode);
 
@@ -167,7 +172,8 @@ private:
     Image lake_, drainage_, uplift_;
     Buffer params_buffer_, partials_, totals_, springs_buffer_, delta_, drained_;
     Buffer fluvial_level_, fluvial_steps_, fluvial_rcv_, fluvial_acc_, fluvial_anc_, fluvial_ab_, fluvial_control_,
-        fluvial_tiles_, fluvial_label_, fluvial_edges_, fluvial_basin_, fluvial_best_, fluvial_lists_, fluvial_ring_;
+        fluvial_tiles_, fluvial_label_, fluvial_edges_, fluvial_basin_, fluvial_best_, fluvial_lists_, fluvial_ring_,
+        fluvial_ring_val_;
     int step_index_ = 0; // steps recorded since construction (models with events in time)
 
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;

@@ -24,7 +24,9 @@ layout(std430, binding = B_FLUVIAL_STEPS) buffer StepsBlock { uint fluvial_steps
 layout(std430, binding = B_FLUVIAL_RCV) buffer RcvBlock { uint fluvial_rcv[]; };
 layout(std430, binding = B_FLUVIAL_ACC) buffer AccBlock { uint64_t fluvial_acc[]; };
 layout(std430, binding = B_FLUVIAL_ANC) buffer AncBlock { uint fluvial_anc[]; };
-layout(std430, binding = B_FLUVIAL_AB) buffer AbBlock { vec2 fluvial_ab[]; };
+layout(std430, binding = B_FLUVIAL_AB) buffer AbBlock { uvec2 fluvial_ab[]; };
+layout(std430, binding = B_FLUVIAL_RING) buffer RingBlock { uint fluvial_ring[]; };
+layout(std430, binding = B_FLUVIAL_RING_VAL) buffer RingValBlock { uint64_t fluvial_ring_val[]; };
 layout(std430, binding = B_FLUVIAL_CONTROL) buffer ControlBlock { FluvialControl ctl; };
 layout(std430, binding = B_FLUVIAL_TILES) buffer TilesBlock { uint fluvial_tiles[]; };
 
@@ -118,17 +120,6 @@ uint keyLevel(uint64_t k) { return uint(k >> 32); }
 // The steps of cell i, from the half of the flats' ping-pong pair that holds them.
 uint flatSteps(uint i) { return fluvial_steps[ctl.flat_parity * cellCount() + i]; }
 
-// Fluvial model, stream-power erosion of cell i this iteration (m of ground): what uplift would
-// have raised it to, minus the implicit solution (before diffusion). 0 for outlets and lakes.
-float streamErosion(ivec2 c, uint i) {
-    if (isOutlet(c) || imageLoad(lake_img, c).r > 0.0) return 0.0;
-    float rise = p.uplift_rate * imageLoad(uplift_img, c).r * p.fluvial_dt;
-    return max(imageLoad(terrain_cur, c).r + rise - fluvial_ab[ctl.parity * cellCount() + i].x, 0.0);
-}
-
-// Fraction of the sediment passing cell c that it keeps (Yuan et al. 2019's G term, G A_cell / A);
-// outlets keep nothing (it leaves the grid).
-float depositFraction(ivec2 c) {
-    if (isOutlet(c)) return 0.0;
-    return min(p.fluvial_deposition * cellArea() / max(imageLoad(drainage_img, c).r, cellArea()), 1.0);
-}
+uint ringAt(uint section, uint node) { return section * ringCount() + node; }
+uint64_t packFloats(float lo, float hi) { return packUint2x32(uvec2(floatBitsToUint(lo), floatBitsToUint(hi))); }
+vec2 unpackFloats(uint64_t v) { return uintBitsToFloat(unpackUint2x32(v)); }

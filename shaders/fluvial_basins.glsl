@@ -7,7 +7,6 @@ layout(std430, binding = B_FLUVIAL_EDGES) buffer EdgesBlock { uint fluvial_edges
 layout(std430, binding = B_FLUVIAL_BASIN) buffer BasinBlock { uint fluvial_basin[]; };
 layout(std430, binding = B_FLUVIAL_BEST) buffer BestBlock { uint64_t fluvial_best[]; };
 layout(std430, binding = B_FLUVIAL_LISTS) buffer ListsBlock { uint fluvial_lists[]; };
-layout(std430, binding = B_FLUVIAL_RING) buffer RingBlock { uint fluvial_ring[]; };
 
 // Sections of B_FLUVIAL_BASIN, each blockCount() long.
 #define BASIN_COMP 0u  // the component's root basin (FLUVIAL_OCEAN once it drains out)
@@ -17,6 +16,10 @@ layout(std430, binding = B_FLUVIAL_RING) buffer RingBlock { uint fluvial_ring[];
 uint basinAt(uint section, uint b) { return section * blockCount() + b; }
 uint compOf(uint b) { return b == FLUVIAL_OCEAN ? FLUVIAL_OCEAN : fluvial_basin[basinAt(BASIN_COMP, b)]; }
 uint listAt(uint list, uint k) { return list * blockCount() + k; }
+
+// While the fill runs, B_FLUVIAL_RCV holds the ground's ordered height bits (fluvial_descend.comp
+// writes them; the receivers replace them after the fill): buffer loads, cheaper than images.
+uint fillGround(uint i) { return fluvial_rcv[i]; }
 
 // The basin of cell i once the labels are resolved (the first edge round resolves them all).
 uint basinOfCell(uint i) { return fluvial_label[i] & LABEL_INDEX; }

@@ -41,9 +41,10 @@ void main() {
         ctl.rounds_hook = 0u;
         ctl.rounds_flats = 0u;
         ctl.tiles_flats = 0u;
-        ctl.rounds = 0u;
-        ctl.rounds_accumulate = 0u;
+        for (int t = 0; t < 3; ++t) ctl.rounds_tree[t] = 0u;
         ctl.edges_first = 0u;
+        ctl.exits = 0u;
+        ctl.tree = 0u;
         break;
     case CONTROL_AFTER_LABEL:
         if (ctl.job[JOB_RING * 3] != 0u) {
@@ -109,18 +110,19 @@ void main() {
         ctl.flat_parity = ctl.parity;
         ctl.changed = 0u;
         break;
-    case CONTROL_START_JUMPS:
-        if (ctl.rounds_accumulate == 0u) ctl.rounds_accumulate = ctl.rounds; // 0 before the accumulation
-        ctl.acc_parity = ctl.parity;
+    case CONTROL_START_TREE + TREE_ACCUMULATE:
+    case CONTROL_START_TREE + TREE_ERODE:
+    case CONTROL_START_TREE + TREE_SEDIMENT:
+        ctl.tree = uint(pc.mode - CONTROL_START_TREE);
         ctl.parity = 0u;
         ctl.live = 0u;
-        setJob(JOB_CELLS, uint(p.group_count_x), uint(p.group_count_y));
+        setJob(JOB_EXITS, groups(ctl.exits), 1u);
         break;
-    case CONTROL_AFTER_JUMP:
-        if (ctl.job[JOB_CELLS * 3] != 0u) {
+    case CONTROL_AFTER_TREE:
+        if (ctl.job[JOB_EXITS * 3] != 0u) {
             ctl.parity ^= 1u;
-            ctl.rounds += 1u;
-            if (ctl.live == 0u) ctl.job[JOB_CELLS * 3] = 0u;
+            ctl.rounds_tree[ctl.tree] += 1u;
+            if (ctl.live == 0u) ctl.job[JOB_EXITS * 3] = 0u;
         }
         ctl.live = 0u;
         break;

@@ -62,6 +62,7 @@ void main() {
     }
     t = target[0][li];
     if (inside) {
+        fluvial_rcv[cellIndex(c)] = groundAt(local); // fillGround() for the passes of the fill
         fluvial_label[cellIndex(c)] = t;
         if (onRing(local)) fluvial_ring[ringNode(c)] = t; // half 0
     }

@@ -42,7 +42,7 @@ void main() {
         ivec2 ca = cellAt(a);
         uint la = scan ? resolvedLabel(a) : basinOfCell(a);
         uint comp_a = compOf(la);
-        uint za = groundBits(ca);
+        uint za = fillGround(a);
         for (uint d = 0u; d < 4u; ++d) {
             if ((mask & (1u << d)) == 0u) continue;
             ivec2 cb = ca + EDGE_DIRS[d];
@@ -50,7 +50,7 @@ void main() {
             uint b = cellIndex(cb);
             uint comp_b = compOf(scan ? resolvedLabel(b) : basinOfCell(b));
             if (comp_a == comp_b) continue;
-            uint64_t key = packKey(max(za, groundBits(cb)), (a << 2) | d);
+            uint64_t key = packKey(max(za, fillGround(b)), (a << 2) | d);
             offer(comp_a, key);
             offer(comp_b, key);
             keep |= 1u << d;

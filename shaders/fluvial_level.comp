@@ -13,7 +13,7 @@ shared uint inner;
 uint levelOf(ivec2 c) {
     uint i = cellIndex(c);
     uint b = basinOfCell(i);
-    uint z = groundBits(c);
+    uint z = fillGround(i);
     if (b == FLUVIAL_OCEAN) return z;
     if (fluvial_basin[basinAt(BASIN_COMP, b)] != FLUVIAL_OCEAN) return FLUVIAL_NONE;
     return max(z, fluvial_basin[basinAt(BASIN_SPILL, b)]);
@@ -37,7 +37,7 @@ void main() {
         uint steps = FLUVIAL_NONE;
         if (w != FLUVIAL_NONE) {
             bool exit = isOutlet(c);
-            uint z = groundBits(c);
+            uint z = fillGround(i);
             for (int k = 0; k < 8 && !exit; ++k) {
                 ivec2 n = local + NB[k];
                 uint wn = levels[(n.y + 1) * HALO + n.x + 1];

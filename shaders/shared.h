@@ -43,10 +43,11 @@ using uint = uint32_t;
 #define B_DRAINED 21        // int64: fixed-point soil carried off open edges this step (particles)
 // The fluvial model (issues 5, 11): depression routing, receivers, drainage area and stream power.
 #define B_FLUVIAL_LEVEL 22  // uint[cells]: W, the lake-filled surface (ordered float bits); FLUVIAL_NONE: no outlet reaches the cell
-#define B_FLUVIAL_RCV 23    // uint[cells]: receiver cell index (itself: an outlet, or a cell no outlet reaches)
-#define B_FLUVIAL_ACC 24    // uint64[2][cells]: drainage accumulation by pointer jumping (units of 2^-16 cell)
-#define B_FLUVIAL_ANC 25    // uint[2][cells]: 2^k-th receiver along the path (FLUVIAL_NONE past the outlet)
-#define B_FLUVIAL_AB 26     // vec2[2][cells]: implicit erosion as z' = a + b z'(ancestor), composed by jumping
+#define B_FLUVIAL_RCV 23    // uint[cells]: receiver cell index (itself: an outlet, or a cell no outlet reaches);
+                            //   while the fill runs, the ground's ordered height bits
+#define B_FLUVIAL_ACC 24    // uint64[cells]: drainage accumulation (units of 2^-16 cell), within the tile, then whole
+#define B_FLUVIAL_ANC 25    // uint[cells]: the exit cell that a cell's implicit erosion map leads to (FLUVIAL_NONE: its root)
+#define B_FLUVIAL_AB 26     // uvec2[cells]: implicit erosion z' = A + B z'(exit) (float bits); then sediment within the tile
 #define B_FLUVIAL_CONTROL 27 // FluvialControl: round counters and the indirect dispatches of the iterative passes
 #define B_LAKE 28           // r32f  lake depth over the ground (m): water of the fluvial model, not ground
 #define B_DRAINAGE 29       // r32f  drainage area (m^2), weighted by the rain mask
@@ -58,8 +59,11 @@ using uint = uint32_t;
 #define B_FLUVIAL_BASIN 35  // uint[6][blocks]: per basin: component, spill, pointer[2], pass[2] (BASIN_* sections)
 #define B_FLUVIAL_BEST 36   // uint64[blocks]: per component, its lowest pass to another (ordered height << 32 | edge)
 #define B_FLUVIAL_LISTS 37  // uint[4][blocks]: the basins, the roots (two lists), the roots hooked this round
-#define B_FLUVIAL_RING 38   // uint[2][ring nodes]: tile-crossing pointers of the basin labels (RING_CELLS per tile)
-#define BINDING_COUNT 39
+#define B_FLUVIAL_RING 38   // uint[6][ring nodes]: tile crossings (RING_CELLS per tile): pointers [2] (basin labels,
+                            //   then the next exit), each ring cell's exit, the list of exits, sediment products [2]
+#define B_FLUVIAL_RING_VAL 39 // uint64[3][ring nodes]: per exit, values [2] (drainage, erosion maps, sediment), and
+                            //   what the exit passes on (erosion: its a, b; sediment: 1 - f and the product to the next exit)
+#define BINDING_COUNT 40
 
 // Reduction slots: each pass that moves mass writes its per-subgroup sums (m^3) into its slot.
 #define SLOT_RAIN 0
@@ -114,7 +118,13 @@ using uint = uint32_t;
 #define FLAT_TILE 0x80000000u
 #define LIST_PITS 0       // B_FLUVIAL_LISTS: every basin
 #define LIST_HOOKED 3     // the roots that hooked onto another component this round (1, 2: the roots)
-#define LIST_SIZE 256     // invocations per workgroup of the passes over lists and ring nodes
+#define RING_NEXT 0u      // sections of B_FLUVIAL_RING, each ring nodes long: 0, 1 pointers
+#define RING_EXIT 2u
+#define RING_LIST 3u
+#define RING_KEEP 4u      // 4, 5
+#define TREE_ACCUMULATE 0 // the three sums and compositions along the receivers (push mode of the tree passes)
+#define TREE_ERODE 1
+#define TREE_SEDIMENT 2
 // Indirect dispatches in FluvialControl.job (x, y, z each); the control pass empties them when
 // their loop is done, so the host records a bounded number of each.
 #define JOB_RING 0    // label pointer jumping over the ring nodes
@@ -123,7 +133,7 @@ using uint = uint32_t;
 #define JOB_JUMP 3    // the hooked roots: pointer jumping to their new root
 #define JOB_BASINS 4  // every basin: new component and spill
 #define JOB_FLATS 5   // the flat tiles to relax
-#define JOB_CELLS 6   // pointer jumping over the grid (accumulation, erosion, sediment)
+#define JOB_EXITS 6   // pointer jumping over the tiles' exits (accumulation, erosion, sediment)
 #define FLUVIAL_JOBS 7
 #define CONTROL_START_FILL 0    // reset the counters and the jobs
 #define CONTROL_AFTER_LABEL 1   // a label round ran: flip parity; nothing left to resolve: stop
@@ -133,9 +143,8 @@ using uint = uint32_t;
 #define CONTROL_AFTER_RELABEL 5 // the next round's edge job (none once no root is left)
 #define CONTROL_START_FLATS 6   // steps half 0, the flat tiles
 #define CONTROL_AFTER_FLATS 7   // a round ran: flip parity; it changed nothing: converged
-#define CONTROL_START_JUMPS 8   // parity 0, next dispatch = the whole grid
-#define CONTROL_AFTER_JUMP 9    // a round ran: flip parity; no ancestors left: stop
-#define TILES_SIZE 64           // invocations per workgroup of fluvial_tiles.comp
+#define CONTROL_START_TREE 8   // + TREE_*: parity 0, next dispatch = the exits
+#define CONTROL_AFTER_TREE 11  // a round ran: flip parity; no exit has a pointer left: stop
 
 // Particles model: droplet variants, and the fixed point of delta[] (int32 units of 2^-20 m:
 // +-2048 m per cell per step; see shaders/particles.comp for the bound).
@@ -248,17 +257,16 @@ struct FluvialControl {
     uint changed;     // tiles a flats round changed
     uint parity;      // which half of the current ping-pong buffers holds the values
     uint flat_parity; // the half of B_FLUVIAL_STEPS that holds the steps
-    uint acc_parity;  // the half of the accumulation buffer that holds the drainage counts
+    uint exits;       // cells whose receiver is in another tile (RING_LIST)
+    uint tree;        // the TREE_* loop running
     uint converged;   // the flats converged within the recorded rounds (the fill is exact)
     uint rounds_label;    // pointer-jumping rounds of the basin labels across tiles
     uint rounds_boruvka;  // rounds of the basin graph (each hooks every root onto its lowest pass)
     uint rounds_hook;     // pointer-jumping rounds of the hooked roots, all rounds together
     uint rounds_flats;    // rounds across flats (each relaxes the visited tiles to their fixed point)
     uint tiles_flats;     // tiles the flats rounds visited
-    uint rounds;          // pointer-jumping rounds of the accumulation, erosion and sediment
-    uint rounds_accumulate; // of which the accumulation
+    uint rounds_tree[3];  // pointer-jumping rounds over the exits: accumulation, erosion, sediment
     uint edges_first;     // boundary cells of the basins (the first edge round)
-    uint pad0;
 };
 
 struct Totals {

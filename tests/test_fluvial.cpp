@@ -335,11 +335,11 @@ TEST_F(Fluvial, SerpentineChannelOfNestedBasinsInFewRounds) {
     EXPECT_EQ(sim->fluvialAccumulation(), ref::accumulate(rcv, ref::rainWeights(std::vector<float>(z.size(), 1.0f))));
     const gpu::FluvialRoundBounds bounds = gpu::fluvialRoundBounds(w, h);
     const double log_cells = std::log2(double(w) * h);
-    const unsigned log_rounds = c.rounds_label + c.rounds_boruvka + c.rounds_hook + c.rounds_accumulate;
+    const unsigned log_rounds = c.rounds_label + c.rounds_boruvka + c.rounds_hook + c.rounds_tree[TREE_ACCUMULATE];
     std::printf("serpentine %dx%d, %u basins: rounds: %u basin labels (bound %d), %u basin graph (bound %d) + %u hook "
                 "jumps (bound %d), %u flats, %u accumulate; %u log-bounded in all, 4 log2(cells) = %.0f\n",
                 w, h, c.lists[LIST_PITS], c.rounds_label, bounds.label, c.rounds_boruvka, bounds.boruvka, c.rounds_hook,
-                bounds.hookTotal(), c.rounds_flats, c.rounds_accumulate, log_rounds, 4 * log_cells);
+                bounds.hookTotal(), c.rounds_flats, c.rounds_tree[TREE_ACCUMULATE], log_rounds, 4 * log_cells);
     EXPECT_GT(c.lists[LIST_PITS], 10000u);
     EXPECT_GE(c.rounds_boruvka, 2u) << "the nested pairs merge before they hook downstream";
     EXPECT_LE(int(c.rounds_label), bounds.label);
@@ -387,7 +387,7 @@ TEST_F(Fluvial, RoundsAndBitsDoNotDependOnTheOrderOfTiles) {
                 terrain = sim->download(Field::Terrain);
                 std::printf("%dx%d: rounds %u labels, %u basin graph + %u hook jumps, %u flats over %u tiles, %u jumps\n",
                             c.w, c.h, fc.rounds_label, fc.rounds_boruvka, fc.rounds_hook, fc.rounds_flats,
-                            fc.tiles_flats, step.rounds);
+                            fc.tiles_flats, step.rounds_tree[0] + step.rounds_tree[1] + step.rounds_tree[2]);
                 continue;
             }
             EXPECT_EQ(fc.rounds_label, first.rounds_label);
@@ -396,7 +396,7 @@ TEST_F(Fluvial, RoundsAndBitsDoNotDependOnTheOrderOfTiles) {
             EXPECT_EQ(fc.rounds_flats, first.rounds_flats);
             EXPECT_EQ(fc.tiles_flats, first.tiles_flats);
             EXPECT_EQ(fc.edges_first, first.edges_first);
-            EXPECT_EQ(step.rounds, first_step.rounds) << "the step's jumping rounds";
+            for (int t = 0; t < 3; ++t) EXPECT_EQ(step.rounds_tree[t], first_step.rounds_tree[t]) << "tree " << t;
             EXPECT_EQ(step.rounds_flats, first_step.rounds_flats) << "the step's flats rounds";
             EXPECT_EQ(sim->fluvialKeys(), keys);
             EXPECT_EQ(sim->fluvialReceivers(), rcv);
