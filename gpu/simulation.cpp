@@ -51,6 +51,7 @@ constexpr std::array<PassInfo, kPassCount> kPasses = {{
     {"fluvial_route", 0, false},
     {"fluvial_tree_init", 0, false},
     {"fluvial_tree_jump", 0, false},
+    {"fluvial_tree_push", 0, false},
     {"fluvial_drainage", 0, false},
     {"fluvial_apply", 0, false},
     {"fluvial_deposit", 0, false},
@@ -86,10 +87,10 @@ constexpr std::array<FieldInfo, static_cast<size_t>(Field::Count)> kFields = {{
 
 // Per-cell bytes of the fluvial model's buffers: level 4, steps 2 x 4, receiver 4, accumulation
 // 8, erosion targets 4, erosion maps 8, labels 4, edge lists 2 x 4; per basin block (one per
-// 2 x 2 cells): 6 x 4 + 8 + 4 x 4; per ring node (60 per 256 cells) 6 x 4 + 3 x 8.
+// 2 x 2 cells): 6 x 4 + 8 + 4 x 4; per ring node (60 per 256 cells) 6 x 4 + 4 x 8.
 constexpr uint64_t kFluvialBytesPerCell = 4 + 8 + 4 + 8 + 4 + 8 + 4 + 8;
 constexpr uint64_t kFluvialBytesPerBlock = 6 * 4 + 8 + 4 * 4;
-constexpr uint64_t kFluvialBytesPerRingNode = 6 * 4 + 3 * 8;
+constexpr uint64_t kFluvialBytesPerRingNode = 6 * 4 + 4 * 8;
 
 uint64_t blockCount(int width, int height) { return uint64_t((width + 1) / 2) * uint64_t((height + 1) / 2); }
 
@@ -254,7 +255,7 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     fluvialBuffer(fluvial_best_, blocks * sizeof(uint64_t), "basin passes");
     fluvialBuffer(fluvial_lists_, 4 * blocks * sizeof(uint32_t), "basin lists");
     fluvialBuffer(fluvial_ring_, 6 * tiles * RING_CELLS * sizeof(uint32_t), "tile crossings");
-    fluvialBuffer(fluvial_ring_val_, 3 * tiles * RING_CELLS * sizeof(uint64_t), "values at tile crossings");
+    fluvialBuffer(fluvial_ring_val_, 4 * tiles * RING_CELLS * sizeof(uint64_t), "values at tile crossings");
     createBuffer(fluvial_control_, ctx, sizeof(FluvialControl), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, true);
     std::memset(fluvial_control_.mapped, 0, sizeof(FluvialControl));
     resetTotals();

@@ -35,7 +35,7 @@ enum class Pass {
     // the filled level, flats rounds); routing (and drainage within tiles), the loops over the
     // tiles' exits (init, rounds), the drainage and erosion maps, the new ground, deposition.
     FluvialControl, FluvialDescend, FluvialLabelJump, FluvialEdges, FluvialHook, FluvialHookJump, FluvialRelabel,
-    FluvialLevel, FluvialFlats, FluvialRoute, FluvialTreeInit, FluvialTreeJump, FluvialDrainage, FluvialApply,
+    FluvialLevel, FluvialFlats, FluvialRoute, FluvialTreeInit, FluvialTreeJump, FluvialTreePush, FluvialDrainage, FluvialApply,
     FluvialDeposit,
     Count
 };

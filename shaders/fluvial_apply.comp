@@ -2,9 +2,9 @@
 // Fluvial model, the new ground (one pass over the tiles, after the erosion's rounds over the
 // exits): z'(c) = A + B z'(y) with z'(y) from the rounds, plus hillslope diffusion D
 // laplacian(z) dt (explicit, on the heights at the start of the iteration; its factor D dt / L^2
-// is capped at 0.2, the explicit stability limit). Outlets stay at base level. The other
-// ping-pong fields are carried over unchanged (the pipe model's water waits). Adds the
-// stream-power erosion to the wear map (m eroded since the start).
+// is capped at 0.2, the explicit stability limit). Outlets stay at base level. (The pipe
+// model's fields are copied to their other halves beside this pass.) Adds the stream-power
+// erosion to the wear map (m eroded since the start).
 // Deposition (fluvial_deposition G > 0) starts here: the sediment passing a cell is
 // T(j) = E(j) + sum over donors d of (1 - f(d)) T(d), E the volume its stream power eroded, f the
 // fraction a cell keeps (Yuan et al. 2019's G A_cell / A; outlets keep nothing). Each cell carries
@@ -30,7 +30,7 @@ void main() {
     if (inside) {
         vec2 map = uintBitsToFloat(fluvial_ab[i]);
         uint target = fluvial_anc[i];
-        float z_stream = map.x;
+        precise float z_stream = map.x;
         if (target != FLUVIAL_NONE)
             z_stream = map.x + map.y * unpackFloats(fluvial_ring_val[ringAt(ctl.parity, ringNode(cellAt(target)))]).x;
         float z = imageLoad(terrain_cur, c).r;
@@ -51,9 +51,6 @@ void main() {
         imageStore(terrain_next, c, vec4(z_new));
         vec2 wear = imageLoad(wear_img, c).rg;
         imageStore(wear_img, c, vec4(wear.x + eroded, wear.y, 0.0, 0.0));
-        imageStore(water_next, c, imageLoad(water_cur, c));
-        imageStore(sediment_next, c, imageLoad(sediment_cur, c));
-        imageStore(outflow_next, c, imageLoad(outflow_cur, c));
     }
     if (!deposition) return; // uniform
 
@@ -66,7 +63,7 @@ void main() {
     keep[li] = 1.0 - f;
     barrier();
     if (inside) {
-        float carried = eroded * cellArea() * float(FLUVIAL_SED_ONE);
+        precise float carried = eroded * cellArea() * float(FLUVIAL_SED_ONE);
         uint k = li;
         for (int n = 0; n < WG_SIZE; ++n) {
             treeAdd(k, uint64_t(carried + 0.5));
@@ -79,12 +76,12 @@ void main() {
     if (!inside) return;
     fluvial_ab[i] = unpackUint2x32(treeSum(li)); // the sediment passing c from within the tile
     if (onRing(local)) {
-        float product = 1.0; // of (1 - f) from c down to its exit, the exit's own excluded
+        precise float product = 1.0; // of (1 - f) from c down to its exit, the exit's own excluded
         uint k = li;
         for (int n = 0; n < WG_SIZE && tree_parent[k] < TREE_OUT; ++n) {
             product *= keep[k];
             k = tree_parent[k];
         }
-        fluvial_ring_val[ringAt(2u, ringNode(c))] = packFloats(keep[li], product);
+        fluvial_ring_val[ringAt(VAL_AUX, ringNode(c))] = packFloats(keep[li], product);
     }
 }

@@ -118,6 +118,9 @@ void main() {
         ctl.live = 0u;
         setJob(JOB_EXITS, groups(ctl.exits), 1u);
         break;
+    case CONTROL_START_PUSH:
+        setJob(JOB_EXITS, groups(ctl.exits), 1u);
+        break;
     case CONTROL_AFTER_TREE:
         if (ctl.job[JOB_EXITS * 3] != 0u) {
             ctl.parity ^= 1u;

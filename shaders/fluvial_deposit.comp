@@ -1,7 +1,8 @@
 #version 450
 // Fluvial model, deposition (one pass over the tiles, after the sediment's rounds over the
-// exits): each ring cell receives (1 - f) of the sediment passing the exits of neighbouring
-// tiles that drain into it, and carries it down its path within the tile like
+// exits): each ring cell takes what the exits of neighbouring tiles poured into it ((1 - f) of
+// the sediment passing them, fluvial_tree_push.comp), and carries it down its path within the
+// tile like
 // fluvial_apply.comp carries each cell's own; each cell then keeps f T of the sediment T
 // passing it (m^3), raising its new ground by f T / cell_area, and adds it to the wear map's
 // deposition. What reaches an outlet leaves the grid.
@@ -28,14 +29,7 @@ void main() {
     treeClear(li);
     barrier();
     if (inside && onRing(local)) {
-        double inflow = 0.0;
-        for (int k = 0; k < 8; ++k) {
-            ivec2 n = c + NB[k];
-            if (!fromNeighbourTile(origin, n, i)) continue;
-            uint node = ringNode(n);
-            double passing = double(fluvial_ring_val[ringAt(ctl.parity, node)]);
-            inflow += double(uint64_t(passing * double(unpackFloats(fluvial_ring_val[ringAt(2u, node)]).x) + 0.5));
-        }
+        precise double inflow = double(fluvial_ring_val[ringAt(VAL_INFLOW, ringNode(c))]);
         uint k = li;
         for (int n = 0; n < WG_SIZE && inflow > 0.0; ++n) {
             treeAdd(k, uint64_t(inflow + 0.5));

@@ -3,16 +3,16 @@
 // neighbour on the unfilled ground, else (inside a flat) to the first equal neighbour with a
 // smaller index, else it is a pit: a basin of its own. Outlets are roots of the ocean. The
 // pointers only go down in (height, index), so they form a forest.
-// Inside the tile, pointer jumping in shared memory (8 rounds: a path holds at most 256 of its
-// cells) takes every cell to its root or to the first cell outside the tile: its label is then
-// its basin (LABEL_RESOLVED) or the ring node of that cell (LABEL_EXTERNAL), which the label
-// rounds over the ring nodes resolve (fluvial_label_jump.comp). Also starts the basin graph:
+// Inside the tile, every cell follows the pointers (in shared memory) to its root or to the
+// first cell outside the tile: its label is then its basin (LABEL_RESOLVED) or the ring node of
+// that cell (LABEL_EXTERNAL), which the label rounds over the ring nodes resolve
+// (fluvial_label_jump.comp). Also starts the basin graph:
 // each pit is a component of its own, listed in LIST_PITS.
 #include "fluvial_basins.glsl"
 
 const int HALO = WG_X + 2;
 shared uint ground[HALO * HALO]; // ordered height bits, FLUVIAL_NONE outside the grid
-shared uint target[2][WG_SIZE];
+shared uint target[WG_SIZE];
 
 uint groundAt(ivec2 local) { return ground[(local.y + 1) * HALO + local.x + 1]; }
 
@@ -52,15 +52,10 @@ void main() {
             t = in_tile ? uint(n.y * WG_X + n.x) : (LABEL_EXTERNAL | ringNode(origin + n));
         }
     }
-    target[0][li] = t;
+    target[li] = t;
     barrier();
-    for (int r = 0; r < 8; ++r) {
-        uint v = target[r & 1][li];
-        if ((v & (LABEL_RESOLVED | LABEL_EXTERNAL)) == 0u) v = target[r & 1][v];
-        target[(r & 1) ^ 1][li] = v;
-        barrier();
-    }
-    t = target[0][li];
+    // Follow the pointers within the tile (a path holds at most its 256 cells): reads only.
+    for (int n = 0; n < WG_SIZE && (t & (LABEL_RESOLVED | LABEL_EXTERNAL)) == 0u; ++n) t = target[t];
     if (inside) {
         fluvial_rcv[cellIndex(c)] = groundAt(local); // fillGround() for the passes of the fill
         fluvial_label[cellIndex(c)] = t;

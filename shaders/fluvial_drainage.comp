@@ -1,9 +1,9 @@
 #version 450
 // Fluvial model, end of the drainage accumulation and start of the implicit erosion (one pass
 // over the tiles, after the accumulation's rounds over the exits).
-// Drainage: each ring cell receives what the exits of the neighbouring tiles that drain into it
-// carry (their totals from the rounds), and adds it down its path within the tile to the local
-// sums of fluvial_route.comp. Writes the drainage area (m^2).
+// Drainage: each ring cell adds what the exits of the neighbouring tiles poured into it
+// (fluvial_tree_push.comp) down its path within the tile to the local sums of
+// fluvial_route.comp. Writes the drainage area (m^2).
 // Erosion: stream power dz/dt = U - K A^m S^n, implicit along the receivers (Braun and Willett
 // 2013). For n = 1 each cell's new height is affine in its receiver's new height,
 //   z'(i) = a(i) + b(i) z'(r),  a = (z + U dt) / (1 + F),  b = F / (1 + F),  F = K dt A^m / L(i,r)^n.
@@ -30,11 +30,9 @@ void main() {
     treeClear(li);
     barrier();
     if (inside && onRing(local)) {
-        uint64_t inflow = 0ul;
-        for (int k = 0; k < 8; ++k) {
-            ivec2 n = c + NB[k];
-            if (fromNeighbourTile(origin, n, i)) inflow += fluvial_ring_val[ringAt(ctl.parity, ringNode(n))];
-        }
+        uint node = ringAt(VAL_INFLOW, ringNode(c));
+        uint64_t inflow = fluvial_ring_val[node];
+        fluvial_ring_val[node] = 0ul; // for the sediment's
         if (inflow != 0ul) treeAddDown(li, inflow);
     }
     barrier();
@@ -74,7 +72,7 @@ void main() {
     barrier();
     if (!inside) return;
     // z'(c) = A + B z'(y), composed in path order.
-    float A = 0.0, B = 1.0;
+    precise float A = 0.0, B = 1.0; // no fused multiply-adds: the same bits on every device
     uint k = li, target = FLUVIAL_NONE;
     for (int n = 0; n < WG_SIZE; ++n) {
         uint kp = tree_parent[k];
@@ -92,5 +90,5 @@ void main() {
     }
     fluvial_ab[i] = floatBitsToUint(vec2(A, B));
     fluvial_anc[i] = target;
-    if (parent == TREE_OUT) fluvial_ring_val[ringAt(2u, ringNode(c))] = packFloats(a, b);
+    if (parent == TREE_OUT) fluvial_ring_val[ringAt(VAL_AUX, ringNode(c))] = packFloats(a, b);
 }

@@ -41,14 +41,14 @@ void main() {
     if (valid) {
         ivec2 ca = cellAt(a);
         uint la = scan ? resolvedLabel(a) : basinOfCell(a);
-        uint comp_a = compOf(la);
+        uint comp_a = scan ? la : compOf(la); // the first round: every basin is its own component
         uint za = fillGround(a);
         for (uint d = 0u; d < 4u; ++d) {
             if ((mask & (1u << d)) == 0u) continue;
             ivec2 cb = ca + EDGE_DIRS[d];
             if (!inGrid(cb)) continue;
             uint b = cellIndex(cb);
-            uint comp_b = compOf(scan ? resolvedLabel(b) : basinOfCell(b));
+            uint comp_b = scan ? resolvedLabel(b) : compOf(basinOfCell(b));
             if (comp_a == comp_b) continue;
             uint64_t key = packKey(max(za, fillGround(b)), (a << 2) | d);
             offer(comp_a, key);

@@ -63,7 +63,7 @@ void main() {
                 if (levels[n] == w && steps[n] != FLUVIAL_NONE) best = min(best, steps[n] + 1u);
             }
             if (best < s) {
-                steps[me] = best;
+                atomicMin(steps[me], best); // neighbours read it meanwhile: old or new, both upper bounds
                 flags[sweep & 1u] = 1u;
             }
         }

@@ -11,25 +11,11 @@
 // exit its path leaves by.
 #include "fluvial_tree.glsl"
 
-const int HALO = WG_X + 2;
-shared uint levels[HALO * HALO];
-shared uint flat_steps[HALO * HALO];
-
-uint at(ivec2 local) { return uint((local.y + 1) * HALO + local.x + 1); }
-
 void main() {
     ivec2 tile = fluvialTile();
     ivec2 origin = tile * ivec2(WG_X, WG_Y);
     uint li = gl_LocalInvocationIndex;
-    uint steps_half = ctl.flat_parity * cellCount();
-    for (uint k = li; k < uint(HALO * HALO); k += uint(WG_SIZE)) {
-        ivec2 c = origin + ivec2(int(k % uint(HALO)) - 1, int(k / uint(HALO)) - 1);
-        bool in_grid = inGrid(c);
-        levels[k] = in_grid ? fluvial_level[cellIndex(c)] : FLUVIAL_NONE;
-        flat_steps[k] = in_grid ? fluvial_steps[steps_half + cellIndex(c)] : FLUVIAL_NONE;
-    }
     treeClear(li);
-    barrier();
 
     ivec2 local = ivec2(gl_LocalInvocationID.xy);
     ivec2 c = origin + local;
@@ -38,18 +24,20 @@ void main() {
     uint parent = TREE_ROOT;
     uint weight = 0u;
     if (inside) {
-        uint wc = levels[at(local)];
+        uint wc = fluvial_level[i];
         uint receiver = i;
         float lake = 0.0;
         if (wc != FLUVIAL_NONE && !isOutlet(c)) {
             precise float w = fromOrdered(wc);
             lake = max(w - fromOrdered(fluvial_rcv[i]), 0.0); // the ground, as the fill left it
             precise float best_slope = 0.0;
-            uint best_steps = flat_steps[at(local)];
+            uint best_steps = flatSteps(i);
             int best = -1, flat_best = -1;
             for (int k = 0; k < 8; ++k) {
-                uint wn_bits = levels[at(local + NB[k])];
-                if (wn_bits == FLUVIAL_NONE) continue; // outside the grid, or unreached
+                ivec2 n = c + NB[k];
+                if (!inGrid(n)) continue;
+                uint wn_bits = fluvial_level[cellIndex(n)];
+                if (wn_bits == FLUVIAL_NONE) continue; // unreached
                 precise float wn = fromOrdered(wn_bits);
                 if (wn < w) {
                     precise float slope = (w - wn) * NB_INV_DIST[k];
@@ -58,7 +46,7 @@ void main() {
                         best = k;
                     }
                 } else if (wn == w) {
-                    uint sn = flat_steps[at(local + NB[k])];
+                    uint sn = flatSteps(cellIndex(n));
                     if (sn < best_steps) {
                         best_steps = sn;
                         flat_best = k;
@@ -95,9 +83,11 @@ void main() {
     bool exit = inside && parent == TREE_OUT;
     if (inside) {
         fluvial_acc[i] = uint64_t(tree_lo[li]);
-        if (onRing(local))
+        if (onRing(local)) {
             fluvial_ring[ringAt(RING_EXIT, ringNode(c))] =
                 exit_cell == FLUVIAL_NONE ? FLUVIAL_NONE : ringNode(origin + treeLocal(exit_cell));
+            fluvial_ring_val[ringAt(VAL_INFLOW, ringNode(c))] = 0ul; // fluvial_tree_push.comp adds into it
+        }
     }
     uvec4 ballot = subgroupBallot(exit);
     uint base = 0u;

@@ -57,10 +57,3 @@ uint treeExit(uint k) {
     return tree_parent[k] == TREE_OUT ? k : FLUVIAL_NONE;
 }
 
-// What the exits of neighbouring tiles whose receiver is cell c (on this tile's ring) pass on,
-// from the values of the last round over the exits.
-bool fromNeighbourTile(ivec2 origin, ivec2 n, uint i) {
-    ivec2 local = n - origin;
-    bool outside = local.x < 0 || local.y < 0 || local.x >= WG_X || local.y >= WG_Y;
-    return outside && inGrid(n) && fluvial_rcv[cellIndex(n)] == i;
-}

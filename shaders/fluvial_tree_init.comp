@@ -24,15 +24,15 @@ void main() {
         fluvial_ring_val[other] = 0ul;
         break;
     case TREE_ERODE: {
-        vec2 own = unpackFloats(fluvial_ring_val[ringAt(2u, node)]); // a, b of x
+        vec2 own = unpackFloats(fluvial_ring_val[ringAt(VAL_AUX, node)]); // a, b of x
         vec2 map = uintBitsToFloat(fluvial_ab[e]);                    // e's map to y
-        vec2 m = vec2(own.x + own.y * map.x, own.y * map.y);
+        precise vec2 m = vec2(own.x + own.y * map.x, own.y * map.y);
         if (m.y == 0.0) next = FLUVIAL_NONE; // a root on the way: z'(x) = A
         fluvial_ring_val[cur] = packFloats(m.x, m.y);
         break;
     }
     case TREE_SEDIMENT: {
-        float keep = unpackFloats(fluvial_ring_val[ringAt(2u, node)]).x * unpackFloats(fluvial_ring_val[ringAt(2u, entry)]).y;
+        precise float keep = unpackFloats(fluvial_ring_val[ringAt(VAL_AUX, node)]).x * unpackFloats(fluvial_ring_val[ringAt(VAL_AUX, entry)]).y;
         if (keep == 0.0) next = FLUVIAL_NONE;
         fluvial_ring_val[cur] = packUint2x32(fluvial_ab[i]);
         fluvial_ring_val[other] = 0ul;

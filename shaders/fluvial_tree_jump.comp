@@ -18,7 +18,7 @@ void main() {
         uint ptr = fluvial_ring[ringAt(RING_NEXT + cur, node)];
         uint ptr_next = FLUVIAL_NONE;
         if (pc.mode == TREE_ERODE) {
-            vec2 m = unpackFloats(fluvial_ring_val[ringAt(cur, node)]);
+            precise vec2 m = unpackFloats(fluvial_ring_val[ringAt(cur, node)]);
             if (ptr != FLUVIAL_NONE) {
                 vec2 mp = unpackFloats(fluvial_ring_val[ringAt(cur, ptr)]);
                 m = vec2(m.x + m.y * mp.x, m.y * mp.y);
@@ -29,7 +29,7 @@ void main() {
             uint64_t v = fluvial_ring_val[ringAt(cur, node)];
             fluvial_ring_val[ringAt(cur, node)] = 0ul; // the next round adds into this half
             if (v != 0ul) atomicAdd(fluvial_ring_val[ringAt(nxt, node)], v);
-            float keep = uintBitsToFloat(fluvial_ring[ringAt(RING_KEEP + cur, node)]);
+            precise float keep = uintBitsToFloat(fluvial_ring[ringAt(RING_KEEP + cur, node)]);
             if (ptr != FLUVIAL_NONE) {
                 uint64_t carried = pc.mode == TREE_SEDIMENT ? uint64_t(double(v) * double(keep) + 0.5) : v;
                 if (carried != 0ul) atomicAdd(fluvial_ring_val[ringAt(nxt, ptr)], carried);

@@ -61,8 +61,9 @@ using uint = uint32_t;
 #define B_FLUVIAL_LISTS 37  // uint[4][blocks]: the basins, the roots (two lists), the roots hooked this round
 #define B_FLUVIAL_RING 38   // uint[6][ring nodes]: tile crossings (RING_CELLS per tile): pointers [2] (basin labels,
                             //   then the next exit), each ring cell's exit, the list of exits, sediment products [2]
-#define B_FLUVIAL_RING_VAL 39 // uint64[3][ring nodes]: per exit, values [2] (drainage, erosion maps, sediment), and
-                            //   what the exit passes on (erosion: its a, b; sediment: 1 - f and the product to the next exit)
+#define B_FLUVIAL_RING_VAL 39 // uint64[4][ring nodes]: per exit, values [2] (drainage, erosion maps, sediment),
+                            //   what it passes on (erosion: its a, b; sediment: 1 - f and the product to the next
+                            //   exit); per ring cell, what the exits of other tiles pour into it
 #define BINDING_COUNT 40
 
 // Reduction slots: each pass that moves mass writes its per-subgroup sums (m^3) into its slot.
@@ -122,6 +123,8 @@ using uint = uint32_t;
 #define RING_EXIT 2u
 #define RING_LIST 3u
 #define RING_KEEP 4u      // 4, 5
+#define VAL_AUX 2u        // sections of B_FLUVIAL_RING_VAL after the two value halves
+#define VAL_INFLOW 3u
 #define TREE_ACCUMULATE 0 // the three sums and compositions along the receivers (push mode of the tree passes)
 #define TREE_ERODE 1
 #define TREE_SEDIMENT 2
@@ -145,6 +148,7 @@ using uint = uint32_t;
 #define CONTROL_AFTER_FLATS 7   // a round ran: flip parity; it changed nothing: converged
 #define CONTROL_START_TREE 8   // + TREE_*: parity 0, next dispatch = the exits
 #define CONTROL_AFTER_TREE 11  // a round ran: flip parity; no exit has a pointer left: stop
+#define CONTROL_START_PUSH 12  // the exits again (their values stay in the current half)
 
 // Particles model: droplet variants, and the fixed point of delta[] (int32 units of 2^-20 m:
 // +-2048 m per cell per step; see shaders/particles.comp for the bound).
