@@ -274,6 +274,11 @@ std::vector<uint32_t> Simulation::fluvialSpills() const {
 std::vector<uint32_t> Simulation::fluvialReceivers() const {
     std::vector<uint32_t> v(size_t(width_) * size_t(height_));
     downloadBuffer(ctx_, fluvial_rcv_, v.data(), v.size() * sizeof(uint32_t));
+    // Stored as the neighbour's index in the shaders' order (RCV_SELF: itself).
+    static constexpr int kDx[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, kDy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+    for (size_t i = 0; i < v.size(); ++i)
+        if (v[i] < RCV_SELF) v[i] = uint32_t(int64_t(i) + kDy[v[i]] * int64_t(width_) + kDx[v[i]]);
+        else v[i] = uint32_t(i);
     return v;
 }
 

@@ -238,8 +238,8 @@ Simulation::Simulation(const Context& ctx, int width, int height)
                               " MiB in one storage buffer");
         createBuffer(b, ctx, bytes, storage, false);
     };
-    // Cell indices << 4 (edge lists) must fit in 32 bits.
-    if (cells >= (uint64_t(1) << 28))
+    // Cell indices << 4 (edge lists) must fit in 32 bits, coordinates in 16 bits (cell lists).
+    if (cells >= (uint64_t(1) << 28) || width > 65535 || height > 65535)
         throw DeviceError("a " + std::to_string(width) + "x" + std::to_string(height) +
                           " grid has too many cells for the fluvial model (at most 2^28)");
     fluvialBuffer(fluvial_level_, cells * sizeof(uint32_t), "filled levels");

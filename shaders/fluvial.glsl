@@ -75,6 +75,7 @@ uint permutedGroup(uint g, uint count) {
 }
 // The tile a grid-dispatched workgroup works on, and its invocation's cell.
 ivec2 fluvialTile() {
+    if (p.fluvial_tile_order == 0) return ivec2(gl_WorkGroupID.xy); // (no division: CPU drivers divide slowly)
     uint count = uint(p.group_count_x) * uint(p.group_count_y);
     uint g = permutedGroup(gl_WorkGroupID.y * uint(p.group_count_x) + gl_WorkGroupID.x, count);
     return ivec2(int(g % uint(p.group_count_x)), int(g / uint(p.group_count_x)));
@@ -100,15 +101,12 @@ uint ringNode(ivec2 c) {
     ivec2 tile = c / ivec2(WG_X, WG_Y);
     return (uint(tile.y) * uint(p.group_count_x) + uint(tile.x)) * uint(RING_CELLS) + ringIndex(c - tile * ivec2(WG_X, WG_Y));
 }
-ivec2 ringCell(uint node) {
-    uint tile = node / uint(RING_CELLS), k = node % uint(RING_CELLS);
-    ivec2 origin = ivec2(int(tile % uint(p.group_count_x)), int(tile / uint(p.group_count_x))) * ivec2(WG_X, WG_Y);
-    ivec2 local = k < 16u ? ivec2(int(k), 0)
-                : k < 32u ? ivec2(int(k) - 16, WG_Y - 1)
-                : k < 46u ? ivec2(0, int(k) - 31)
-                          : ivec2(WG_X - 1, int(k) - 45);
-    return origin + local;
-}
+// Cells in lists as x | y << 16 (grids are at most 65535 wide): no division to find them again.
+uint packCell(ivec2 c) { return uint(c.x) | (uint(c.y) << 16); }
+ivec2 unpackCell(uint v) { return ivec2(int(v & 0xFFFFu), int(v >> 16)); }
+
+// Receivers are stored as the index of the neighbour (NB order), or RCV_SELF.
+ivec2 receiverCell(ivec2 c, uint code) { return code == RCV_SELF ? c : c + NB[code]; }
 
 // Basins: the 2x2 block of their pit.
 uint blockCount() { return uint((p.width + 1) / 2) * uint((p.height + 1) / 2); }

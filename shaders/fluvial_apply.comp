@@ -32,7 +32,7 @@ void main() {
         uint target = fluvial_anc[i];
         precise float z_stream = map.x;
         if (target != FLUVIAL_NONE)
-            z_stream = map.x + map.y * unpackFloats(fluvial_ring_val[ringAt(ctl.parity, ringNode(cellAt(target)))]).x;
+            z_stream = map.x + map.y * unpackFloats(fluvial_ring_val[ringAt(ctl.parity, target)]).x;
         float z = imageLoad(terrain_cur, c).r;
         float z_new = z;
         if (!isOutlet(c)) {

@@ -26,6 +26,5 @@ uint basinOfCell(uint i) { return fluvial_label[i] & LABEL_INDEX; }
 
 // The cell at the other end of edge `dir` of cell i.
 uint edgeNeighbour(uint i, uint dir) {
-    ivec2 c = cellAt(i) + EDGE_DIRS[dir];
-    return cellIndex(c);
+    return uint(int(i) + EDGE_DIRS[dir].y * p.width + EDGE_DIRS[dir].x);
 }

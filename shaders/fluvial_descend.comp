@@ -59,8 +59,8 @@ void main() {
     if (inside) {
         fluvial_rcv[cellIndex(c)] = groundAt(local); // fillGround() for the passes of the fill
         fluvial_label[cellIndex(c)] = t;
-        if (onRing(local)) fluvial_ring[ringNode(c)] = t; // half 0
     }
+    if (onRing(local)) fluvial_ring[ringNode(c)] = t; // half 0 (outside the grid: the ocean, never asked)
     if (pit) {
         uint b = blockOf(c);
         fluvial_basin[basinAt(BASIN_COMP, b)] = b;

@@ -46,12 +46,13 @@ void main() {
 
         float z = imageLoad(terrain_cur, c).r;
         float rise = p.uplift_rate * imageLoad(uplift_img, c).r * p.fluvial_dt;
-        uint r = fluvial_rcv[i];
+        uint code = fluvial_rcv[i];
         a = z + rise;
         if (isOutlet(c)) {
             a = z;
-        } else if (r != i && imageLoad(lake_img, c).r <= 0.0) {
-            ivec2 rc = cellAt(r);
+        } else if (code != RCV_SELF && imageLoad(lake_img, c).r <= 0.0) {
+            ivec2 rc = c + NB[code];
+            uint r = cellIndex(rc);
             float dist = length(vec2(rc - c)) * p.cell_size;
             float hardness = clamp(imageLoad(hardness_img, c).r, 0.0, 1.0);
             float k = p.stream_power_k * (1.0 - 0.9 * hardness);
@@ -77,7 +78,7 @@ void main() {
     for (int n = 0; n < WG_SIZE; ++n) {
         uint kp = tree_parent[k];
         if (kp == TREE_OUT) {
-            target = cellIndex(origin + treeLocal(k));
+            target = ringNode(origin + treeLocal(k));
             break;
         }
         A = A + B * map_a[k];
@@ -89,6 +90,6 @@ void main() {
         k = kp;
     }
     fluvial_ab[i] = floatBitsToUint(vec2(A, B));
-    fluvial_anc[i] = target;
+    fluvial_anc[i] = target; // the exit's ring node
     if (parent == TREE_OUT) fluvial_ring_val[ringAt(VAL_AUX, ringNode(c))] = packFloats(a, b);
 }

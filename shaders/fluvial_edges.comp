@@ -20,9 +20,11 @@ void offer(uint comp, uint64_t key) {
 void main() {
     bool scan = pc.mode == 0;
     uint a = 0u, mask = 0u;
+    ivec2 ca = ivec2(0);
     bool valid;
     if (scan) {
         ivec2 c = fluvialCell();
+        ca = c;
         valid = inGrid(c);
         if (valid) {
             a = cellIndex(c);
@@ -35,11 +37,11 @@ void main() {
             uint e = fluvial_edges[ctl.edge_src * cellCount() + k];
             a = e >> 4;
             mask = e & 0xFu;
+            ca = cellAt(a);
         }
     }
     uint keep = 0u;
     if (valid) {
-        ivec2 ca = cellAt(a);
         uint la = scan ? resolvedLabel(a) : basinOfCell(a);
         uint comp_a = scan ? la : compOf(la); // the first round: every basin is its own component
         uint za = fillGround(a);

@@ -18,8 +18,8 @@ uint at(ivec2 local) { return uint((local.y + 1) * HALO + local.x + 1); }
 
 void main() {
     uint g = permutedGroup(gl_WorkGroupID.x, gl_NumWorkGroups.x);
-    uint t = fluvial_tiles[2u * tileCount() + g];
-    ivec2 tile = ivec2(int(t % uint(p.group_count_x)), int(t / uint(p.group_count_x)));
+    ivec2 tile = unpackCell(fluvial_tiles[2u * tileCount() + g]);
+    uint t = uint(tile.y) * uint(p.group_count_x) + uint(tile.x);
     uint round_ = ctl.rounds_flats + 1u;
     uint seen = ((round_ - 1u) & 1u) * tileCount(), mine = (round_ & 1u) * tileCount();
     // Visited when this tile or a neighbour changed in the previous round.

@@ -8,7 +8,7 @@
 void main() {
     uint n = listEntry();
     bool live = false;
-    if (n < ringCount() && inGrid(ringCell(n))) {
+    if (n < ringCount()) { // fluvial_descend.comp wrote every ring node (outside the grid: the ocean)
         uint cur = ctl.parity * ringCount(), next = (ctl.parity ^ 1u) * ringCount();
         uint v = fluvial_ring[cur + n];
         if ((v & LABEL_EXTERNAL) != 0u) v = fluvial_ring[cur + (v & LABEL_INDEX)];

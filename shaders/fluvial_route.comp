@@ -25,7 +25,7 @@ void main() {
     uint weight = 0u;
     if (inside) {
         uint wc = fluvial_level[i];
-        uint receiver = i;
+        uint receiver = RCV_SELF;
         float lake = 0.0;
         if (wc != FLUVIAL_NONE && !isOutlet(c)) {
             precise float w = fromOrdered(wc);
@@ -54,14 +54,14 @@ void main() {
                 }
             }
             if (best < 0) best = flat_best;
-            if (best >= 0) receiver = cellIndex(c + NB[best]);
+            if (best >= 0) receiver = uint(best);
         }
         imageStore(lake_img, c, vec4(lake));
         float rain = clamp(imageLoad(rain_mask, c).r, 0.0, 1.0);
         weight = uint(rain * float(FLUVIAL_ACC_ONE) + 0.5);
         fluvial_rcv[i] = receiver; // replaces the ground bits the fill kept here (read above, own cell only)
-        if (receiver != i) {
-            ivec2 rl = cellAt(receiver) - origin;
+        if (receiver != RCV_SELF) {
+            ivec2 rl = local + NB[receiver];
             bool in_tile = rl.x >= 0 && rl.y >= 0 && rl.x < WG_X && rl.y < WG_Y;
             parent = in_tile ? uint(rl.y * WG_X + rl.x) : TREE_OUT;
         }
@@ -93,5 +93,5 @@ void main() {
     uint base = 0u;
     if (subgroupElect()) base = atomicAdd(ctl.exits, subgroupBallotBitCount(ballot));
     base = subgroupBroadcastFirst(base);
-    if (exit) fluvial_ring[ringAt(RING_LIST, base + subgroupBallotExclusiveBitCount(ballot))] = ringNode(c);
+    if (exit) fluvial_ring[ringAt(RING_LIST, base + subgroupBallotExclusiveBitCount(ballot))] = packCell(c);
 }

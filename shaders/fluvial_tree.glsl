@@ -18,9 +18,9 @@ ivec2 treeLocal(uint k) { return ivec2(int(k % uint(WG_X)), int(k / uint(WG_X)))
 // The local parent of a cell of the tile at `origin`, from its receiver.
 uint treeParentOf(ivec2 origin, ivec2 c) {
     if (!inGrid(c)) return TREE_ROOT;
-    uint i = cellIndex(c), r = fluvial_rcv[i];
-    if (r == i) return TREE_ROOT;
-    ivec2 local = cellAt(r) - origin;
+    uint code = fluvial_rcv[cellIndex(c)];
+    if (code == RCV_SELF) return TREE_ROOT;
+    ivec2 local = c + NB[code] - origin;
     if (local.x < 0 || local.y < 0 || local.x >= WG_X || local.y >= WG_Y) return TREE_OUT;
     return uint(local.y * WG_X + local.x);
 }

@@ -12,10 +12,10 @@
 void main() {
     uint k = listEntry();
     if (k >= ctl.exits) return;
-    uint node = fluvial_ring[ringAt(RING_LIST, k)];
-    uint i = cellIndex(ringCell(node));
-    uint e = fluvial_rcv[i];
-    uint entry = ringNode(cellAt(e));
+    ivec2 c = unpackCell(fluvial_ring[ringAt(RING_LIST, k)]);
+    uint node = ringNode(c), i = cellIndex(c);
+    ivec2 ce = receiverCell(c, fluvial_rcv[i]);
+    uint e = cellIndex(ce), entry = ringNode(ce);
     uint next = fluvial_ring[ringAt(RING_EXIT, entry)];
     uint cur = ringAt(0u, node), other = ringAt(1u, node); // the value halves
     switch (pc.mode) {

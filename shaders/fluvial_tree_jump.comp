@@ -13,7 +13,7 @@ void main() {
     uint k = listEntry();
     bool live = false;
     if (k < ctl.exits) {
-        uint node = fluvial_ring[ringAt(RING_LIST, k)];
+        uint node = ringNode(unpackCell(fluvial_ring[ringAt(RING_LIST, k)]));
         uint cur = ctl.parity, nxt = ctl.parity ^ 1u;
         uint ptr = fluvial_ring[ringAt(RING_NEXT + cur, node)];
         uint ptr_next = FLUVIAL_NONE;

@@ -9,9 +9,10 @@
 void main() {
     uint k = listEntry();
     if (k >= ctl.exits) return;
-    uint node = fluvial_ring[ringAt(RING_LIST, k)];
+    ivec2 c = unpackCell(fluvial_ring[ringAt(RING_LIST, k)]);
+    uint node = ringNode(c);
     uint64_t v = fluvial_ring_val[ringAt(ctl.parity, node)];
     if (pc.mode == TREE_SEDIMENT) v = uint64_t(double(v) * double(unpackFloats(fluvial_ring_val[ringAt(VAL_AUX, node)]).x) + 0.5);
-    uint entry = ringNode(cellAt(fluvial_rcv[cellIndex(ringCell(node))]));
+    uint entry = ringNode(receiverCell(c, fluvial_rcv[cellIndex(c)]));
     if (v != 0ul) atomicAdd(fluvial_ring_val[ringAt(VAL_INFLOW, entry)], v);
 }

@@ -43,8 +43,8 @@ using uint = uint32_t;
 #define B_DRAINED 21        // int64: fixed-point soil carried off open edges this step (particles)
 // The fluvial model (issues 5, 11): depression routing, receivers, drainage area and stream power.
 #define B_FLUVIAL_LEVEL 22  // uint[cells]: W, the lake-filled surface (ordered float bits); FLUVIAL_NONE: no outlet reaches the cell
-#define B_FLUVIAL_RCV 23    // uint[cells]: receiver cell index (itself: an outlet, or a cell no outlet reaches);
-                            //   while the fill runs, the ground's ordered height bits
+#define B_FLUVIAL_RCV 23    // uint[cells]: the receiver, as the index of its neighbour (NB order) or RCV_SELF
+                            //   (an outlet, or a cell no outlet reaches); while the fill runs, the ground's ordered height bits
 #define B_FLUVIAL_ACC 24    // uint64[cells]: drainage accumulation (units of 2^-16 cell), within the tile, then whole
 #define B_FLUVIAL_ANC 25    // uint[cells]: the exit cell that a cell's implicit erosion map leads to (FLUVIAL_NONE: its root)
 #define B_FLUVIAL_AB 26     // uvec2[cells]: implicit erosion z' = A + B z'(exit) (float bits); then sediment within the tile
@@ -116,6 +116,7 @@ using uint = uint32_t;
 #define LABEL_EXTERNAL 0x40000000u // label: | the ring node of the next tile on the way down
 #define LABEL_INDEX 0x3FFFFFFFu
 #define RING_CELLS 60     // the border cells of a tile (WG_X = WG_Y = 16): the tile-crossing nodes
+#define RCV_SELF 8u       // B_FLUVIAL_RCV: the cell is its own receiver
 #define FLAT_TILE 0x80000000u
 #define LIST_PITS 0       // B_FLUVIAL_LISTS: every basin
 #define LIST_HOOKED 3     // the roots that hooked onto another component this round (1, 2: the roots)
