@@ -11,11 +11,17 @@
 
 namespace alluvium {
 
-nlohmann::json fluvialRounds(const gpu::FluvialControl& c) {
+nlohmann::json fluvialFillRounds(const gpu::FluvialControl& c) {
     return {{"basin_labels", c.rounds_label}, {"basin_graph", c.rounds_boruvka}, {"hook_jumps", c.rounds_hook},
-            {"flats", c.rounds_flats},        {"flats_converged", c.converged != 0},
-            {"accumulate", c.rounds_tree[TREE_ACCUMULATE]}, {"erode", c.rounds_tree[TREE_ERODE]},
-            {"deposit", c.rounds_tree[TREE_SEDIMENT]}};
+            {"flats", c.rounds_flats},        {"flats_converged", c.converged != 0}};
+}
+
+nlohmann::json fluvialRounds(const gpu::FluvialControl& c) {
+    nlohmann::json j = fluvialFillRounds(c);
+    j["accumulate"] = c.rounds_tree[TREE_ACCUMULATE];
+    j["erode"] = c.rounds_tree[TREE_ERODE];
+    j["deposit"] = c.rounds_tree[TREE_SEDIMENT];
+    return j;
 }
 
 nlohmann::json fluvialSummary(const gpu::Simulation& sim, double cell_size, const gpu::FluvialControl& fill) {
@@ -30,7 +36,7 @@ nlohmann::json fluvialSummary(const gpu::Simulation& sim, double cell_size, cons
         largest = std::max(largest, double(area[i]));
     }
     return {{"lake_volume_m3", volume},        {"lake_cells", cells}, {"deepest_lake_m", deepest},
-            {"largest_drainage_area_m2", largest}, {"fill_rounds", fluvialRounds(fill)}};
+            {"largest_drainage_area_m2", largest}, {"fill_rounds", fluvialFillRounds(fill)}};
 }
 
 void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir) {

@@ -85,14 +85,36 @@ constexpr std::array<FieldInfo, static_cast<size_t>(Field::Count)> kFields = {{
     {"uplift", 1, VK_FORMAT_R32_SFLOAT, false},
 }};
 
-// Per-cell bytes of the fluvial model's buffers: level 4, steps 2 x 4, receiver 4, accumulation
-// 8, erosion targets 4, erosion maps 8, labels 4, edge lists 2 x 4; per basin block (one per
-// 2 x 2 cells): 6 x 4 + 8 + 4 x 4; per ring node (60 per 256 cells) 6 x 4 + 4 x 8.
-constexpr uint64_t kFluvialBytesPerCell = 4 + 8 + 4 + 8 + 4 + 8 + 4 + 8;
-constexpr uint64_t kFluvialBytesPerBlock = 6 * 4 + 8 + 4 * 4;
-constexpr uint64_t kFluvialBytesPerRingNode = 6 * 4 + 4 * 8;
-
 uint64_t blockCount(int width, int height) { return uint64_t((width + 1) / 2) * uint64_t((height + 1) / 2); }
+
+uint32_t groupsX(int width);
+uint32_t groupsY(int height);
+
+// The fluvial model's buffers, in the order the constructor creates them: per cell, per basin
+// block (one per 2 x 2 cells: pits are never neighbours), per tile and per ring node (RING_CELLS
+// per tile). None is above 8 bytes a cell, so a 4096 x 4096 grid binds each in 128 MiB.
+struct FluvialBufferSize {
+    uint64_t bytes;
+    const char* what;
+};
+std::array<FluvialBufferSize, 14> fluvialBufferSizes(int width, int height) {
+    const uint64_t cells = uint64_t(width) * uint64_t(height), blocks = blockCount(width, height);
+    const uint64_t tiles = uint64_t(groupsX(width)) * groupsY(height), ring = tiles * RING_CELLS;
+    return {{{cells * 4, "filled levels"},
+             {2 * cells * 4, "steps across flats"},
+             {cells * 4, "receivers"},
+             {cells * 8, "drainage accumulation"},
+             {cells * 4, "erosion targets"},
+             {cells * 8, "implicit erosion maps"},
+             {3 * tiles * 4, "tile lists"},
+             {cells * 4, "basin labels"},
+             {2 * cells * 4, "basin edges"},
+             {6 * blocks * 4, "basin graph"},
+             {blocks * 8, "basin passes"},
+             {4 * blocks * 4, "basin lists"},
+             {6 * ring * 4, "tile crossings"},
+             {4 * ring * 8, "values at tile crossings"}}};
+}
 
 const FieldInfo& info(Field f) { return kFields[static_cast<size_t>(f)]; }
 
@@ -178,12 +200,16 @@ uint64_t simulationBytes(int width, int height) {
     const uint64_t cells = uint64_t(width) * uint64_t(height);
     uint64_t per_cell = 0;
     for (const FieldInfo& f : kFields) per_cell += uint64_t(f.channels) * 4u * (f.ping_pong ? 2u : 1u);
-    per_cell += kFluvialBytesPerCell;
-    const uint64_t tiles = uint64_t(groupsX(width)) * groupsY(height);
-    return cells * per_cell + blockCount(width, height) * kFluvialBytesPerBlock +
-           tiles * (RING_CELLS * kFluvialBytesPerRingNode + 3 * sizeof(uint32_t)) +
-           partialsBytes(width, height, kMinSubgroupSize) + sizeof(SimParams) + sizeof(Totals) +
-           kMaxSprings * sizeof(Spring);
+    uint64_t fluvial = 0;
+    for (const FluvialBufferSize& b : fluvialBufferSizes(width, height)) fluvial += b.bytes;
+    return cells * per_cell + fluvial + partialsBytes(width, height, kMinSubgroupSize) + sizeof(SimParams) +
+           sizeof(Totals) + kMaxSprings * sizeof(Spring);
+}
+
+uint64_t fluvialLargestBuffer(int width, int height) {
+    uint64_t largest = 0;
+    for (const FluvialBufferSize& b : fluvialBufferSizes(width, height)) largest = std::max(largest, b.bytes);
+    return largest;
 }
 
 Simulation::Simulation(const Context& ctx, int width, int height)
@@ -225,37 +251,26 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
     createBuffer(delta_, ctx, uint64_t(w) * h * sizeof(int32_t), storage, false);
     createBuffer(drained_, ctx, sizeof(int64_t), storage, false);
-    const uint64_t cells = uint64_t(w) * h, blocks = blockCount(width, height);
-    const uint64_t tiles = uint64_t(groupsX(width)) * groupsY(height);
-    // Every buffer is bound whole: none may exceed the device's range for one binding (128 MiB
-    // on lavapipe), nor its largest allocation (checked when allocating).
-    const uint64_t max_range = ctx.properties.limits.maxStorageBufferRange;
-    auto fluvialBuffer = [&](Buffer& b, uint64_t bytes, const char* what) {
-        if (bytes > max_range)
-            throw DeviceError("a " + std::to_string(width) + "x" + std::to_string(height) + " grid needs " +
-                              std::to_string(bytes >> 20) + " MiB for the fluvial model's " + what + "; " +
-                              ctx.device_name + " binds at most " + std::to_string(max_range >> 20) +
-                              " MiB in one storage buffer");
-        createBuffer(b, ctx, bytes, storage, false);
-    };
+    const uint64_t cells = uint64_t(w) * h;
     // Cell indices << 4 (edge lists) must fit in 32 bits, coordinates in 16 bits (cell lists).
     if (cells >= (uint64_t(1) << 28) || width > 65535 || height > 65535)
         throw DeviceError("a " + std::to_string(width) + "x" + std::to_string(height) +
-                          " grid has too many cells for the fluvial model (at most 2^28)");
-    fluvialBuffer(fluvial_level_, cells * sizeof(uint32_t), "filled levels");
-    fluvialBuffer(fluvial_steps_, 2 * cells * sizeof(uint32_t), "steps across flats");
-    fluvialBuffer(fluvial_rcv_, cells * sizeof(uint32_t), "receivers");
-    fluvialBuffer(fluvial_acc_, cells * sizeof(uint64_t), "drainage accumulation");
-    fluvialBuffer(fluvial_anc_, cells * sizeof(uint32_t), "erosion targets");
-    fluvialBuffer(fluvial_ab_, cells * 2 * sizeof(float), "implicit erosion maps");
-    fluvialBuffer(fluvial_tiles_, 3 * tiles * sizeof(uint32_t), "tile lists");
-    fluvialBuffer(fluvial_label_, cells * sizeof(uint32_t), "basin labels");
-    fluvialBuffer(fluvial_edges_, 2 * cells * sizeof(uint32_t), "basin edges");
-    fluvialBuffer(fluvial_basin_, 6 * blocks * sizeof(uint32_t), "basin graph");
-    fluvialBuffer(fluvial_best_, blocks * sizeof(uint64_t), "basin passes");
-    fluvialBuffer(fluvial_lists_, 4 * blocks * sizeof(uint32_t), "basin lists");
-    fluvialBuffer(fluvial_ring_, 6 * tiles * RING_CELLS * sizeof(uint32_t), "tile crossings");
-    fluvialBuffer(fluvial_ring_val_, 4 * tiles * RING_CELLS * sizeof(uint64_t), "values at tile crossings");
+                          " grid has too many cells for the fluvial model (at most 2^28, 65535 a side)");
+    // Every buffer is bound whole: none may exceed the device's range for one binding (128 MiB
+    // on lavapipe), nor its largest allocation (checked when allocating).
+    const uint64_t max_range = ctx.properties.limits.maxStorageBufferRange;
+    const auto fluvial_sizes = fluvialBufferSizes(width, height);
+    for (const FluvialBufferSize& b : fluvial_sizes)
+        if (b.bytes > max_range)
+            throw DeviceError("a " + std::to_string(width) + "x" + std::to_string(height) + " grid needs " +
+                              std::to_string(b.bytes >> 20) + " MiB for the fluvial model's " + b.what + "; " +
+                              ctx.device_name + " binds at most " + std::to_string(max_range >> 20) +
+                              " MiB in one storage buffer");
+    Buffer* const fluvial[] = {&fluvial_level_, &fluvial_steps_, &fluvial_rcv_,   &fluvial_acc_,   &fluvial_anc_,
+                               &fluvial_ab_,    &fluvial_tiles_, &fluvial_label_, &fluvial_edges_, &fluvial_basin_,
+                               &fluvial_best_,  &fluvial_lists_, &fluvial_ring_,  &fluvial_ring_val_};
+    static_assert(std::size(fluvial) == std::tuple_size_v<decltype(fluvial_sizes)>);
+    for (size_t k = 0; k < fluvial_sizes.size(); ++k) createBuffer(*fluvial[k], ctx, fluvial_sizes[k].bytes, storage, false);
     createBuffer(fluvial_control_, ctx, sizeof(FluvialControl), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, true);
     std::memset(fluvial_control_.mapped, 0, sizeof(FluvialControl));
     resetTotals();

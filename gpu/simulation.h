@@ -62,6 +62,9 @@ struct Spring {
 
 // GPU bytes a W x H simulation needs (checked against the device before allocating).
 uint64_t simulationBytes(int width, int height);
+// The largest of the fluvial model's buffers (each is bound whole: it must fit the device's
+// maxStorageBufferRange, which the constructor checks).
+uint64_t fluvialLargestBuffer(int width, int height);
 
 // The most rounds each loop of the fluvial model's fill can need on a W x H grid, whatever the
 // terrain and the device: the host records that many (the GPU stops each loop when it is done).

@@ -440,6 +440,21 @@ TEST_F(Fluvial, SerpentineLakeFlatsConvergeExactly) {
     EXPECT_EQ(exact->fluvialReceivers(), ref::receivers(g, f));
 }
 
+// Every fluvial buffer is bound whole: none is above 8 bytes a cell, so a 4096 x 4096 grid binds
+// each within 128 MiB (lavapipe's maxStorageBufferRange; GPUs allow 4 GiB), and a grid whose
+// buffer would not bind is refused with a DeviceError, not a validation error.
+TEST_F(Fluvial, BuffersBindWithinTheDevicesRange) {
+    EXPECT_LE(gpu::fluvialLargestBuffer(4096, 4096), uint64_t(128) << 20);
+    // 8 bytes a cell of the tiles the grid covers (the ring nodes are per tile).
+    for (const GridCase c : {GridCase{4095, 4097}, GridCase{1, 50}, GridCase{403, 344}})
+        EXPECT_LE(gpu::fluvialLargestBuffer(c.w, c.h), uint64_t(8) * WG_SIZE * ((c.w + 15) / 16) * ((c.h + 15) / 16));
+    const uint64_t range = ctx().properties.limits.maxStorageBufferRange;
+    // The largest square grid this device's memory holds binds too.
+    int side = 64;
+    while (gpu::simulationBytes(side + 64, side + 64) <= ctx().device_local_bytes) side += 64;
+    EXPECT_LE(gpu::fluvialLargestBuffer(side, side), range) << side << "x" << side;
+}
+
 // One whole iteration (fill, route, accumulate, implicit erosion, diffusion) against the double
 // reference, on rough random ground with random hardness and uplift maps, odd sizes.
 TEST_F(Fluvial, IterationMatchesTheReference) {
