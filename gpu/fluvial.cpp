@@ -105,6 +105,15 @@ void Simulation::recordFluvialStep(VkCommandBuffer cmd, GpuTimer* timer) {
     computeBarrier(cmd);
     if (timer) writeTimestamp(*timer, cmd);
     recordFluvialErode(cmd, timer);
+    recordFluvialReadback(cmd);
+}
+
+void Simulation::recordFluvialReadback(VkCommandBuffer cmd) {
+    const VkBufferCopy region{0, 0, sizeof(FluvialControl)};
+    vkCmdCopyBuffer(cmd, fluvial_control_.buffer, fluvial_control_host_.buffer, 1, &region);
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                  VK_ACCESS_HOST_READ_BIT);
+    computeBarrier(cmd); // later steps' control passes write the control again
 }
 
 void Simulation::recordFluvialFill(VkCommandBuffer cmd, int flat_rounds, GpuTimer* timer) {
@@ -222,10 +231,12 @@ FluvialControl Simulation::fluvialAnalyse() {
     VkCommandBuffer cmd = beginOneShot(ctx_);
     recordUpdates(cmd);
     recordFluvialFill(cmd, params_.fluvial_flat_rounds);
+    recordFluvialReadback(cmd);
     endOneShot(ctx_, cmd);
     while (fluvialControl().converged == 0) {
         cmd = beginOneShot(ctx_);
         recordFluvialMoreFlats(cmd, 64);
+        recordFluvialReadback(cmd);
         endOneShot(ctx_, cmd);
     }
     const FluvialControl fill = fluvialControl();
@@ -234,13 +245,14 @@ FluvialControl Simulation::fluvialAnalyse() {
     recordTree(cmd, TREE_ACCUMULATE);
     dispatch(cmd, Pass::FluvialDrainage); // the drainage area (and the erosion's maps, unused)
     computeBarrier(cmd);
+    recordFluvialReadback(cmd);
     endOneShot(ctx_, cmd);
     return fill;
 }
 
 FluvialControl Simulation::fluvialControl() const {
     FluvialControl c{};
-    std::memcpy(&c, fluvial_control_.mapped, sizeof c);
+    std::memcpy(&c, fluvial_control_host_.mapped, sizeof c);
     return c;
 }
 

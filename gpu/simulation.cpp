@@ -271,8 +271,11 @@ Simulation::Simulation(const Context& ctx, int width, int height)
                                &fluvial_best_,  &fluvial_lists_, &fluvial_ring_,  &fluvial_ring_val_};
     static_assert(std::size(fluvial) == std::tuple_size_v<decltype(fluvial_sizes)>);
     for (size_t k = 0; k < fluvial_sizes.size(); ++k) createBuffer(*fluvial[k], ctx, fluvial_sizes[k].bytes, storage, false);
-    createBuffer(fluvial_control_, ctx, sizeof(FluvialControl), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, true);
-    std::memset(fluvial_control_.mapped, 0, sizeof(FluvialControl));
+    // The control lives in device memory (every round's passes update its counters with atomics;
+    // in host memory each would cross the bus); each step ends with a copy for the host.
+    createBuffer(fluvial_control_, ctx, sizeof(FluvialControl), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, false);
+    createBuffer(fluvial_control_host_, ctx, sizeof(FluvialControl), 0, true);
+    std::memset(fluvial_control_host_.mapped, 0, sizeof(FluvialControl));
     resetTotals();
     // Partials are summed by the reductions before every pass has written its slot once.
     VkCommandBuffer cmd = beginOneShot(ctx);
@@ -280,6 +283,7 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     vkCmdFillBuffer(cmd, springs_buffer_.buffer, 0, VK_WHOLE_SIZE, 0);
     vkCmdFillBuffer(cmd, delta_.buffer, 0, VK_WHOLE_SIZE, 0);
     vkCmdFillBuffer(cmd, drained_.buffer, 0, VK_WHOLE_SIZE, 0);
+    vkCmdFillBuffer(cmd, fluvial_control_.buffer, 0, VK_WHOLE_SIZE, 0);
     endOneShot(ctx, cmd);
 
     // One layout for every pass: each shader declares the bindings it uses from shared.h.
@@ -400,7 +404,7 @@ Simulation::~Simulation() {
     vkDestroyPipelineLayout(ctx_.device, pipeline_layout_, nullptr);
     vkDestroyDescriptorSetLayout(ctx_.device, set_layout_, nullptr);
     for (Buffer* b : {&params_buffer_, &partials_, &totals_, &springs_buffer_, &delta_, &drained_, &fluvial_level_,
-                      &fluvial_steps_, &fluvial_rcv_, &fluvial_acc_, &fluvial_anc_, &fluvial_ab_, &fluvial_control_,
+                      &fluvial_steps_, &fluvial_rcv_, &fluvial_acc_, &fluvial_anc_, &fluvial_ab_, &fluvial_control_, &fluvial_control_host_,
                       &fluvial_tiles_, &fluvial_label_, &fluvial_edges_, &fluvial_basin_, &fluvial_best_,
                       &fluvial_lists_, &fluvial_ring_, &fluvial_ring_val_})
         destroyBuffer(*b, ctx_);

@@ -159,6 +159,7 @@ private:
     // possible chain of exits needs.
     void recordTree(VkCommandBuffer cmd, int tree);
     void dispatchJob(VkCommandBuffer cmd, Pass pass, int job, int mode = 0);
+    void recordFluvialReadback(VkCommandBuffer cmd); // the control, for fluvialControl()
     void control(VkCommandBuffer cmd, int mode);
 
     const Context& ctx_;
@@ -175,6 +176,7 @@ private:
     Image lake_, drainage_, uplift_;
     Buffer params_buffer_, partials_, totals_, springs_buffer_, delta_, drained_;
     Buffer fluvial_level_, fluvial_steps_, fluvial_rcv_, fluvial_acc_, fluvial_anc_, fluvial_ab_, fluvial_control_,
+        fluvial_control_host_,
         fluvial_tiles_, fluvial_label_, fluvial_edges_, fluvial_basin_, fluvial_best_, fluvial_lists_, fluvial_ring_,
         fluvial_ring_val_;
     int step_index_ = 0; // steps recorded since construction (models with events in time)
