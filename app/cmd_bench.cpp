@@ -1,9 +1,13 @@
-// alluvium bench: GPU milliseconds per pass from timestamps, full steps per second, Mcells/s
-// and effective GB/s (from the bytes each pass reads and writes per cell).
+// alluvium bench: GPU milliseconds per pass from timestamps, full steps per second, Mcells/s,
+// the bytes each pass reads and writes per cell (from the formats of the images it binds), and
+// the share of the device's own copy bandwidth, measured in the same run by a plain copy kernel
+// over the same number of bytes (gpu/copy_bench.h).
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
 #include "commands.h"
+#include "copy_bench.h"
 #include "export.h"
 #include "io/errors.h"
 #include "io/terrain_gen.h"
@@ -37,10 +41,20 @@ std::vector<Size> parseSizes(const std::string& text) {
 
 struct SizeResult {
     Size size{};
-    std::vector<double> pass_ms; // per pass of the model, in order
+    std::vector<gpu::Pass> passes;  // of one step, in order
+    std::vector<double> pass_ms;    // per pass, in order
+    std::vector<double> pass_bytes; // per cell, per pass
     double step_ms = 0.0;
+    int substeps = 1;               // the pipe model's CFL sub-steps per step
     gpu::FluvialControl fluvial{}; // the fluvial model: the last iteration's sweeps and rounds
 };
+
+// Bytes per cell of each pass of a step with these parameters.
+std::vector<double> stepBytes(const std::vector<gpu::Pass>& passes, const gpu::SimParams& sp, Size n) {
+    std::vector<double> bytes;
+    for (const gpu::Pass pass : passes) bytes.push_back(gpu::passBytesPerCell(pass, sp, n.w, n.h));
+    return bytes;
+}
 
 SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, Size n, int steps) {
     const double cell_size = params[Param::cell_size];
@@ -52,10 +66,14 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, S
     sim.setParams(sp);
     sim.run(20); // warm up: pipelines compiled, water spread over the terrain
 
-    const std::vector<gpu::Pass>& passes = gpu::modelPasses(model);
+    const std::vector<gpu::Pass>& passes = sim.stepPasses();
     const int count = static_cast<int>(passes.size());
+    // The pipe model's CFL sub-steps (fixed over the timed steps: they adapt between batches)
+    // repeat its passes; each pass's time and bytes are summed over them.
+    const int substeps = model == MODEL_PIPE ? sim.substeps() : 1;
+    const int stride = substeps * count + 1;
     gpu::GpuTimer timer;
-    gpu::createTimer(timer, ctx, static_cast<uint32_t>(steps * (count + 1)));
+    gpu::createTimer(timer, ctx, static_cast<uint32_t>(steps * stride));
     VkCommandBuffer cmd = gpu::beginOneShot(ctx);
     sim.recordUpdates(cmd);
     gpu::resetTimer(timer, cmd);
@@ -67,12 +85,22 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, S
     SizeResult r;
     r.size = n;
     r.fluvial = sim.fluvialControl();
+    r.passes = passes;
+    r.substeps = substeps;
+    r.pass_bytes = stepBytes(passes, sim.params(), n);
+    for (double& b : r.pass_bytes) b *= substeps;
+    if (model == MODEL_FLUVIAL) // its phases: the rounds that ran and the lists' lengths
+        for (size_t p = 0; p < passes.size(); ++p)
+            r.pass_bytes[p] = gpu::fluvialPhaseBytes(p, r.fluvial, n.w, n.h, sp.fluvial_deposition > 0.0f) /
+                              (double(n.w) * n.h);
     r.pass_ms.assign(passes.size(), 0.0);
-    const int stride = count + 1;
     for (int s = 0; s < steps; ++s)
-        for (int p = 0; p < count; ++p)
-            r.pass_ms[p] += (t[size_t(s * stride + p + 1)] - t[size_t(s * stride + p)]) / steps;
-    r.step_ms = (t[size_t((steps - 1) * stride + count)] - t[0]) / steps;
+        for (int k = 0; k < substeps; ++k)
+            for (int p = 0; p < count; ++p) {
+                const size_t at = size_t(s * stride + k * count + p);
+                r.pass_ms[size_t(p)] += (t[at + 1] - t[at]) / steps;
+            }
+    r.step_ms = (t[size_t((steps - 1) * stride + stride - 1)] - t[0]) / steps;
     return r;
 }
 
@@ -88,12 +116,22 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
     nlohmann::json out;
     out["device"] = scoped.ctx.device_name;
     out["model"] = o.model;
+    out["pipe_passes"] = gpu::pipePassesName(gpu::resolvePipePasses(scoped.ctx, gpu::PipePasses::Auto));
     out["steps"] = o.steps;
     out["sizes"] = nlohmann::json::array();
     for (const Size n : sizes) {
-        const SizeResult r = benchSize(scoped.ctx, params, model, n, o.steps);
-        const std::vector<gpu::Pass>& passes = gpu::modelPasses(model);
         const double cells = double(n.w) * n.h;
+        // The yardstick first (the simulation is not allocated yet): a copy of as many bytes as
+        // one step moves.
+        gpu::SimParams estimate = toSimParams(params, n.w, n.h);
+        estimate.model = model;
+        double estimate_bytes = 0.0;
+        const gpu::PipePasses pipe = gpu::resolvePipePasses(scoped.ctx, gpu::PipePasses::Auto);
+        for (double b : stepBytes(gpu::modelPasses(model, pipe), estimate, n)) estimate_bytes += b;
+        const gpu::CopyBandwidth copy =
+            gpu::measureCopyBandwidth(scoped.ctx, static_cast<uint64_t>(std::max(estimate_bytes, 16.0) * cells));
+        const SizeResult r = benchSize(scoped.ctx, params, model, n, o.steps);
+        const std::vector<gpu::Pass>& passes = r.passes;
         nlohmann::json js;
         js["size"] = std::to_string(n.w) + "x" + std::to_string(n.h);
         js["width"] = n.w;
@@ -101,26 +139,32 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
         js["step_ms"] = r.step_ms;
         js["steps_per_s"] = 1000.0 / r.step_ms;
         js["mcells_per_s"] = cells * (1000.0 / r.step_ms) / 1e6;
+        js["copy"] = {{"bytes", copy.bytes}, {"buffer_gb_per_s", copy.buffer_gb_s}, {"image_gb_per_s", copy.image_gb_s}};
+        auto share = [&](double gb_per_s) { return copy.best() > 0.0 ? gb_per_s / copy.best() : 0.0; };
         // The fluvial model's entries are its phases, their bytes estimated from the rounds that ran.
         const bool fluvial = model == MODEL_FLUVIAL;
         auto name = [&](size_t p) { return fluvial ? gpu::fluvialPhaseName(p) : gpu::passName(passes[p]); };
         double bytes = 0.0;
         for (size_t p = 0; p < passes.size(); ++p) {
-            const double pass_bytes =
-                fluvial ? gpu::fluvialPhaseBytes(p, r.fluvial, n.w, n.h, params[Param::fluvial_deposition] > 0.0)
-                        : gpu::passBytesPerCell(passes[p]) * cells;
-            bytes += pass_bytes;
+            const double gbs = r.pass_ms[p] > 0 ? r.pass_bytes[p] * cells / (r.pass_ms[p] * 1e6) : 0.0;
+            bytes += r.pass_bytes[p];
             js["passes"][name(p)] = {
-                {"ms", r.pass_ms[p]},
-                {"gb_per_s", r.pass_ms[p] > 0 ? pass_bytes / (r.pass_ms[p] * 1e6) : 0.0}};
+                {"ms", r.pass_ms[p]}, {"bytes_per_cell", r.pass_bytes[p]}, {"gb_per_s", gbs}, {"share_of_copy", share(gbs)}};
         }
-        js["gb_per_s"] = bytes / (r.step_ms * 1e6);
-        if (model == MODEL_FLUVIAL) js["fluvial_rounds"] = fluvialRounds(r.fluvial);
+        const double step_gbs = bytes * cells / (r.step_ms * 1e6);
+        js["bytes_per_cell"] = bytes;
+        js["substeps"] = r.substeps;
+        js["gb_per_s"] = step_gbs;
+        js["share_of_copy"] = share(step_gbs);
+        if (fluvial) js["fluvial_rounds"] = fluvialRounds(r.fluvial);
         out["sizes"].push_back(js);
         if (!o.json) {
-            std::printf("%s model, %d x %d on %s: %.3f ms/step, %.1f steps/s, %.1f Mcells/s, %.2f GB/s effective\n",
-                        o.model.c_str(), n.w, n.h, scoped.ctx.device_name.c_str(), r.step_ms, 1000.0 / r.step_ms,
-                        js["mcells_per_s"].get<double>(), js["gb_per_s"].get<double>());
+            std::printf("%s model, %d x %d on %s: %.3f ms/step, %.1f steps/s, %.1f Mcells/s\n", o.model.c_str(), n.w, n.h,
+                        scoped.ctx.device_name.c_str(), r.step_ms, 1000.0 / r.step_ms, js["mcells_per_s"].get<double>());
+            std::printf("  %.1f bytes/cell per step, %.2f GB/s = %.0f%% of the copy bandwidth (buffer %.2f, image %.2f GB/s "
+                        "over %.0f MB)\n",
+                        bytes, step_gbs, 100.0 * share(step_gbs), copy.buffer_gb_s, copy.image_gb_s, double(copy.bytes) / 1e6);
+            if (r.substeps > 1) std::printf("  %d CFL sub-steps per step (each pass's row sums them)\n", r.substeps);
             if (model == MODEL_FLUVIAL)
                 std::printf("  one iteration's rounds: %u basin labels, %u basin graph + %u hook jumps, %u flats (%s, "
                             "%u tiles), %u accumulate, %u erode, %u deposit\n",
@@ -128,9 +172,12 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
                             r.fluvial.rounds_flats, r.fluvial.converged ? "converged" : "NOT converged",
                             r.fluvial.tiles_flats, r.fluvial.rounds_tree[TREE_ACCUMULATE],
                             r.fluvial.rounds_tree[TREE_ERODE], r.fluvial.rounds_tree[TREE_SEDIMENT]);
-            for (size_t p = 0; p < passes.size(); ++p)
-                std::printf("  %-20s %9.4f ms %8.2f GB/s\n", name(p), r.pass_ms[p],
-                            js["passes"][name(p)]["gb_per_s"].get<double>());
+            std::printf("  %-38s %9s %8s %9s %7s\n", "pass", "ms", "B/cell", "GB/s", "% copy");
+            for (size_t p = 0; p < passes.size(); ++p) {
+                const nlohmann::json& jp = js["passes"][name(p)];
+                std::printf("  %-38s %9.4f %8.1f %9.2f %6.0f%%\n", name(p), r.pass_ms[p], r.pass_bytes[p],
+                            jp["gb_per_s"].get<double>(), 100.0 * jp["share_of_copy"].get<double>());
+            }
             std::fflush(stdout);
         }
     }

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "pipeline.h"
 #include "presets.h"
 
 namespace alluvium {
@@ -33,6 +34,9 @@ int paramsCommand(bool json) {
 int presetsCommand() {
     // One name per line (scripts can read the names alone), then its description and where it
     // comes from. --preset NAME takes a user preset over a built-in one of the same name.
+    if (assetDirectory().empty())
+        throw gpu::InstallError("the installation is incomplete: the built-in presets are missing (looked in " +
+                                assetSearchText() + ")");
     for (const PresetInfo& p : listPresets()) {
         std::printf("%s\n    %s\n    %s: %s\n", p.name.c_str(), p.description.c_str(),
                     p.user ? "user" : p.shadowed ? "built-in, overridden by the user preset" : "built-in",

@@ -1,9 +1,14 @@
 // alluvium run: erode a terrain headless, write the heightmap and the report.
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <optional>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "export.h"
@@ -13,6 +18,7 @@
 #include "io/mesh.h"
 #include "progress.h"
 #include "session.h"
+#include "snapshot.h"
 
 namespace alluvium {
 
@@ -28,7 +34,7 @@ void checkOutputPath(const std::string& path, std::initializer_list<const char*>
 }
 
 // Refuses, before the GPU runs, an output path that can never be written: an existing folder,
-// or a folder that cannot be created because a file stands in its path. Found only at the end,
+// a folder that cannot be created because a file stands in its path, or a read-only folder. Found only at the end,
 // these would fail after the report (or the PNG before its sidecar) had already been written.
 void checkOutputLocation(const std::filesystem::path& path, const char* what) {
     namespace fs = std::filesystem;
@@ -40,11 +46,60 @@ void checkOutputLocation(const std::filesystem::path& path, const char* what) {
     if (!dir.empty() && fs::exists(dir, ec) && !fs::is_directory(dir, ec))
         throw InputError(std::string(what) + " '" + displayPath(path) + "': '" + displayPath(dir) +
                          "' is not a directory");
+    checkWritableLocation(path, what); // a read-only folder, found before the run, not after it
+}
+
+// --timelapse: the numbers, and a folder that is (or can become) an empty home for the frames.
+// Frames of an earlier timelapse are never mixed with new ones, nor deleted: the run refuses.
+void checkTimelapse(const TimelapseOptions& t) {
+    namespace fs = std::filesystem;
+    if (t.every <= 0) throw InputError("--every: a frame every N steps needs N >= 1 (got " + std::to_string(t.every) + ")");
+    int w = 0, h = 0;
+    try {
+        parseSize(t.size, w, h);
+    } catch (const InputError& e) {
+        std::string message = e.what(); // parseSize speaks of --size
+        if (message.rfind("--size", 0) == 0) message.replace(0, 6, "--timelapse-size");
+        throw InputError(message);
+    }
+    if (w < 16 || h < 16) throw InputError("--timelapse-size: at least 16x16 pixels");
+    if (w % 2 || h % 2) throw InputError("--timelapse-size: width and height must be even (the video's 4:2:0 chroma)");
+    if (t.fps < 1 || t.fps > 240) throw InputError("--timelapse-fps: 1..240 frames per second");
+    const std::string shown = displayPath(t.dir);
+    std::error_code ec;
+    if (fs::exists(t.dir, ec)) {
+        if (!fs::is_directory(t.dir, ec)) throw InputError("--timelapse '" + shown + "' is not a directory");
+        for (const auto& entry : fs::directory_iterator(t.dir, ec)) {
+            const std::string name = entry.path().filename().string();
+            if ((name.rfind("frame-", 0) == 0 && entry.path().extension() == ".png") || name == "timelapse.mp4")
+                throw InputError("--timelapse '" + shown + "' already holds a timelapse (" + name +
+                                 "): choose a new or empty folder");
+        }
+    }
+    fs::path up = fs::path(t.dir).parent_path();
+    while (!up.empty() && !fs::exists(up, ec) && up.has_relative_path()) up = up.parent_path();
+    if (!up.empty() && fs::exists(up, ec) && !fs::is_directory(up, ec))
+        throw InputError("--timelapse '" + shown + "': '" + displayPath(up) + "' is not a directory");
+}
+
+// Creates the timelapse's folder and proves it writable (permissions alone do not tell, as root
+// or on a read-only file system), before the GPU starts.
+void prepareTimelapseFolder(const std::string& dir) {
+    namespace fs = std::filesystem;
+    const std::string shown = displayPath(dir);
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw InputError("--timelapse '" + shown + "': cannot create it: " + ec.message());
+    const std::string probe = (fs::path(dir) / (".alluvium-probe-" + std::to_string(getpid()))).string();
+    const int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) throw InputError("--timelapse '" + shown + "': cannot write in it: " + std::strerror(errno));
+    close(fd);
+    unlink(probe.c_str());
 }
 
 } // namespace
 
-int runCommand(const RunOptions& o, const DeviceOptions& device) {
+int runCommand(const RunOptions& o, const DeviceOptions& device, const TimelapseFactory& make_timelapse) {
     // Everything a person can get wrong is checked before the GPU starts.
     if (!isHeightmapExtension(o.out))
         checkOutputPath(o.out, {".png", ".f32", ".r32", ".r16", ".raw", ".exr", ".tif", ".tiff", ".asc"}, "--out");
@@ -66,6 +121,11 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
         checkOutputPath(o.out_mesh, {".obj", ".gltf"}, "--out-mesh");
         checkOutputLocation(o.out_mesh, "--out-mesh");
     }
+    const bool timelapse = !o.timelapse.dir.empty();
+    if (timelapse) {
+        checkTimelapse(o.timelapse);
+        if (!make_timelapse) throw InputError("--timelapse: this build has no renderer");
+    }
     // A resumed session replaces the starting terrain; --preset and --set apply on top of its
     // parameters, and the report's budgets continue from its first step.
     std::optional<Session> resumed;
@@ -75,12 +135,16 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
     const int model = gpu::modelFromName(model_name);
     Params params = resumed ? sessionParams(*resumed, o.preset, o.terrain.cell_size, o.sets)
                             : buildParams(o.preset, o.terrain.cell_size, o.sets);
+    // The wear and flow maps cost bandwidth every step: recorded when they will be written.
+    if (!o.out_maps.empty() || !o.save_session.empty()) params[Param::record_maps] = 1;
     double cell_size = params[Param::cell_size];
     InitialTerrain initial;
     if (resumed) initial.terrain = {resumed->width, resumed->height, std::move(resumed->initial_terrain)};
     else initial = prepareTerrain(o.terrain, cell_size);
     if (!resumed && o.terrain.cell_size <= 0.0 && initial.terrain.cell_size > 0.0) {
+        const double record_maps = params[Param::record_maps];
         params = buildParams(o.preset, initial.terrain.cell_size, o.sets); // the file's (.asc)
+        params[Param::record_maps] = record_maps;
         cell_size = params[Param::cell_size];
     }
     const int w = initial.terrain.width, h = initial.terrain.height;
@@ -88,6 +152,10 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
         throw InputError("--out-mesh: a mesh needs at least 2x2 cells (the terrain is " + std::to_string(w) + "x" +
                          std::to_string(h) + ")");
     const long long steps_before = resumed ? resumed->steps : 0;
+    if (steps_before + o.steps > kMaxSessionSteps)
+        throw InputError("--steps " + std::to_string(o.steps) + ": the session is at step " + std::to_string(steps_before) +
+                         "; a run may not go past step " + std::to_string(kMaxSessionSteps));
+    if (timelapse) prepareTimelapseFolder(o.timelapse.dir);
 
     ScopedContext scoped(device);
     gpu::Simulation sim(scoped.ctx, w, h);
@@ -111,12 +179,26 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
                      o.steps, params[Param::time_step]);
     const auto start = std::chrono::steady_clock::now();
     Progress progress("eroding", o.steps);
-    sim.run(o.steps, [&](int done) { progress.update(done); });
+    // With a timelapse, the steps run in stretches of --every with a frame after each (the same
+    // steps as one stretch: the result is bit for bit that of a run without it).
+    std::unique_ptr<TimelapseSink> frames = timelapse ? make_timelapse(scoped.ctx, sim, o.timelapse, params) : nullptr;
+    if (frames) frames->frame(0);
+    for (int done = 0; done < o.steps;) {
+        const int stretch = frames ? std::min(o.timelapse.every, o.steps - done) : o.steps;
+        sim.run(stretch, [&](int d) { progress.update(done + d); });
+        done += stretch;
+        if (frames && done % o.timelapse.every == 0) frames->frame(done);
+    }
+    const bool frames_ok = !frames || frames->finish();
+    const nlohmann::json timelapse_summary = frames ? frames->summary() : nlohmann::json();
+    frames.reset();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     const StateSums after = sumState(sim, cell_size);
     Heightmap result{w, h, sim.download(gpu::Field::Terrain)};
     nlohmann::json report = makeReport(sim, before, after, static_cast<int>(steps_before + o.steps), seconds, cell_size);
+    // Of the state the steps left (before the fluvial analysis below rewrites its maps).
+    report["state_digest"] = gpu::digestText(gpu::stateDigest(sim));
     // Net change of the ground since the start, any model: volume lowered and raised (m^3).
     double lowered = 0.0, raised = 0.0;
     for (size_t i = 0; i < result.heights.size() && i < initial.terrain.heights.size(); ++i) {
@@ -126,17 +208,8 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
     report["soil"]["net_lowered"] = lowered;
     report["soil"]["net_raised"] = raised;
     if (steps_before > 0) report["resumed_at_step"] = steps_before;
+    if (timelapse) report["timelapse"] = timelapse_summary;
     report["nodata_filled"] = initial.terrain.nodata_filled;
-    report["model"] = model_name;
-    if (model != MODEL_PIPE) {
-        // Only the pipe model accounts its water sources and sinks on the GPU; the others
-        // report their stored water and soil, not a water budget.
-        report["water"]["budget_error_rel"] = nullptr;
-        report["water"]["note"] = "the " + model_name + " model keeps no water budget";
-        // Nor does it tally each exchange between ground and water: see net_lowered/net_raised.
-        report["soil"]["eroded"] = nullptr;
-        report["soil"]["deposited"] = nullptr;
-    }
     // Lakes and drainage of the final terrain, once, for the fluvial report and --out-maps.
     const gpu::FluvialControl last = sim.fluvialControl(); // the last iteration's fill, before that
     const gpu::FluvialControl analysis =
@@ -156,17 +229,17 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
         report["fluvial"]["eroded_m3"] = eroded;
         report["fluvial"]["deposited_m3"] = deposited;
         report["fluvial"]["sediment_out_m3"] = eroded - deposited;
-        // Uplift adds rock: the soil is not conserved, by design.
-        report["soil"]["drift_rel"] = nullptr;
-        report["soil"]["note"] = "the fluvial model adds rock by uplift and removes it through the outlets";
     }
-    if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
     if (after.nan_cells > 0) {
+        if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
         std::fprintf(stderr, "alluvium: the simulation produced %lld non-finite cells; no heightmap written\n",
                      after.nan_cells);
         return 1;
     }
+    // The heightmap first, the largest file: if the disk fills up, the run fails with nothing of
+    // it written (each file is atomic; the set of files cannot be).
     saveHeightmap(o.out, result, cell_size);
+    if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
     if (!o.out_maps.empty()) {
         exportMaps(sim, o.out_maps);
         std::fprintf(stderr, "alluvium: wrote the maps to %s\n", o.out_maps.c_str());
@@ -186,7 +259,7 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
                      o.out.c_str(), writesSidecar(o.out) ? " (+ .json)" : "", o.report.empty() ? "" : " and ",
                      o.report.c_str(), seconds, f["years"].get<double>(), f["eroded_m3"].get<double>(),
                      f["deposited_m3"].get<double>(), f["lake_volume_m3"].get<double>());
-        return 0;
+        return frames_ok ? 0 : 1;
     }
     char budget[64] = "no water budget";
     if (report["water"]["budget_error_rel"].is_number())
@@ -195,7 +268,7 @@ int runCommand(const RunOptions& o, const DeviceOptions& device) {
                  writesSidecar(o.out) ? " (+ .json)" : "", o.report.empty() ? "" : " and ", o.report.c_str(),
                  seconds, budget,
                  report["soil"]["drift_rel"].is_number() ? report["soil"]["drift_rel"].get<double>() : NAN);
-    return 0;
+    return frames_ok ? 0 : 1;
 }
 
 } // namespace alluvium

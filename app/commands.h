@@ -1,10 +1,14 @@
 // The `alluvium` subcommands. Each returns the process exit code; user errors are thrown as
-// InputError / ParamError (exit 2) and device failures as gpu::DeviceError (exit 3).
+// InputError / ParamError (exit 2), device failures as gpu::DeviceError (exit 3) and a broken
+// installation as gpu::InstallError (exit 4).
 #pragma once
 #include <cstddef>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "pipeline.h"
 #include "setup.h"
 
 namespace alluvium {
@@ -18,6 +22,7 @@ struct DeviceOptions {
 struct ScopedContext {
     gpu::Context ctx;
     explicit ScopedContext(const DeviceOptions& d) {
+        gpu::shaderDirectory(); // a broken installation is one line (InstallError) before the GPU starts
         gpu::ContextOptions options;
         options.device_index = d.device;
         options.validation = d.validation;
@@ -27,6 +32,30 @@ struct ScopedContext {
     ScopedContext(const ScopedContext&) = delete;
     ScopedContext& operator=(const ScopedContext&) = delete;
 };
+
+// alluvium run --timelapse DIR --every N: the terrain drawn offscreen every N steps.
+struct TimelapseOptions {
+    std::string dir;               // --timelapse DIR: DIR/frame-000000.png, ... and DIR/timelapse.mp4
+    int every = 100;               // --every N: frames at steps 0, N, 2N, ... of this run
+    std::string size = "1280x720"; // --timelapse-size WxH (even)
+    bool water = true;             // --timelapse-no-water: the ground alone
+    int fps = 30;                  // --timelapse-fps: the video's frame rate
+};
+
+// What receives the state at the timelapse's steps. The viewer's offscreen renderer implements
+// it (app/viewer/timelapse.h); main.cpp passes its factory, so this library needs no viewer.
+class TimelapseSink {
+public:
+    virtual ~TimelapseSink() = default;
+    // The state after `step` steps of this run; throws InputError when a frame cannot be written.
+    virtual void frame(long long step) = 0;
+    // Writes what is queued and finishes the video; false (having said why) if it failed.
+    virtual bool finish() = 0;
+    // For the report: the folder, the frames written, the video (null if none).
+    virtual nlohmann::json summary() const = 0;
+};
+using TimelapseFactory = std::function<std::unique_ptr<TimelapseSink>(gpu::Context&, gpu::Simulation&,
+                                                                      const TimelapseOptions&, const Params&)>;
 
 struct RunOptions {
     TerrainOptions terrain;
@@ -41,6 +70,7 @@ struct RunOptions {
     std::string out_maps;     // --out-maps DIR: export maps after the run (app/io/maps.h)
     std::string out_mesh;     // --out-mesh FILE.obj|.gltf: the terrain mesh (app/io/mesh.h)
     std::size_t mesh_triangles = 200000; // --mesh-triangles N: target of the simplification
+    TimelapseOptions timelapse;          // --timelapse DIR --every N ...
 };
 
 struct ConvertOptions {
@@ -66,7 +96,8 @@ struct BenchOptions {
     std::string model = "pipe";
 };
 
-int runCommand(const RunOptions& options, const DeviceOptions& device);
+// `timelapse` draws the frames of --timelapse (main.cpp: the viewer's renderer).
+int runCommand(const RunOptions& options, const DeviceOptions& device, const TimelapseFactory& timelapse = {});
 int benchCommand(const BenchOptions& options, const DeviceOptions& device);
 int paramsCommand(bool json);
 int presetsCommand();

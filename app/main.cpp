@@ -6,6 +6,8 @@
 
 #include "commands.h"
 #include "io/errors.h"
+#include "pipeline.h"
+#include "timelapse.h"
 #include "vk_check.h"
 #include "view.h"
 
@@ -39,9 +41,16 @@ void addTerrainOptions(CLI::App* cmd, TerrainOptions& t) {
         ->check(finiteIn(0.0, 1.0, false, "in [0, 1]"));
 }
 
-} // namespace
+// what() as one line: a library's message may hold newlines or control characters.
+std::string oneLine(const char* text) {
+    std::string line = text ? text : "";
+    for (char& c : line)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+    return line;
+}
 
-int main(int argc, char** argv) {
+// Everything main does; main only makes sure no exception escapes.
+int runMain(int argc, char** argv) {
     CLI::App app{"Alluvium: real-time terrain erosion on Vulkan compute"};
     app.require_subcommand(1);
     DeviceOptions device;
@@ -71,6 +80,18 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--mesh-triangles", run.mesh_triangles, "target triangle count of --out-mesh (default 200000)")
         ->check(CLI::Range(std::size_t(2), std::size_t(1) << 31))
         ->needs(out_mesh);
+    CLI::Option* timelapse = run_cmd->add_option(
+        "--timelapse", run.timelapse.dir,
+        "draw the terrain offscreen every --every steps into DIR/frame-000000.png, ... (and DIR/timelapse.mp4 if ffmpeg is on PATH)");
+    run_cmd->add_option("--every", run.timelapse.every, "--timelapse: a frame every N steps (default 100), from step 0")
+        ->needs(timelapse);
+    run_cmd->add_option("--timelapse-size", run.timelapse.size, "--timelapse: the frames' size WxH, even (default 1280x720)")
+        ->needs(timelapse);
+    bool timelapse_no_water = false;
+    run_cmd->add_flag("--timelapse-no-water", timelapse_no_water, "--timelapse: draw the ground alone, without water")
+        ->needs(timelapse);
+    run_cmd->add_option("--timelapse-fps", run.timelapse.fps, "--timelapse: the video's frame rate (default 30)")
+        ->needs(timelapse);
 
     ViewOptions view;
     CLI::App* view_cmd = app.add_subcommand("view", "the interactive viewer: a window if a display is present, else offscreen");
@@ -91,6 +112,16 @@ int main(int argc, char** argv) {
     view_cmd->add_flag("--no-panel", view.no_panel, "start with the panel hidden (Tab shows it)");
     view_cmd->add_option("--overlay", view.overlay, "start with an overlay: depth, speed, sediment, hardness, flux, erosion");
     view_cmd->add_flag("--probe-display", view.probe_display, "exit 0 if a window can be opened here, else 1 (scripts/run)");
+    view_cmd->add_option("--record", view.record,
+                         "record every frame to FILE.mp4 (.mkv, .mov) through the ffmpeg program (F9 starts and stops others)");
+    view_cmd->add_option("--record-fps", view.record_fps, "the video's frame rate (default 30): each frame drawn is one frame of it");
+    view_cmd->add_option("--record-size", view.record_size, "the video's size WxH, even (default: the window's)");
+    view_cmd->add_flag("--record-no-panel", view.record_no_panel, "recordings and screenshots without the panel");
+    view_cmd->add_option("--history-budget-mb", view.history_budget_mb,
+                         "device memory for undo and time scrubbing, in MB (default: an eighth of a CPU driver's memory, "
+                         "a quarter of a GPU's; 0: no history)");
+    view_cmd->add_option("--history-every", view.history_every,
+                         "a snapshot every S simulated seconds (fluvial: years) for the timeline (default 10; 0: only strokes)");
 
     bool params_json = false;
     CLI::App* params_cmd = app.add_subcommand("params", "print the parameter table");
@@ -138,7 +169,10 @@ int main(int argc, char** argv) {
     }
 
     try {
-        if (*run_cmd) return runCommand(run, device);
+        if (*run_cmd) {
+            run.timelapse.water = !timelapse_no_water;
+            return runCommand(run, device, viewer::makeTimelapse);
+        }
         if (*view_cmd) return viewCommand(view, device);
         if (*params_cmd) return paramsCommand(params_json);
         if (*presets_cmd) return presetsCommand();
@@ -146,14 +180,35 @@ int main(int argc, char** argv) {
         if (*convert_cmd) return convertCommand(convert);
         if (*fill_cmd) return fillCommand(fill, device);
     } catch (const InputError& e) {
-        std::fprintf(stderr, "alluvium: %s\n", e.what());
+        std::fprintf(stderr, "alluvium: %s\n", oneLine(e.what()).c_str());
         return 2;
     } catch (const ParamError& e) {
-        std::fprintf(stderr, "alluvium: %s\n", e.what());
+        std::fprintf(stderr, "alluvium: %s\n", oneLine(e.what()).c_str());
         return 2;
     } catch (const gpu::DeviceError& e) {
-        std::fprintf(stderr, "alluvium: %s\n", e.what());
+        std::fprintf(stderr, "alluvium: %s\n", oneLine(e.what()).c_str());
         return 3;
+    } catch (const gpu::InstallError& e) {
+        std::fprintf(stderr, "alluvium: %s\n", oneLine(e.what()).c_str());
+        return 4;
     }
     return 0;
+}
+
+} // namespace
+
+// No exception leaves main: each kind is one line on stderr and the README's exit status.
+int main(int argc, char** argv) {
+    try {
+        return runMain(argc, argv);
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "alluvium: out of memory (host): the grid or file is too large for this machine\n");
+        return 3;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "alluvium: internal error: %s\n", oneLine(e.what()).c_str());
+        return 1;
+    } catch (...) {
+        std::fprintf(stderr, "alluvium: internal error (an unknown exception)\n");
+        return 1;
+    }
 }

@@ -6,12 +6,31 @@
 #include <nlohmann/json.hpp>
 
 #include "io/errors.h"
+#include "pipeline.h"
 
 namespace alluvium {
 
+std::vector<std::filesystem::path> assetCandidates() {
+    if (const char* env = std::getenv("ALLUVIUM_ASSET_DIR"); env && *env) return {env};
+    std::vector<std::filesystem::path> candidates;
+    if (const std::filesystem::path exe = gpu::executableDirectory(); !exe.empty())
+        candidates.push_back(exe.parent_path() / "share" / "alluvium"); // installed: bin/../share/alluvium
+    if (gpu::runningFromBuildTree()) candidates.emplace_back(ALLUVIUM_SOURCE_ASSET_DIR);
+    return candidates;
+}
+
 std::filesystem::path assetDirectory() {
-    if (const char* env = std::getenv("ALLUVIUM_ASSET_DIR"); env && *env) return env;
-    return ALLUVIUM_SOURCE_ASSET_DIR;
+    std::error_code ec;
+    for (const std::filesystem::path& dir : assetCandidates())
+        if (std::filesystem::is_directory(dir / "presets", ec)) return dir;
+    return {};
+}
+
+std::string assetSearchText() {
+    std::string looked;
+    for (const std::filesystem::path& dir : assetCandidates())
+        looked += (looked.empty() ? "" : ", ") + (dir / "presets").lexically_normal().string();
+    return looked.empty() ? "nowhere: the executable's location is unknown" : looked;
 }
 
 namespace {
@@ -56,7 +75,8 @@ std::vector<PresetInfo> listPresets() {
     for (const fs::path& p : presetFiles(userPresetDirectory()))
         list.push_back({p.stem().string(), describe(p), p, true, false});
     const size_t user_count = list.size();
-    for (const fs::path& p : presetFiles(assetDirectory() / "presets")) {
+    const fs::path assets = assetDirectory();
+    for (const fs::path& p : assets.empty() ? std::vector<fs::path>{} : presetFiles(assets / "presets")) {
         PresetInfo info{p.stem().string(), describe(p), p, false, false};
         for (size_t i = 0; i < user_count; ++i)
             if (list[i].name == info.name) info.shadowed = true;
@@ -78,12 +98,16 @@ void applyPreset(Params& params, const std::string& name_or_path) {
     fs::path path = name_or_path;
     if (path.extension() != ".json") {
         // By name: the user's directory first, then the built-in presets.
-        path = assetDirectory() / "presets" / (name_or_path + ".json");
+        const fs::path assets = assetDirectory();
+        path = assets.empty() ? fs::path() : assets / "presets" / (name_or_path + ".json");
         const fs::path user_dir = userPresetDirectory();
         std::error_code ec;
         if (!user_dir.empty() && name_or_path.find('/') == std::string::npos &&
             fs::is_regular_file(user_dir / (name_or_path + ".json"), ec))
             path = user_dir / (name_or_path + ".json");
+        else if (assets.empty())
+            throw gpu::InstallError("unknown preset '" + name_or_path + "': the installation is incomplete, its built-in "
+                                    "presets are missing (looked in " + assetSearchText() + ")");
     }
     std::ifstream in(path);
     if (!in) {

@@ -11,7 +11,11 @@
 
 namespace alluvium {
 
-std::filesystem::path assetDirectory(); // $ALLUVIUM_ASSET_DIR, else the source tree's assets/
+// The folder holding the built-in presets/: $ALLUVIUM_ASSET_DIR if set; else
+// <exe dir>/../share/alluvium (installed); else, from the build tree, the source tree's assets/.
+// Empty if none holds a presets/ folder (a broken installation).
+std::filesystem::path assetDirectory();
+std::string assetSearchText(); // where assetDirectory() looked, for messages
 // Empty when neither $XDG_CONFIG_HOME (absolute) nor $HOME is set.
 std::filesystem::path userPresetDirectory();
 

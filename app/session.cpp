@@ -86,8 +86,7 @@ std::vector<gpu::Field> sessionFields() {
     std::vector<gpu::Field> fields;
     for (int i = 0; i < static_cast<int>(gpu::Field::Count); ++i) {
         const auto f = static_cast<gpu::Field>(i);
-        if (f != gpu::Field::ThermalAxis && f != gpu::Field::ThermalDiag && f != gpu::Field::Scratch)
-            fields.push_back(f); // the per-step scratch images are rewritten before use
+        if (!gpu::fieldIsDerived(f)) fields.push_back(f); // scratch images are rewritten before use
     }
     return fields;
 }
@@ -102,6 +101,7 @@ Session captureSession(const gpu::Simulation& sim, const Params& params, std::ve
     s.params = params;
     s.springs = sim.springs();
     s.totals = sim.totals();
+    s.substeps = sim.substeps();
     s.initial_sums = initial_sums;
     s.initial_terrain = std::move(initial_terrain);
     for (gpu::Field f : sessionFields()) s.fields.emplace_back(f, sim.download(f, false));
@@ -115,6 +115,7 @@ void restoreSession(gpu::Simulation& sim, const Session& s) {
     sim.setSprings(s.springs);
     sim.setTotals(s.totals);
     sim.setParams(toSimParams(s.params, s.width, s.height));
+    sim.setSubsteps(s.substeps);
 }
 
 Params sessionParams(const Session& session, const std::string& preset, double cell_size,
@@ -147,7 +148,10 @@ std::vector<std::byte> encodeSession(const Session& s) {
     for (double v : s.totals.acc) acc.push_back(number(v));
     header["totals"] = {{"acc", acc},
                         {"sediment_scale", number(s.totals.sediment_scale)},
-                        {"max_speed", number(s.totals.max_speed)}};
+                        {"max_speed", number(s.totals.max_speed)},
+                        {"step_wave", number(s.totals.step_wave)},
+                        {"max_cfl", number(s.totals.max_cfl)},
+                        {"substeps", s.substeps}};
     header["initial_sums"] = {{"water", s.initial_sums.water},
                               {"terrain", s.initial_sums.terrain},
                               {"sediment", s.initial_sums.sediment}};
@@ -215,7 +219,9 @@ Session decodeSession(std::span<const std::byte> bytes, const std::string& what)
         s.width = static_cast<int>(w);
         s.height = static_cast<int>(hh);
         s.steps = h.at("steps").get<long long>();
-        if (s.steps < 0) throw fail("negative step count");
+        // The step index is a 32-bit counter on the GPU (rain events, droplet seeds).
+        if (s.steps < 0 || s.steps > kMaxSessionSteps)
+            throw fail("step count " + std::to_string(s.steps) + " is out of range 0.." + std::to_string(kMaxSessionSteps));
         const size_t cells = size_t(s.width) * size_t(s.height);
         for (const auto& a : h.at("arrays")) {
             const std::string name = a.at("name").get<std::string>();
@@ -247,6 +253,14 @@ Session decodeSession(std::span<const std::byte> bytes, const std::string& what)
     for (const auto& [name, channels] : arrays) {
         std::vector<float> values = getFloats(p, cells * size_t(channels));
         p += 4 * values.size();
+        // A saved state is finite (a run with non-finite cells saves none); NaN here is damage
+        // that the checksum did not catch, or a hand-made file.
+        for (size_t k = 0; k < values.size(); ++k)
+            if (!std::isfinite(values[k])) {
+                const size_t cell = k / size_t(channels);
+                throw fail("array '" + name + "' holds a non-finite value at cell (" + std::to_string(cell % size_t(s.width)) +
+                           ", " + std::to_string(cell / size_t(s.width)) + ")");
+            }
         if (name == kInitialTerrain && channels == 1) {
             s.initial_terrain = std::move(values);
             have_initial = true;
@@ -283,9 +297,19 @@ Session decodeSession(std::span<const std::byte> bytes, const std::string& what)
             std::snprintf(text, sizeof text, "%.17g", value.get<double>());
             s.params.set(name, text);
         }
-        for (const auto& sp : h.at("springs"))
-            s.springs.push_back({sp.at("x").get<float>(), sp.at("y").get<float>(), sp.at("radius").get<float>(),
-                                 sp.at("rate_per_cell").get<float>()});
+        for (const auto& sp : h.at("springs")) {
+            const gpu::Spring spring{sp.at("x").get<float>(), sp.at("y").get<float>(), sp.at("radius").get<float>(),
+                                     sp.at("rate_per_cell").get<float>()};
+            // Where the viewer can place one: on the grid, a finite positive radius, a finite
+            // non-negative rate.
+            if (!(spring.x >= 0.0f && spring.x <= float(s.width) && spring.y >= 0.0f && spring.y <= float(s.height) &&
+                  spring.radius > 0.0f && std::isfinite(spring.radius) && spring.rate_per_cell >= 0.0f &&
+                  std::isfinite(spring.rate_per_cell)))
+                throw fail("spring " + std::to_string(s.springs.size()) + " is off the grid or has a bad radius or rate");
+            s.springs.push_back(spring);
+        }
+        if (s.springs.size() > kMaxSessionSprings)
+            throw fail(std::to_string(s.springs.size()) + " springs; at most " + std::to_string(kMaxSessionSprings));
         auto real = [](const nlohmann::json& v) {
             return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
         };
@@ -295,6 +319,12 @@ Session decodeSession(std::span<const std::byte> bytes, const std::string& what)
         for (size_t i = 0; i < TOTAL_SLOTS; ++i) s.totals.acc[i] = real(acc[i]);
         s.totals.sediment_scale = static_cast<float>(real(totals.at("sediment_scale")));
         s.totals.max_speed = static_cast<float>(real(totals.at("max_speed")));
+        // Written since the CFL sub-steps (issue 14); older sessions ran one sub-step.
+        s.totals.step_wave = static_cast<float>(totals.contains("step_wave") ? real(totals.at("step_wave")) : 0.0);
+        s.totals.max_cfl = static_cast<float>(totals.contains("max_cfl") ? real(totals.at("max_cfl")) : 0.0);
+        s.substeps = totals.contains("substeps") ? totals.at("substeps").get<int>() : 1;
+        if (s.substeps < 1 || s.substeps > MAX_SUBSTEPS)
+            throw fail("totals.substeps must be 1.." + std::to_string(MAX_SUBSTEPS));
         const auto& sums = h.at("initial_sums");
         s.initial_sums.water = sums.at("water").get<double>();
         s.initial_sums.terrain = sums.at("terrain").get<double>();

@@ -7,7 +7,8 @@
 //   offset 20  u32       N, the length of the JSON header
 //   offset 24  N bytes   JSON header: {"model", "width", "height", "steps", "params" {name: value
 //                        in the table's units}, "springs" [{x, y, radius, rate_per_cell}],
-//                        "totals" {"acc" [16 doubles], "sediment_scale", "max_speed"},
+//                        "totals" {"acc" [16 doubles], "sediment_scale", "max_speed", "step_wave",
+//                                  "max_cfl", "substeps" (the last three since the CFL sub-steps)},
 //                        "initial_sums" {water, terrain, sediment} (m^3, for the report),
 //                        "arrays" [{"name", "channels"}]} (order of the arrays in the body)
 //   then       float32   each array in turn, width x height x channels, row-major
@@ -30,6 +31,8 @@
 namespace alluvium {
 
 inline constexpr uint32_t kSessionVersion = 1;
+inline constexpr long long kMaxSessionSteps = 2147483647; // the GPU's 32-bit step index
+inline constexpr size_t kMaxSessionSprings = 4096;        // what the simulation holds
 
 struct Session {
     std::string model = "pipe";
@@ -38,6 +41,7 @@ struct Session {
     Params params;
     std::vector<gpu::Spring> springs;
     gpu::Totals totals{};
+    int substeps = 1; // the pipe model's CFL sub-steps in force (the rest of their block of steps)
     StateSums initial_sums; // of the initial state: the budgets of the report start here
     std::vector<float> initial_terrain;
     std::vector<std::pair<gpu::Field, std::vector<float>>> fields; // cur halves

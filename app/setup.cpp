@@ -1,5 +1,6 @@
 #include "setup.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cmath>
@@ -117,6 +118,7 @@ StateSums sumState(const gpu::Simulation& sim, double cell_size) {
                 continue;
             }
             if (total) *total += double(v) * area;
+            if (f == gpu::Field::Terrain || f == gpu::Field::Sediment) sums.soil_magnitude += std::abs(double(v)) * area;
         }
     };
     add(gpu::Field::Terrain, &sums.terrain);
@@ -133,13 +135,17 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial,
     auto acc = [&](int slot) { return t.acc[slot]; };
     const double added = acc(SLOT_RAIN) + acc(SLOT_SPRING) + acc(SLOT_BRUSH_WATER_ADD);
     const double expected_water = initial.water + added - acc(SLOT_BRUSH_WATER_REMOVE) -
-                                  acc(SLOT_EVAPORATED) - acc(SLOT_DRAINED_WATER);
+                                  acc(SLOT_EVAPORATED) - acc(SLOT_DRAINED_WATER) - acc(TOTAL_WATER_ABSORBED);
     const double water_scale = std::max(initial.water + added, 1e-30);
     const double soil_initial = initial.terrain + initial.sediment;
     const double soil_final = final_sums.terrain + final_sums.sediment;
     const double expected_soil = soil_initial + acc(SLOT_BRUSH_SOIL_ADD) -
                                  acc(SLOT_BRUSH_SOIL_REMOVE) - acc(SLOT_SED_DRAINED);
-    const double soil_scale = std::max(std::abs(soil_initial), 1e-30);
+    // Heights have an arbitrary datum: relative to the signed total alone, a terrain around 0 m
+    // (or one dug below it) would divide the drift by almost nothing. The drift is relative to
+    // the soil involved: the larger of the initial total and the final sum of |ground| +
+    // |sediment| (the same for the usual terrain above its datum).
+    const double soil_scale = std::max({std::abs(soil_initial), final_sums.soil_magnitude, 1e-30});
 
     nlohmann::json r;
     r["steps"] = steps;
@@ -155,6 +161,7 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial,
         {"brush_removed", acc(SLOT_BRUSH_WATER_REMOVE)},
         {"evaporated", acc(SLOT_EVAPORATED)},
         {"drained", acc(SLOT_DRAINED_WATER)},
+        {"absorbed", acc(TOTAL_WATER_ABSORBED)},
         {"stored_initial", initial.water},
         {"stored_final", final_sums.water},
         {"budget_error_rel", std::abs(final_sums.water - expected_water) / water_scale},
@@ -176,7 +183,45 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial,
     };
     r["nan_cells"] = final_sums.nan_cells;
     r["max_speed"] = t.max_speed;
+    if (sim.params().model == MODEL_PIPE)
+        r["cfl"] = {{"target", CFL_TARGET},
+                    {"max", t.max_cfl},
+                    {"substeps_taken", sim.substepsTaken()},
+                    {"most_substeps_in_a_step", sim.maxSubsteps()},
+                    {"substeps_now", sim.substeps()}};
+    const int model = sim.params().model;
+    r["model"] = gpu::modelName(model);
+    if (const char* note = waterBudgetNote(model)) r["water"]["note"] = note;
+    if (model == MODEL_FLUVIAL) {
+        r["water"]["budget_error_rel"] = nullptr;
+        // Uplift adds rock: the soil is not conserved, by design.
+        r["soil"]["drift_rel"] = nullptr;
+        r["soil"]["note"] = "the fluvial model adds rock by uplift and removes it through the outlets";
+    }
+    if (model != MODEL_PIPE) {
+        // Only the pipe model tallies each exchange between ground and water: see
+        // soil.net_lowered / net_raised for the others.
+        r["soil"]["eroded"] = nullptr;
+        r["soil"]["deposited"] = nullptr;
+    }
     return r;
+}
+
+const char* waterBudgetNote(int model) {
+    switch (model) {
+    case MODEL_THERMAL:
+    case MODEL_OLSEN: return "no water moves in this model: the water stored is carried over unchanged";
+    case MODEL_MUSGRAVE:
+    case MODEL_SIMPLE:
+        return "rained: the model's rain (every cell, per event or step); evaporated: its evaporation; no water "
+               "leaves over the edges";
+    case MODEL_PARTICLES:
+        return "droplet water, one particle_volume unit counted as 1 m^3: rained = particle_count x particle_volume "
+               "per step; evaporated on the way; drained with droplets that left over an open edge; absorbed where "
+               "droplets ended on the map. The water field is carried over unchanged";
+    case MODEL_FLUVIAL: return "the fluvial model keeps no water budget: its water is the lakes of the fill";
+    default: return nullptr;
+    }
 }
 
 } // namespace alluvium

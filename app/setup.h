@@ -40,12 +40,16 @@ void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial);
 // Volumes (m^3) of the state, summed in double precision, and the non-finite cells.
 struct StateSums {
     double water = 0.0, terrain = 0.0, sediment = 0.0;
+    double soil_magnitude = 0.0; // sum of |ground| + |sediment| (m^3): the scale of the soil drift
     long long nan_cells = 0;
 };
 StateSums sumState(const gpu::Simulation& sim, double cell_size);
 
-// The report of `run` (and the viewer): water and soil budgets from the GPU's totals.
+// The report of `run` (and the viewer): water and soil budgets from the GPU's totals. Every model
+// but the fluvial one keeps a water budget (water.budget_error_rel); the water section's note
+// says what its terms mean for the model in sim.params().model (waterBudgetNote).
 nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial,
                           const StateSums& final_sums, int steps, double seconds, double cell_size);
+const char* waterBudgetNote(int model); // nullptr for the pipe model
 
 } // namespace alluvium

@@ -65,31 +65,35 @@ Brush::Brush(const Context& ctx, const Simulation& sim) : ctx_(ctx), sim_(sim) {
     layout_info.pPushConstantRanges = &push;
     VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &layout_));
 
-    const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 10}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}};
+    constexpr uint32_t keys = Simulation::kParityKeys;
+    const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 5 * keys},
+                                           {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * keys}};
     VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pool_info.maxSets = 2;
+    pool_info.maxSets = keys;
     pool_info.poolSizeCount = 2;
     pool_info.pPoolSizes = sizes;
     VK_CHECK(vkCreateDescriptorPool(ctx.device, &pool_info, nullptr, &pool_));
-    const VkDescriptorSetLayout layouts[2] = {set_layout_, set_layout_};
+    std::array<VkDescriptorSetLayout, keys> layouts;
+    layouts.fill(set_layout_);
     VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     alloc.descriptorPool = pool_;
-    alloc.descriptorSetCount = 2;
-    alloc.pSetLayouts = layouts;
+    alloc.descriptorSetCount = keys;
+    alloc.pSetLayouts = layouts.data();
     VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, sets_.data()));
-    for (int half = 0; half < 2; ++half) {
+    // One set per parity key of the simulation: set k binds the current images of key k.
+    for (int key = 0; key < int(keys); ++key) {
         const VkDescriptorImageInfo images[4] = {
-            {VK_NULL_HANDLE, sim.fieldImage(Field::Terrain, half).view, VK_IMAGE_LAYOUT_GENERAL},
-            {VK_NULL_HANDLE, sim.fieldImage(Field::Water, half).view, VK_IMAGE_LAYOUT_GENERAL},
-            {VK_NULL_HANDLE, sim.fieldImage(Field::Hardness, half).view, VK_IMAGE_LAYOUT_GENERAL},
+            {VK_NULL_HANDLE, sim.currentImage(Field::Terrain, key).view, VK_IMAGE_LAYOUT_GENERAL},
+            {VK_NULL_HANDLE, sim.currentImage(Field::Water, key).view, VK_IMAGE_LAYOUT_GENERAL},
+            {VK_NULL_HANDLE, sim.currentImage(Field::Hardness, key).view, VK_IMAGE_LAYOUT_GENERAL},
             {VK_NULL_HANDLE, scratch_.view, VK_IMAGE_LAYOUT_GENERAL}};
         const VkDescriptorBufferInfo buffers[2] = {{partials_.buffer, 0, VK_WHOLE_SIZE}, {totals_.buffer, 0, VK_WHOLE_SIZE}};
-        const VkDescriptorImageInfo uplift{VK_NULL_HANDLE, sim.fieldImage(Field::Uplift, half).view,
+        const VkDescriptorImageInfo uplift{VK_NULL_HANDLE, sim.currentImage(Field::Uplift, key).view,
                                            VK_IMAGE_LAYOUT_GENERAL};
         VkWriteDescriptorSet writes[BB_COUNT];
         for (uint32_t b = 0; b < BB_COUNT; ++b) {
             writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            writes[b].dstSet = sets_[size_t(half)];
+            writes[b].dstSet = sets_[size_t(key)];
             writes[b].dstBinding = b;
             writes[b].descriptorCount = 1;
             writes[b].descriptorType = b < 4 ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;

@@ -39,6 +39,8 @@ public:
     // Valid once the work recorded before is complete (host-visible).
     BrushTotals totals() const;
     void resetTotals();
+    // The tallies (host-visible): what the hand holds is state that undo must restore.
+    const Buffer& totalsBuffer() const { return totals_; }
 
 private:
     const Context& ctx_;
@@ -48,7 +50,7 @@ private:
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
     VkPipelineLayout layout_ = VK_NULL_HANDLE;
     VkDescriptorPool pool_ = VK_NULL_HANDLE;
-    std::array<VkDescriptorSet, 2> sets_{}; // by parity
+    std::array<VkDescriptorSet, Simulation::kParityKeys> sets_{}; // by the simulation's parity key
     VkPipeline apply_ = VK_NULL_HANDLE, commit_ = VK_NULL_HANDLE, reduce_ = VK_NULL_HANDLE;
 };
 

@@ -404,11 +404,19 @@ void createContext(Context& ctx, const ContextOptions& options) {
             if (ctx.memory.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
                 ctx.device_local_bytes =
                     std::max<uint64_t>(ctx.device_local_bytes, ctx.memory.memoryHeaps[i].size);
+        {
+            VkPhysicalDeviceMaintenance3Properties m3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+            VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+            props.pNext = &m3;
+            vkGetPhysicalDeviceProperties2(ctx.physical, &props);
+            ctx.max_allocation_bytes = m3.maxMemoryAllocationSize;
+        }
 
         const bool vulkan13 =
             api_version >= VK_API_VERSION_1_3 && ctx.properties.apiVersion >= VK_API_VERSION_1_3;
         FeatureChain features;
         chooseFeatures(ctx.physical, vulkan13, features);
+        ctx.int64_atomics = features.f2.features.shaderInt64 && features.f12.shaderBufferInt64Atomics;
 
         std::vector<const char*> extensions;
         for (const char* name : options.device_extensions)

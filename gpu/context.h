@@ -37,6 +37,11 @@ struct Context {
     // messenger's pointer stays valid even if the Context is copied or moved.
     std::shared_ptr<std::atomic<int>> validation_errors;
     uint64_t device_local_bytes = 0; // size of the largest DEVICE_LOCAL heap
+    // shaderInt64 and shaderBufferInt64Atomics: the particles and fluvial models' accumulators.
+    bool int64_atomics = false;
+    // The largest single allocation (maintenance3's maxMemoryAllocationSize: 4 GiB on NVIDIA, 2 GiB
+    // on lavapipe). Resources never ask for more; a test lowers it to force the split layouts.
+    uint64_t max_allocation_bytes = 0;
     std::string device_name;
 };
 

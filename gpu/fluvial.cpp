@@ -204,17 +204,7 @@ void Simulation::recordFluvialErode(VkCommandBuffer cmd, GpuTimer* timer) {
     // FluvialDrainage composed the erosion maps within tiles; across them, then the new ground.
     recordTree(cmd, TREE_ERODE);
     dispatch(cmd, Pass::FluvialApply);
-    // The pipe model's fields wait unchanged: copied to the other half of their pairs (a copy,
-    // not a shader: CPU drivers copy memory far faster than they run image loads and stores).
-    for (Field f : {Field::Water, Field::Sediment, Field::Outflow}) {
-        const Image& from = image(f, false);
-        const Image& to = image(f, true);
-        VkImageCopy region{};
-        region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-        region.dstSubresource = region.srcSubresource;
-        region.extent = {from.width, from.height, 1};
-        vkCmdCopyImage(cmd, from.image, VK_IMAGE_LAYOUT_GENERAL, to.image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
-    }
+    // Only the terrain flips its half (writtenPingPong): water, sediment and outflow stay where they are.
     computeBarrier(cmd);
     if (timer) writeTimestamp(*timer, cmd);
     if (params_.fluvial_deposition > 0.0f) {

@@ -145,7 +145,8 @@ gpu::SimParams toSimParams(const Params& params, int width, int height) {
     s.enable_thermal = flag(Param::enable_thermal);
     s.enable_evaporation = flag(Param::enable_evaporation);
     s.spring_count = 0;
-    s.brush_tool = BRUSH_NONE;
+    s.rain_uniform = 1; // the simulation knows its rain mask and sets this
+    s.record_maps = flag(Param::record_maps);
     s.model = MODEL_PIPE;
     s.talus_slope = si(Param::talus_slope);
     s.olsen_talus_slope = si(Param::olsen_talus_slope);

@@ -53,6 +53,9 @@ namespace alluvium {
     X(evaporation_rate, "evaporation", 0.005, 0.0, 1.0, "1/s", 1.0, 'f',                           \
       "fraction of the water depth that evaporates per second")                                  \
     X(enable_evaporation, "evaporation", 1, 0, 1, "", 1.0, 'b', "run the evaporation pass")        \
+    X(record_maps, "maps", 0, 0, 1, "", 1.0, 'b',                                                   \
+      "accumulate the erosion, deposition and flow maps each step (24 more bytes per cell and step; " \
+      "run --out-maps, --save-session and the viewer turn it on)")                                \
     X(talus_slope, "thermal model", 0.6, 0.01, 10.0, "m/m", 1.0, 'f',                              \
       "thermal model: steepest stable slope (rise over run); steeper ground slides")              \
     X(olsen_talus_slope, "olsen model", 0.5, 0.01, 10.0, "m/m", 1.0, 'f',                          \

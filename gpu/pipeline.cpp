@@ -7,53 +7,76 @@
 
 namespace alluvium::gpu {
 
+namespace fs = std::filesystem;
+
 namespace {
 
 // True if `dir` exists and holds at least one .spv file (a folder that merely exists, such as
 // an unrelated "shaders" folder next to an installed binary, is not enough).
-bool holdsSpirv(const std::filesystem::path& dir) {
+bool holdsSpirv(const fs::path& dir) {
     std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec)) return false;
-    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (!fs::is_directory(dir, ec)) return false;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
         if (it->path().extension() == ".spv") return true;
     return false;
 }
 
 } // namespace
 
-std::filesystem::path shaderDirectory() {
-    if (const char* env = std::getenv("ALLUVIUM_SHADER_DIR"); env && *env) return env;
+fs::path executableDirectory() {
     std::error_code ec;
-    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        const std::filesystem::path dir = exe.parent_path();
-        if (holdsSpirv(dir / "shaders")) return dir / "shaders";
-        if (holdsSpirv(dir.parent_path() / "shaders")) return dir.parent_path() / "shaders";
-    }
-#ifdef ALLUVIUM_BUILD_SHADER_DIR
-    return ALLUVIUM_BUILD_SHADER_DIR;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? fs::path() : exe.parent_path();
+}
+
+bool runningFromBuildTree() {
+#ifdef ALLUVIUM_BUILD_ROOT
+    std::error_code ec;
+    const fs::path root = fs::weakly_canonical(ALLUVIUM_BUILD_ROOT, ec);
+    const fs::path exe = executableDirectory();
+    if (ec || exe.empty()) return false;
+    const fs::path rel = exe.lexically_relative(root);
+    return !rel.empty() && *rel.begin() != "..";
 #else
-    return !ec ? exe.parent_path() / "shaders" : std::filesystem::path("shaders");
+    return false;
 #endif
 }
 
-std::vector<uint32_t> loadSpirv(const std::filesystem::path& path) {
+fs::path shaderDirectory() {
+    if (const char* env = std::getenv("ALLUVIUM_SHADER_DIR"); env && *env) {
+        if (holdsSpirv(env)) return env;
+        throw InstallError(std::string("ALLUVIUM_SHADER_DIR='") + env + "' holds no .spv shaders");
+    }
+    std::vector<fs::path> candidates;
+    if (const fs::path dir = executableDirectory(); !dir.empty())
+        candidates = {dir.parent_path() / "share" / "alluvium" / "shaders", dir / "shaders", dir.parent_path() / "shaders"};
+#ifdef ALLUVIUM_BUILD_SHADER_DIR
+    if (runningFromBuildTree()) candidates.emplace_back(ALLUVIUM_BUILD_SHADER_DIR);
+#endif
+    std::string looked;
+    for (const fs::path& c : candidates) {
+        if (holdsSpirv(c)) return c;
+        looked += (looked.empty() ? "" : ", ") + c.lexically_normal().string();
+    }
+    throw InstallError("the installation is incomplete: no SPIR-V shaders found (looked in " + looked +
+                       "); reinstall alluvium, or set ALLUVIUM_SHADER_DIR to the folder holding its .spv files");
+}
+
+std::vector<uint32_t> loadSpirv(const fs::path& path) {
     const std::string prefix = "cannot read shader '" + path.string() + "': ";
     std::ifstream file(path, std::ios::binary | std::ios::ate);
     if (!file)
-        throw std::runtime_error(prefix +
-                                 "file not found (rebuild, or set ALLUVIUM_SHADER_DIR to the "
-                                 "folder holding the .spv files)");
+        throw InstallError(prefix + "file not found or unreadable (the installation is incomplete: reinstall, or "
+                                    "set ALLUVIUM_SHADER_DIR to the folder holding the .spv files)");
     const std::streamoff size = file.tellg();
     if (size <= 0 || size % 4 != 0)
-        throw std::runtime_error(prefix + "size " + std::to_string(size) +
-                                 " bytes is not a positive multiple of 4, not SPIR-V");
+        throw InstallError(prefix + "size " + std::to_string(size) +
+                           " bytes is not a positive multiple of 4, not SPIR-V (a damaged installation)");
     std::vector<uint32_t> code(static_cast<size_t>(size) / 4);
     file.seekg(0);
-    if (!file.read(reinterpret_cast<char*>(code.data()), size))
-        throw std::runtime_error(prefix + "read error");
+    if (!file.read(reinterpret_cast<char*>(code.data()), size)) throw InstallError(prefix + "read error");
     constexpr uint32_t kSpirvMagic = 0x07230203;
-    if (code[0] != kSpirvMagic) throw std::runtime_error(prefix + "bad SPIR-V magic number");
+    if (code[0] != kSpirvMagic) throw InstallError(prefix + "bad SPIR-V magic number (a damaged installation)");
     return code;
 }
 

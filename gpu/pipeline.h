@@ -1,8 +1,10 @@
 // Shader loading and compute pipelines. SPIR-V is built by glslc into the build folder and
-// installed next to the executable, so the lookup below finds it in both places.
+// installed under <prefix>/share/alluvium/shaders; the lookup below finds it relative to the
+// running executable, so an installed tree can be moved anywhere.
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <stdexcept>
 #include <vector>
 
 #include <vulkan/vulkan.h>
@@ -11,12 +13,27 @@
 
 namespace alluvium::gpu {
 
-// Where the .spv files are: $ALLUVIUM_SHADER_DIR, else <exe dir>/shaders, else
-// <exe dir>/../shaders (each only if it holds .spv files), else the build tree's shader folder.
+// A missing or unreadable installation (shaders, presets); what() is one line for the user.
+// The CLI exits with status 4.
+struct InstallError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The folder of the running executable (/proc/self/exe); empty if it cannot be read.
+std::filesystem::path executableDirectory();
+// True when the running executable lies inside the build tree it was built in: only then are
+// the build tree's own folders (compiled-in paths) used as fallbacks, so a copied or installed
+// binary never picks up a stale build tree by accident.
+bool runningFromBuildTree();
+
+// Where the .spv files are: $ALLUVIUM_SHADER_DIR if set; else the first of
+// <exe dir>/../share/alluvium/shaders (installed), <exe dir>/shaders, <exe dir>/../shaders (the
+// build tree, bundles) that holds .spv files; else, from the build tree, its shader folder.
+// Throws InstallError naming the places it looked if none does.
 std::filesystem::path shaderDirectory();
 
-// Reads a SPIR-V file; throws std::runtime_error("cannot read shader '<path>' ...") if it is
-// missing, empty, not a multiple of 4 bytes or lacks the SPIR-V magic number.
+// Reads a SPIR-V file; throws InstallError("cannot read shader '<path>' ...") if it is missing,
+// empty, not a multiple of 4 bytes or lacks the SPIR-V magic number.
 std::vector<uint32_t> loadSpirv(const std::filesystem::path& path);
 
 // Wraps SPIR-V words in a module; destroy it with vkDestroyShaderModule once pipelines exist.

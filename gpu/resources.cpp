@@ -40,16 +40,6 @@ uint32_t findMemoryType(const Context& ctx, uint32_t type_bits, VkMemoryProperty
     return UINT32_MAX;
 }
 
-// Largest single allocation the device accepts (Vulkan 1.1 maintenance3; 2 GiB on lavapipe).
-VkDeviceSize maxAllocationSize(const Context& ctx) {
-    VkPhysicalDeviceMaintenance3Properties m3{};
-    m3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
-    VkPhysicalDeviceProperties2 props{};
-    props.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
-    props.pNext = &m3;
-    vkGetPhysicalDeviceProperties2(ctx.physical, &props);
-    return m3.maxMemoryAllocationSize;
-}
 
 
 
@@ -95,7 +85,7 @@ VkDeviceMemory allocateMemory(const Context& ctx, const VkMemoryRequirements& re
     ALLUVIUM_ASSERT(type != UINT32_MAX);
     const uint32_t heap = ctx.memory.memoryTypes[type].heapIndex;
     if (req.size > ctx.memory.memoryHeaps[heap].size) throwOutOfMemory(ctx, req.size, what, "");
-    const VkDeviceSize max_allocation = maxAllocationSize(ctx);
+    const VkDeviceSize max_allocation = ctx.max_allocation_bytes;
     if (max_allocation > 0 && req.size > max_allocation)
         throwOutOfMemory(ctx, req.size, what,
                          ", and one allocation may be at most " + bytesText(max_allocation));

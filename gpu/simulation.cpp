@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -12,52 +14,6 @@ namespace alluvium::gpu {
 
 namespace {
 
-struct PassInfo {
-    const char* name;   // also the shader file name
-    double bytes;       // per cell, read + written
-    bool single_group;  // reductions run one workgroup
-};
-
-constexpr std::array<PassInfo, kPassCount> kPasses = {{
-    {"sources", 12, false},
-    {"outflow_flux", 40, false},
-    {"water_update", 24, false},
-    {"velocity", 36, false},
-    {"erosion_deposition", 40, false},
-    {"sediment_transport", 16, false},
-    {"reduce_sediment", 0, true},
-    {"sediment_correct", 8, false},
-    {"thermal_outflow", 40, false},
-    {"thermal_gather", 40, false},
-    {"evaporation", 8, false},
-    {"reduce_totals", 0, true},
-    {"talus_outflow", 36, false},
-    {"talus_gather", 76, false},
-    {"musgrave_transfer", 84, false},
-    {"musgrave_apply", 72, false},
-    {"simple_transfer", 48, false},
-    {"simple_apply", 72, false},
-    {"particles", 0, false},
-    {"particles_apply", 12, false},
-    {"fluvial_control", 0, true},
-    {"fluvial_descend", 0, false},
-    {"fluvial_label_jump", 0, false},
-    {"fluvial_edges", 0, false},
-    {"fluvial_hook", 0, false},
-    {"fluvial_hook_jump", 0, false},
-    {"fluvial_relabel", 0, false},
-    {"fluvial_level", 0, false},
-    {"fluvial_flats", 0, false},
-    {"fluvial_route", 0, false},
-    {"fluvial_tree_init", 0, false},
-    {"fluvial_tree_jump", 0, false},
-    {"fluvial_tree_push", 0, false},
-    {"fluvial_drainage", 0, false},
-    {"fluvial_apply", 0, false},
-    {"fluvial_deposit", 0, false},
-}};
-
-
 constexpr uint32_t kMaxSprings = 4096; // 64 KiB: the limit of vkCmdUpdateBuffer
 
 struct FieldInfo {
@@ -65,24 +21,29 @@ struct FieldInfo {
     int channels;
     VkFormat format;
     bool ping_pong;
+    bool derived; // rewritten before it is read, or derived from other state: not saved
 };
 
 constexpr std::array<FieldInfo, static_cast<size_t>(Field::Count)> kFields = {{
-    {"terrain", 1, VK_FORMAT_R32_SFLOAT, true},
-    {"water", 1, VK_FORMAT_R32_SFLOAT, true},
-    {"sediment", 1, VK_FORMAT_R32_SFLOAT, true},
-    {"outflow", 4, VK_FORMAT_R32G32B32A32_SFLOAT, true},
-    {"velocity", 2, VK_FORMAT_R32G32_SFLOAT, false},
-    {"hardness", 1, VK_FORMAT_R32_SFLOAT, false},
-    {"thermal_axis", 4, VK_FORMAT_R32G32B32A32_SFLOAT, false},
-    {"thermal_diag", 4, VK_FORMAT_R32G32B32A32_SFLOAT, false},
-    {"rain_mask", 1, VK_FORMAT_R32_SFLOAT, false},
-    {"wear", 2, VK_FORMAT_R32G32_SFLOAT, false},
-    {"flow", 1, VK_FORMAT_R32_SFLOAT, false},
-    {"scratch", 4, VK_FORMAT_R32G32B32A32_SFLOAT, false},
-    {"lake", 1, VK_FORMAT_R32_SFLOAT, false},
-    {"drainage", 1, VK_FORMAT_R32_SFLOAT, false},
-    {"uplift", 1, VK_FORMAT_R32_SFLOAT, false},
+    {"terrain", 1, VK_FORMAT_R32_SFLOAT, true, false},
+    {"water", 1, VK_FORMAT_R32_SFLOAT, true, false},
+    {"sediment", 1, VK_FORMAT_R32_SFLOAT, true, false},
+    {"outflow", 4, VK_FORMAT_R32G32B32A32_SFLOAT, true, false},
+    {"velocity", 2, VK_FORMAT_R32G32_SFLOAT, false, false},
+    {"hardness", 1, VK_FORMAT_R32_SFLOAT, false, false},
+    {"thermal_axis", 4, VK_FORMAT_R32G32B32A32_SFLOAT, false, true},
+    {"thermal_diag", 4, VK_FORMAT_R32G32B32A32_SFLOAT, false, true},
+    {"rain_mask", 1, VK_FORMAT_R32_SFLOAT, false, false},
+    {"wear", 2, VK_FORMAT_R32G32_SFLOAT, false, false},
+    {"flow", 1, VK_FORMAT_R32_SFLOAT, false, false},
+    {"scratch", 4, VK_FORMAT_R32G32B32A32_SFLOAT, false, true},
+    {"lake", 1, VK_FORMAT_R32_SFLOAT, false, false},
+    {"drainage", 1, VK_FORMAT_R32_SFLOAT, false, false},
+    {"uplift", 1, VK_FORMAT_R32_SFLOAT, false, false},
+    {"water_mid", 1, VK_FORMAT_R32_SFLOAT, false, true},
+    {"spring_rate", 1, VK_FORMAT_R32_SFLOAT, false, true},
+    {"eroded", 2, VK_FORMAT_R32G32_SFLOAT, false, true},
+    {"thermal_rate", 2, VK_FORMAT_R32G32_SFLOAT, false, true},
 }};
 
 uint64_t blockCount(int width, int height) { return uint64_t((width + 1) / 2) * uint64_t((height + 1) / 2); }
@@ -118,91 +79,75 @@ std::array<FluvialBufferSize, 14> fluvialBufferSizes(int width, int height) {
 
 const FieldInfo& info(Field f) { return kFields[static_cast<size_t>(f)]; }
 
+// The bit of a ping-pong field in the parity key (-1: one image only).
+int pingPongBit(Field f) {
+    switch (f) {
+    case Field::Terrain: return 0;
+    case Field::Water: return 1;
+    case Field::Sediment: return 2;
+    case Field::Outflow: return 3;
+    default: return -1;
+    }
+}
+
+// The ping-pong fields a model's step writes (its "next" halves); the others keep their half.
+int writtenPingPong(int model) {
+    constexpr int terrain = 1, water = 2, sediment = 4, outflow = 8;
+    switch (model) {
+    case MODEL_THERMAL:
+    case MODEL_OLSEN:
+    case MODEL_FLUVIAL: return terrain; // the fluvial model leaves the pipe model's fields as they are
+    default: return terrain | water | sediment | outflow;
+    }
+}
+
 uint32_t groupsX(int width) { return static_cast<uint32_t>((width + WG_X - 1) / WG_X); }
 uint32_t groupsY(int height) { return static_cast<uint32_t>((height + WG_Y - 1) / WG_Y); }
 
-// The reductions keep one partial per subgroup; the smallest subgroup we accept is 4 wide.
-constexpr uint32_t kMinSubgroupSize = 4;
-
-uint32_t subgroupSize(const Context& ctx) {
+// The step's sums reduce each subgroup first (partials.glsl: subgroupAdd, subgroupMax), and the
+// fluvial passes vote per subgroup (subgroupAny, subgroupElect). A workgroup holds at most
+// WG_SIZE / 4 subgroups.
+void checkSubgroups(const Context& ctx) {
     VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
     props.pNext = &subgroup;
     vkGetPhysicalDeviceProperties2(ctx.physical, &props);
-    const bool arithmetic = (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) &&
-                            (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT);
-    if (!arithmetic || subgroup.subgroupSize < kMinSubgroupSize || WG_SIZE % subgroup.subgroupSize != 0)
-        throw DeviceError(ctx.device_name + " lacks subgroup arithmetic in compute shaders (needed for the reductions)");
-    return subgroup.subgroupSize;
-}
-
-uint64_t partialsBytes(int width, int height, uint32_t subgroup_size) {
-    return uint64_t(REDUCE_SLOTS) * groupsX(width) * groupsY(height) * (WG_SIZE / subgroup_size) *
-           sizeof(float);
+    const VkSubgroupFeatureFlags needed =
+        VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+    if ((subgroup.supportedOperations & needed) != needed || !(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
+        subgroup.subgroupSize < 4)
+        throw DeviceError(ctx.device_name + " lacks subgroup arithmetic and votes in compute shaders (subgroups of 4 "
+                                            "or more lanes)");
 }
 
 } // namespace
 
 int fieldChannels(Field f) { return info(f).channels; }
 const char* fieldName(Field f) { return info(f).name; }
-const char* passName(Pass p) { return kPasses[static_cast<size_t>(p)].name; }
-double passBytesPerCell(Pass p) { return kPasses[static_cast<size_t>(p)].bytes; }
+int fieldTexelBytes(Field f) { return static_cast<int>(formatTexelBytes(info(f).format)); }
+bool fieldIsDerived(Field f) { return info(f).derived; }
 
-const std::vector<Pass>& modelPasses(int model) {
-    static const std::vector<Pass> pipe = {
-        Pass::Sources,        Pass::OutflowFlux,       Pass::WaterUpdate,    Pass::Velocity,
-        Pass::ErosionDeposition, Pass::SedimentTransport, Pass::ReduceSediment, Pass::SedimentCorrect,
-        Pass::ThermalOutflow, Pass::ThermalGather,     Pass::Evaporation,    Pass::ReduceTotals};
-    static const std::vector<Pass> talus = {Pass::TalusOutflow, Pass::TalusGather};
-    static const std::vector<Pass> musgrave = {Pass::MusgraveTransfer, Pass::MusgraveApply};
-    static const std::vector<Pass> simple = {Pass::SimpleTransfer, Pass::SimpleApply};
-    static const std::vector<Pass> particles = {Pass::Particles, Pass::ParticlesApply};
-    // Phases: basins, pass points, spill solve, flats, route, accumulate, erode, deposit.
-    static const std::vector<Pass> fluvial = {Pass::FluvialDescend, Pass::FluvialEdges, Pass::FluvialHook,
-                                              Pass::FluvialFlats, Pass::FluvialRoute, Pass::FluvialDrainage,
-                                              Pass::FluvialApply, Pass::FluvialDeposit};
-    switch (model) {
-    case MODEL_THERMAL:
-    case MODEL_OLSEN: return talus;
-    case MODEL_MUSGRAVE: return musgrave;
-    case MODEL_SIMPLE: return simple;
-    case MODEL_PARTICLES: return particles;
-    case MODEL_FLUVIAL: return fluvial;
-    default: return pipe;
-    }
+uint64_t partialsCount(int width, int height) {
+    uint64_t n = 0;
+    for (uint32_t level : foldLevelSizes(width, height)) n += uint64_t(level) * REDUCE_SLOTS;
+    return n;
 }
 
-const char* fluvialPhaseName(size_t phase) {
-    static const char* const names[] = {"basins", "pass_points", "spill_solve", "flats",
-                                        "route",  "accumulate",  "erode",       "deposit"};
-    return phase < std::size(names) ? names[phase] : "?";
-}
-
-const char* modelName(int model) {
-    switch (model) {
-    case MODEL_THERMAL: return "thermal";
-    case MODEL_OLSEN: return "olsen";
-    case MODEL_PARTICLES: return "particles";
-    case MODEL_MUSGRAVE: return "musgrave";
-    case MODEL_SIMPLE: return "simple";
-    case MODEL_FLUVIAL: return "fluvial";
-    default: return "pipe";
-    }
-}
-
-int modelFromName(const std::string& name) {
-    for (int m = 0; m < MODEL_COUNT; ++m)
-        if (name == modelName(m)) return m;
-    return -1;
+bool splitsWideFields(const Context& ctx, int width, int height) {
+    // One rgba32f image, with room for the driver's alignment padding.
+    const uint64_t bytes = uint64_t(width) * uint64_t(height) * 16u;
+    return ctx.max_allocation_bytes > 0 && bytes + bytes / 64 > ctx.max_allocation_bytes;
 }
 
 uint64_t simulationBytes(int width, int height) {
     const uint64_t cells = uint64_t(width) * uint64_t(height);
     uint64_t per_cell = 0;
     for (const FieldInfo& f : kFields) per_cell += uint64_t(f.channels) * 4u * (f.ping_pong ? 2u : 1u);
+    // and the particles' height changes, and the grid models' water sums (2 x 64 floats per 256 cells)
+    per_cell += sizeof(int64_t) + 2;
     uint64_t fluvial = 0;
     for (const FluvialBufferSize& b : fluvialBufferSizes(width, height)) fluvial += b.bytes;
-    return cells * per_cell + fluvial + partialsBytes(width, height, kMinSubgroupSize) + sizeof(SimParams) +
+    return cells * per_cell + fluvial + partialsCount(width, height) * sizeof(double) + sizeof(SimParams) +
            sizeof(Totals) + kMaxSprings * sizeof(Spring);
 }
 
@@ -212,8 +157,17 @@ uint64_t fluvialLargestBuffer(int width, int height) {
     return largest;
 }
 
-Simulation::Simulation(const Context& ctx, int width, int height)
-    : ctx_(ctx), width_(width), height_(height) {
+PipePasses resolvePipePasses(const Context& ctx, PipePasses asked) {
+    if (asked != PipePasses::Auto) return asked;
+    if (const char* env = std::getenv("ALLUVIUM_PIPE_PASSES"); env && *env) {
+        if (std::string(env) == "fused") return PipePasses::Fused;
+        if (std::string(env) == "direct") return PipePasses::Direct;
+    }
+    return ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? PipePasses::Direct : PipePasses::Fused;
+}
+
+Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pipe)
+    : ctx_(ctx), width_(width), height_(height), pipe_passes_(resolvePipePasses(ctx, pipe)) {
     assert(width > 0 && height > 0);
     const uint64_t need = simulationBytes(width, height);
     if (ctx.device_local_bytes > 0 && need > ctx.device_local_bytes)
@@ -221,36 +175,62 @@ Simulation::Simulation(const Context& ctx, int width, int height)
                           " grid needs " + std::to_string(need >> 20) + " MiB of GPU memory; " +
                           ctx.device_name + " has " + std::to_string(ctx.device_local_bytes >> 20) +
                           " MiB");
+    checkSubgroups(ctx);
+    split_wide_ = splitsWideFields(ctx, width, height);
 
     const auto w = static_cast<uint32_t>(width), h = static_cast<uint32_t>(height);
-    for (int i = 0; i < 2; ++i) {
-        createStorageImage(terrain_[i], ctx, w, h, info(Field::Terrain).format);
-        createStorageImage(water_[i], ctx, w, h, info(Field::Water).format);
-        createStorageImage(sediment_[i], ctx, w, h, info(Field::Sediment).format);
-        createStorageImage(outflow_[i], ctx, w, h, info(Field::Outflow).format);
+    auto field = [&](Image& img, Field f) { createStorageImage(img, ctx, w, h, info(f).format); };
+    for (size_t i = 0; i < 2; ++i) {
+        field(terrain_[i], Field::Terrain);
+        field(water_[i], Field::Water);
+        field(sediment_[i], Field::Sediment);
+        if (split_wide_) {
+            createStorageImage(outflow_xy_[i], ctx, w, h, VK_FORMAT_R32G32_SFLOAT);
+            createStorageImage(outflow_zw_[i], ctx, w, h, VK_FORMAT_R32G32_SFLOAT);
+        } else {
+            field(outflow_[i], Field::Outflow);
+        }
     }
-    createStorageImage(velocity_, ctx, w, h, info(Field::Velocity).format);
-    createStorageImage(hardness_, ctx, w, h, info(Field::Hardness).format);
-    createStorageImage(thermal_axis_, ctx, w, h, info(Field::ThermalAxis).format);
-    createStorageImage(thermal_diag_, ctx, w, h, info(Field::ThermalDiag).format);
-    createStorageImage(rain_mask_, ctx, w, h, info(Field::RainMask).format);
-    createStorageImage(wear_, ctx, w, h, info(Field::Wear).format);
-    createStorageImage(flow_, ctx, w, h, info(Field::Flow).format);
-    createStorageImage(scratch_, ctx, w, h, info(Field::Scratch).format);
-    createStorageImage(lake_, ctx, w, h, info(Field::Lake).format);
-    createStorageImage(drainage_, ctx, w, h, info(Field::Drainage).format);
-    createStorageImage(uplift_, ctx, w, h, info(Field::Uplift).format);
+    createStorageImage(unused_rgba_, ctx, 1, 1, VK_FORMAT_R32G32B32A32_SFLOAT);
+    createStorageImage(unused_rg_, ctx, 1, 1, VK_FORMAT_R32G32_SFLOAT);
+    field(velocity_, Field::Velocity);
+    field(hardness_, Field::Hardness);
+    // The musgrave and simple models' per-step transfer images; in the split layout those models
+    // are not available yet (recordStep refuses them).
+    for (auto [img, f] : {std::pair{&thermal_axis_, Field::ThermalAxis}, std::pair{&thermal_diag_, Field::ThermalDiag},
+                          std::pair{&scratch_, Field::Scratch}}) {
+        if (split_wide_)
+            createStorageImage(*img, ctx, 1, 1, info(f).format);
+        else
+            field(*img, f);
+    }
+    field(rain_mask_, Field::RainMask);
+    field(wear_, Field::Wear);
+    field(flow_, Field::Flow);
+    field(lake_, Field::Lake);
+    field(drainage_, Field::Drainage);
+    field(uplift_, Field::Uplift);
+    field(water_mid_, Field::WaterMid);
+    field(spring_rate_, Field::SpringRate);
+    // The pipe step's direct passes only; the thermal rate also serves the thermal and olsen models.
+    if (pipe_passes_ == PipePasses::Direct)
+        field(eroded_, Field::Eroded);
+    else
+        createStorageImage(eroded_, ctx, 1, 1, info(Field::Eroded).format);
+    field(thermal_rate_, Field::ThermalRate);
     upload(Field::RainMask, std::vector<float>(size_t(w) * h, 1.0f));
     upload(Field::Uplift, std::vector<float>(size_t(w) * h, 1.0f));
 
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     createBuffer(params_buffer_, ctx, sizeof(SimParams), storage, false);
-    subgroup_size_ = subgroupSize(ctx);
-    createBuffer(partials_, ctx, partialsBytes(width, height, subgroup_size_), storage, false);
+    createBuffer(partials_, ctx, partialsCount(width, height) * sizeof(double), storage, false);
     createBuffer(totals_, ctx, sizeof(Totals), storage, true);
     createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
-    createBuffer(delta_, ctx, uint64_t(w) * h * sizeof(int32_t), storage, false);
-    createBuffer(drained_, ctx, sizeof(int64_t), storage, false);
+    createBuffer(delta_, ctx, uint64_t(w) * h * sizeof(int64_t), storage, false); // particles.glsl
+    // The model totals: the droplets' four int64 counters, then musgrave's and simple's water sums
+    // per subgroup (two slots).
+    createBuffer(drained_, ctx, 4 * sizeof(int64_t) + 2 * uint64_t(groupsX(width)) * groupsY(height) * sizeof(double),
+                 storage, false);
     const uint64_t cells = uint64_t(w) * h;
     // Cell indices << 4 (edge lists) must fit in 32 bits, coordinates in 16 bits (cell lists).
     if (cells >= (uint64_t(1) << 28) || width > 65535 || height > 65535)
@@ -277,7 +257,7 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     createBuffer(fluvial_control_host_, ctx, sizeof(FluvialControl), 0, true);
     std::memset(fluvial_control_host_.mapped, 0, sizeof(FluvialControl));
     resetTotals();
-    // Partials are summed by the reductions before every pass has written its slot once.
+    // Partials of slots a step does not produce are folded as zeros.
     VkCommandBuffer cmd = beginOneShot(ctx);
     vkCmdFillBuffer(cmd, partials_.buffer, 0, VK_WHOLE_SIZE, 0);
     vkCmdFillBuffer(cmd, springs_buffer_.buffer, 0, VK_WHOLE_SIZE, 0);
@@ -291,7 +271,7 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     for (uint32_t b = 0; b < BINDING_COUNT; ++b) {
         const bool buffer = b == B_PARAMS || b == B_PARTIALS || b == B_TOTALS || b == B_SPRINGS ||
                             b == B_DELTA || b == B_DRAINED || (b >= B_FLUVIAL_LEVEL && b <= B_FLUVIAL_CONTROL) ||
-                            b >= B_FLUVIAL_TILES;
+                            b == B_FLUVIAL_TILES || b >= B_FLUVIAL_STEPS;
         bindings[b] = {b, buffer ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
                        1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     }
@@ -308,22 +288,23 @@ Simulation::Simulation(const Context& ctx, int width, int height)
     layout_info.pPushConstantRanges = &push;
     VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &pipeline_layout_));
 
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * BINDING_COUNT},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2 * BINDING_COUNT}};
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kParityKeys * BINDING_COUNT},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kParityKeys * BINDING_COUNT}};
     VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pool_info.maxSets = 2;
+    pool_info.maxSets = kParityKeys;
     pool_info.poolSizeCount = 2;
     pool_info.pPoolSizes = sizes;
     VK_CHECK(vkCreateDescriptorPool(ctx.device, &pool_info, nullptr, &descriptor_pool_));
-    const VkDescriptorSetLayout layouts[2] = {set_layout_, set_layout_};
+    std::array<VkDescriptorSetLayout, kParityKeys> layouts;
+    layouts.fill(set_layout_);
     VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     alloc.descriptorPool = descriptor_pool_;
-    alloc.descriptorSetCount = 2;
-    alloc.pSetLayouts = layouts;
+    alloc.descriptorSetCount = kParityKeys;
+    alloc.pSetLayouts = layouts.data();
     VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, sets_.data()));
 
-    // Set `parity` binds cur = [parity], next = [1 - parity].
-    for (int parity = 0; parity < 2; ++parity) {
+    // Set `key` binds, for each ping-pong field, cur = [its bit of key], next = the other half.
+    for (int parity = 0; parity < kParityKeys; ++parity) {
         std::array<VkDescriptorImageInfo, BINDING_COUNT> images{};
         std::array<VkDescriptorBufferInfo, BINDING_COUNT> buffers{};
         std::vector<VkWriteDescriptorSet> writes;
@@ -347,16 +328,25 @@ Simulation::Simulation(const Context& ctx, int width, int height)
             wr.pBufferInfo = &buffers[binding];
             writes.push_back(wr);
         };
-        const size_t cur = static_cast<size_t>(parity), next = 1 - cur;
+        auto half = [&](Field f, bool next) { return static_cast<size_t>(((parity >> pingPongBit(f)) & 1) ^ (next ? 1 : 0)); };
         buffer(B_PARAMS, params_buffer_);
-        image(B_TERRAIN_CUR, terrain_[cur]);
-        image(B_TERRAIN_NEXT, terrain_[next]);
-        image(B_WATER_CUR, water_[cur]);
-        image(B_WATER_NEXT, water_[next]);
-        image(B_SEDIMENT_CUR, sediment_[cur]);
-        image(B_SEDIMENT_NEXT, sediment_[next]);
-        image(B_OUTFLOW_CUR, outflow_[cur]);
-        image(B_OUTFLOW_NEXT, outflow_[next]);
+        image(B_TERRAIN_CUR, terrain_[half(Field::Terrain, false)]);
+        image(B_TERRAIN_NEXT, terrain_[half(Field::Terrain, true)]);
+        image(B_WATER_CUR, water_[half(Field::Water, false)]);
+        image(B_WATER_NEXT, water_[half(Field::Water, true)]);
+        image(B_SEDIMENT_CUR, sediment_[half(Field::Sediment, false)]);
+        image(B_SEDIMENT_NEXT, sediment_[half(Field::Sediment, true)]);
+        const size_t cur = half(Field::Outflow, false), next = half(Field::Outflow, true);
+        image(B_OUTFLOW_CUR, split_wide_ ? unused_rgba_ : outflow_[cur]);
+        image(B_OUTFLOW_NEXT, split_wide_ ? unused_rgba_ : outflow_[next]);
+        image(B_OUTFLOW_XY_CUR, split_wide_ ? outflow_xy_[cur] : unused_rg_);
+        image(B_OUTFLOW_ZW_CUR, split_wide_ ? outflow_zw_[cur] : unused_rg_);
+        image(B_OUTFLOW_XY_NEXT, split_wide_ ? outflow_xy_[next] : unused_rg_);
+        image(B_OUTFLOW_ZW_NEXT, split_wide_ ? outflow_zw_[next] : unused_rg_);
+        image(B_WATER_MID, water_mid_);
+        image(B_SPRING_RATE, spring_rate_);
+        image(B_ERODED, eroded_);
+        image(B_THERMAL_RATE, thermal_rate_);
         image(B_VELOCITY, velocity_);
         image(B_HARDNESS, hardness_);
         image(B_THERMAL_AXIS, thermal_axis_);
@@ -408,16 +398,30 @@ Simulation::~Simulation() {
                       &fluvial_tiles_, &fluvial_label_, &fluvial_edges_, &fluvial_basin_, &fluvial_best_,
                       &fluvial_lists_, &fluvial_ring_, &fluvial_ring_val_})
         destroyBuffer(*b, ctx_);
-    for (int i = 0; i < 2; ++i)
-        for (Image* img : {&terrain_[size_t(i)], &water_[size_t(i)], &sediment_[size_t(i)], &outflow_[size_t(i)]})
+    for (size_t i = 0; i < 2; ++i)
+        for (Image* img : {&terrain_[i], &water_[i], &sediment_[i], &outflow_[i], &outflow_xy_[i], &outflow_zw_[i]})
             destroyImage(*img, ctx_);
-    for (Image* img : {&velocity_, &hardness_, &thermal_axis_, &thermal_diag_, &rain_mask_, &wear_, &flow_, &scratch_, &lake_, &drainage_,
-                        &uplift_})
+    for (Image* img : {&velocity_, &hardness_, &thermal_axis_, &thermal_diag_, &rain_mask_, &wear_, &flow_, &scratch_,
+                       &lake_, &drainage_, &uplift_, &water_mid_, &spring_rate_, &eroded_, &thermal_rate_, &unused_rgba_, &unused_rg_})
         destroyImage(*img, ctx_);
 }
 
+const Image& Simulation::currentImage(Field f, int key, int part) const {
+    const int bit = pingPongBit(f);
+    const int half = bit < 0 ? 0 : (key >> bit) & 1;
+    if (f == Field::Outflow && split_wide_) return (part == 0 ? outflow_xy_ : outflow_zw_)[size_t(half)];
+    return fieldImage(f, half);
+}
+
+const Image& Simulation::fieldImage(Field f, int half) const {
+    const int bit = pingPongBit(f);
+    if (bit < 0) return image(f, false);
+    return image(f, (((parity_ >> bit) & 1) ^ half) != 0);
+}
+
 const Image& Simulation::image(Field f, bool next) const {
-    const size_t i = static_cast<size_t>(parity_ ^ (next ? 1 : 0));
+    const int bit = pingPongBit(f);
+    const size_t i = static_cast<size_t>((bit < 0 ? 0 : (parity_ >> bit) & 1) ^ (next ? 1 : 0));
     switch (f) {
     case Field::Terrain: return terrain_[i];
     case Field::Water: return water_[i];
@@ -434,19 +438,61 @@ const Image& Simulation::image(Field f, bool next) const {
     case Field::Lake: return lake_;
     case Field::Drainage: return drainage_;
     case Field::Uplift: return uplift_;
+    case Field::WaterMid: return water_mid_;
+    case Field::SpringRate: return spring_rate_;
+    case Field::Eroded: return eroded_;
+    case Field::ThermalRate: return thermal_rate_;
     case Field::Count: break;
     }
     assert(false);
     return terrain_[0];
 }
 
+std::vector<const Image*> Simulation::fieldImages(Field f, bool next) const {
+    const int key = parity_ ^ (next ? kAllPingPong : 0);
+    if (f == Field::Outflow && split_wide_) return {&currentImage(f, key, 0), &currentImage(f, key, 1)};
+    return {&currentImage(f, key)};
+}
+
 void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
     assert(data.size() == size_t(width_) * size_t(height_) * size_t(fieldChannels(f)));
+    if (f == Field::Outflow && split_wide_) {
+        // Channels xy and zw into their own images.
+        const size_t cells = size_t(width_) * size_t(height_);
+        std::vector<float> xy(2 * cells), zw(2 * cells);
+        for (size_t i = 0; i < cells; ++i) {
+            xy[2 * i] = data[4 * i];
+            xy[2 * i + 1] = data[4 * i + 1];
+            zw[2 * i] = data[4 * i + 2];
+            zw[2 * i + 1] = data[4 * i + 3];
+        }
+        const size_t half = size_t(((parity_ >> pingPongBit(Field::Outflow)) & 1) ^ (next ? 1 : 0));
+        uploadImage(ctx_, outflow_xy_[half], xy.data(), xy.size() * sizeof(float));
+        uploadImage(ctx_, outflow_zw_[half], zw.data(), zw.size() * sizeof(float));
+        return;
+    }
+    if (f == Field::RainMask)
+        rain_uniform_ = std::all_of(data.begin(), data.end(), [](float v) { return v == 1.0f; });
     uploadImage(ctx_, image(f, next), data.data(), data.size() * sizeof(float));
+    if (f == Field::RainMask) setParams(params_);
 }
 
 std::vector<float> Simulation::download(Field f, bool next) const {
-    std::vector<float> data(size_t(width_) * size_t(height_) * size_t(fieldChannels(f)));
+    const size_t cells = size_t(width_) * size_t(height_);
+    std::vector<float> data(cells * size_t(fieldChannels(f)));
+    if (f == Field::Outflow && split_wide_) {
+        std::vector<float> xy(2 * cells), zw(2 * cells);
+        const size_t half = size_t(((parity_ >> pingPongBit(Field::Outflow)) & 1) ^ (next ? 1 : 0));
+        downloadImage(ctx_, outflow_xy_[half], xy.data(), xy.size() * sizeof(float));
+        downloadImage(ctx_, outflow_zw_[half], zw.data(), zw.size() * sizeof(float));
+        for (size_t i = 0; i < cells; ++i) {
+            data[4 * i] = xy[2 * i];
+            data[4 * i + 1] = xy[2 * i + 1];
+            data[4 * i + 2] = zw[2 * i];
+            data[4 * i + 3] = zw[2 * i + 1];
+        }
+        return data;
+    }
     downloadImage(ctx_, image(f, next), data.data(), data.size() * sizeof(float));
     return data;
 }
@@ -457,7 +503,7 @@ void Simulation::setParams(const SimParams& params) {
     params_.height = height_;
     params_.group_count_x = static_cast<int>(groupsX(width_));
     params_.group_count_y = static_cast<int>(groupsY(height_));
-    params_.partial_count = static_cast<int>(groupsX(width_) * groupsY(height_) * (WG_SIZE / subgroup_size_));
+    params_.rain_uniform = rain_uniform_ ? 1 : 0;
     params_.spring_count = static_cast<int>(springs_.size());
     params_dirty_ = true;
 }
@@ -486,8 +532,13 @@ Totals Simulation::totals() const {
 }
 
 void Simulation::recordUpdates(VkCommandBuffer cmd) {
+    // The springs' source image depends on the springs and the cell size.
+    const bool springs_changed = springs_dirty_ || params_dirty_;
     if (params_dirty_) {
-        vkCmdUpdateBuffer(cmd, params_buffer_.buffer, 0, sizeof(SimParams), &params_);
+        // The shaders see the sub-step's dt (the pipe model's CFL sub-steps; 1 otherwise).
+        SimParams uploaded = params_;
+        if (params_.model == MODEL_PIPE) uploaded.dt = params_.dt / float(substeps_);
+        vkCmdUpdateBuffer(cmd, params_buffer_.buffer, 0, sizeof(SimParams), &uploaded);
         params_dirty_ = false;
     }
     if (springs_dirty_ && !springs_.empty()) {
@@ -495,26 +546,47 @@ void Simulation::recordUpdates(VkCommandBuffer cmd) {
     }
     springs_dirty_ = false;
     computeBarrier(cmd);
+    if (springs_changed && !springs_.empty()) {
+        bindSet(cmd);
+        dispatch(cmd, Pass::SpringsPrepare);
+        computeBarrier(cmd);
+    }
 }
 
 VkPipeline Simulation::pipeline(Pass pass) {
     // Created at first use: a model's shaders are loaded only when that model runs.
     VkPipeline& p = pipelines_[static_cast<size_t>(pass)];
     if (p == VK_NULL_HANDLE) {
+        const bool int64 = pass == Pass::Particles || pass == Pass::ParticlesApply ||
+                           (pass >= Pass::FluvialControl && pass <= Pass::FluvialDeposit);
+        if (int64 && !ctx_.int64_atomics)
+            throw DeviceError(ctx_.device_name + " lacks 64-bit integer atomics on buffers (shaderInt64, "
+                              "shaderBufferInt64Atomics), which the " + std::string(pass >= Pass::FluvialControl ? "fluvial" : "particles") +
+                              " model needs");
         const std::vector<uint32_t> code = loadSpirv(shaderDirectory() / (std::string(passName(pass)) + ".spv"));
         VkShaderModule module = createShaderModule(ctx_, code);
-        p = createComputePipeline(ctx_, pipeline_layout_, module);
+        p = createPipeline(module);
         vkDestroyShaderModule(ctx_.device, module, nullptr);
     }
     return p;
 }
 
-void Simulation::dispatch(VkCommandBuffer cmd, Pass pass, int mode) {
-    const PassInfo& p = kPasses[static_cast<size_t>(pass)];
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass));
-    const PushConstants push{step_index_, mode};
+VkPipeline Simulation::createPipeline(VkShaderModule module) const {
+    // The layout of 4-channel fields (common.glsl's SPLIT_WIDE).
+    const VkBool32 split = split_wide_ ? VK_TRUE : VK_FALSE;
+    const VkSpecializationMapEntry entry{SPEC_SPLIT_WIDE, 0, sizeof(VkBool32)};
+    const VkSpecializationInfo spec{1, &entry, sizeof split, &split};
+    return createComputePipeline(ctx_, pipeline_layout_, module, &spec);
+}
+
+void Simulation::pushConstants(VkCommandBuffer cmd, const PushConstants& push) {
     vkCmdPushConstants(cmd, pipeline_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
-    if (p.single_group)
+}
+
+void Simulation::dispatch(VkCommandBuffer cmd, Pass pass, int mode) {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass));
+    pushConstants(cmd, PushConstants{step_index_, mode, 0, 0, 0, 0});
+    if (pass == Pass::FluvialControl || pass == Pass::GridTotals) // one workgroup
         vkCmdDispatch(cmd, 1, 1, 1);
     else if (pass == Pass::Particles) // one invocation per droplet
         vkCmdDispatch(cmd, (static_cast<uint32_t>(std::max(params_.particle_count, 0)) + WG_SIZE - 1) / WG_SIZE, 1, 1);
@@ -524,8 +596,7 @@ void Simulation::dispatch(VkCommandBuffer cmd, Pass pass, int mode) {
 
 void Simulation::dispatchJob(VkCommandBuffer cmd, Pass pass, int job, int mode) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass));
-    const PushConstants push{step_index_, mode};
-    vkCmdPushConstants(cmd, pipeline_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+    pushConstants(cmd, PushConstants{step_index_, mode, 0, 0, 0, 0});
     vkCmdDispatchIndirect(cmd, fluvial_control_.buffer, VkDeviceSize(job) * 3 * sizeof(uint32_t));
 }
 
@@ -535,37 +606,78 @@ void Simulation::bindSet(VkCommandBuffer cmd) {
 }
 
 void Simulation::recordPass(VkCommandBuffer cmd, Pass pass) {
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 1,
-                            &sets_[static_cast<size_t>(parity_)], 0, nullptr);
-    dispatch(cmd, pass);
+    bindSet(cmd);
+    if (pass == Pass::ReducePartials || pass == Pass::ReduceTotals)
+        recordFold(cmd); // the whole fold: its levels are one unit
+    else
+        dispatch(cmd, pass);
     computeBarrier(cmd);
 }
 
 void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer) {
+    const int model = params_.model;
+    if (split_wide_ && (model == MODEL_MUSGRAVE || model == MODEL_SIMPLE))
+        throw DeviceError(std::string("the ") + modelName(model) + " model does not run on a grid this large (" +
+                          std::to_string(width_) + "x" + std::to_string(height_) + " on " + ctx_.device_name +
+                          ") yet: its transfer images exceed the device's largest allocation");
     bindSet(cmd);
     if (timer) writeTimestamp(*timer, cmd);
-    if (params_.model == MODEL_FLUVIAL) {
+    if (model == MODEL_PIPE) {
+        // Each sub-step is a whole step of dt / n, ping-pong included.
+        for (int i = 0; i < substeps_; ++i) {
+            if (i > 0) {
+                parity_ ^= kAllPingPong;
+                bindSet(cmd);
+            }
+            recordPipeStep(cmd, timer);
+        }
+        substeps_taken_ += substeps_;
+    } else if (model == MODEL_FLUVIAL) {
         recordFluvialStep(cmd, timer);
     } else {
         // Every pass reads what the one before wrote: a full compute barrier between each.
-        for (Pass pass : modelPasses(params_.model)) {
+        for (Pass pass : stepPasses()) {
             dispatch(cmd, pass);
             computeBarrier(cmd);
             if (timer) writeTimestamp(*timer, cmd);
         }
     }
-    parity_ ^= 1;
+    parity_ ^= writtenPingPong(model);
     ++step_index_;
+}
+
+void Simulation::setSubsteps(int n) {
+    substeps_ = std::clamp(n, 1, MAX_SUBSTEPS);
+    max_substeps_ = std::max(max_substeps_, substeps_);
+    params_dirty_ = true;
+}
+
+void Simulation::adaptSubsteps(bool anywhere) {
+    if (params_.model != MODEL_PIPE || (!anywhere && !substepsDue())) return;
+    const Totals t = totals();
+    const double cfl = double(t.step_wave) * double(params_.dt) / double(params_.cell_size);
+    const int n = std::isfinite(cfl) ? std::clamp(int(std::ceil(cfl / CFL_TARGET)), 1, MAX_SUBSTEPS) : MAX_SUBSTEPS;
+    if (n != substeps_) {
+        substeps_ = n;
+        params_dirty_ = true;
+    }
+    max_substeps_ = std::max(max_substeps_, substeps_);
 }
 
 void Simulation::run(int steps, const std::function<void(int)>& progress) {
     // Batches of roughly 4M cell-steps keep each submission short (so progress shows) while
-    // amortising the submit and wait.
+    // amortising the submit and wait. The pipe model's batches end where its sub-steps are due
+    // (substepsDue): at block boundaries, or after every step while it sub-steps.
     const int cells = width_ * height_;
     const int batch = std::clamp((1 << 22) / std::max(cells, 1), 1, 200);
+    // Before the first step nothing has measured the flow (a state loaded with deep water).
+    if (params_.model == MODEL_PIPE && step_index_ == 0 && steps > 0 && totals().step_wave == 0.0f) measureWaveSpeed();
     int done = 0;
     while (done < steps) {
-        const int n = std::min(batch, steps - done);
+        adaptSubsteps();
+        int n = std::min(batch, steps - done);
+        if (params_.model == MODEL_PIPE)
+            n = std::min(n, substeps_ > 1 ? 1 : kSubstepBlock - step_index_ % kSubstepBlock);
         VkCommandBuffer cmd = beginOneShot(ctx_);
         recordUpdates(cmd);
         for (int i = 0; i < n; ++i) recordStep(cmd);
@@ -577,7 +689,7 @@ void Simulation::run(int steps, const std::function<void(int)>& progress) {
 
 void Simulation::reloadPass(Pass pass, const std::vector<uint32_t>& spirv) {
     VkShaderModule module = createShaderModule(ctx_, spirv);
-    VkPipeline fresh = createComputePipeline(ctx_, pipeline_layout_, module);
+    VkPipeline fresh = createPipeline(module);
     vkDestroyShaderModule(ctx_.device, module, nullptr);
     vkDeviceWaitIdle(ctx_.device); // frames in flight may still use the old one
     VkPipeline& p = pipelines_[static_cast<size_t>(pass)];

@@ -16,16 +16,30 @@ namespace alluvium::gpu {
 enum class Field {
     Terrain, Water, Sediment, Outflow, Velocity, Hardness, ThermalAxis, ThermalDiag, RainMask, Wear, Flow, Scratch,
     Lake, Drainage, Uplift, // the fluvial model: lake depth (m), drainage area (m^2), uplift multiplier
+    WaterMid,   // the pipe step: water after the water update, before evaporation (rewritten each step)
+    SpringRate, // the springs' source per cell (m/s), derived from the springs
+    Eroded,      // the pipe step's direct passes: ground and sediment after erosion
+    ThermalRate, // ... and each cell's thermal rate and tan(talus); the thermal and olsen models' rates
     Count
 };
 int fieldChannels(Field f);
 const char* fieldName(Field f);
+// Bytes per cell of one image of the field (both halves of a ping-pong pair count separately).
+int fieldTexelBytes(Field f);
+// Rewritten before it is read, or derived from other state: not part of a saved session.
+bool fieldIsDerived(Field f);
 
-// In step order (design: sources, flux, water, velocity, erosion, transport, thermal x2,
-// evaporation) plus the sediment correction and the two single-workgroup reductions.
+// The pipe step's passes in the design's order (gpu/pipe.cpp): sources with the outflow flux;
+// the water update with the velocity; erosion, transport, thermal erosion and evaporation; the
+// fold of the step's sums (as many levels of reduce_partials as the grid needs, then
+// reduce_totals); the sediment correction. Then the other models' passes.
 enum class Pass {
-    Sources, OutflowFlux, WaterUpdate, Velocity, ErosionDeposition, SedimentTransport,
-    ReduceSediment, SedimentCorrect, ThermalOutflow, ThermalGather, Evaporation, ReduceTotals,
+    SourcesFlux, WaterVelocity, ErosionTransportThermalEvaporation, ReducePartials, ReduceTotals,
+    SedimentCorrect,
+    Erosion, TransportThermalOutflowEvaporation, ThermalGather, // the fused pass's direct form (CPU drivers)
+    SpringsPrepare, // the springs' source image, when the springs change
+    ReduceCheck,    // test-only: known values into the fold (tests/test_passes.cpp)
+    WaveSpeed,      // the state's largest |v| + sqrt(g d), before the pipe model's first step
     TalusOutflow, TalusGather,       // the thermal and olsen models
     MusgraveTransfer, MusgraveApply, // the musgrave model
     SimpleTransfer, SimpleApply,     // the simple model
@@ -37,16 +51,28 @@ enum class Pass {
     FluvialControl, FluvialDescend, FluvialLabelJump, FluvialEdges, FluvialHook, FluvialHookJump, FluvialRelabel,
     FluvialLevel, FluvialFlats, FluvialRoute, FluvialTreeInit, FluvialTreeJump, FluvialTreePush, FluvialDrainage, FluvialApply,
     FluvialDeposit,
+    GridTotals, // musgrave and simple: the step's rain and evaporation into the totals
     Count
 };
 constexpr int kPassCount = static_cast<int>(Pass::Count);
 const char* passName(Pass p);
-// Bytes one pass reads and writes per cell (for effective GB/s); 0 for the reductions.
-double passBytesPerCell(Pass p);
-// The passes of one step of a model (MODEL_*), in order. For the fluvial model, its phases
-// (basins, pass points, spill solve, flats, route, accumulate, erode, deposit), each of which
-// records several dispatches (see fluvialRoundBounds).
-const std::vector<Pass>& modelPasses(int model);
+// Bytes one pass reads and writes per cell, from the formats of the images it binds and what
+// `params` switches on (a neighbour's texel is counted once: caches serve the rest). For the fold
+// of the sums, its partials per cell. For the fluvial model's phases, per round.
+double passBytesPerCell(Pass p, const SimParams& params, int width, int height);
+// How the pipe step runs its erosion, transport, thermal erosion and evaporation: one fused pass
+// with tiles in shared memory (GPUs), or three direct passes that read neighbours from images
+// (CPU drivers such as lavapipe, where shared memory is slower than image reads). Both compute
+// the same numbers with the same code (shaders/pipe_erosion.glsl).
+enum class PipePasses { Auto, Fused, Direct };
+const char* pipePassesName(PipePasses p);
+// What Auto means on this device (and with ALLUVIUM_PIPE_PASSES set).
+PipePasses resolvePipePasses(const Context& ctx, PipePasses asked);
+
+// The passes of one step of a model (MODEL_*), in order, each followed by a timestamp when timed.
+// For the fluvial model, its phases (basins, pass points, spill solve, flats, route, accumulate,
+// erode, deposit), each of which records several dispatches (see fluvialRoundBounds).
+const std::vector<Pass>& modelPasses(int model, PipePasses pipe = PipePasses::Fused);
 // The fluvial model's phases by index in modelPasses(MODEL_FLUVIAL): basins, pass_points,
 // spill_solve, flats, route, accumulate, erode, deposit.
 const char* fluvialPhaseName(size_t phase);
@@ -76,11 +102,19 @@ struct FluvialRoundBounds {
     int hookTotal() const;
 };
 FluvialRoundBounds fluvialRoundBounds(int width, int height);
+// Whether a W x H grid keeps its 4-channel fields as two rg32f images each, because one rgba32f
+// image would exceed the device's largest allocation (ctx.max_allocation_bytes).
+bool splitsWideFields(const Context& ctx, int width, int height);
+// The fold of a step's sums: partials per slot in each level, from one per workgroup down to at
+// most REDUCE_SIZE (which reduce_totals folds); and the doubles the partials buffer holds.
+std::vector<uint32_t> foldLevelSizes(int width, int height);
+uint64_t partialsCount(int width, int height);
 
 class Simulation {
 public:
-    // Throws DeviceError if the grid does not fit in the device's memory.
-    Simulation(const Context& ctx, int width, int height);
+    // Throws DeviceError if the grid does not fit in the device's memory. `pipe` Auto: direct
+    // passes on a CPU device, else fused; ALLUVIUM_PIPE_PASSES=fused|direct overrides Auto.
+    Simulation(const Context& ctx, int width, int height, PipePasses pipe = PipePasses::Auto);
     ~Simulation();
     Simulation(const Simulation&) = delete;
     Simulation& operator=(const Simulation&) = delete;
@@ -103,17 +137,53 @@ public:
     void setTotals(const Totals& totals);
 
     // Records one step of the model in params().model (its passes, with barriers) and flips the
-    // ping-pong parity. With a timer, writes a timestamp before the first pass and after each.
+    // ping-pong parity. With a timer, writes a timestamp before the first pass and after each
+    // (the pipe model: after each pass of each of its substeps()).
     void recordStep(VkCommandBuffer cmd, GpuTimer* timer = nullptr);
+    // The pipe model's CFL sub-steps: a step of params().dt runs substeps() sub-steps of dt / n.
+    // n is chosen from the wave speed of the last step run (totals().step_wave) so that
+    // (|v| + sqrt(g d)) dt / (n L) <= CFL_TARGET, at most MAX_SUBSTEPS, once the GPU work is
+    // finished. run() chooses it at the start of each block of kSubstepBlock steps (absolute step
+    // indices), so a run's result does not depend on how it is split into batches or sessions;
+    // the viewer chooses it every frame, a frame late (`anywhere`).
+    static constexpr int kSubstepBlock = 8;
+    int substeps() const { return substeps_; }
+    void adaptSubsteps(bool anywhere = false);
+    // Whether the next step's sub-steps follow from the last step's wave speed: at the start of
+    // each block of steps, and at every step while more than one sub-step runs (fast or deep
+    // water), so they follow the flow closely there. run() waits for the GPU at these steps.
+    bool substepsDue() const { return params_.model == MODEL_PIPE && (step_index_ % kSubstepBlock == 0 || substeps_ > 1); }
+    // Measures the current state's wave speed into totals().step_wave (before a first step).
+    void measureWaveSpeed();
+    void setSubsteps(int n); // a resumed session's
+    long long substepsTaken() const { return substeps_taken_; } // sub-steps recorded so far
+    int maxSubsteps() const { return max_substeps_; }           // the most one step took
+    // Whether this simulation keeps its 4-channel fields split (splitsWideFields at creation).
+    bool splitWide() const { return split_wide_; }
+    PipePasses pipePasses() const { return pipe_passes_; }
+    // The passes of one step of the current model, as recordStep records them.
+    const std::vector<Pass>& stepPasses() const { return modelPasses(params_.model, pipe_passes_); }
     // Records a single pass (tests); does not flip parity.
     void recordPass(VkCommandBuffer cmd, Pass pass);
     // Uploads params/springs if they changed; call at the start of every command buffer.
     void recordUpdates(VkCommandBuffer cmd);
-    void swapParity() { parity_ ^= 1; }
-    // The image of a field (the viewer binds them for drawing); `half` 0/1 picks the half of a
-    // ping-pong pair by absolute index, so a descriptor set can be built for either parity.
-    const Image& fieldImage(Field f, int half) const { return image(f, (half ^ parity_) != 0); }
+    void swapParity() { parity_ ^= kAllPingPong; }
+    // Each ping-pong field (terrain, water, sediment, outflow) has its own parity: a model's step
+    // flips only the fields it writes, so the others need no copying. parity() is the key of the
+    // current combination (0 .. kParityKeys - 1); descriptor sets that bind the current images
+    // (the viewer's drawing, the brush) keep one set per key, built with currentImage().
+    static constexpr int kParityKeys = 16;
     int parity() const { return parity_; }
+    // `part` 1: the second image of a split field (splitWide(): the outflow's zw channels; part 0
+    // is then its xy channels).
+    const Image& currentImage(Field f, int key, int part = 0) const;
+    // The image of a field by absolute half (0/1 of a ping-pong pair; the one image otherwise).
+    const Image& fieldImage(Field f, int half) const;
+    // The images that hold field f (its cur half, or the next one): one, or two for a 4-channel
+    // field kept split (channels xy, then zw). For copies of the whole state (gpu/snapshot.h).
+    std::vector<const Image*> fieldImages(Field f, bool next = false) const;
+    // The run's totals (host-visible; the steps accumulate into it on the GPU).
+    const Buffer& totalsBuffer() const { return totals_; }
     int stepIndex() const { return step_index_; }
     void setStepIndex(int step) { step_index_ = step; }
 
@@ -148,8 +218,17 @@ public:
 
 private:
     const Image& image(Field f, bool next) const;
+    // One step of the pipe model (gpu/pipe.cpp), a timestamp after each pass when timed.
+    void recordPipeStep(VkCommandBuffer cmd, GpuTimer* timer);
+    // The fold of the step's per-workgroup sums into the totals (reduce_partials levels, then
+    // reduce_totals), with its barriers.
+    void recordFold(VkCommandBuffer cmd);
+    void recordFoldLevels(VkCommandBuffer cmd);
+    void recordFoldTotals(VkCommandBuffer cmd, int mode = 0);
     VkPipeline pipeline(Pass pass);
+    VkPipeline createPipeline(VkShaderModule module) const; // with the simulation's specialization
     void dispatch(VkCommandBuffer cmd, Pass pass, int mode = 0);
+    void pushConstants(VkCommandBuffer cmd, const PushConstants& push);
     void bindSet(VkCommandBuffer cmd);
     // One iteration of the fluvial model (gpu/fluvial.cpp), each phase followed by a timestamp
     // when timed.
@@ -164,16 +243,27 @@ private:
 
     const Context& ctx_;
     int width_ = 0, height_ = 0;
-    int parity_ = 0; // 0: cur = A, next = B
-    uint32_t subgroup_size_ = 0;
+    // Bit i: the current half of ping-pong field i (terrain, water, sediment, outflow).
+    static constexpr int kAllPingPong = 0xF;
+    int parity_ = 0;
+    bool split_wide_ = false;   // 4-channel fields as two rg32f images each
+    PipePasses pipe_passes_ = PipePasses::Fused;
+    bool rain_uniform_ = true;  // the rain mask is 1 everywhere
+    int substeps_ = 1;          // the pipe step's CFL sub-steps
+    long long substeps_taken_ = 0;
+    int max_substeps_ = 1;
     SimParams params_{};
     bool params_dirty_ = true;
     std::vector<Spring> springs_;
     bool springs_dirty_ = true;
 
     std::array<Image, 2> terrain_, water_, sediment_, outflow_;
+    std::array<Image, 2> outflow_xy_, outflow_zw_; // the split layout of outflow_
     Image velocity_, hardness_, thermal_axis_, thermal_diag_, rain_mask_, wear_, flow_, scratch_;
-    Image lake_, drainage_, uplift_;
+    Image lake_, drainage_, uplift_, water_mid_, spring_rate_, eroded_, thermal_rate_;
+    // 1x1 stand-ins bound to the layout a simulation does not use (rgba32f when split, rg32f
+    // when not): every binding of the set stays valid.
+    Image unused_rgba_, unused_rg_;
     Buffer params_buffer_, partials_, totals_, springs_buffer_, delta_, drained_;
     Buffer fluvial_level_, fluvial_steps_, fluvial_rcv_, fluvial_acc_, fluvial_anc_, fluvial_ab_, fluvial_control_,
         fluvial_control_host_,
@@ -184,7 +274,7 @@ private:
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
     VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
     VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
-    std::array<VkDescriptorSet, 2> sets_{};
+    std::array<VkDescriptorSet, kParityKeys> sets_{};
     std::array<VkPipeline, kPassCount> pipelines_{};
 };
 

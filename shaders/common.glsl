@@ -1,6 +1,7 @@
-// Included by every grid pass: bindings (from shared.h), the cell this invocation owns, and
-// workgroup reductions. A pass that reduces must let every invocation reach the reduction, so
-// passes test `inside` instead of returning early.
+// Included by every grid pass: bindings (from shared.h), the cell this invocation owns, the
+// layout of 4-channel fields, and the pipe step's water sources. A pass that produces the step's
+// sums (partials.glsl) must let every invocation reach them, so it tests `inside` instead of
+// returning early.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -10,7 +11,7 @@ layout(local_size_x = WG_X, local_size_y = WG_Y) in;
 
 layout(std430, binding = B_PARAMS) readonly buffer ParamsBlock { SimParams p; };
 layout(push_constant) uniform PushBlock { PushConstants pc; };
-layout(std430, binding = B_PARTIALS) buffer PartialsBlock { float partials[]; };
+layout(std430, binding = B_PARTIALS) buffer PartialsBlock { double partials[]; };
 layout(std430, binding = B_SPRINGS) readonly buffer SpringsBlock { vec4 springs[]; };
 
 layout(binding = B_TERRAIN_CUR, r32f) uniform image2D terrain_cur;
@@ -21,6 +22,10 @@ layout(binding = B_SEDIMENT_CUR, r32f) uniform image2D sediment_cur;
 layout(binding = B_SEDIMENT_NEXT, r32f) uniform image2D sediment_next;
 layout(binding = B_OUTFLOW_CUR, rgba32f) uniform image2D outflow_cur;
 layout(binding = B_OUTFLOW_NEXT, rgba32f) uniform image2D outflow_next;
+layout(binding = B_OUTFLOW_XY_CUR, rg32f) uniform image2D outflow_xy_cur;
+layout(binding = B_OUTFLOW_ZW_CUR, rg32f) uniform image2D outflow_zw_cur;
+layout(binding = B_OUTFLOW_XY_NEXT, rg32f) uniform image2D outflow_xy_next;
+layout(binding = B_OUTFLOW_ZW_NEXT, rg32f) uniform image2D outflow_zw_next;
 layout(binding = B_VELOCITY, rg32f) uniform image2D velocity_img;
 layout(binding = B_HARDNESS, r32f) uniform image2D hardness_img;
 layout(binding = B_THERMAL_AXIS, rgba32f) uniform image2D thermal_axis;
@@ -32,6 +37,31 @@ layout(binding = B_SCRATCH, rgba32f) uniform image2D scratch_img;
 layout(binding = B_LAKE, r32f) uniform image2D lake_img;
 layout(binding = B_DRAINAGE, r32f) uniform image2D drainage_img;
 layout(binding = B_UPLIFT, r32f) uniform image2D uplift_img;
+layout(binding = B_WATER_MID, r32f) uniform image2D water_mid;
+layout(binding = B_SPRING_RATE, r32f) uniform image2D spring_rate;
+layout(binding = B_ERODED, rg32f) uniform image2D eroded_img;
+layout(binding = B_THERMAL_RATE, rg32f) uniform image2D thermal_rate_img;
+
+// A 4-channel field too large for one allocation is two rg32f images (gpu/simulation.cpp
+// decides; the host sets this constant for every pipeline of the simulation).
+layout(constant_id = SPEC_SPLIT_WIDE) const bool SPLIT_WIDE = false;
+
+vec4 loadOutflowCur(ivec2 c) {
+    if (SPLIT_WIDE) return vec4(imageLoad(outflow_xy_cur, c).xy, imageLoad(outflow_zw_cur, c).xy);
+    return imageLoad(outflow_cur, c);
+}
+vec4 loadOutflowNext(ivec2 c) {
+    if (SPLIT_WIDE) return vec4(imageLoad(outflow_xy_next, c).xy, imageLoad(outflow_zw_next, c).xy);
+    return imageLoad(outflow_next, c);
+}
+void storeOutflowNext(ivec2 c, vec4 o) {
+    if (SPLIT_WIDE) {
+        imageStore(outflow_xy_next, c, vec4(o.xy, 0.0, 0.0));
+        imageStore(outflow_zw_next, c, vec4(o.zw, 0.0, 0.0));
+    } else {
+        imageStore(outflow_next, c, o);
+    }
+}
 layout(std430, binding = B_DELTA) buffer DeltaBlock { int delta[]; };
 
 #define LEFT 0
@@ -44,22 +74,11 @@ bool insideGrid(ivec2 c) { return c.x < p.width && c.y < p.height; }
 bool inGrid(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < p.width && c.y < p.height; }
 float cellArea() { return p.cell_size * p.cell_size; }
 
-// Per-step sums without barriers (a barrier is costly on CPU drivers such as lavapipe): each
-// subgroup adds its invocations' values and one invocation writes the subgroup's partial.
-// Every invocation of the workgroup must reach these calls (passes that reduce never return
-// early), so every partial slot is rewritten each step.
-uint partialIndex(int slot) {
-    uint group = gl_WorkGroupID.y * uint(p.group_count_x) + gl_WorkGroupID.x;
-    return uint(slot) * uint(p.partial_count) + group * gl_NumSubgroups + gl_SubgroupID;
+// The water a cell receives at the start of a pipe step (design step 1; m of depth): rain times
+// the rain mask (not read when it is uniform), and the springs' rate per cell.
+float rainDepth(ivec2 c) {
+    float mask = p.rain_uniform != 0 ? 1.0 : imageLoad(rain_mask, c).r;
+    return p.dt * p.rain_rate * mask;
 }
-
-void addPartial(int slot, float value) {
-    if (!slotActive(p, slot)) return; // uniform: the whole workgroup skips it
-    float sum = subgroupAdd(value);
-    if (subgroupElect()) partials[partialIndex(slot)] = sum;
-}
-
-void maxPartial(int slot, float value) {
-    float m = subgroupMax(value);
-    if (subgroupElect()) partials[partialIndex(slot)] = m;
-}
+float springDepth(ivec2 c) { return p.spring_count > 0 ? p.dt * imageLoad(spring_rate, c).r : 0.0; }
+float waterAfterSources(ivec2 c) { return imageLoad(water_cur, c).r + rainDepth(c) + springDepth(c); }

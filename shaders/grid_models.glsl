@@ -27,4 +27,35 @@ float raiseGround(float b, float amount, out float moved) {
 }
 
 // Every model step leaves every ping-pong field written in its "next" half.
-void carryOutflow(ivec2 c) { imageStore(outflow_next, c, imageLoad(outflow_cur, c)); }
+void carryOutflow(ivec2 c) { storeOutflowNext(c, loadOutflowCur(c)); }
+
+// The water budget: this step's sums of the rain and the evaporation (m^3), one double per
+// workgroup and slot (a subgroup sum, then the workgroup's subgroups in order), kept in the
+// model-totals buffer after the droplets' counters (particles.glsl) and folded into the run's
+// totals by grid_totals.comp. One value per workgroup keeps that fold at 8 bytes per 256 cells
+// (about 1% of a musgrave step on a GPU); its own buffer, not the pipe model's partials, so the
+// models' budgets do not depend on how the pipe model folds its sums.
+#define WATER_RAIN 0
+#define WATER_EVAPORATED 1
+layout(std430, binding = B_DRAINED) buffer ModelTotalsBlock {
+    uint droplet_words[8]; // particles.glsl's four int64 counters
+    double water_sums[];   // [2][workgroups]
+};
+
+shared double water_subgroup_sums[MAX_SUBGROUPS];
+
+// Every invocation of the workgroup, inside the grid or not, must reach this (uniform control
+// flow: it holds barriers), so every sum of the slot is rewritten each step.
+void addWaterSum(int slot, float value) {
+    double sum = subgroupAdd(double(value));
+    if (subgroupElect()) water_subgroup_sums[gl_SubgroupID] = sum;
+    barrier();
+    if (gl_LocalInvocationIndex == 0u) {
+        double acc = 0.0lf;
+        for (uint g = 0u; g < gl_NumSubgroups; ++g) acc += water_subgroup_sums[g];
+        uint groups = uint(p.group_count_x * p.group_count_y);
+        uint group = gl_WorkGroupID.y * uint(p.group_count_x) + gl_WorkGroupID.x;
+        water_sums[uint(slot) * groups + group] = acc;
+    }
+    barrier();
+}

@@ -6,7 +6,7 @@
 //   c = Kc * dw;  s > c: send c, deposit Kd (s - c), keep (1 - Kd)(s - c)
 //                 else:  send s + Ks (c - s) dissolved from the ground (scaled by 1 - hardness)
 // Writes the kept amounts to the "next" images and the shares to the thermal images (as a
-// difference map); musgrave_apply gathers them.
+// difference map); musgrave_apply gathers them. The rain is counted for the water budget.
 #include "common.glsl"
 #include "grid_models.glsl"
 
@@ -14,11 +14,12 @@ float rain() {
     return pc.step_index % max(p.musgrave_rain_interval, 1) == 0 ? p.musgrave_rain_amount : 0.0;
 }
 
-void main() {
-    ivec2 c = cellId();
-    if (!insideGrid(c)) return;
+// One cell's transfers; returns the rain it received (m).
+float transfer(ivec2 c) {
     float a = imageLoad(terrain_cur, c).r;
-    float w = imageLoad(water_cur, c).r + rain();
+    precise float w0 = imageLoad(water_cur, c).r;
+    precise float w = w0 + rain();
+    precise float rained = w - w0;
     float s = imageLoad(sediment_cur, c).r;
     float h = a + w;
     float drop[8];
@@ -66,4 +67,11 @@ void main() {
     imageStore(water_next, c, vec4(w - moved));
     imageStore(sediment_next, c, vec4(s));
     carryOutflow(c);
+    return rained;
+}
+
+void main() {
+    ivec2 c = cellId();
+    float rained = insideGrid(c) ? transfer(c) : 0.0;
+    addWaterSum(WATER_RAIN, rained * cellArea());
 }

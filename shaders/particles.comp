@@ -8,21 +8,24 @@
 //   capacity (seed 000):      C = Kc |v| V; at the new cell deposit Kd (S - C) if S > C, else
 //                             dissolve Ks (C - S).
 // Dissolving is scaled by 1 - hardness. Every droplet reads the terrain as it was before the
-// dispatch (terrain_cur) and adds its height changes to delta[] in fixed point (units of
-// 2^-20 m) with integer atomics, which commute: the result is independent of the order.
+// dispatch (terrain_cur) and adds its height changes to delta64[] in fixed point (units of
+// 2^-20 m) with 64-bit integer atomics, which commute: the result is independent of the order.
 // Each exchange is rounded to the fixed-point grid before it is added both to the droplet's
 // load S and to delta, so sum(delta) + S = 0 exactly; a droplet that dies on the map drops S
 // where it stands, one that leaves an open edge takes S away, one that hits a closed edge
 // stops there and drops S.
 // Overflow bound: an exchange is at most 2^24 units (16 m) and a load at most 2^30 units
-// (1024 m), so a cell's int32 sum overflows only after more than 2048 m of change in one step
-// (128 maximal exchanges in one direction).
+// (1024 m), so one droplet changes one cell by at most lifetime * 2^24 + 2^30 units. With the
+// table's limits (4,000,000 < 2^22 droplets, lifetime <= 4096 = 2^12) a cell's sum over a step
+// stays below 2^22 * (2^36 + 2^30) < 2^59, inside int64 (an int32 sum overflowed at 2048 m, which
+// a million droplets on ten thousand cells exceed). The step's water and drained soil sums are
+// smaller still (below 2^22 * 10 * 2^32 < 2^58 and 2^22 * 2^30). Droplet water is counted per
+// droplet: what evaporated on the way, and what is left when it leaves an open edge (drained)
+// or ends on the map (absorbed).
 // Floating-point: the arithmetic is `precise` (no fused multiply-add) so that the reference
 // (tests/reference/particles.cpp) in float reproduces it operation for operation.
 #include "common.glsl"
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-#extension GL_EXT_shader_atomic_int64 : require
-layout(std430, binding = B_DRAINED) buffer DrainedBlock { int64_t drained_units; };
+#include "particles.glsl"
 
 const float kMaxExchange = 16.0;       // m per exchange
 const int kMaxLoad = 1073741824;       // 2^30 units
@@ -55,6 +58,19 @@ vec2 normalXY(ivec2 c) {
     return n;
 }
 
+// The droplet's water at its end: what evaporated since it was released, and what is left,
+// which drains (off an open edge) or soaks into the ground where it ends.
+void countWater(float volume, bool left_map) {
+    const int64_t left = int64_t(round(double(volume) * PARTICLE_WATER_ONE));
+    const int64_t evaporated =
+        int64_t(round((double(p.particle_volume) - double(volume)) * PARTICLE_WATER_ONE));
+    if (evaporated != 0) atomicAdd(water_evaporated, evaporated);
+    if (left != 0) {
+        if (left_map) atomicAdd(water_drained, left);
+        else atomicAdd(water_absorbed, left);
+    }
+}
+
 void main() {
     const uint id = gl_WorkGroupID.x * uint(WG_SIZE) + gl_LocalInvocationIndex;
     if (id >= uint(p.particle_count)) return;
@@ -76,7 +92,8 @@ void main() {
         speed *= 1.0 - dt * p.particle_friction;
         if (!(pos.x >= 0.0 && pos.y >= 0.0 && pos.x < w && pos.y < h)) {
             if (p.edge_mode == EDGE_OPEN) { // leaves with its load: counted, 64-bit exact
-                if (load != 0) atomicAdd(drained_units, int64_t(load));
+                if (load != 0) atomicAdd(soil_drained, int64_t(load));
+                countWater(volume, true);
                 return;
             }
             cell = ivec2(clamp(floor(pos), vec2(0.0), vec2(w - 1.0, h - 1.0))); // stops at the wall
@@ -102,13 +119,15 @@ void main() {
         int q = int(roundEven(clamp(amount, -kMaxExchange, kMaxExchange) * PARTICLE_FIXED_ONE));
         q = clamp(q, -load, kMaxLoad - load);
         if (q != 0) {
-            atomicAdd(delta[cellIndex(at)], -q);
+            atomicAdd(delta64[cellIndex(at)], int64_t(-q));
             load += q;
         }
+        // (The capacity variant's loss is at most what is left, so the water counts stay >= 0.)
         volume = mass_transfer ? volume * (1.0 - dt * p.particle_evaporation)
-                               : volume - dt * p.particle_evaporation * p.particle_volume;
+                               : max(0.0, volume - dt * p.particle_evaporation * p.particle_volume);
         cell = next;
         if (volume < p.particle_min_volume) break;
     }
-    if (load != 0) atomicAdd(delta[cellIndex(cell)], load);
+    if (load != 0) atomicAdd(delta64[cellIndex(cell)], int64_t(load));
+    countWater(volume, false);
 }

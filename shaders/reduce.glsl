@@ -1,48 +1,38 @@
-// Single-workgroup reductions over the per-subgroup partial sums of one step, in double
-// precision, folded into the run's totals. Deterministic: fixed order, no atomics.
+// The fold of the step's sums (partials.glsl leaves one double per workgroup and slot): each
+// level folds REDUCE_SIZE partials of a slot into one, in a fixed order, in many workgroups at
+// once (reduce_partials.comp); the last level of <= REDUCE_SIZE partials is folded into the
+// run's totals by reduce_totals.comp. Deterministic: no atomics, the same tree every time.
 #extension GL_GOOGLE_include_directive : require
 #include "shared.h"
 
 layout(local_size_x = REDUCE_SIZE) in;
 layout(std430, binding = B_PARAMS) readonly buffer ParamsBlock { SimParams p; };
-layout(std430, binding = B_PARTIALS) readonly buffer PartialsBlock { float partials[]; };
-layout(std430, binding = B_TOTALS) buffer TotalsBlock { Totals totals; };
+layout(push_constant) uniform PushBlock { PushConstants pc; };
+layout(std430, binding = B_PARTIALS) buffer PartialsBlock { double partials[]; };
 
-shared double reduce_double[REDUCE_SIZE];
+#define FOLD_CHUNK 16
+shared double fold_values[REDUCE_SIZE];
+shared double fold_chunks[REDUCE_SIZE / FOLD_CHUNK];
 
-// Sum of one slot over all workgroups (0 if the slot is off this step); valid in every
-// invocation.
-double slotSum(int slot) {
-    if (!slotActive(p, slot)) return 0.0lf;
-    uint groups = uint(p.partial_count);
-    uint base = uint(slot) * groups;
-    double acc = 0.0;
-    for (uint g = gl_LocalInvocationIndex; g < groups; g += REDUCE_SIZE) acc += double(partials[base + g]);
+bool slotIsMax(int slot) { return slot == SLOT_MAX_SPEED || slot == SLOT_MAX_WAVE; }
+
+// Folds partials[first .. first + count) (count <= REDUCE_SIZE) of one slot; the result is valid
+// in every invocation. Every invocation of the workgroup must call it (it holds barriers).
+double foldBlock(uint first, uint count, bool is_max) {
     uint i = gl_LocalInvocationIndex;
-    reduce_double[i] = acc;
+    fold_values[i] = i < count ? partials[first + i] : 0.0lf;
     barrier();
-    for (uint stride = REDUCE_SIZE / 2; stride > 0; stride >>= 1) {
-        if (i < stride) reduce_double[i] += reduce_double[i + stride];
-        barrier();
+    if (i < REDUCE_SIZE / FOLD_CHUNK) {
+        double acc = 0.0lf;
+        for (uint j = 0; j < FOLD_CHUNK; ++j) {
+            double v = fold_values[i * FOLD_CHUNK + j];
+            acc = is_max ? max(acc, v) : acc + v;
+        }
+        fold_chunks[i] = acc;
     }
-    double r = reduce_double[0];
     barrier();
-    return r;
-}
-
-float slotMax(int slot) {
-    uint groups = uint(p.partial_count);
-    uint base = uint(slot) * groups;
-    float m = 0.0;
-    for (uint g = gl_LocalInvocationIndex; g < groups; g += REDUCE_SIZE) m = max(m, partials[base + g]);
-    uint i = gl_LocalInvocationIndex;
-    reduce_double[i] = double(m);
-    barrier();
-    for (uint stride = REDUCE_SIZE / 2; stride > 0; stride >>= 1) {
-        if (i < stride) reduce_double[i] = max(reduce_double[i], reduce_double[i + stride]);
-        barrier();
-    }
-    float r = float(reduce_double[0]);
-    barrier();
-    return r;
+    double acc = 0.0lf;
+    for (uint j = 0; j < REDUCE_SIZE / FOLD_CHUNK; ++j) acc = is_max ? max(acc, fold_chunks[j]) : acc + fold_chunks[j];
+    barrier(); // the next call overwrites the shared arrays
+    return acc;
 }

@@ -1,12 +1,44 @@
 #version 450
-// Pass 12: fold this step's water and soil sums into the run's double-precision totals.
+// The last level of the fold: this step's water and soil sums (<= REDUCE_SIZE partials per
+// slot) into the run's double-precision totals, and the sediment correction. The
+// semi-Lagrangian transport changed the suspended sediment from `before` to `after`; what should
+// remain is before - drained (carried over open edges), so sediment_correct scales every cell
+// by (before - drained) / after: the global difference is redistributed in proportion to the
+// local amount. The size of each correction is summed.
 #include "reduce.glsl"
+layout(std430, binding = B_TOTALS) buffer TotalsBlock { Totals totals; };
+
+double slotSum(int slot) {
+    if (!slotActive(p, slot)) return 0.0lf;
+    return foldBlock(pc.reduce_in + uint(slot) * pc.reduce_count, pc.reduce_count, slotIsMax(slot));
+}
 
 void main() {
+    bool first = gl_LocalInvocationIndex == 0;
+    if (pc.mode == REDUCE_WAVE_ONLY) { // wave_speed.comp's measure of the state: no budgets
+        double wave = slotSum(SLOT_MAX_WAVE);
+        if (first) totals.step_wave = float(wave);
+        return;
+    }
     for (int slot = SLOT_RAIN; slot <= SLOT_DEPOSITED; ++slot) {
         double sum = slotSum(slot);
-        if (gl_LocalInvocationIndex == 0) totals.acc[slot] += sum;
+        if (first) totals.acc[slot] += sum;
     }
-    float speed = slotMax(SLOT_MAX_SPEED);
-    if (gl_LocalInvocationIndex == 0) totals.max_speed = max(totals.max_speed, speed);
+    double speed = slotSum(SLOT_MAX_SPEED);
+    double wave = slotSum(SLOT_MAX_WAVE);
+    double before = slotSum(SLOT_SED_BEFORE);
+    double after = slotSum(SLOT_SED_AFTER);
+    double drained = slotSum(SLOT_SED_DRAINED);
+    if (first) {
+        totals.max_speed = max(totals.max_speed, float(speed));
+        // p.dt is the sub-step's (gpu/simulation.cpp uploads dt / sub-steps).
+        totals.step_wave = float(wave);
+        totals.max_cfl = max(totals.max_cfl, float(wave * double(p.dt) / double(p.cell_size)));
+        double target = max(0.0lf, before - drained);
+        double scale = after > 0.0lf ? target / after : 1.0lf;
+        totals.acc[SLOT_SED_AFTER] += after;
+        totals.acc[SLOT_SED_DRAINED] += drained;
+        totals.acc[TOTAL_CORRECTION_ABS] += abs(target - after);
+        totals.sediment_scale = float(scale);
+    }
 }

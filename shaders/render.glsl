@@ -10,6 +10,8 @@ layout(set = 0, binding = R_VELOCITY, rg32f) uniform readonly image2D velocity_i
 layout(set = 0, binding = R_HARDNESS, r32f) uniform readonly image2D hardness_img;
 layout(set = 0, binding = R_WEAR, rg32f) uniform readonly image2D wear_img;
 layout(set = 0, binding = R_OUTFLOW, rgba32f) uniform readonly image2D outflow_img;
+layout(set = 0, binding = R_OUTFLOW_XY, rg32f) uniform readonly image2D outflow_xy_img;
+layout(set = 0, binding = R_OUTFLOW_ZW, rg32f) uniform readonly image2D outflow_zw_img;
 layout(set = 0, binding = R_LAKE, r32f) uniform readonly image2D lake_img;
 layout(set = 0, binding = R_DRAINAGE, r32f) uniform readonly image2D drainage_img;
 #ifdef SUN_WRITER

@@ -3,7 +3,7 @@
 #ifndef ALLUVIUM_RENDER_SHARED_H
 #define ALLUVIUM_RENDER_SHARED_H
 
-// Set 0: the simulation's images, read-only (one set per ping-pong parity).
+// Set 0: the simulation's images, read-only (one set per parity key of the simulation).
 #define R_TERRAIN 0  // r32f   ground height (m)
 #define R_WATER 1    // r32f   water depth (m)
 #define R_SEDIMENT 2 // r32f   suspended sediment (m)
@@ -14,7 +14,9 @@
 #define R_SUN 7      // r32f   the viewer's own: sunlight reaching each cell, 0..1 (surface_sun.comp)
 #define R_LAKE 8     // r32f   the fluvial model's lake depth (m), drawn as water in that model
 #define R_DRAINAGE 9 // r32f   the fluvial model's drainage area (m^2)
-#define R_IMAGE_COUNT 10
+#define R_OUTFLOW_XY 10 // rg32f the outflow's left, right when the simulation splits it (huge grids)
+#define R_OUTFLOW_ZW 11 // rg32f ... top, bottom
+#define R_IMAGE_COUNT 12
 // Set 1: per frame in flight.
 #define R_FRAME 0 // uniform FrameBlock (the C++ mirror is viewer::FrameUniforms)
 #define R_PICK 1  // buffer: vec4 hit (cell x, cell y, height m, 1 if hit), uint non_finite (the
@@ -26,11 +28,17 @@
 #define PREPARE_WG 64    // surface_prepare.comp: invocations per workgroup (one per vertex)
 #define WET_DEPTH 3e-3   // m: shallower water is not drawn (a film the eye would not see)
 
-// The drawn grid: at most MESH_MAX x MESH_MAX vertices whatever the simulation's size, plus a
-// ring of skirt vertices around it (so (n + 2)^2 vertices in all). CPU drivers (lavapipe) shade
-// vertices on one thread, so they get the smaller mesh; the fragments still read every cell.
-#define MESH_MAX 256
+// The drawn grid: at most this many vertices a side whatever the simulation's size, plus a ring
+// of skirt vertices around it (so (n + 2)^2 vertices in all), by device: a discrete GPU draws up
+// to 2048^2 (one vertex per cell up to 2048^2 cells: the mesh follows the simulation's detail),
+// an integrated one 512^2, CPU drivers (lavapipe shades vertices on one thread) 128^2. The
+// fragments read every cell for normals and colours at any mesh size.
+#define MESH_MAX_DISCRETE 2048
+#define MESH_MAX 512
 #define MESH_MAX_CPU 128
+// Specialization constants of the drawing shaders.
+#define SPEC_LAYER 0         // LAYER_TERRAIN or LAYER_WATER
+#define SPEC_SPLIT_OUTFLOW 1 // bool: the outflow is two rg32f images
 
 #define OVERLAY_NONE 0
 #define OVERLAY_WATER_DEPTH 1

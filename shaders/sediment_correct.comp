@@ -1,5 +1,6 @@
 #version 450
-// Pass 8: apply the sediment correction computed by reduce_sediment, s *= scale, in place.
+// Pipe step, pass 4 of 4: the sediment correction that reduce_totals computed from the step's
+// sums (see there), s *= scale, in place.
 #include "common.glsl"
 layout(std430, binding = B_TOTALS) readonly buffer TotalsBlock { Totals totals; };
 

@@ -14,8 +14,11 @@ using uint = uint32_t;
 #define WG_X 16
 #define WG_Y 16
 #define WG_SIZE (WG_X * WG_Y)
-// Single-workgroup reductions run this many invocations.
+// The fold of the step's sums: each reduce_partials workgroup folds this many partials of a
+// slot into one, in as many levels as the grid needs (reduce_totals folds the last <= this many).
 #define REDUCE_SIZE 256
+// At most this many subgroups in a workgroup (subgroups of 4 or more invocations).
+#define MAX_SUBGROUPS 64
 
 // Descriptor set 0. "cur" images hold the state at the start of a step, "next" the state at
 // its end; the host swaps the two descriptor sets every step (ping-pong).
@@ -33,14 +36,14 @@ using uint = uint32_t;
 #define B_THERMAL_AXIS 11   // rgba32f thermal outflow (m) to left, right, top, bottom
 #define B_THERMAL_DIAG 12   // rgba32f thermal outflow (m) to top-left, top-right, bottom-left, bottom-right
 #define B_RAIN_MASK 13      // r32f  rain multiplier, 0..1
-#define B_PARTIALS 14       // float[REDUCE_SLOTS][partial_count]: per-subgroup sums of one step
+#define B_PARTIALS 14       // double[]: per-workgroup sums of one step by slot, then the fold's levels
 #define B_TOTALS 15         // Totals: double accumulators over the run
 #define B_SPRINGS 16        // vec4[] springs: x, y (cells), radius (cells), rate per cell (m^3/s)
 #define B_WEAR 17           // rg32f  ground eroded, deposited since the start (m), for export maps
 #define B_FLOW 18           // r32f   water volume that flowed through the cell since the start (m^3)
 #define B_SCRATCH 19        // rgba32f per-step transfer totals of the grid models (musgrave, simple)
-#define B_DELTA 20          // int[] per-cell fixed-point height changes (particles: integer atomics)
-#define B_DRAINED 21        // int64: fixed-point soil carried off open edges this step (particles)
+#define B_DELTA 20          // int64[] per-cell fixed-point height changes (particles: integer atomics)
+#define B_DRAINED 21        // this step's model totals: the droplets' int64[4] (particles.glsl), musgrave's and simple's water sums (grid_models.glsl)
 // The fluvial model (issues 5, 11): depression routing, receivers, drainage area and stream power.
 #define B_FLUVIAL_LEVEL 22  // uint[cells]: W, the lake-filled surface (ordered float bits); FLUVIAL_NONE: no outlet reaches the cell
 #define B_FLUVIAL_RCV 23    // uint[cells]: the receiver, as the index of its neighbour (NB order) or RCV_SELF
@@ -53,18 +56,34 @@ using uint = uint32_t;
 #define B_DRAINAGE 29       // r32f  drainage area (m^2), weighted by the rain mask
 #define B_UPLIFT 30         // r32f  uplift multiplier (times uplift_rate), paintable
 #define B_FLUVIAL_TILES 31  // uint[2][tiles]: per tile, FLAT_TILE | the last flats round that changed it; the tiles to visit
-#define B_FLUVIAL_STEPS 32  // uint[2][cells]: steps across a flat of W to its exit (ping-pong between flats rounds)
-#define B_FLUVIAL_LABEL 33  // uint[cells]: each cell's basin (LABEL_* encoding), while the fill runs
-#define B_FLUVIAL_EDGES 34  // uint[2][cells]: cells on a basin boundary, index << 4 | the EDGE_DIRS that cross it
-#define B_FLUVIAL_BASIN 35  // uint[6][blocks]: per basin: component, spill, pointer[2], pass[2] (BASIN_* sections)
-#define B_FLUVIAL_BEST 36   // uint64[blocks]: per component, its lowest pass to another (ordered height << 32 | edge)
-#define B_FLUVIAL_LISTS 37  // uint[4][blocks]: the basins, the roots (two lists), the roots hooked this round
-#define B_FLUVIAL_RING 38   // uint[6][ring nodes]: tile crossings (RING_CELLS per tile): pointers [2] (basin labels,
+// The pipe step (issue 10): the water between the water update and evaporation, and the
+// springs' source rate per cell (rebuilt when the springs change).
+#define B_WATER_MID 32      // r32f  water depth after the water update (m), read by erosion
+#define B_SPRING_RATE 33    // r32f  springs' water source (m/s of depth)
+// A 4-channel field whose one image would exceed the device's largest allocation is kept as two
+// rg32f images (channels xy, zw); shaders pick the layout by the SPLIT_WIDE specialization.
+#define B_OUTFLOW_XY_CUR 34  // rg32f outflow to left, right (split layout)
+#define B_OUTFLOW_ZW_CUR 35  // rg32f outflow to top, bottom
+#define B_OUTFLOW_XY_NEXT 36
+#define B_OUTFLOW_ZW_NEXT 37
+#define B_ERODED 38         // rg32f ground and sediment after erosion (the pipe step's direct passes)
+#define B_THERMAL_RATE 39   // rg32f thermal rate (moved / total excess) and tan(talus) (direct passes)
+// The fluvial model's depression routing and its loops over the tiles' exits (issue 11).
+#define B_FLUVIAL_STEPS 40  // uint[2][cells]: steps across a flat of W to its exit (ping-pong between flats rounds)
+#define B_FLUVIAL_LABEL 41  // uint[cells]: each cell's basin (LABEL_* encoding), while the fill runs
+#define B_FLUVIAL_EDGES 42  // uint[2][cells]: cells on a basin boundary, index << 4 | the EDGE_DIRS that cross it
+#define B_FLUVIAL_BASIN 43  // uint[6][blocks]: per basin: component, spill, pointer[2], pass[2] (BASIN_* sections)
+#define B_FLUVIAL_BEST 44   // uint64[blocks]: per component, its lowest pass to another (ordered height << 32 | edge)
+#define B_FLUVIAL_LISTS 45  // uint[4][blocks]: the basins, the roots (two lists), the roots hooked this round
+#define B_FLUVIAL_RING 46   // uint[6][ring nodes]: tile crossings (RING_CELLS per tile): pointers [2] (basin labels,
                             //   then the next exit), each ring cell's exit, the list of exits, sediment products [2]
-#define B_FLUVIAL_RING_VAL 39 // uint64[4][ring nodes]: per exit, values [2] (drainage, erosion maps, sediment),
+#define B_FLUVIAL_RING_VAL 47 // uint64[4][ring nodes]: per exit, values [2] (drainage, erosion maps, sediment),
                             //   what it passes on (erosion: its a, b; sediment: 1 - f and the product to the next
                             //   exit); per ring cell, what the exits of other tiles pour into it
-#define BINDING_COUNT 40
+#define BINDING_COUNT 48
+
+// Specialization constants every compute pass may declare.
+#define SPEC_SPLIT_WIDE 0   // bool: 4-channel fields are split into two rg32f images
 
 // Reduction slots: each pass that moves mass writes its per-subgroup sums (m^3) into its slot.
 #define SLOT_RAIN 0
@@ -81,10 +100,13 @@ using uint = uint32_t;
 #define SLOT_SED_AFTER 11   // after the semi-Lagrangian advection, before correction
 #define SLOT_SED_DRAINED 12 // carried out over open edges this step
 #define SLOT_MAX_SPEED 13   // max, not sum (m/s)
-#define REDUCE_SLOTS 14
+#define SLOT_MAX_WAVE 14    // max of |v| + sqrt(g d), the speed in the CFL number (m/s)
+#define REDUCE_SLOTS 15
 
-// Totals accumulated on the GPU in double precision (indices into Totals.acc).
+// Totals accumulated on the GPU in double precision (indices into Totals.acc; the slots above
+// that are sums fold into the same index, the maxima into their own members).
 #define TOTAL_CORRECTION_ABS 14 // sum over steps of |sediment correction| (m^3)
+#define TOTAL_WATER_ABSORBED 15 // particles: water of droplets that ended on the map (m^3)
 #define TOTAL_SLOTS 16
 
 #define EDGE_CLOSED 0
@@ -151,8 +173,8 @@ using uint = uint32_t;
 #define CONTROL_AFTER_TREE 11  // a round ran: flip parity; no exit has a pointer left: stop
 #define CONTROL_START_PUSH 12  // the exits again (their values stay in the current half)
 
-// Particles model: droplet variants, and the fixed point of delta[] (int32 units of 2^-20 m:
-// +-2048 m per cell per step; see shaders/particles.comp for the bound).
+// Particles model: droplet variants, and the fixed point of delta64[] (int64 units of 2^-20 m;
+// see shaders/particles.comp for the bound).
 #define PARTICLES_MASS_TRANSFER 0
 #define PARTICLES_CAPACITY 1
 #define PARTICLE_FIXED_ONE 1048576.0 // fixed-point units per metre (2^20)
@@ -161,19 +183,13 @@ using uint = uint32_t;
 #define NEIGHBOURS_ROTATED 1
 #define NEIGHBOURS_MOORE 2
 
-#define BRUSH_NONE 0
-#define BRUSH_ADD_WATER 1
-#define BRUSH_REMOVE_WATER 2
-#define BRUSH_RAISE 3
-#define BRUSH_LOWER 4
-
 // Everything a step reads, in SI units (the table in gpu/params.h converts from its units).
 struct SimParams {
     int width;  // cells
     int height; // cells
     int group_count_x;
     int group_count_y;
-    int partial_count;    // partial sums per reduction slot: workgroups * subgroups per workgroup
+    int rain_uniform;     // 1: the rain mask is 1 everywhere (the passes skip reading it)
     float cell_size;  // L (m)
     float dt;         // s
     float gravity;    // m/s^2
@@ -196,12 +212,8 @@ struct SimParams {
     int enable_transport;
     int enable_thermal;
     int enable_evaporation;
-    int spring_count;
-    int brush_tool;       // BRUSH_*
-    float brush_x;        // cells (continuous, cell centres at i + 0.5)
-    float brush_y;
-    float brush_radius;   // cells
-    float brush_strength; // m/s of water or ground at the brush centre
+    int spring_count;     // > 0: the spring_rate image holds their sources
+    int record_maps;      // 1: accumulate the wear (erosion, deposition) and flow maps
     int model;            // MODEL_*
     float talus_slope;       // thermal model: stable slope (m/m)
     float olsen_talus_slope; // olsen model: flatten at or below this slope (m/m)
@@ -247,7 +259,11 @@ struct SimParams {
 // Per dispatch, in push constants (changes every step, unlike SimParams).
 struct PushConstants {
     int step_index; // steps since the simulation started (rain frequency, droplet seeds)
-    int mode;       // fluvial passes: CONTROL_* (control), the round (edges, flats)
+    int mode;       // fluvial passes: CONTROL_* (control), the round (edges, flats), TREE_* (tree passes)
+    uint reduce_in;    // the fold: offset of its input level in partials[] (doubles)
+    uint reduce_count; // partials per slot in that level
+    uint reduce_out;   // offset of its output level (reduce_partials)
+    uint pad;
 };
 
 // Written by the fluvial passes on the GPU; the host reads it after a step (host-visible).
@@ -278,22 +294,29 @@ struct Totals {
     double acc[TOTAL_SLOTS];
     float sediment_scale; // this step's correction factor applied to suspended sediment
     float max_speed;      // running max (m/s)
-    float pad0;
-    float pad1;
+    float step_wave;      // the last (sub-)step's max of |v| + sqrt(g d) (m/s): the next step's sub-steps
+    float max_cfl;        // running max of (|v| + sqrt(g d)) dt / L over the (sub-)steps run
 };
 
+// The pipe step's sub-steps: a step of dt runs n sub-steps of dt / n, n chosen from the last
+// step's wave speed so that (|v| + sqrt(g d)) dt / (n L) <= CFL_TARGET, at most MAX_SUBSTEPS.
+#define CFL_TARGET 0.5
+#define MAX_SUBSTEPS 64
+#define REDUCE_WAVE_ONLY 1 // reduce_totals' mode after wave_speed.comp
+
 #ifndef __cplusplus
-// Whether `slot` is written this step. Features that are off (no brush, no springs, closed
-// edges, a disabled pass) skip their reductions: each costs a subgroup operation per value,
-// which CPU drivers pay dearly. Writers and the reduce passes both ask this.
+// Whether `slot` is written this step. Features that are off (no springs, closed edges, a
+// disabled pass) skip their reductions. Writers and the fold passes both ask this.
 bool slotActive(SimParams q, int slot) {
     switch (slot) {
     case SLOT_RAIN: return q.rain_rate > 0.0;
     case SLOT_SPRING: return q.spring_count > 0;
-    case SLOT_BRUSH_WATER_ADD: return q.brush_tool == BRUSH_ADD_WATER;
-    case SLOT_BRUSH_WATER_REMOVE: return q.brush_tool == BRUSH_REMOVE_WATER;
-    case SLOT_BRUSH_SOIL_ADD: return q.brush_tool == BRUSH_RAISE;
-    case SLOT_BRUSH_SOIL_REMOVE: return q.brush_tool == BRUSH_LOWER;
+    // The brush is its own pass (gpu/brush.h) with its own totals; the host adds them into
+    // these slots of the run's totals for the report.
+    case SLOT_BRUSH_WATER_ADD: return false;
+    case SLOT_BRUSH_WATER_REMOVE: return false;
+    case SLOT_BRUSH_SOIL_ADD: return false;
+    case SLOT_BRUSH_SOIL_REMOVE: return false;
     case SLOT_EVAPORATED: return q.enable_evaporation != 0;
     case SLOT_DRAINED_WATER: return q.edge_mode == EDGE_OPEN;
     case SLOT_ERODED: return q.enable_erosion != 0;

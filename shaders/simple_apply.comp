@@ -1,12 +1,12 @@
 #version 450
 // Simple model, second pass: gather what neighbours moved here (their lowest neighbour is us),
-// then step 4: evaporate Ke of the water and settle the sediment above the capacity Kc w.
+// then step 4: evaporate Ke of the water (counted for the water budget) and settle the sediment
+// above the capacity Kc w.
 #include "common.glsl"
 #include "grid_models.glsl"
 
-void main() {
-    ivec2 c = cellId();
-    if (!insideGrid(c)) return;
+// One cell's gather and step 4; returns the water that evaporated (m).
+float gather(ivec2 c) {
     float w = imageLoad(water_next, c).r;
     float s = imageLoad(sediment_next, c).r;
     float a = imageLoad(terrain_next, c).r;
@@ -19,7 +19,9 @@ void main() {
             s += move.y;
         }
     }
+    precise float before = w;
     w *= 1.0 - p.simple_evaporation;
+    precise float evaporated = before - w;
     float capacity = p.simple_capacity * w;
     if (s > capacity) {
         float settled;
@@ -29,4 +31,11 @@ void main() {
     imageStore(terrain_next, c, vec4(a));
     imageStore(water_next, c, vec4(w));
     imageStore(sediment_next, c, vec4(s));
+    return evaporated;
+}
+
+void main() {
+    ivec2 c = cellId();
+    float evaporated = insideGrid(c) ? gather(c) : 0.0;
+    addWaterSum(WATER_EVAPORATED, evaporated * cellArea());
 }

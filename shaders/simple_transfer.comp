@@ -5,7 +5,7 @@
 //      h_l >= h: nothing moves; w + h_l <= a: all the water moves; else half the difference.
 //      The sediment moves with its share of the water.
 // Kept amounts go to the "next" images, the move (dw, ds, direction) to the scratch image: a
-// difference map, applied by simple_apply.
+// difference map, applied by simple_apply. The rain is counted for the water budget.
 #include "common.glsl"
 #include "grid_models.glsl"
 
@@ -16,10 +16,11 @@ vec2 groundAndWater(ivec2 n) {
     return vec2(imageLoad(terrain_cur, n).r - dissolved, w);
 }
 
-void main() {
-    ivec2 c = cellId();
-    if (!insideGrid(c)) return;
-    float w = imageLoad(water_cur, c).r + p.simple_rain_amount;
+// One cell's move; returns the rain it received (m).
+float transfer(ivec2 c) {
+    precise float w0 = imageLoad(water_cur, c).r;
+    precise float w = w0 + p.simple_rain_amount;
+    precise float rained = w - w0;
     float dissolved;
     float a = lowerGround(imageLoad(terrain_cur, c).r,
                           p.simple_solubility * w * (1.0 - imageLoad(hardness_img, c).r), dissolved);
@@ -46,4 +47,11 @@ void main() {
     imageStore(water_next, c, vec4(w - dw));
     imageStore(sediment_next, c, vec4(s - ds));
     carryOutflow(c);
+    return rained;
+}
+
+void main() {
+    ivec2 c = cellId();
+    float rained = insideGrid(c) ? transfer(c) : 0.0;
+    addWaterSum(WATER_RAIN, rained * cellArea());
 }

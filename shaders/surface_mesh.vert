@@ -7,7 +7,7 @@
 
 layout(std430, set = 1, binding = R_VERTICES) readonly buffer VertexBlock { vec4 vertices[]; };
 
-layout(constant_id = 0) const int LAYER = LAYER_TERRAIN;
+layout(constant_id = SPEC_LAYER) const int LAYER = LAYER_TERRAIN;
 
 layout(location = 0) out vec2 v_cell;   // cell coordinates
 layout(location = 1) out vec3 v_world;

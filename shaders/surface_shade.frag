@@ -4,7 +4,8 @@
 // sRGB-encoded by hand (the targets are UNORM, like the panel expects).
 #include "render.glsl"
 
-layout(constant_id = 0) const int LAYER = LAYER_TERRAIN;
+layout(constant_id = SPEC_LAYER) const int LAYER = LAYER_TERRAIN;
+layout(constant_id = SPEC_SPLIT_OUTFLOW) const bool SPLIT_OUTFLOW = false;
 
 layout(location = 0) in vec2 v_cell;
 layout(location = 1) in vec3 v_world;
@@ -86,7 +87,8 @@ float overlayValue(ivec2 c, int mode) {
     if (mode == OVERLAY_SEDIMENT) return imageLoad(sediment_img, c).r;
     if (mode == OVERLAY_HARDNESS) return imageLoad(hardness_img, c).r;
     if (mode == OVERLAY_FLUX) {
-        vec4 w = imageLoad(outflow_img, c);
+        vec4 w = SPLIT_OUTFLOW ? vec4(imageLoad(outflow_xy_img, c).xy, imageLoad(outflow_zw_img, c).xy)
+                               : imageLoad(outflow_img, c);
         return (w.x + w.y + w.z + w.w) * imageLoad(water_img, c).r * f.grid.z; // m^3/s out
     }
     vec2 wear = imageLoad(wear_img, c).rg;

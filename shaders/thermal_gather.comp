@@ -1,21 +1,31 @@
 #version 450
-// Pass 10, thermal erosion, second half: b -= what this cell sends, b += what each neighbour
-// sends here (its slot facing us). Every amount is subtracted once and added once.
+// Pipe step, pass 3c of the direct passes (CPU drivers; see erosion.comp): the second half of
+// thermal erosion. b = eroded ground - what this cell sends + what each neighbour sends here
+// (through its slot facing us), every amount computed by thermalSent (pipe_erosion.glsl) from
+// the sender's thermal rate, in the same order as the fused pass.
 #include "common.glsl"
+#include "pipe_erosion.glsl"
 
-float sent(ivec2 n, int k) {
-    if (!inGrid(n)) return 0.0;
-    return k < 4 ? imageLoad(thermal_axis, n)[k] : imageLoad(thermal_diag, n)[k - 4];
-}
+const ivec2 kNeighbours[8] = ivec2[8](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1),
+                                      ivec2(-1, -1), ivec2(1, -1), ivec2(-1, 1), ivec2(1, 1));
+const int kOpposite[8] = int[8](1, 0, 3, 2, 7, 6, 5, 4);
+
+float erodedGround(ivec2 q) { return inGrid(q) ? imageLoad(eroded_img, q).r : 1.0 / 0.0; }
 
 void main() {
     ivec2 c = cellId();
-    if (!insideGrid(c) || p.enable_thermal == 0) return;
-    vec4 axis = imageLoad(thermal_axis, c), diag = imageLoad(thermal_diag, c);
-    float out_sum = axis.x + axis.y + axis.z + axis.w + diag.x + diag.y + diag.z + diag.w;
-    // The neighbour to our left sends through its "right" slot, and so on.
-    float in_sum = sent(c + ivec2(-1, 0), 1) + sent(c + ivec2(1, 0), 0) + sent(c + ivec2(0, -1), 3) +
-                   sent(c + ivec2(0, 1), 2) + sent(c + ivec2(-1, -1), 7) + sent(c + ivec2(1, -1), 6) +
-                   sent(c + ivec2(-1, 1), 5) + sent(c + ivec2(1, 1), 4);
-    imageStore(terrain_next, c, vec4(imageLoad(terrain_next, c).r - out_sum + in_sum));
+    if (!insideGrid(c)) return;
+    float b = imageLoad(eroded_img, c).r;
+    if (p.enable_thermal != 0) {
+        vec2 rate = imageLoad(thermal_rate_img, c).rg;
+        float out_sum = 0.0, in_sum = 0.0;
+        for (int k = 0; k < 8; ++k) {
+            ivec2 y = c + kNeighbours[k];
+            float b_y = erodedGround(y);
+            out_sum += thermalSent(rate, b, b_y, k);
+            if (inGrid(y)) in_sum += thermalSent(imageLoad(thermal_rate_img, y).rg, b_y, b, kOpposite[k]);
+        }
+        b = b - out_sum + in_sum;
+    }
+    imageStore(terrain_next, c, vec4(b));
 }

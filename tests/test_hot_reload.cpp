@@ -28,51 +28,51 @@ std::string readAll(const fs::path& p) {
 class HotReload : public GpuTest {};
 
 TEST_F(HotReload, ChangedShaderRebuildsItsPassAndAnErrorKeepsTheOldOne) {
-    // A copy of the shader folder's headers and of evaporation.comp.
+    // A copy of the shader folder's headers and of sediment_correct.comp.
     const fs::path dir = scratchDir("hot_reload");
     const fs::path src = fs::path(ALLUVIUM_SOURCE_DIR) / "shaders";
     for (const auto& e : fs::directory_iterator(src))
         if (e.path().extension() == ".h" || e.path().extension() == ".glsl") fs::copy_file(e.path(), dir / e.path().filename());
-    const std::string original = readAll(src / "evaporation.comp");
-    fs::copy_file(src / "evaporation.comp", dir / "evaporation.comp");
+    const std::string original = readAll(src / "sediment_correct.comp");
+    fs::copy_file(src / "sediment_correct.comp", dir / "sediment_correct.comp");
     viewer::ShaderWatcher watcher(dir);
     EXPECT_TRUE(watcher.poll().empty());
 
     const int w = 33, h = 17;
     gpu::Simulation sim(ctx(), w, h);
-    gpu::SimParams p = defaultParams(w, h);
-    p.evaporation_rate = 0.5f;
-    p.dt = 0.1f;
-    sim.setParams(p);
-    const std::vector<float> water(size_t(w) * h, 1.0f);
-    auto evaporate = [&] {
-        sim.upload(gpu::Field::Water, water, true); // the pass works on the "next" water
-        sim.runPass(gpu::Pass::Evaporation);
-        return sim.download(gpu::Field::Water, true)[5];
+    sim.setParams(defaultParams(w, h));
+    gpu::Totals totals{};
+    totals.sediment_scale = 0.95f; // the correction the pass applies
+    sim.setTotals(totals);
+    const std::vector<float> sediment(size_t(w) * h, 1.0f);
+    auto correct = [&] {
+        sim.upload(gpu::Field::Sediment, sediment, true); // the pass works on the "next" sediment
+        sim.runPass(gpu::Pass::SedimentCorrect);
+        return sim.download(gpu::Field::Sediment, true)[5];
     };
-    EXPECT_NEAR(evaporate(), 0.95f, 1e-6);
+    EXPECT_NEAR(correct(), 0.95f, 1e-6);
 
     // A broken edit: an error, and nothing to reload.
-    writeText(dir / "evaporation.comp", original + "\nthis is not GLSL\n");
+    writeText(dir / "sediment_correct.comp", original + "\nthis is not GLSL\n");
     std::vector<viewer::ShaderChange> changes = watcher.poll();
     ASSERT_EQ(changes.size(), 1u);
-    EXPECT_EQ(changes[0].name, "evaporation");
+    EXPECT_EQ(changes[0].name, "sediment_correct");
     EXPECT_TRUE(changes[0].spirv.empty());
-    EXPECT_NE(changes[0].error.find("evaporation.comp"), std::string::npos) << changes[0].error;
-    EXPECT_NEAR(evaporate(), 0.95f, 1e-6) << "the old pipeline keeps running";
+    EXPECT_NE(changes[0].error.find("sediment_correct.comp"), std::string::npos) << changes[0].error;
+    EXPECT_NEAR(correct(), 0.95f, 1e-6) << "the old pipeline keeps running";
 
-    // A working edit: twice the rate, reloaded into the running simulation.
+    // A working edit: the scale squared, reloaded into the running simulation.
     std::string doubled = original;
-    const std::string rate = "p.evaporation_rate * p.dt";
+    const std::string rate = "totals.sediment_scale";
     ASSERT_NE(doubled.find(rate), std::string::npos);
-    doubled.replace(doubled.find(rate), rate.size(), "2.0 * p.evaporation_rate * p.dt");
-    writeText(dir / "evaporation.comp", doubled);
+    doubled.replace(doubled.find(rate), rate.size(), "totals.sediment_scale * totals.sediment_scale");
+    writeText(dir / "sediment_correct.comp", doubled);
     changes = watcher.poll();
     ASSERT_EQ(changes.size(), 1u);
     ASSERT_TRUE(changes[0].error.empty()) << changes[0].error;
     ASSERT_FALSE(changes[0].spirv.empty());
-    sim.reloadPass(gpu::Pass::Evaporation, changes[0].spirv);
-    EXPECT_NEAR(evaporate(), 0.90f, 1e-6);
+    sim.reloadPass(gpu::Pass::SedimentCorrect, changes[0].spirv);
+    EXPECT_NEAR(correct(), 0.9025f, 1e-6);
     EXPECT_TRUE(watcher.poll().empty());
 }
 

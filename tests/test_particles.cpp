@@ -18,9 +18,11 @@ using gpu::Field;
 using gpu::Pass;
 
 // Smooth hills (about 10 m over 30 cells) with a little noise: droplets run downhill for many
-// cells before they settle.
+// cells before they settle. No suspended sediment: particles_apply keeps only the part of the
+// height below one ulp of the ground there.
 ref::State hills(int w, int h, uint32_t seed) {
     ref::State s = randomState(w, h, seed);
+    std::fill(s.sediment.begin(), s.sediment.end(), 0.0);
     std::mt19937 rng(seed + 100);
     std::uniform_real_distribution<double> u(0.0, 1.0);
     for (int y = 0; y < h; ++y)
@@ -61,56 +63,102 @@ double maxAbs(const std::vector<double>& v) {
 
 class ParticlesTest : public GpuTest {};
 
-// 64 single-droplet dispatches (step indices 0..63), both variants, each against its reference
-// droplet. The float twin performs the shader's operations in the same order (the shader is
-// `precise`: no fused multiply-add), so its terrain must match to the bit but for an exchange
-// rounded the other way at a half-unit tie: allowed 2 units of 2^-20 m per cell. The double
-// oracle differs from float by rounding (~1e-7 relative per operation, a few 1e-6 cells after 64
-// iterations); where the double path passes within 1e-3 cells of a cell boundary, float may take
-// the other cell and the paths part, so such droplets (margin < 1e-3) are left out of the double
-// comparison (counted: about one in six with 64 iterations; at least 40 of 64 must remain). The
-// others must agree to 1e-5 of the terrain's scale.
+// Mesa's lavapipe runs the shaders on the CPU with IEEE float operations, each correctly
+// rounded, and honours `precise`: there the float twin reproduces the GPU to the bit. Other
+// drivers may compute division and square root to within 2.5-3 ulp (as Vulkan allows) and so
+// differ from it in the last bits.
+bool correctlyRoundedDriver(const gpu::Context& ctx) {
+    VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    props.pNext = &driver;
+    vkGetPhysicalDeviceProperties2(ctx.physical, &props);
+    return driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
+}
+
+// Largest |a - b| over the cells, in metres.
+double maxDifference(const std::vector<float>& a, const std::vector<double>& b) {
+    double m = 0.0;
+    for (size_t i = 0; i < a.size(); ++i)
+        m = std::max(m, std::abs(double(a[i]) - b[i]));
+    return m;
+}
+
+// The float rounding of b + delta: one ulp of the largest height, in metres.
+double heightUlp(const std::vector<double>& terrain) {
+    const float top = static_cast<float>(maxAbs(terrain));
+    return double(std::nextafter(top, INFINITY) - top);
+}
+
+// 64 single-droplet dispatches (step indices 0..63), both variants, each against its CPU twins.
+// A droplet's path forks between devices where a last-bit difference (another GPU's division or
+// square root, float against double) sends it to another cell, so each droplet is compared up
+// to where its path may fork (ref::findFork: its position within 20 times the float-double
+// spread of a cell boundary, or its volume that close to the minimum): the GPU and the twins
+// then run with particle_lifetime = that age. Before it every device visits the same cells and
+// each exchange differs by rounding of its inputs only: allowed 1e-4 of the droplet's largest
+// change of a cell, plus two ulps of the height (the new height is rounded to float). On
+// lavapipe the float twin must match to the bit but for an exchange rounded the other way at a
+// half-unit tie (2 units of 2^-20 m per cell, plus one ulp). A shader that loses the hardness
+// factor, scales the capacity by 1.01 or the friction by 1.001 fails this on any device.
 TEST_F(ParticlesTest, SingleDropletsMatchReference) {
+    const bool exact = correctlyRoundedDriver(ctx());
     for (int variant : {PARTICLES_MASS_TRANSFER, PARTICLES_CAPACITY}) {
         ref::State s = hills(97, 61, 1);
-        gpu::SimParams p = particleParams(s.w, s.h, 1, variant);
+        const gpu::SimParams p = particleParams(s.w, s.h, 1, variant);
         gpu::Simulation sim(ctx(), s.w, s.h);
         loadState(sim, s, p);
-        const double scale = maxAbs(s.terrain);
-        int compared = 0, moved = 0;
-        double worst_float = 0.0, worst_double = 0.0;
+        const double ulp = heightUlp(s.terrain);
+        int truncated = 0, moved = 0, iterations = 0;
+        double worst_float = 0.0, worst_double = 0.0; // over the allowance
         for (int step = 0; step < 64; ++step) {
+            // Where the whole droplet may fork.
+            ref::State probe_f = s, probe_d = s;
+            const int fork = ref::findFork(ref::particlesStep<float>(probe_f, p, step)[0],
+                                           ref::particlesStep<double>(probe_d, p, step)[0], p)
+                                 .age;
+            gpu::SimParams q = p;
+            q.particle_lifetime = fork;
+            truncated += fork < p.particle_lifetime ? 1 : 0;
+            sim.setParams(q);
             const std::vector<float> got = gpuStep(sim, step);
             ref::State want_f = s, want_d = s;
-            const auto trace_f = ref::particlesStep<float>(want_f, p, step);
-            const auto trace_d = ref::particlesStep<double>(want_d, p, step);
-            for (size_t i = 0; i < got.size(); ++i)
-                worst_float = std::max(worst_float, std::abs(double(got[i]) - want_f.terrain[i]));
+            std::vector<int64_t> delta_d;
+            ref::particlesStep<float>(want_f, q, step);
+            const auto trace_d = ref::particlesStep<double>(want_d, q, step, &delta_d);
+            iterations += trace_d[0].iterations;
             if (trace_d[0].moved > 0) ++moved;
-            if (trace_d[0].margin < 1e-3) continue;
-            ++compared;
-            worst_double = std::max(worst_double, relativeError(got, want_d.terrain) *
-                                                      maxAbs(want_d.terrain) / scale);
+            double largest = 0.0; // the droplet's largest change of a cell (m)
+            for (int64_t d : delta_d)
+                largest = std::max(largest, std::abs(double(d)) / PARTICLE_FIXED_ONE);
+            const double allowed = 1e-4 * largest + 2.0 * ulp;
+            worst_double = std::max(worst_double, maxDifference(got, want_d.terrain) / allowed);
+            worst_float = std::max(worst_float, maxDifference(got, want_f.terrain) /
+                                                    (exact ? 2.0 / PARTICLE_FIXED_ONE + ulp : allowed));
         }
-        std::printf(
-            "[ %s ] %d/64 droplets compared with double, %d moved soil; max |gpu - float| %.3g m, "
-            "max |gpu - double| / scale %.3g\n",
-            variant == PARTICLES_MASS_TRANSFER ? "mass_transfer" : "capacity", compared, moved,
-            worst_float, worst_double);
-        EXPECT_LE(worst_float, 2.0 / PARTICLE_FIXED_ONE + 4e-6); // 2 units, plus one ulp of ~30 m
-        EXPECT_LE(worst_double, 1e-5);
-        EXPECT_GE(compared, 40);
+        std::printf("[ %s ] 64 droplets, %d cut at a possible fork, %d iterations compared, %d moved soil; "
+                    "worst difference / allowance: float twin %.3g%s, double %.3g\n",
+                    variant == PARTICLES_MASS_TRANSFER ? "mass_transfer" : "capacity", truncated, iterations,
+                    moved, worst_float, exact ? " (bit-exact device)" : "", worst_double);
+        EXPECT_LE(worst_float, 1.0);
+        EXPECT_LE(worst_double, 1.0);
+        EXPECT_GE(iterations, 64 * 32) << "most droplets cut short: the comparison says little";
         EXPECT_GE(moved, 32) << "droplets moved no soil: vacuous";
     }
 }
 
-// Thousands of droplets in one dispatch on odd grids: the float twin must match to 1e-5 of the
-// field's scale (in practice to the bit: atomics on integers commute). Against the double
-// oracle, near-tie droplets part ways, so it compares the meaningful aggregate instead: the
-// total soil moved (sum |delta|) within 1e-3, and on 2-D grids 1e-5 of the scale on >= 97% of
-// the cells (on 1x50 and 50x1 all 3000 droplets cross the same 50 cells, so one parted droplet
-// touches a large share of them: there only the total is compared).
+// Thousands of droplets in one dispatch on odd grids (64-bit atomics from many droplets on the
+// same cells), against the twins. A droplet whose path may fork (ref::findFork; 2-4 % of them)
+// can go anywhere after its fork on another device, so the comparison allows, per such droplet,
+// twice what the reference moves after the fork (its load there, every later exchange and its
+// final drop: ref::DropletFork::uncertain; twice, for the other device's path and the
+// reference's); every other droplet's exchanges must agree to 1e-4, plus one ulp of the height
+// per cell (about 3 % of the moved soil in all; a gross error such as a lost hardness factor or
+// an exchange at the wrong cell exceeds it, finer ones are SingleDropletsMatchReference's):
+//   sum over cells |gpu - reference| <= 1e-4 moved + 2 uncertain + cells ulp.
+// On lavapipe the float twin must match to 1e-5 of the field's scale (in practice to the bit:
+// atomics on integers commute). The total moved soil must agree to 1e-3 plus the uncertain share.
 TEST_F(ParticlesTest, ManyDropletsMatchReference) {
+    const bool exact = correctlyRoundedDriver(ctx());
     for (const GridCase& g : gridCases())
         for (uint32_t seed : {1u, 2u, 3u}) {
             ref::State s = hills(g.w, g.h, seed);
@@ -121,33 +169,44 @@ TEST_F(ParticlesTest, ManyDropletsMatchReference) {
             loadState(sim, s, p);
             const std::vector<float> got = gpuStep(sim, int(seed));
             ref::State want_f = s, want_d = s;
-            std::vector<int64_t> delta_f, delta_d;
-            ref::particlesStep<float>(want_f, p, int(seed), &delta_f);
-            ref::particlesStep<double>(want_d, p, int(seed), &delta_d);
-            const double err_f = relativeError(got, want_f.terrain);
-            const double scale = maxAbs(want_d.terrain);
-            size_t close = 0;
-            double moved_gpu = 0.0, moved_d = 0.0;
+            std::vector<int64_t> delta_d;
+            const auto traces_f = ref::particlesStep<float>(want_f, p, int(seed));
+            const auto traces = ref::particlesStep<double>(want_d, p, int(seed), &delta_d);
+            double moved = 0.0, uncertain = 0.0, l1 = 0.0, moved_gpu = 0.0, moved_d = 0.0;
+            int forked = 0;
+            for (size_t k = 0; k < traces.size(); ++k) {
+                const ref::DropletFork fork = ref::findFork(traces_f[k], traces[k], p);
+                moved += double(traces[k].moved) / PARTICLE_FIXED_ONE;
+                uncertain += double(fork.uncertain) / PARTICLE_FIXED_ONE;
+                forked += fork.age < p.particle_lifetime ? 1 : 0;
+            }
             for (size_t i = 0; i < got.size(); ++i) {
-                close += std::abs(double(got[i]) - want_d.terrain[i]) <= 1e-5 * scale ? 1 : 0;
+                l1 += std::abs(double(got[i]) - want_d.terrain[i]);
                 moved_gpu += std::abs(double(got[i]) - s.terrain[i]);
                 moved_d += std::abs(double(delta_d[i])) / PARTICLE_FIXED_ONE;
             }
-            const double share = double(close) / double(got.size());
-            std::printf("[ %dx%d seed %u ] vs float %.3g; vs double: %.4f of cells within 1e-5, "
-                        "moved %.6g vs %.6g m\n",
-                        g.w, g.h, seed, err_f, share, moved_gpu, moved_d);
-            EXPECT_LE(err_f, 1e-5);
-            if (g.w > 1 && g.h > 1) {
-                EXPECT_GE(share, 0.97);
+            const double allowed = 1e-4 * moved + 2.0 * uncertain + double(got.size()) * heightUlp(s.terrain);
+            const double err_f = relativeError(got, want_f.terrain);
+            std::printf("[ %dx%d seed %u ] %d of 3000 droplets may fork; sum |gpu - double| %.4g m of %.4g allowed "
+                        "(moved %.6g m, uncertain %.4g m); vs float twin %.3g\n",
+                        g.w, g.h, seed, forked, l1, allowed, moved, uncertain, err_f);
+            EXPECT_LE(l1, allowed);
+            if (exact) {
+                EXPECT_LE(err_f, 1e-5);
             }
-            EXPECT_NEAR(moved_gpu, moved_d, 1e-3 * moved_d + 1e-4);
+            EXPECT_NEAR(moved_gpu, moved_d, 1e-3 * moved_d + 2.0 * uncertain + 1e-4);
             if (g.w > 1 && g.h > 1) {
                 EXPECT_GT(moved_d, 0.0) << "nothing moved: vacuous";
+                EXPECT_LT(uncertain, 0.5 * moved) << "most of the soil moved after forks: the comparison says little";
             }
-            // The other fields carried over bit for bit.
+            // The sediment holds only what the float ground cannot (0 <= s < one ulp of the
+            // ground); the other fields carried over bit for bit.
+            const std::vector<float> sediment = sim.download(Field::Sediment, true);
+            for (size_t i = 0; i < got.size(); ++i) {
+                ASSERT_GE(sediment[i], 0.0f) << "cell " << i;
+                ASSERT_LT(sediment[i], std::nextafter(std::abs(got[i]), INFINITY) - std::abs(got[i])) << "cell " << i;
+            }
             EXPECT_EQ(sim.download(Field::Water, true), toFloat(s.water));
-            EXPECT_EQ(sim.download(Field::Sediment, true), toFloat(s.sediment));
             EXPECT_EQ(sim.download(Field::Outflow, true), toFloat(s.outflow));
         }
 }
@@ -197,22 +256,23 @@ TEST(ParticlesCli, SameSeedSameFile) {
 }
 
 // Closed edges: every droplet ends on the map and drops its load, and the fixed-point sum of a
-// step's changes is exactly zero, so the terrain total moves only by the one float rounding per
-// changed cell per step: 1e-5 relative over 300 steps.
+// step's changes is exactly zero; particles_apply adds it in double and keeps what the float
+// ground cannot hold as sediment, so ground plus sediment is conserved to double precision over
+// 300 steps (1e-12 relative; the float ground alone would drift by rounding).
 TEST_F(ParticlesTest, ConservesSoilWithClosedEdges) {
     for (int variant : {PARTICLES_MASS_TRANSFER, PARTICLES_CAPACITY}) {
         ref::State s = hills(97, 61, 5);
         gpu::SimParams p = particleParams(s.w, s.h, 2000, variant);
         gpu::Simulation sim(ctx(), s.w, s.h);
         loadState(sim, s, p);
-        const double before = sum(sim.download(Field::Terrain));
+        const double before = sum(sim.download(Field::Terrain)) + sum(sim.download(Field::Sediment));
         sim.run(300);
         const std::vector<float> b = sim.download(Field::Terrain);
-        const double after = sum(b);
+        const double after = sum(b) + sum(sim.download(Field::Sediment));
         std::printf("[ %s ] soil drift over 300 steps: %.3g relative\n",
                     variant == PARTICLES_MASS_TRANSFER ? "mass_transfer" : "capacity",
                     std::abs(after - before) / before);
-        EXPECT_LE(std::abs(after - before) / before, 1e-5);
+        EXPECT_LE(std::abs(after - before) / before, 1e-12);
         EXPECT_NE(b, toFloat(s.terrain)) << "nothing eroded: vacuous";
         // The reference's integer changes sum to zero exactly (closed edges: nothing leaves).
         ref::State r = s;
@@ -223,6 +283,80 @@ TEST_F(ParticlesTest, ConservesSoilWithClosedEdges) {
             total += d;
         EXPECT_EQ(total, 0);
     }
+}
+
+// The table's extremes: 4,000,000 droplets (its maximum) on 33x33 cells, with capacity, volume,
+// softness and deposition at their maxima. On a funnel with closed edges (capacity variant) the
+// droplets end in its bottom with loads of hundreds of metres, so a cell's change in one step
+// exceeds 2048 m, what a sum in int32 units of 2^-20 m holds (checked: before the 64-bit
+// accumulators such runs lost up to 84,000 times their soil); on a slope towards an open edge
+// (mass-transfer variant) they carry their loads off the map. Ground plus sediment plus what
+// left must equal what there was to 1e-9.
+TEST_F(ParticlesTest, ConservesSoilAtTheTableExtremes) {
+    const int n = 33;
+    gpu::Simulation sim(ctx(), n, n);
+    for (int variant : {PARTICLES_CAPACITY, PARTICLES_MASS_TRANSFER}) {
+        const bool funnel = variant == PARTICLES_CAPACITY;
+        ref::State s(n, n);
+        for (int y = 0; y < n; ++y)
+            for (int x = 0; x < n; ++x)
+                s.terrain[s.index(x, y)] = funnel ? 100.0 + 3.0 * std::hypot(x - 16.0, y - 16.0) : 100.0 + 2.0 * x;
+        roundToFloat(s);
+        Params params;
+        params[Param::cell_size] = 1.0;
+        for (Param q : {Param::particle_count, Param::particle_capacity, Param::particle_volume,
+                        Param::particle_softness, Param::particle_deposition})
+            params[q] = paramInfo(q).max;
+        gpu::SimParams p = toSimParams(params, n, n);
+        p.model = MODEL_PARTICLES;
+        p.particle_variant = variant;
+        p.edge_mode = funnel ? EDGE_CLOSED : EDGE_OPEN;
+        p.particle_seed = 11;
+        loadState(sim, s, p);
+        const std::vector<float> start = sim.download(Field::Terrain);
+        const double before = sum(start);
+        sim.run(1);
+        const std::vector<float> b = sim.download(Field::Terrain);
+        double largest = 0.0;
+        for (size_t i = 0; i < b.size(); ++i) {
+            ASSERT_TRUE(std::isfinite(b[i])) << "cell " << i;
+            largest = std::max(largest, std::abs(double(b[i]) - double(start[i])));
+        }
+        const double drained = sim.totals().acc[SLOT_SED_DRAINED]; // m^3 = m of a 1 m cell
+        const double after = sum(b) + sum(sim.download(Field::Sediment));
+        const double drift = std::abs(after + drained - before) / before;
+        std::printf("[ %s ] largest change of a cell in one step %.4g m; carried off the map %.4g m^3; "
+                    "soil drift %.3g\n",
+                    funnel ? "capacity, funnel, closed edges" : "mass_transfer, slope, open edges", largest,
+                    drained, drift);
+        if (funnel) {
+            EXPECT_GT(largest, 2048.0) << "no cell changed by more than an int32 sum holds: the test proves nothing";
+        } else {
+            EXPECT_GT(drained, 2048.0) << "hardly any soil left the map: the open edge is not tested";
+        }
+        EXPECT_LE(drift, 1e-9);
+    }
+}
+
+// A device without 64-bit integer atomics on buffers (rare: every NVIDIA, AMD and Intel driver and
+// lavapipe have them) cannot run the particles or the fluvial model: one clear DeviceError when
+// the model's first pass is needed, not a validation error or a crash. (A copy of the context
+// that says the feature is missing; nothing reaches the GPU.)
+TEST_F(ParticlesTest, WithoutInt64AtomicsTheModelIsAClearDeviceError) {
+    gpu::Context lacking = ctx();
+    lacking.int64_atomics = false;
+    gpu::Simulation sim(lacking, 9, 7);
+    for (gpu::Pass pass : {Pass::Particles, Pass::ParticlesApply, Pass::FluvialDrainage}) {
+        try {
+            sim.runPass(pass);
+            ADD_FAILURE() << gpu::passName(pass) << " ran without 64-bit atomics";
+        } catch (const gpu::DeviceError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("64-bit integer atomics"), std::string::npos) << what;
+            EXPECT_NE(what.find(pass == Pass::FluvialDrainage ? "fluvial" : "particles"), std::string::npos) << what;
+        }
+    }
+    EXPECT_TRUE(ctx().int64_atomics) << "lavapipe and the GPUs this runs on have them";
 }
 
 // Rock (hardness 1) does not dissolve: with nothing carried there is nothing to deposit either.

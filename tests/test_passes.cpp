@@ -1,6 +1,9 @@
 // Each GPU pass against its double-precision reference on random fields: 3 seeds, grids 64x64,
 // 97x61, 1x50 and 50x1, closed edges for even seeds and open for odd. Max relative error
-// (max |gpu - ref| over max |ref| of the field) <= 1e-5.
+// (max |gpu - ref| over max |ref| of the field) <= 1e-5. And the fold of the step's sums against
+// a CPU sum on grids whose partials span several levels.
+#include <cstdio>
+
 #include "gpu_fixture.h"
 
 namespace alluvium::test {
@@ -51,172 +54,150 @@ protected:
         const double want = sums[static_cast<size_t>(slot)];
         EXPECT_LE(relativeError(gpu, want), kTolerance) << "slot " << slot << ": gpu " << gpu << " ref " << want;
     }
-    std::vector<double> randomDepths(uint32_t salt) const {
-        std::mt19937 rng(GetParam().seed * 977u + salt);
-        std::uniform_real_distribution<double> u(0.0, 1.0);
-        std::vector<double> d(state.water.size());
-        for (double& v : d) v = u(rng) < 0.2 ? 0.0 : double(float(0.8 * u(rng)));
-        return d;
-    }
-
     int w = 0, h = 0;
     ref::State state;
     gpu::SimParams params{};
     std::unique_ptr<gpu::Simulation> sim;
 };
 
-TEST_P(PassTest, Sources) {
-    const std::vector<ref::Spring> springs = {{w * 0.3, h * 0.5, 3.0, 0.7}, {w * 0.8, h * 0.2, 1.5, 2.0}};
-    params.brush_tool = static_cast<int>(GetParam().seed % 4) + BRUSH_ADD_WATER;
-    params.brush_x = float(w) * 0.5f;
-    params.brush_y = float(h) * 0.5f;
-    params.brush_radius = 6.0f;
-    params.brush_strength = 3.0f;
-    std::vector<gpu::Spring> gpu_springs;
-    for (const auto& s : springs)
-        gpu_springs.push_back({float(s.x), float(s.y), float(s.radius), float(s.rate_per_cell)});
-    sim->setSprings(gpu_springs);
-    sim->setParams(params);
-    sim->upload(Field::Water, toFloat(state.water));
-    sim->upload(Field::Terrain, toFloat(state.terrain));
-    sim->upload(Field::RainMask, toFloat(state.rain_mask));
-    sim->runPass(Pass::Sources);
-    sim->runPass(Pass::ReduceTotals);
+const std::vector<ref::Spring> kSprings = {{20.5, 30.25, 3.0, 0.7}, {40.75, 10.5, 1.5, 2.0}};
 
-    ref::Sums sums{};
-    ref::State want = state;
-    ref::sources(want, params, {{double(float(springs[0].x)), double(float(springs[0].y)), 3.0, 0.7f},
-                                {double(float(springs[1].x)), double(float(springs[1].y)), 1.5, 2.0}},
-                 sums);
-    EXPECT_LE(relativeError(sim->download(Field::Water), want.water), kTolerance);
-    EXPECT_LE(relativeError(sim->download(Field::Terrain), want.terrain), kTolerance);
-    for (int slot = SLOT_RAIN; slot <= SLOT_BRUSH_SOIL_REMOVE; ++slot) expectTotal(slot, sums);
-    EXPECT_GT(sums[SLOT_SPRING], 0.0);
+std::vector<gpu::Spring> gpuSprings(const std::vector<ref::Spring>& springs) {
+    std::vector<gpu::Spring> out;
+    for (const auto& s : springs) out.push_back({float(s.x), float(s.y), float(s.radius), float(s.rate_per_cell)});
+    return out;
 }
 
-TEST_P(PassTest, OutflowFlux) {
+// Pass 1: the outflow after this step's rain (random mask) and springs.
+TEST_P(PassTest, SourcesFlux) {
+    sim->setSprings(gpuSprings(kSprings));
     sim->upload(Field::Terrain, toFloat(state.terrain));
     sim->upload(Field::Water, toFloat(state.water));
     sim->upload(Field::Outflow, toFloat(state.outflow));
-    sim->runPass(Pass::OutflowFlux);
-    const std::vector<ref::Vec4> want = ref::outflowFlux(state, params);
+    sim->upload(Field::RainMask, toFloat(state.rain_mask));
+    sim->runPass(Pass::SourcesFlux);
+    const std::vector<ref::Vec4> want = ref::sourcesFlux(state, params, kSprings);
     EXPECT_LE(relativeError(sim->download(Field::Outflow, true), flatten(want)), kTolerance);
 }
 
-TEST_P(PassTest, WaterUpdate) {
-    sim->upload(Field::Water, toFloat(state.water));
-    sim->upload(Field::Outflow, toFloat(state.outflow), true);
-    sim->runPass(Pass::WaterUpdate);
-    sim->runPass(Pass::ReduceTotals);
-    ref::Sums sums{};
-    const std::vector<double> want = ref::waterUpdate(state, state.outflow, params, sums);
-    EXPECT_LE(relativeError(sim->download(Field::Water, true), want), kTolerance);
-    expectTotal(SLOT_DRAINED_WATER, sums);
-}
-
-TEST_P(PassTest, Velocity) {
-    const std::vector<double> water_next = randomDepths(1);
-    sim->upload(Field::Water, toFloat(state.water));
-    sim->upload(Field::Water, toFloat(water_next), true);
-    sim->upload(Field::Outflow, toFloat(state.outflow), true);
-    sim->runPass(Pass::Velocity);
-    sim->runPass(Pass::ReduceTotals);
-    ref::Sums sums{};
-    ref::State s = state;
-    const std::vector<ref::Vec2> want = ref::velocity(s, state.outflow, water_next, params, sums);
-    EXPECT_LE(relativeError(sim->download(Field::Velocity), flatten(want)), kTolerance);
-    EXPECT_LE(relativeError(sim->download(Field::Flow), s.flow), kTolerance);
-    EXPECT_LE(relativeError(double(sim->totals().max_speed), sums[SLOT_MAX_SPEED]), kTolerance);
-}
-
-TEST_P(PassTest, ErosionDeposition) {
-    sim->upload(Field::Terrain, toFloat(state.terrain));
-    sim->upload(Field::Sediment, toFloat(state.sediment));
-    sim->upload(Field::Velocity, toFloat(state.velocity));
-    sim->upload(Field::Water, toFloat(state.water), true);
-    sim->upload(Field::Hardness, toFloat(state.hardness));
-    sim->runPass(Pass::ErosionDeposition);
-    sim->runPass(Pass::ReduceTotals);
-    ref::Sums sums{};
-    ref::State want = state;
-    ref::erosionDeposition(want, params, sums);
-    EXPECT_LE(relativeError(sim->download(Field::Terrain, true), want.terrain), kTolerance);
-    // The sediment receives exactly the change of the float ground height (so b + s is
-    // conserved to the bit): where the GPU's float e and the reference's double e round b to
-    // neighbouring floats, s differs by one ulp of b. So: 1e-5 of the field plus one ulp of b.
-    const std::vector<float> s_gpu = sim->download(Field::Sediment);
-    double s_scale = 0.0, s_err = 0.0, b_max = 0.0;
-    for (size_t i = 0; i < s_gpu.size(); ++i) {
-        s_scale = std::max(s_scale, std::abs(want.sediment[i]));
-        s_err = std::max(s_err, std::abs(s_gpu[i] - want.sediment[i]));
-        b_max = std::max(b_max, std::abs(want.terrain[i]));
-    }
-    const double ulp_b = std::nextafter(float(b_max), INFINITY) - float(b_max);
-    EXPECT_LE(s_err, kTolerance * s_scale + ulp_b);
-    // The wear map accumulates the same exact amounts: same allowance.
-    const std::vector<float> wear = sim->download(Field::Wear);
-    const std::vector<double> want_wear = flatten(want.wear);
-    double wear_scale = 0.0, wear_err = 0.0;
-    for (size_t i = 0; i < wear.size(); ++i) {
-        wear_scale = std::max(wear_scale, std::abs(want_wear[i]));
-        wear_err = std::max(wear_err, std::abs(wear[i] - want_wear[i]));
-    }
-    EXPECT_GT(wear_scale, 0.0);
-    EXPECT_LE(wear_err, kTolerance * wear_scale + ulp_b);
-    const gpu::Totals t = sim->totals();
-    const double cells = double(w) * h;
-    for (int slot : {SLOT_ERODED, SLOT_DEPOSITED})
-        EXPECT_LE(std::abs(t.acc[slot] - sums[size_t(slot)]),
-                  kTolerance * sums[size_t(slot)] + ulp_b * std::sqrt(cells) * 3.0) << "slot " << slot;
-}
-
-TEST_P(PassTest, SedimentTransportAndCorrection) {
-    params.dt = 0.4f; // displacements up to ~1 cell, so the bilinear stencil is exercised
+// Pass 2: sources (counted), water update and velocity, the flow map, and their sums.
+TEST_P(PassTest, WaterVelocity) {
+    params.record_maps = 1;
     sim->setParams(params);
-    sim->upload(Field::Sediment, toFloat(state.sediment));
-    sim->upload(Field::Velocity, toFloat(state.velocity));
+    sim->setSprings(gpuSprings(kSprings));
+    sim->upload(Field::Water, toFloat(state.water));
     sim->upload(Field::Outflow, toFloat(state.outflow), true);
-    sim->runPass(Pass::SedimentTransport);
-    sim->runPass(Pass::ReduceSediment);
-    sim->runPass(Pass::SedimentCorrect);
+    sim->upload(Field::RainMask, toFloat(state.rain_mask));
+    sim->runPass(Pass::WaterVelocity);
+    sim->runPass(Pass::ReduceTotals); // the whole fold
     ref::Sums sums{};
-    std::vector<double> want = ref::sedimentTransport(state, params, sums);
-    const double scale = ref::sedimentScale(sums);
-    for (double& v : want) v *= scale;
-    EXPECT_LE(relativeError(sim->download(Field::Sediment, true), want), kTolerance);
-    const gpu::Totals t = sim->totals();
-    EXPECT_LE(relativeError(double(t.sediment_scale), scale), kTolerance);
-    expectTotal(SLOT_SED_DRAINED, sums);
-    if (params.edge_mode == EDGE_OPEN) {
-        EXPECT_GT(sums[SLOT_SED_DRAINED], 0.0);
+    ref::State want = state;
+    ref::waterVelocity(want, state.outflow, params, kSprings, sums);
+    EXPECT_LE(relativeError(sim->download(Field::WaterMid), want.water), kTolerance);
+    EXPECT_LE(relativeError(sim->download(Field::Velocity), flatten(want.velocity)), kTolerance);
+    EXPECT_LE(relativeError(sim->download(Field::Flow), want.flow), kTolerance);
+    EXPECT_LE(relativeError(double(sim->totals().max_speed), sums[SLOT_MAX_SPEED]), kTolerance);
+    EXPECT_LE(relativeError(double(sim->totals().step_wave), sums[SLOT_MAX_WAVE]), kTolerance);
+    for (int slot : {SLOT_RAIN, SLOT_SPRING, SLOT_DRAINED_WATER}) expectTotal(slot, sums);
+    if (w >= 40 && h >= 40) {
+        EXPECT_GT(sums[SLOT_SPRING], 0.0);
     }
 }
 
-TEST_P(PassTest, ThermalOutflowAndGather) {
-    sim->upload(Field::Terrain, toFloat(state.terrain), true);
-    sim->upload(Field::Hardness, toFloat(state.hardness));
-    sim->runPass(Pass::ThermalOutflow);
-    ref::State want = state;
-    ref::thermalOutflow(want, params);
-    EXPECT_LE(relativeError(sim->download(Field::ThermalAxis), flatten(want.thermal_axis)), kTolerance);
-    EXPECT_LE(relativeError(sim->download(Field::ThermalDiag), flatten(want.thermal_diag)), kTolerance);
-    sim->runPass(Pass::ThermalGather);
-    ref::thermalGather(want);
-    EXPECT_LE(relativeError(sim->download(Field::Terrain, true), want.terrain), kTolerance);
-}
+// Pass 3 (fused, and the three direct passes of CPU drivers) and pass 4: erosion/deposition,
+// transport, thermal erosion, evaporation, the fold of the sums and the sediment correction.
+TEST_P(PassTest, ErosionTransportThermalEvaporation) {
+    params.dt = 0.35f; // displacements up to ~1 cell, so the bilinear stencil is exercised
+    params.record_maps = 1;
+    for (gpu::PipePasses variant : {gpu::PipePasses::Fused, gpu::PipePasses::Direct}) {
+        SCOPED_TRACE(gpu::pipePassesName(variant));
+        sim = std::make_unique<gpu::Simulation>(ctx(), w, h, variant);
+        sim->setParams(params);
+        sim->resetTotals();
+        sim->upload(Field::Terrain, toFloat(state.terrain));
+        sim->upload(Field::Sediment, toFloat(state.sediment));
+        sim->upload(Field::Velocity, toFloat(state.velocity));
+        sim->upload(Field::WaterMid, toFloat(state.water));
+        sim->upload(Field::Hardness, toFloat(state.hardness));
+        sim->upload(Field::Outflow, toFloat(state.outflow), true);
+        for (Pass pass : sim->stepPasses())
+            if (pass != Pass::SourcesFlux && pass != Pass::WaterVelocity && pass != Pass::ReducePartials)
+                sim->runPass(pass); // ReduceTotals runs the whole fold
+        ref::Sums sums{};
+        ref::State want = state;
+        ref::erosionTransportThermalEvaporation(want, params, sums);
+        const double scale = ref::sedimentScale(sums);
+        for (double& v : want.sediment) v *= scale;
 
-TEST_P(PassTest, Evaporation) {
-    sim->upload(Field::Water, toFloat(state.water), true);
-    sim->runPass(Pass::Evaporation);
-    sim->runPass(Pass::ReduceTotals);
-    ref::Sums sums{};
-    ref::State want = state;
-    ref::evaporation(want, params, sums);
-    EXPECT_LE(relativeError(sim->download(Field::Water, true), want.water), kTolerance);
-    expectTotal(SLOT_EVAPORATED, sums);
+        // Terrain: float rounding of the eroded ground shifts the thermal excesses by an ulp.
+        EXPECT_LE(relativeError(sim->download(Field::Terrain, true), want.terrain), kTolerance);
+        EXPECT_LE(relativeError(sim->download(Field::Water, true), want.water), kTolerance);
+        // The sediment receives exactly the change of the float ground height (so b + s is
+        // conserved to the bit): where the GPU's float e and the reference's double e round b
+        // to neighbouring floats, s differs by one ulp of b. So: 1e-5 of the field plus one ulp
+        // of b (times the correction, about 1).
+        double b_max = 0.0;
+        for (double b : want.terrain) b_max = std::max(b_max, std::abs(b));
+        const double ulp_b = std::nextafter(float(b_max), INFINITY) - float(b_max);
+        auto expectWithinUlp = [&](const std::vector<float>& gpu, const std::vector<double>& ref, const char* what) {
+            double field_scale = 0.0, err = 0.0;
+            for (size_t i = 0; i < gpu.size(); ++i) {
+                field_scale = std::max(field_scale, std::abs(ref[i]));
+                err = std::max(err, std::abs(gpu[i] - ref[i]));
+            }
+            EXPECT_GT(field_scale, 0.0) << what;
+            EXPECT_LE(err, kTolerance * field_scale + 1.01 * ulp_b) << what;
+        };
+        expectWithinUlp(sim->download(Field::Sediment, true), want.sediment, "sediment");
+        expectWithinUlp(sim->download(Field::Wear), flatten(want.wear), "wear");
+        const gpu::Totals t = sim->totals();
+        EXPECT_LE(relativeError(double(t.sediment_scale), scale), kTolerance);
+        for (int slot : {SLOT_EVAPORATED, SLOT_SED_DRAINED}) expectTotal(slot, sums);
+        const double cells = double(w) * h;
+        for (int slot : {SLOT_ERODED, SLOT_DEPOSITED})
+            EXPECT_LE(std::abs(t.acc[slot] - sums[size_t(slot)]),
+                      kTolerance * sums[size_t(slot)] + ulp_b * std::sqrt(cells) * 3.0) << "slot " << slot;
+        if (params.edge_mode == EDGE_OPEN) {
+            EXPECT_GT(sums[SLOT_SED_DRAINED], 0.0);
+        }
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(RandomFields, PassTest, ::testing::ValuesIn(allCases()), caseName);
+
+class FoldTest : public GpuTest {};
+
+// The fold of the step's sums (a double per workgroup and slot, then reduce_partials levels of
+// REDUCE_SIZE, then reduce_totals) against a CPU sum in double and the CPU maximum, with values
+// spanning six orders of magnitude, on grids whose partials take one level (1x50: 4
+// workgroups), two (1024x1024: 4096, then 16; 16384x5, the widest image lavapipe allows: 1024,
+// then 4), a last block of 2 (4097x17: 514 partials, then 3) and an odd 333x257.
+TEST_F(FoldTest, SumWithin1e9AndMaxExactly) {
+    for (auto [w, h] : {std::pair{1, 50}, std::pair{1024, 1024}, std::pair{16384, 5}, std::pair{4097, 17},
+                        std::pair{333, 257}}) {
+        std::mt19937 rng(uint32_t(w * 7919 + h));
+        std::uniform_real_distribution<double> u(0.0, 1.0);
+        std::vector<float> values(size_t(w) * size_t(h));
+        for (float& v : values) v = float(std::pow(10.0, 6.0 * u(rng) - 3.0)); // 1e-3 .. 1e3
+        double cpu_sum = 0.0;
+        float cpu_max = 0.0f;
+        for (float v : values) cpu_sum += v, cpu_max = std::max(cpu_max, v);
+        gpu::Simulation sim(ctx(), w, h);
+        gpu::SimParams params = defaultParams(w, h);
+        params.rain_rate = 1.0f; // SLOT_RAIN is produced only when it rains
+        sim.setParams(params);
+        sim.resetTotals();
+        sim.upload(Field::Water, values);
+        sim.runPass(Pass::ReduceCheck);
+        sim.runPass(Pass::ReduceTotals);
+        const gpu::Totals t = sim.totals();
+        const std::vector<uint32_t> levels = gpu::foldLevelSizes(w, h);
+        std::printf("[ fold %dx%d ] %zu levels (%u partials per slot first): relative error %.3g\n", w, h,
+                    levels.size(), levels[0], relativeError(t.acc[SLOT_RAIN], cpu_sum));
+        EXPECT_LE(relativeError(t.acc[SLOT_RAIN], cpu_sum), 1e-9) << w << "x" << h;
+        EXPECT_EQ(t.max_speed, cpu_max) << w << "x" << h;
+    }
+}
 
 } // namespace
 } // namespace alluvium::test

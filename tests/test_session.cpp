@@ -209,7 +209,10 @@ TEST(SessionCli, ResumedRunEqualsStraightRunAndContinuesTheReport) {
         return std::system(cmd.c_str());
     };
     const std::string d = dir.string() + "/";
-    ASSERT_EQ(run("--size 64x48 --steps 40 --set edge_mode=open --out " + d + "straight.f32 --report " + d + "straight.json"), 0);
+    // record_maps as --save-session turns it on: the wear and flow maps are state too.
+    ASSERT_EQ(run("--size 64x48 --steps 40 --set edge_mode=open --set record_maps=on --out " + d + "straight.f32 --report " + d +
+                  "straight.json"),
+              0);
     ASSERT_EQ(run("--size 64x48 --steps 15 --set edge_mode=open --out " + d + "a.f32 --save-session " + d + "s.alluvium"), 0);
     ASSERT_EQ(run("--load-session " + d + "s.alluvium --steps 25 --out " + d + "b.f32 --report " + d + "b.json"), 0);
     EXPECT_TRUE(readBytes(dir / "straight.f32") == readBytes(dir / "b.f32"));
@@ -217,6 +220,9 @@ TEST(SessionCli, ResumedRunEqualsStraightRunAndContinuesTheReport) {
     const nlohmann::json b = nlohmann::json::parse(std::ifstream(dir / "b.json"));
     EXPECT_EQ(a["water"], b["water"]);
     EXPECT_EQ(a["soil"], b["soil"]);
+    // The whole state, fields, totals, step index and parameters (gpu/snapshot.h's digest).
+    EXPECT_EQ(a["state_digest"].get<std::string>().size(), 16u);
+    EXPECT_EQ(a["state_digest"], b["state_digest"]);
     EXPECT_EQ(b["steps"], 40);
     EXPECT_EQ(b["resumed_at_step"], 15);
     // --in and the other terrain options do not mix with a session; a damaged one is exit 2.

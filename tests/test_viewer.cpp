@@ -1,73 +1,26 @@
-// The viewer (`alluvium view`): an offscreen frame, bad options, and a real session under Xvfb
-// driven by xdotool (tests/viewer_e2e.sh): a water stroke shows on screen and in the report,
-// the window resizes, and validation stays clean.
+// The viewer (`alluvium view`): an offscreen frame, bad options, and real sessions under Xvfb
+// driven by xdotool: a water stroke shows on screen and in the report, the window resizes, and
+// validation stays clean (tests/viewer_e2e.sh); undo, redo and branches checked by the report's
+// state digests (tests/history_e2e.sh); the history's memory budget in a long session.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <png.h>
 
+#include "cli_run.h"
 #include "test_util.h"
 
 namespace fs = std::filesystem;
 
-namespace {
-
-struct Rgba {
-    uint32_t width = 0, height = 0;
-    std::vector<uint8_t> pixels; // RGBA
-    const uint8_t* at(uint32_t x, uint32_t y) const { return &pixels[(size_t(y) * width + x) * 4]; }
-};
-
-Rgba readPng(const fs::path& path) {
-    Rgba img;
-    png_image image{};
-    image.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_file(&image, path.c_str())) return img;
-    image.format = PNG_FORMAT_RGBA;
-    img.pixels.resize(PNG_IMAGE_SIZE(image));
-    if (!png_image_finish_read(&image, nullptr, img.pixels.data(), 0, nullptr)) return {};
-    img.width = image.width;
-    img.height = image.height;
-    return img;
-}
-
-std::string quote(const std::string& s) { return "'" + s + "'"; }
-
-// Runs `alluvium args` through the shell with the shader cache in the build tree; returns the
-// exit status. stdout and stderr go to dir/stdout.txt and dir/stderr.txt.
-int runAlluvium(const std::string& args, const fs::path& dir, const std::string& env = "") {
-    const std::string cache = (fs::path(ALLUVIUM_TEST_TMP_DIR).parent_path() / "mesa-cache").string();
-    const std::string cmd = "env " + env + " MESA_SHADER_CACHE_DIR=" + quote(cache) + " timeout 120 " +
-                            quote(ALLUVIUM_EXE) + " " + args + " >" + quote((dir / "stdout.txt").string()) + " 2>" +
-                            quote((dir / "stderr.txt").string());
-    const int status = std::system(cmd.c_str());
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
-std::string readText(const fs::path& p) {
-    std::ifstream in(p);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// Mean absolute difference (0..255) of two same-size images over a rectangle.
-double meanDiff(const Rgba& a, const Rgba& b, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
-    double sum = 0;
-    size_t n = 0;
-    for (uint32_t y = y0; y < y1; ++y)
-        for (uint32_t x = x0; x < x1; ++x, ++n)
-            for (int c = 0; c < 3; ++c) sum += std::abs(int(a.at(x, y)[c]) - int(b.at(x, y)[c]));
-    return n ? sum / double(3 * n) : 0;
-}
-
-} // namespace
+using namespace alluvium::test;
 
 TEST(Viewer, OffscreenFrameIsALitLandscapeWithCleanValidation) {
     const fs::path dir = alluvium::test::scratchDir("viewer");
@@ -117,6 +70,7 @@ TEST(Viewer, BadOptionsAreOneLineErrors) {
         {"view --offscreen --window wide", "--window"},
         {"view --offscreen --model nope", "--model"},
         {"view --offscreen --in /nonexistent/terrain.png", "nonexistent"},
+        {"view --offscreen --history-every -1", "--history-every"},
     };
     for (const auto& c : cases) {
         EXPECT_EQ(runAlluvium(c.args, dir), 2) << c.args;
@@ -144,9 +98,9 @@ TEST(Viewer, WaterStrokeUnderXvfb) {
                             " timeout 150 xvfb-run -a -s '-screen 0 1024x768x24' bash " + quote(script) + " " +
                             quote(ALLUVIUM_EXE) + " " + quote(dir.string()) + " >" +
                             quote((dir / "e2e.log").string()) + " 2>&1";
-    const int status = std::system(cmd.c_str());
+    const int status = exitStatus(std::system(cmd.c_str()));
     const std::string log = readText(dir / "e2e.log") + readText(dir / "viewer.log");
-    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << log;
+    ASSERT_EQ(status, 0) << log;
 
     const nlohmann::json report = nlohmann::json::parse(readText(dir / "report.json"));
     EXPECT_EQ(report["validation_errors"], 0) << log;
@@ -173,4 +127,177 @@ TEST(Viewer, WaterStrokeUnderXvfb) {
     EXPECT_GT(stroke, 4.0) << "the water stroke should show on screen";
     EXPECT_LT(corner, 1.0);
     EXPECT_GT(stroke, 4.0 * corner + 2.0);
+}
+
+namespace {
+
+const nlohmann::json* snapshotById(const nlohmann::json& history, int id) {
+    for (const auto& snap : history["snapshots"])
+        if (snap["id"] == id) return &snap;
+    return nullptr;
+}
+
+// The held snapshot of `kind` whose parents lead back to no other of that kind first: the
+// first one taken (ids grow with time).
+const nlohmann::json* firstOfKind(const nlohmann::json& history, const std::string& kind) {
+    for (const auto& snap : history["snapshots"])
+        if (snap["kind"] == kind) return &snap;
+    return nullptr;
+}
+
+} // namespace
+
+// Strokes with the raise tool, then Ctrl+Z: the state's digest at exit equals the one stored
+// when the stroke began; a stroke after the undo starts a new branch from there; Ctrl+Y and
+// Ctrl+Shift+Z bring the stroke back (the digest stored when it ended).
+TEST(Viewer, UndoRedoAndBranchesUnderXvfb) {
+    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run is missing (scripts/deps installs it)";
+    const fs::path dir = alluvium::test::scratchDir("viewer-history");
+    const std::string script = (fs::path(ALLUVIUM_SOURCE_DIR) / "tests" / "history_e2e.sh").string();
+    const std::string cache = (fs::path(ALLUVIUM_TEST_TMP_DIR).parent_path() / "mesa-cache").string();
+    const std::string cmd = "env MESA_SHADER_CACHE_DIR=" + quote(cache) +
+                            " timeout 200 xvfb-run -a -s '-screen 0 1024x768x24' bash " + quote(script) + " " +
+                            quote(ALLUVIUM_EXE) + " " + quote(dir.string()) + " >" + quote((dir / "e2e.log").string()) + " 2>&1";
+    const int status = exitStatus(std::system(cmd.c_str()));
+    const std::string log = readText(dir / "e2e.log") + readText(dir / "undo.log") + readText(dir / "redo.log");
+    ASSERT_EQ(status, 0) << log;
+
+    // Undo, and a branch.
+    const nlohmann::json undo = nlohmann::json::parse(readText(dir / "undo.json"));
+    EXPECT_EQ(undo["validation_errors"], 0) << log;
+    const nlohmann::json& h = undo["history"];
+    ASSERT_TRUE(h["enabled"].get<bool>()) << log;
+    // The brush's tallies are state too: back at a stroke's start, nothing was raised.
+    EXPECT_EQ(undo["brush"]["terrain_added"].get<double>(), 0.0) << log;
+    EXPECT_EQ(h["undos"], 2) << log;
+    const nlohmann::json* first = firstOfKind(h, "stroke");
+    ASSERT_NE(first, nullptr) << h.dump(1);
+    const int first_id = (*first)["id"].get<int>();
+    // The second stroke's start: a "stroke" whose parent is the first stroke's start.
+    const nlohmann::json* second = nullptr;
+    const nlohmann::json* first_end = nullptr;
+    for (const auto& snap : h["snapshots"]) {
+        if (snap["kind"] == "stroke" && snap["parent"] == first_id) second = &snap;
+        if (snap["kind"] == "stroke end" && !first_end) first_end = &snap;
+    }
+    ASSERT_NE(second, nullptr) << "a stroke after the undo starts from the first stroke's start\n" << h.dump(1);
+    ASSERT_NE(first_end, nullptr) << h.dump(1);
+    EXPECT_NE((*second)["branch"], (*first_end)["branch"]) << "a new branch; the old one is still held";
+    EXPECT_NE((*first)["digest"], (*first_end)["digest"]) << "the stroke changed the state";
+    // The last undo went back to the second stroke's start: the state at exit is that one, bit for bit.
+    ASSERT_EQ(h["events"].size(), 2u) << h.dump(1);
+    EXPECT_EQ(h["events"][0]["to"], first_id);
+    EXPECT_EQ(h["events"][1]["to"], (*second)["id"]);
+    EXPECT_EQ(undo["state_digest"], (*second)["digest"]) << h.dump(1);
+    EXPECT_EQ(h["head"], (*second)["id"]);
+    EXPECT_FALSE(h["moved_on"].get<bool>());
+
+    // Redo: after Ctrl+Z, Ctrl+Y, Ctrl+Z, Ctrl+Shift+Z the state is the stroke's end.
+    const nlohmann::json redo = nlohmann::json::parse(readText(dir / "redo.json"));
+    EXPECT_EQ(redo["validation_errors"], 0) << log;
+    const nlohmann::json& r = redo["history"];
+    EXPECT_EQ(r["undos"], 2) << log;
+    EXPECT_EQ(r["redos"], 2) << log;
+    const nlohmann::json* start = firstOfKind(r, "stroke");
+    const nlohmann::json* end = firstOfKind(r, "stroke end");
+    ASSERT_TRUE(start && end) << r.dump(1);
+    EXPECT_GT(r["snapshots_taken"].get<int>(), 4) << "timed snapshots every simulated second";
+    const auto& events = r["events"];
+    ASSERT_EQ(events.size(), 4u) << r.dump(1);
+    for (int i = 0; i < 4; ++i) {
+        EXPECT_EQ(events[size_t(i)]["action"], i % 2 ? "redo" : "undo");
+        EXPECT_EQ(events[size_t(i)]["to"], i % 2 ? (*end)["id"] : (*start)["id"]);
+    }
+    EXPECT_GT(redo["brush"]["terrain_added"].get<double>(), 0.0) << "key 3 then a drag should raise the ground\n" << log;
+    EXPECT_EQ(redo["state_digest"], (*end)["digest"]) << "redo brings the stroke back, bit for bit\n" << r.dump(1);
+    EXPECT_NE((*start)["digest"], (*end)["digest"]);
+    const nlohmann::json* head = snapshotById(r, r["head"].get<int>());
+    ASSERT_NE(head, nullptr);
+    EXPECT_EQ((*head)["kind"], "stroke end");
+
+    // Dragging the timeline: the state went back through the snapshots to the first, then played
+    // on from it as a new branch, which holds, a simulated second later, the very state the first
+    // branch held then: the restore is exact and the steps are deterministic.
+    const nlohmann::json scrub = nlohmann::json::parse(readText(dir / "scrub.json"));
+    EXPECT_EQ(scrub["validation_errors"], 0) << log;
+    const nlohmann::json& s = scrub["history"];
+    const auto& drags = s["events"];
+    ASSERT_GE(drags.size(), 2u) << "the drag passes several snapshots\n" << s.dump(1);
+    EXPECT_TRUE(drags[0].contains("tip")) << "the state before the drag is kept";
+    const int oldest = s["snapshots"][0]["id"].get<int>();
+    EXPECT_EQ(oldest, 0) << "nothing was dropped";
+    EXPECT_EQ(drags.back()["to"], oldest) << s.dump(1);
+    for (const auto& e : drags) EXPECT_EQ(e["action"], "scrub");
+    EXPECT_EQ(s["scrubs"].get<size_t>(), drags.size());
+    std::map<double, std::vector<std::pair<int, std::string>>> by_time; // time -> (branch, digest)
+    bool second_branch = false;
+    for (const auto& snap : s["snapshots"]) {
+        if (snap["kind"] != "timed") continue;
+        by_time[snap["time"].get<double>()].emplace_back(snap["branch"].get<int>(), snap["digest"].get<std::string>());
+        if (snap["branch"] != 1) {
+            second_branch = true;
+            EXPECT_NE(snap["parent"], nullptr);
+        }
+    }
+    ASSERT_TRUE(second_branch) << "playing on after the drag starts a branch\n" << s.dump(1);
+    int replayed = 0;
+    for (const auto& [time, snaps] : by_time)
+        if (time > 0 && snaps.size() == 2) {
+            EXPECT_NE(snaps[0].first, snaps[1].first);
+            EXPECT_EQ(snaps[0].second, snaps[1].second) << "t = " << time;
+            ++replayed;
+        }
+    EXPECT_GE(replayed, 1) << s.dump(1);
+}
+
+// A budget the grid or the device cannot have is refused once the device is known: exit 2 and
+// one line after the device's.
+TEST(Viewer, HistoryBudgetOutOfRangeIsRefused) {
+    const fs::path dir = alluvium::test::scratchDir("viewer-history-budget");
+    for (const std::string budget : {"0.1", "100000000"}) {
+        EXPECT_EQ(runAlluvium("view --offscreen --size 64x64 --history-budget-mb " + budget, dir), 2) << budget;
+        const std::string err = readText(dir / "stderr.txt");
+        const size_t last = err.rfind('\n', err.size() - 2);
+        const std::string line = err.substr(last == std::string::npos ? 0 : last + 1);
+        EXPECT_EQ(line.rfind("alluvium: --history-budget-mb: ", 0), 0u) << err;
+        EXPECT_NE(line.find(budget == "0.1" ? "needs at least" : "more than the memory"), std::string::npos) << err;
+        EXPECT_LE(std::count(err.begin(), err.end(), '\n'), 2) << err;
+    }
+    // 0: no history, said once on stderr and in the report.
+    ASSERT_EQ(runAlluvium("view --offscreen --size 64x64 --window 320x180 --history-budget-mb 0 --report " +
+                              quote((dir / "off.json").string()),
+                          dir),
+              0);
+    const nlohmann::json report = nlohmann::json::parse(readText(dir / "off.json"));
+    EXPECT_FALSE(report["history"]["enabled"].get<bool>());
+    EXPECT_NE(readText(dir / "stderr.txt").find("history off"), std::string::npos);
+}
+
+// A long session with a small budget: a snapshot every simulated 0.2 s (every frame) for 150
+// frames into 1.5 MB. What is held never exceeds the budget, the oldest go first (what is left
+// is the newest, in a row), each drop is said on stderr.
+TEST(Viewer, HistoryBudgetHoldsInALongSession) {
+    const fs::path dir = alluvium::test::scratchDir("viewer-history-budget");
+    const int code = runAlluvium("--validation view --offscreen --size 64x64 --window 320x180 --exit-after-frames 150 "
+                                 "--history-every 0.2 --history-budget-mb 1.5 --report " +
+                                     quote((dir / "report.json").string()),
+                                 dir);
+    const std::string err = readText(dir / "stderr.txt");
+    ASSERT_EQ(code, 0) << err;
+    const nlohmann::json report = nlohmann::json::parse(readText(dir / "report.json"));
+    EXPECT_EQ(report["validation_errors"], 0);
+    const nlohmann::json& h = report["history"];
+    const double budget = 1.5 * 1024 * 1024;
+    EXPECT_EQ(h["budget_bytes"].get<double>(), budget);
+    EXPECT_LE(h["allocated_bytes"].get<double>(), budget);
+    EXPECT_LE(h["bytes_held_peak"].get<double>(), budget);
+    EXPECT_GT(h["bytes_held_peak"].get<double>(), 0.5 * budget) << "the budget was used";
+    const int taken = h["snapshots_taken"].get<int>(), dropped = h["snapshots_dropped"].get<int>();
+    EXPECT_GE(taken, 70) << "a snapshot every other frame or so";
+    EXPECT_GT(dropped, 20);
+    const auto& held = h["snapshots"];
+    ASSERT_EQ(int(held.size()), taken - dropped);
+    for (size_t i = 0; i < held.size(); ++i) EXPECT_EQ(held[i]["id"].get<int>(), dropped + int(i)) << "the newest are kept";
+    EXPECT_NE(err.find("is full: dropped the oldest snapshot #0 "), std::string::npos) << err;
+    EXPECT_NE(err.find("dropped the oldest snapshot #" + std::to_string(dropped - 1) + " "), std::string::npos) << err;
 }

@@ -113,6 +113,26 @@ void writeFileAtomic(const fs::path& path, std::span<const std::byte> bytes) {
     }
 }
 
+void checkWritableLocation(const fs::path& path, const std::string& what) {
+    std::error_code ec;
+    fs::path dir = path.parent_path();
+    while (!dir.empty() && !fs::exists(dir, ec) && dir.has_relative_path()) dir = dir.parent_path();
+    if (dir.empty()) dir = ".";
+    if (!fs::is_directory(dir, ec)) return; // reported by the caller's own checks
+    for (unsigned attempt = 0; attempt < 100; ++attempt) {
+        const std::string probe = (dir / (".alluvium-probe" + tempSuffix(attempt))).string();
+        const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            ::close(fd);
+            ::unlink(probe.c_str());
+            return;
+        }
+        if (errno != EEXIST)
+            throw InputError(what + " '" + displayPath(path) + "': cannot write in '" + displayPath(dir) +
+                             "': " + std::strerror(errno));
+    }
+}
+
 void writeTextAtomic(const fs::path& path, const std::string& text) {
     writeFileAtomic(path, std::as_bytes(std::span<const char>(text.data(), text.size())));
 }

@@ -180,10 +180,14 @@ Heightmap loadTiff(const fs::path& path, const LoadOptions& opt) {
         scale = (hi - lo) / maxv;
     }
 
+    // The map grows as rows are decoded: a file whose tags claim far more than it holds fails at
+    // its first missing strip or tile, before memory for the size it claims is taken.
     Heightmap map;
     map.width = static_cast<int>(w);
     map.height = static_cast<int>(h);
-    map.heights.assign(static_cast<std::size_t>(w) * h, 0.0f);
+    auto rowsUpTo = [&](uint32_t rows) {
+        if (map.heights.size() < static_cast<std::size_t>(rows) * w) map.heights.resize(static_cast<std::size_t>(rows) * w, 0.0f);
+    };
 
     if (TIFFIsTiled(tif.get())) {
         uint32_t tw = 0, th = 0;
@@ -202,6 +206,7 @@ Heightmap loadTiff(const fs::path& path, const LoadOptions& opt) {
                 if (TIFFReadEncodedTile(tif.get(), index, tile.data(), tile_bytes) < 0)
                     throw InputError(bad + reason(errors) + ")");
                 const uint32_t rows = std::min(th, h - ty), cols = std::min(tw, w - tx);
+                rowsUpTo(ty + rows);
                 for (uint32_t y = 0; y < rows; ++y) {
                     const unsigned char* src = tile.data() + static_cast<std::size_t>(y) * tw * bytes_per_sample;
                     float* dst = map.heights.data() + static_cast<std::size_t>(ty + y) * w + tx;
@@ -218,6 +223,7 @@ Heightmap loadTiff(const fs::path& path, const LoadOptions& opt) {
         for (uint32_t y = 0; y < h; ++y) {
             if (TIFFReadScanline(tif.get(), line.data(), y, 0) < 0)
                 throw InputError(bad + reason(errors) + ")");
+            rowsUpTo(y + 1);
             float* dst = map.heights.data() + static_cast<std::size_t>(y) * w;
             for (uint32_t x = 0; x < w; ++x)
                 dst[x] = sampleAt(line.data() + x * bytes_per_sample, kind, lo, scale);

@@ -113,6 +113,7 @@ void pngError(png_structp png, png_const_charp msg) {
 void pngWarning(png_structp, png_const_charp) {} // warnings (e.g. bad sRGB chunk) are harmless
 
 struct PngPixels {
+    uint64_t file_bytes = 0;         // the whole file, for the bound on the image data below
     uint32_t width = 0, height = 0;
     int bit_depth = 0;               // 8 or 16 after transforms
     int color_type = 0;              // as in the file
@@ -120,7 +121,12 @@ struct PngPixels {
     std::vector<unsigned char*> rows;
 };
 
-enum class PngStatus { ok, libpng_error, not_grey, too_big };
+enum class PngStatus { ok, libpng_error, not_grey, too_big, too_little_data };
+
+// zlib packs at most 1032 bytes into one (a run of one byte value), so a PNG of R raw bytes
+// holds at least R / 1032 bytes of image data: a file smaller than that lies about its size
+// (and would have us allocate for the size it claims before libpng finds the data missing).
+constexpr uint64_t kDeflateMaxRatio = 1032;
 
 // Reads the whole image. On libpng_error the message is in ctx.
 PngStatus decodePng(png_structp png, png_infop info, FILE* f, PngPixels* out) {
@@ -141,6 +147,9 @@ PngStatus decodePng(png_structp png, png_infop info, FILE* f, PngPixels* out) {
         out->height > static_cast<uint32_t>(kMaxGridSide) ||
         static_cast<long long>(out->width) * out->height > kMaxGridCells)
         return PngStatus::too_big;
+
+    const uint64_t raw_bytes = (uint64_t(out->width) * uint64_t(depth) + 7) / 8 * out->height + out->height;
+    if (raw_bytes > kDeflateMaxRatio * out->file_bytes + 4096) return PngStatus::too_little_data;
 
     if (depth < 8) png_set_expand_gray_1_2_4_to_8(png); // scales to 0..255
     if (out->color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_strip_alpha(png);
@@ -248,6 +257,9 @@ Heightmap loadPng(const fs::path& path, const LoadOptions& opt) {
     if (!guard.info) throw std::bad_alloc();
 
     PngPixels px;
+    std::error_code size_error;
+    px.file_bytes = fs::file_size(path, size_error);
+    if (size_error) throw InputError("cannot open " + quoted(path) + ": " + size_error.message());
     switch (decodePng(guard.png, guard.info, file.get(), &px)) {
     case PngStatus::ok:
         break;
@@ -260,6 +272,10 @@ Heightmap loadPng(const fs::path& path, const LoadOptions& opt) {
     case PngStatus::too_big:
         checkGridSize(px.width, px.height, quoted(path));
         throw InputError(quoted(path) + " is too large"); // not reached
+    case PngStatus::too_little_data:
+        throw InputError(quoted(path) + " claims " + std::to_string(px.width) + "x" + std::to_string(px.height) +
+                         " cells, more than its " + std::to_string(px.file_bytes) +
+                         " bytes can hold even compressed: truncated, or its header lies");
     }
     checkGridSize(px.width, px.height, quoted(path));
 

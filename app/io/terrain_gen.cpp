@@ -14,6 +14,8 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "io/errors.h"
 
@@ -500,6 +502,24 @@ float strataHardness(uint32_t key, double z) {
 
 // [SECTION] generateTerrain -------------------------------------------------------------------
 
+// Runs row(y) for every y in [0, height) on the machine's cores (rows of at least a few thousand
+// cells per thread). Each cell depends only on its own coordinates, so the result is the same bits
+// whatever the number of threads.
+static void forEachRow(int width, int height, const std::function<void(int)>& row) {
+    const long long cells = static_cast<long long>(width) * height;
+    const int threads = static_cast<int>(std::clamp<long long>(cells / 65536, 1, std::max(1u, std::thread::hardware_concurrency())));
+    if (threads == 1) {
+        for (int y = 0; y < height; ++y) row(y);
+        return;
+    }
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] {
+            for (int y = t; y < height; y += threads) row(y);
+        });
+    for (std::thread& th : pool) th.join();
+}
+
 GeneratedTerrain generateTerrain(int width, int height, uint64_t seed, double cell_size) {
     if (width < 1 || height < 1 || width > kMaxGridSide || height > kMaxGridSide ||
         static_cast<long long>(width) * height > kMaxGridCells) {
@@ -550,7 +570,7 @@ GeneratedTerrain generateTerrain(int width, int height, uint64_t seed, double ce
     int detail_octaves = 0;
     for (double f = kDrainageCells / 8.0; f * 3.0 <= longest && detail_octaves < 8; f *= 2.0)
         ++detail_octaves;
-    for (int y = 0; y < height; ++y) {
+    forEachRow(width, height, [&](int y) {
         for (int x = 0; x < width; ++x) {
             const Vec2 p = cellCentre(x, y);
             double h = sampleGrid(coarse, p);
@@ -561,7 +581,7 @@ GeneratedTerrain generateTerrain(int width, int height, uint64_t seed, double ce
             }
             map.heights[static_cast<std::size_t>(y) * width + x] = static_cast<float>(h);
         }
-    }
+    });
     const auto [mn, mx] = std::minmax_element(map.heights.begin(), map.heights.end());
     const double lo = *mn, hi = *mx;
 
@@ -571,7 +591,7 @@ GeneratedTerrain generateTerrain(int width, int height, uint64_t seed, double ce
     const double band = relief / 12.0; // > 0 even for a flat 1x1: uses the target relief
     const auto strata_key = static_cast<uint32_t>(seed ^ (seed >> 32));
     out.hardness.resize(n);
-    for (int y = 0; y < height; ++y) {
+    forEachRow(width, height, [&](int y) {
         for (int x = 0; x < width; ++x) {
             const std::size_t i = static_cast<std::size_t>(y) * width + x;
             const double h = (static_cast<double>(map.heights[i]) - lo) * scale;
@@ -582,7 +602,7 @@ GeneratedTerrain generateTerrain(int width, int height, uint64_t seed, double ce
                 h + relief * (0.12 * sampleGrid(fold, p) + plan.dip.x * p.x + plan.dip.y * p.y);
             out.hardness[i] = strataHardness(strata_key, z / band);
         }
-    }
+    });
     return out;
 }
 

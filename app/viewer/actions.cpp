@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app.h"
+#include "history.h"
 #include "io/atomic_file.h"
 #include "io/errors.h"
 #include "presets.h"
@@ -17,11 +18,6 @@ void applyParams(App& app) {
     gpu::SimParams p = toSimParams(s.params, s.width, s.height);
     p.model = s.model;
     p.particle_seed = static_cast<uint32_t>(s.seed);
-    p.brush_tool = app.sim->params().brush_tool;
-    p.brush_x = app.sim->params().brush_x;
-    p.brush_y = app.sim->params().brush_y;
-    p.brush_radius = app.sim->params().brush_radius;
-    p.brush_strength = app.sim->params().brush_strength;
     app.sim->setParams(p);
     s.params_dirty = false;
 }
@@ -128,6 +124,7 @@ void handleRequests(App& app) {
     s.new_terrain_requested = false;
     if (s.reset_requested) {
         resetSimulation(app);
+        if (app.history) app.history->detach(); // the state descends from no snapshot
         s.reset_requested = false;
     }
 }

@@ -15,6 +15,8 @@ struct GLFWwindow;
 
 namespace alluvium::viewer {
 
+class History;
+
 inline bool hasExtension(const std::string& path, const char* ext) {
     return std::filesystem::path(path).extension() == ext;
 }
@@ -35,6 +37,7 @@ struct App {
     bool left_clicked = false; // a press seen by the callback (a click can be shorter than a frame)
     float scroll = 0;
     gpu::Brush* brush = nullptr;
+    History* history = nullptr;   // undo, redo, scrubbing (history.h)
     gpu::BrushTotals brush_carry; // brush totals before the last reset
     float stroke_height = 0;      // flatten: the ground's height where the stroke began
     bool hand_picking = false;    // the hand: the button is down, picking up

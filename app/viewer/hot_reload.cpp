@@ -1,10 +1,13 @@
 #include "hot_reload.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <sstream>
 
 #include <shaderc/shaderc.hpp>
+
+#include "pipeline.h"
 
 namespace alluvium::viewer {
 
@@ -66,6 +69,11 @@ ShaderChange compileComputeShader(const std::filesystem::path& file) {
     }
     change.spirv.assign(result.cbegin(), result.cend());
     return change;
+}
+
+std::filesystem::path hotReloadDirectory() {
+    if (const char* env = std::getenv("ALLUVIUM_SHADER_SOURCE_DIR"); env && *env) return env;
+    return gpu::runningFromBuildTree() ? std::filesystem::path(ALLUVIUM_SOURCE_SHADER_DIR) : std::filesystem::path();
 }
 
 ShaderWatcher::ShaderWatcher(std::filesystem::path dir) : dir_(std::move(dir)) { poll(); }

@@ -29,6 +29,11 @@ private:
     std::map<std::string, std::filesystem::file_time_type> seen_;
 };
 
+// The shader sources the viewer watches: $ALLUVIUM_SHADER_SOURCE_DIR if set, else the source
+// tree's shaders/ when the viewer runs from its build tree; empty (hot reload off) in an
+// installed or copied build, which has no sources to edit.
+std::filesystem::path hotReloadDirectory();
+
 // Compiles one GLSL compute shader file to SPIR-V for Vulkan 1.2 (tests use it too).
 ShaderChange compileComputeShader(const std::filesystem::path& file);
 

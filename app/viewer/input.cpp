@@ -22,7 +22,18 @@ void onKey(GLFWwindow* w, int key, int, int action, int mods) {
     if (key == GLFW_KEY_Q && (mods & GLFW_MOD_CONTROL)) s.quit = true;
     if (ImGui::GetIO().WantCaptureKeyboard) return;
     if (action != GLFW_PRESS && key != GLFW_KEY_LEFT_BRACKET && key != GLFW_KEY_RIGHT_BRACKET && key != GLFW_KEY_N) return;
+    // History (history.h): Ctrl+Z, Ctrl+Y / Ctrl+Shift+Z, Home / End, , / .
+    HistoryControl& h = s.history;
+    if ((mods & GLFW_MOD_CONTROL) && (key == GLFW_KEY_Z || key == GLFW_KEY_Y)) {
+        if (key == GLFW_KEY_Z && !(mods & GLFW_MOD_SHIFT)) h.undo = true;
+        else h.redo = true;
+        return;
+    }
     switch (key) {
+    case GLFW_KEY_HOME: h.first = true; break;
+    case GLFW_KEY_END: h.last = true; break;
+    case GLFW_KEY_COMMA: h.step = -1; break;
+    case GLFW_KEY_PERIOD: h.step = 1; break;
     case GLFW_KEY_SPACE: s.paused = !s.paused; break;
     case GLFW_KEY_N: ++s.single_steps; break;
     case GLFW_KEY_R: s.reset_requested = true; break;
@@ -30,6 +41,7 @@ void onKey(GLFWwindow* w, int key, int, int action, int mods) {
     case GLFW_KEY_T: s.top_down = !s.top_down; break;
     case GLFW_KEY_TAB: s.show_panel = !s.show_panel; break;
     case GLFW_KEY_F12: s.screenshot_request = "*"; break;
+    case GLFW_KEY_F9: s.recording.toggle_requested = true; break;
     case GLFW_KEY_LEFT_BRACKET: s.radius = std::max(1.0f, s.radius / 1.15f); break;
     case GLFW_KEY_RIGHT_BRACKET: s.radius = std::min(500.0f, s.radius * 1.15f); break;
     default:

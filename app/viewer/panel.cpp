@@ -3,6 +3,8 @@
 // [SECTION] simulation, view and brush
 // [SECTION] parameters (the table)
 // [SECTION] presets and files
+// [SECTION] recording
+// [SECTION] history: undo, redo, the timeline, the list
 // [SECTION] legend
 #include "panel.h"
 
@@ -15,6 +17,7 @@
 #include <imgui.h>
 
 #include "render_shared.h"
+#include "setup.h"
 
 namespace alluvium::viewer {
 
@@ -87,6 +90,7 @@ void tooltip(const char* text) {
 void statistics(ViewerState& s) {
     ImGui::Text("%.1f fps  %.1f ms/frame  GPU %.1f ms", s.fps, s.frame_ms, s.gpu_frame_ms);
     ImGui::Text("GPU: steps %.1f  pick %.2f  drawing %.1f ms", s.gpu_sim_ms, s.gpu_pick_ms, s.gpu_draw_ms);
+    if (s.recording.active) ImGui::Text("GPU: the frame's copy for the recording %.2f ms", s.gpu_capture_ms);
     if (s.model == MODEL_FLUVIAL) {
         const double years = double(s.steps_done) * s.params[Param::fluvial_time_step];
         ImGui::Text("iteration %lld  (%.4g years)%s", s.steps_done, years, s.paused ? "  PAUSED" : "");
@@ -122,17 +126,28 @@ void statistics(ViewerState& s) {
         const double* a = s.totals.acc;
         const gpu::BrushTotals& b = s.brush_totals;
         const double water = s.initial_water + a[SLOT_RAIN] + a[SLOT_SPRING] + b.water_added - b.water_removed -
-                             a[SLOT_EVAPORATED] - a[SLOT_DRAINED_WATER];
-        if (s.model == MODEL_PIPE) ImGui::Text("water %.4g (rained %.4g, springs %.4g)", water, a[SLOT_RAIN], a[SLOT_SPRING]);
+                             a[SLOT_EVAPORATED] - a[SLOT_DRAINED_WATER] - a[TOTAL_WATER_ABSORBED];
+        if (s.model != MODEL_FLUVIAL) {
+            ImGui::Text("water %.4g (rained %.4g, springs %.4g)", water, a[SLOT_RAIN], a[SLOT_SPRING]);
+            ImGui::Text("evaporated %.4g  drained %.4g", a[SLOT_EVAPORATED], a[SLOT_DRAINED_WATER]);
+            if (s.model == MODEL_PARTICLES) ImGui::Text("absorbed where droplets ended %.4g", a[TOTAL_WATER_ABSORBED]);
+        }
+        if (const char* note = waterBudgetNote(s.model); note && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note);
         ImGui::Text("brush water +%.4g / -%.4g", b.water_added, b.water_removed);
         ImGui::Text("brush ground +%.4g / -%.4g", b.terrain_added, b.terrain_removed);
-        if (s.model == MODEL_PIPE) {
-            ImGui::Text("eroded %.4g  deposited %.4g", a[SLOT_ERODED], a[SLOT_DEPOSITED]);
-            ImGui::Text("drained water %.4g  sediment %.4g", a[SLOT_DRAINED_WATER], a[SLOT_SED_DRAINED]);
-        } else {
-            ImGui::TextWrapped("the %s model keeps no water budget", gpu::modelName(s.model));
-        }
+        if (s.model == MODEL_PIPE) ImGui::Text("eroded %.4g  deposited %.4g", a[SLOT_ERODED], a[SLOT_DEPOSITED]);
+        if (s.model == MODEL_PIPE || s.model == MODEL_PARTICLES)
+            ImGui::Text("sediment off the edges %.4g", a[SLOT_SED_DRAINED]);
+        if (s.model == MODEL_FLUVIAL) ImGui::TextWrapped("%s", waterBudgetNote(s.model));
         ImGui::Text("max speed %.2f m/s", double(s.totals.max_speed));
+        if (s.model == MODEL_PIPE) {
+            ImGui::Text("CFL %.2f (max %.2f), %d sub-step%s", double(s.totals.step_wave) * s.params[Param::time_step] /
+                                                                  (s.substeps * s.params[Param::cell_size]),
+                        double(s.totals.max_cfl), s.substeps, s.substeps == 1 ? "" : "s");
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("(|v| + sqrt(g d)) dt / L of the last step; each step runs enough sub-steps of dt / n "
+                                  "to keep it at or below %.1f (at most %d)", CFL_TARGET, MAX_SUBSTEPS);
+        }
         ImGui::TreePop();
     }
     if (s.validation_errors > 0) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "validation errors: %d", s.validation_errors);
@@ -305,6 +320,146 @@ void files(ViewerState& s) {
     if (ImGui::Button("Screenshot (F12)")) s.screenshot_request = shot_path;
 }
 
+// [SECTION] recording
+
+// The first line of the panel (its place never moves): record / stop, and the recording's state.
+void recordButton(ViewerState& s) {
+    RecordingControl& r = s.recording;
+    if (ImGui::Button(r.active ? "Stop recording (F9)" : "Record (F9)")) r.toggle_requested = true;
+    if (!r.active) return;
+    ImGui::SameLine();
+    const int seconds = int(r.seconds);
+    ImGui::TextColored(ImVec4(1, 0.25f, 0.25f, 1), "REC %d:%02d  %llu frames%s", seconds / 60, seconds % 60, r.frames,
+                       r.behind ? "  (encoder behind)" : "");
+}
+
+void recording(ViewerState& s) {
+    RecordingControl& r = s.recording;
+    static char path[256] = "";
+    static char size[32] = "";
+    static bool size_init = false;
+    if (!size_init && r.width > 0 && r.height > 0) std::snprintf(size, sizeof size, "%dx%d", r.width, r.height);
+    size_init = true;
+    ImGui::BeginDisabled(r.active);
+    if (ImGui::InputTextWithHint("file", "alluvium-DATE-TIME.mp4", path, sizeof path)) r.path = path;
+    tooltip(".mp4, .mkv or .mov; empty: a new name from the date and time, in the current folder");
+    ImGui::SliderInt("frames per second", &r.fps, 1, 120);
+    tooltip("each frame drawn is one frame of the video, which plays at this rate whatever the viewer's speed");
+    if (ImGui::InputTextWithHint("size", "the window's", size, sizeof size)) {
+        int w = 0, h = 0;
+        if (std::sscanf(size, "%dx%d", &w, &h) == 2 && w >= 16 && h >= 16) r.width = w & ~1, r.height = h & ~1;
+        else r.width = r.height = 0;
+    }
+    tooltip("WxH (even); empty: the window's size. A different aspect gets black bars.");
+    ImGui::EndDisabled();
+    ImGui::Checkbox("hide the panel in recordings and screenshots", &r.hide_panel);
+    if (r.active) ImGui::TextWrapped("recording %s", r.file.c_str());
+    ImGui::TextWrapped("The video is encoded by the ffmpeg program on another thread; if it falls behind, the "
+                       "viewer waits for it.");
+}
+
+// [SECTION] history: undo, redo, the timeline
+
+ImU32 kindColour(const char* kind) {
+    if (std::strcmp(kind, "stroke") == 0) return IM_COL32(255, 170, 60, 255);
+    if (std::strcmp(kind, "stroke end") == 0) return IM_COL32(120, 220, 120, 255);
+    if (std::strcmp(kind, "tip") == 0) return IM_COL32(110, 170, 255, 255);
+    return IM_COL32(190, 190, 190, 255); // timed
+}
+
+// Near the top of the panel (always in view): undo, redo and the timeline.
+void historyBar(ViewerState& s) {
+    HistoryControl& h = s.history;
+    if (!h.enabled) return;
+    const bool fluvial = s.model == MODEL_FLUVIAL;
+    const char* unit = fluvial ? "yr" : "s";
+    if (ImGui::Button("Undo (Ctrl+Z)")) h.undo = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Redo (Ctrl+Y)")) h.redo = true;
+    ImGui::SameLine();
+    if (ImGui::Button("|<")) h.first = true;
+    ImGui::SameLine();
+    if (ImGui::Button("<")) h.step = -1;
+    ImGui::SameLine();
+    if (ImGui::Button(">")) h.step = 1;
+    ImGui::SameLine();
+    if (ImGui::Button(">|")) h.last = true;
+    tooltip("Home, comma, period, End: the first, previous, next and last snapshot of this branch");
+
+    // The timeline: the snapshots of the branch the state is on, oldest first, and "now" when
+    // the state has moved on from the last one. Dragging restores; the steps wait meanwhile.
+    const std::vector<int>& line = h.timeline;
+    const int n = int(line.size()) + (h.moved_on ? 1 : 0);
+    auto entry = [&](int id) -> const HistoryEntry* {
+        for (const HistoryEntry& e : h.entries)
+            if (e.id == id) return &e;
+        return nullptr;
+    };
+    int at = n - 1;
+    if (!h.moved_on)
+        for (int i = 0; i < int(line.size()); ++i)
+            if (line[size_t(i)] == h.head) at = i;
+    char label[96] = "no snapshot yet";
+    if (n > 0) {
+        const HistoryEntry* e = at < int(line.size()) ? entry(line[size_t(at)]) : nullptr;
+        if (e) std::snprintf(label, sizeof label, "#%d %s, t %.4g %s", e->id, e->kind, e->time, unit);
+        else std::snprintf(label, sizeof label, "now (t %.4g %s)", fluvial ? double(s.steps_done) * s.params[Param::fluvial_time_step]
+                                                                            : double(s.steps_done) * s.params[Param::time_step], unit);
+    }
+    ImGui::BeginDisabled(n < 2);
+    ImGui::SetNextItemWidth(-1);
+    int pick = std::max(at, 0);
+    if (ImGui::SliderInt("##timeline", &pick, 0, std::max(n - 1, 1), label) && pick < int(line.size()))
+        h.go_to = line[size_t(pick)];
+    h.scrubbing = ImGui::IsItemActive();
+    ImGui::EndDisabled();
+    if (n > 1) { // a tick per snapshot, coloured by kind
+        const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+        const float grab = ImGui::GetStyle().GrabMinSize, pad = ImGui::GetStyle().FramePadding.x;
+        ImDrawList* draw = ImGui::GetWindowDrawList();
+        for (int i = 0; i < int(line.size()); ++i) {
+            const HistoryEntry* e = entry(line[size_t(i)]);
+            const float x = lo.x + pad + grab * 0.5f + (hi.x - lo.x - 2 * pad - grab) * float(i) / float(n - 1);
+            draw->AddLine(ImVec2(x, hi.y - 5), ImVec2(x, hi.y - 1), e ? kindColour(e->kind) : IM_COL32(255, 255, 255, 255), 2.0f);
+        }
+    }
+}
+
+// The "History" section: the interval, the counts, the last drop, every snapshot held.
+void history(ViewerState& s) {
+    HistoryControl& h = s.history;
+    if (!h.enabled) {
+        ImGui::TextWrapped("History %s", h.off_reason.c_str());
+        return;
+    }
+    const bool fluvial = s.model == MODEL_FLUVIAL;
+    ImGui::SliderFloat(fluvial ? "every (yr)" : "every (s)", &h.every, 0.0f, fluvial ? 1e7f : 3600.0f,
+                       h.every > 0 ? "%.4g" : "off", ImGuiSliderFlags_Logarithmic);
+    tooltip("a snapshot for the timeline every so many simulated seconds (0: only at strokes)");
+    ImGui::Text("%zu held, %.1f of %.0f MB; %d taken, %d dropped", h.entries.size(), double(h.held) / 1048576.0,
+                double(h.budget) / 1048576.0, h.taken, h.dropped);
+    ImGui::Text("undos %d, redos %d, scrubs %d", h.undos, h.redos, h.scrubs);
+    if (!h.message.empty()) {
+        const bool dropped = h.message.find("dropped") != std::string::npos;
+        if (dropped) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.7f, 0.3f, 1));
+        ImGui::TextWrapped("%s", h.message.c_str());
+        if (dropped) ImGui::PopStyleColor();
+    }
+    // Every snapshot held, newest first: a click goes there (another branch too).
+    if (ImGui::BeginChild("history list", ImVec2(0, 140), true)) {
+        for (auto it = h.entries.rbegin(); it != h.entries.rend(); ++it) {
+            const HistoryEntry& e = *it;
+            char row[128];
+            std::snprintf(row, sizeof row, "#%-3d %-10s t %-8.4g branch %d  %s", e.id, e.kind, e.time, e.branch,
+                          e.new_bytes >= 0 ? (std::to_string(e.new_bytes / 1024) + " KiB").c_str() : "...");
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kindColour(e.kind)));
+            if (ImGui::Selectable(row, e.id == h.head && !h.moved_on)) h.go_to = e.id;
+            ImGui::PopStyleColor();
+        }
+    }
+    ImGui::EndChild();
+}
+
 // [SECTION] legend
 
 void legend(const ViewerState& s) {
@@ -342,15 +497,20 @@ void legend(const ViewerState& s) {
 
 void drawPanel(ViewerState& s) {
     legend(s);
+    s.history.scrubbing = false; // until the timeline says it is held this frame
     if (!s.show_panel) return;
     ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(360, std::min(ImGui::GetIO().DisplaySize.y - 16.0f, 760.0f)), ImGuiCond_FirstUseEver);
     ImGui::Begin("Alluvium (Tab hides)");
+    recordButton(s);
+    historyBar(s);
     statistics(s);
     if (ImGui::CollapsingHeader("Simulation and view", ImGuiTreeNodeFlags_DefaultOpen)) controls(s);
     if (ImGui::CollapsingHeader("Brush", ImGuiTreeNodeFlags_DefaultOpen)) brush(s);
+    if (ImGui::CollapsingHeader("History", ImGuiTreeNodeFlags_DefaultOpen)) history(s);
     if (ImGui::CollapsingHeader("Parameters")) parameters(s);
     if (ImGui::CollapsingHeader("Presets and files")) files(s);
+    if (ImGui::CollapsingHeader("Recording")) recording(s);
     ImGui::End();
 }
 

@@ -109,6 +109,13 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     rp.dependencyCount = 2;
     rp.pDependencies = deps;
     VK_CHECK(vkCreateRenderPass(ctx.device, &rp, nullptr, &render_pass_));
+    // The overlay pass: the same attachments (so the scene's framebuffers and ImGui's pipeline
+    // serve it), the colour loaded from final_layout, where the scene pass and the copies out of
+    // it left the image; the first dependency also orders after those copies (transfer reads).
+    attachments[0].loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    attachments[0].initialLayout = final_layout;
+    attachments[1].loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    VK_CHECK(vkCreateRenderPass(ctx.device, &rp, nullptr, &overlay_pass_));
 
     // Set 0: the simulation's images, readable by every stage that draws or picks.
     const VkShaderStageFlags stages =
@@ -133,36 +140,44 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     layout_info.pSetLayouts = layouts;
     VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &pipeline_layout_));
 
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2 * R_IMAGE_COUNT},
+    constexpr uint32_t keys = gpu::Simulation::kParityKeys;
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, keys * R_IMAGE_COUNT},
                                           {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, frames_},
                                           {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames_ * (R_FRAME_BINDINGS - 1)}};
     VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pool_info.maxSets = 2 + frames_;
+    pool_info.maxSets = keys + frames_;
     pool_info.poolSizeCount = 3;
     pool_info.pPoolSizes = sizes;
     VK_CHECK(vkCreateDescriptorPool(ctx.device, &pool_info, nullptr, &pool_));
 
-    // One image set per ping-pong half: set q binds the "cur" images of parity q.
-    const VkDescriptorSetLayout image_layouts[2] = {image_layout_, image_layout_};
+    // One image set per parity key of the simulation: set k binds the current images of key k.
+    std::array<VkDescriptorSetLayout, keys> image_layouts;
+    image_layouts.fill(image_layout_);
     VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     alloc.descriptorPool = pool_;
-    alloc.descriptorSetCount = 2;
-    alloc.pSetLayouts = image_layouts;
+    alloc.descriptorSetCount = keys;
+    alloc.pSetLayouts = image_layouts.data();
     VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, image_sets_));
     using gpu::Field;
     gpu::createStorageImage(sun_, ctx, uint32_t(sim.width()), uint32_t(sim.height()), VK_FORMAT_R32_SFLOAT);
+    gpu::createStorageImage(unused_rgba_, ctx, 1, 1, VK_FORMAT_R32G32B32A32_SFLOAT);
+    gpu::createStorageImage(unused_rg_, ctx, 1, 1, VK_FORMAT_R32G32_SFLOAT);
     // By binding; R_SUN is the viewer's own image (its entry here is not used).
     const std::array<Field, R_IMAGE_COUNT> fields = {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity,
                                                      Field::Hardness, Field::Wear, Field::Outflow, Field::Terrain,
-                                                     Field::Lake, Field::Drainage};
-    for (int half = 0; half < 2; ++half) {
+                                                     Field::Lake, Field::Drainage, Field::Outflow, Field::Outflow};
+    const bool split = sim.splitWide();
+    for (uint32_t key = 0; key < keys; ++key) {
         std::array<VkDescriptorImageInfo, R_IMAGE_COUNT> infos{};
         std::array<VkWriteDescriptorSet, R_IMAGE_COUNT> writes{};
         for (uint32_t b = 0; b < R_IMAGE_COUNT; ++b) {
-            infos[b] = {VK_NULL_HANDLE, b == R_SUN ? sun_.view : sim.fieldImage(fields[b], half).view,
-                        VK_IMAGE_LAYOUT_GENERAL};
+            VkImageView view = b == R_SUN ? sun_.view : sim.currentImage(fields[b], int(key)).view;
+            if (b == R_OUTFLOW && split) view = unused_rgba_.view;
+            if (b == R_OUTFLOW_XY || b == R_OUTFLOW_ZW)
+                view = split ? sim.currentImage(Field::Outflow, int(key), b == R_OUTFLOW_XY ? 0 : 1).view : unused_rg_.view;
+            infos[b] = {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL};
             writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            writes[b].dstSet = image_sets_[half];
+            writes[b].dstSet = image_sets_[key];
             writes[b].dstBinding = b;
             writes[b].descriptorCount = 1;
             writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
@@ -173,7 +188,10 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
 
     // The mesh: (n + 2)^2 vertices generated from gl_VertexIndex (the outer ring is the skirt);
     // only the triangle list is stored.
-    const int side = ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? MESH_MAX_CPU : MESH_MAX;
+    const VkPhysicalDeviceType type = ctx.properties.deviceType;
+    const int side = type == VK_PHYSICAL_DEVICE_TYPE_CPU              ? MESH_MAX_CPU
+                     : type == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ? MESH_MAX_DISCRETE
+                                                                     : MESH_MAX;
     mesh_x_ = static_cast<uint32_t>(std::clamp(sim.width(), 2, side));
     mesh_y_ = static_cast<uint32_t>(std::clamp(sim.height(), 2, side));
     const uint32_t vx = mesh_x_ + 2, vy = mesh_y_ + 2;
@@ -237,8 +255,14 @@ void Renderer::createPipelines() {
     VkShaderModule prepare = loadModule(ctx_, "surface_prepare");
     VkShaderModule sun = loadModule(ctx_, "surface_sun");
     for (int layer : {LAYER_TERRAIN, LAYER_WATER}) {
-        const VkSpecializationMapEntry entry{0, 0, sizeof(int)};
-        const VkSpecializationInfo spec{1, &entry, sizeof(int), &layer};
+        // The layer, and the outflow's layout (the flux overlay reads it).
+        const struct {
+            int layer;
+            VkBool32 split;
+        } values{layer, sim_.splitWide() ? VK_TRUE : VK_FALSE};
+        const VkSpecializationMapEntry entries[2] = {{SPEC_LAYER, 0, sizeof(int)},
+                                                     {SPEC_SPLIT_OUTFLOW, sizeof(int), sizeof(VkBool32)}};
+        const VkSpecializationInfo spec{2, entries, sizeof values, &values};
         VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
                                                      {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO}};
         stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
@@ -310,6 +334,8 @@ Renderer::~Renderer() {
     vkDeviceWaitIdle(ctx_.device);
     setTargets({}, {});
     gpu::destroyImage(sun_, ctx_);
+    gpu::destroyImage(unused_rgba_, ctx_);
+    gpu::destroyImage(unused_rg_, ctx_);
     for (VkPipeline p : {terrain_pipeline_, water_pipeline_, pick_pipeline_, prepare_pipeline_, sun_pipeline_})
         vkDestroyPipeline(ctx_.device, p, nullptr);
     vkDestroyPipelineLayout(ctx_.device, pipeline_layout_, nullptr);
@@ -322,6 +348,7 @@ Renderer::~Renderer() {
         for (gpu::Buffer& b : *list) gpu::destroyBuffer(b, ctx_);
     gpu::destroyBuffer(index_buffer_, ctx_);
     vkDestroyRenderPass(ctx_.device, render_pass_, nullptr);
+    vkDestroyRenderPass(ctx_.device, overlay_pass_, nullptr);
 }
 
 void Renderer::setTargets(const std::vector<VkImageView>& views, VkExtent2D extent) {
@@ -447,6 +474,18 @@ void Renderer::beginScene(VkCommandBuffer cmd, uint32_t frame, uint32_t target, 
         vkCmdBindIndexBuffer(cmd, water_index_buffers_[frame].buffer, 0, VK_INDEX_TYPE_UINT32);
         vkCmdDrawIndexedIndirect(cmd, water_draw_buffers_[frame].buffer, 0, 1, 5 * sizeof(uint32_t));
     }
+}
+
+void Renderer::beginOverlay(VkCommandBuffer cmd, uint32_t target) {
+    VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    begin.renderPass = overlay_pass_;
+    begin.framebuffer = framebuffers_[target];
+    begin.renderArea = {{0, 0}, extent_};
+    vkCmdBeginRenderPass(cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
+    const VkViewport viewport{0, 0, float(extent_.width), float(extent_.height), 0, 1};
+    const VkRect2D scissor{{0, 0}, extent_};
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
 }
 
 void Renderer::endScene(VkCommandBuffer cmd) { vkCmdEndRenderPass(cmd); }

@@ -85,6 +85,10 @@ public:
     void recordPrepare(VkCommandBuffer cmd, uint32_t frame);
     // Begins the render pass on target `target`, clears, draws ground and (if water) water.
     void beginScene(VkCommandBuffer cmd, uint32_t frame, uint32_t target, bool water);
+    // Begins a pass on target `target` that keeps what the scene drew: the panel drawn after a
+    // copy of the scene alone (a recording without the panel). Compatible with renderPass();
+    // end it with endScene.
+    void beginOverlay(VkCommandBuffer cmd, uint32_t target);
     void endScene(VkCommandBuffer cmd);
 
 private:
@@ -98,12 +102,14 @@ private:
     uint32_t mesh_x_ = 0, mesh_y_ = 0, index_count_ = 0;
 
     VkRenderPass render_pass_ = VK_NULL_HANDLE;
+    VkRenderPass overlay_pass_ = VK_NULL_HANDLE; // colour loaded, not cleared
     std::vector<VkFramebuffer> framebuffers_;
     ColorTarget depth_;
     VkDescriptorSetLayout image_layout_ = VK_NULL_HANDLE, frame_layout_ = VK_NULL_HANDLE;
     VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
     VkDescriptorPool pool_ = VK_NULL_HANDLE;
-    VkDescriptorSet image_sets_[2] = {};
+    VkDescriptorSet image_sets_[gpu::Simulation::kParityKeys] = {};
+    gpu::Image unused_rgba_, unused_rg_; // bound to the outflow layout the simulation does not use
     std::vector<VkDescriptorSet> frame_sets_;
     std::vector<gpu::Buffer> uniform_buffers_, pick_buffers_;
     std::vector<gpu::Buffer> vertex_buffers_, water_index_buffers_, water_draw_buffers_; // per frame

@@ -17,6 +17,54 @@ const char* toolName(Tool t);
 // The tools the simulation's brush runs (the others are listed but not wired yet).
 bool toolAvailable(Tool t);
 
+// Recording to a video (F9, the panel, --record): the settings a person chooses, the request, and
+// what the loop reports back (recorder.h does the work).
+struct RecordingControl {
+    bool toggle_requested = false; // start or stop
+    std::string path;              // the panel's file name; empty: alluvium-YYYYMMDD-HHMMSS.mp4
+    int fps = 30;                  // the video's frame rate
+    int width = 0, height = 0;     // the video's size; 0: the view's
+    bool hide_panel = false;       // recordings and screenshots without the panel
+    // Read back by the loop.
+    bool active = false;
+    std::string file;              // the recording under way
+    unsigned long long frames = 0; // its frames so far
+    double seconds = 0;            // since its first frame
+    bool behind = false;           // the viewer waited for the encoder lately
+};
+
+// Undo, redo and time scrubbing (history.h does the work): the requests of the keys and the
+// panel, and what the loop shows back.
+struct HistoryEntry {
+    int id = -1;
+    int parent = -1;   // -1: none held (the first, or its parent was dropped)
+    int branch = 1;    // a snapshot whose parent already had a child starts a new branch
+    const char* kind = ""; // "stroke" (before one), "stroke end", "timed", "tip" (left by undo, redo or a scrub)
+    double time = 0;   // simulated seconds (fluvial: years)
+    long long steps = 0;
+    long long new_bytes = -1; // blocks it did not share with the snapshot before it; -1 until known
+};
+
+struct HistoryControl {
+    // Requests.
+    bool undo = false, redo = false;
+    bool first = false, last = false; // Home / End
+    int step = 0;                     // -1 / +1: the previous / next snapshot (, and .)
+    int go_to = -1;                   // a snapshot picked in the list or on the timeline
+    bool scrubbing = false;           // the timeline is dragged: no steps run meanwhile
+    float every = 10.0f;              // a snapshot every N simulated seconds (fluvial: years); 0: off
+    // Read back.
+    bool enabled = false;
+    std::string off_reason;
+    std::vector<HistoryEntry> entries; // held, oldest first
+    std::vector<int> timeline;         // the ids along the current branch, oldest first
+    int head = -1;                     // the snapshot the state was last stored into or restored from
+    bool moved_on = false;             // the state changed since (the timeline's end is "now")
+    unsigned long long budget = 0, held = 0;
+    int taken = 0, undos = 0, redos = 0, scrubs = 0, dropped = 0;
+    std::string message;               // the last drop or refusal
+};
+
 struct ViewerState {
     // Simulation control.
     Params params;
@@ -58,13 +106,18 @@ struct ViewerState {
     // Requests from the panel or keys, carried out by the loop.
     std::string screenshot_request; // path
     std::string load_preset, save_preset, import_path, export_path;
+    RecordingControl recording;
+    HistoryControl history;
     bool quit = false;
 
     // Read back by the loop (a frame or two late).
     double fps = 0, frame_ms = 0, gpu_frame_ms = 0;
     double gpu_sim_ms = 0, gpu_pick_ms = 0, gpu_draw_ms = 0; // GPU time of the last frame's parts
+    double gpu_capture_ms = 0; // its copies out (recording, screenshot), not in gpu_draw_ms
+    double gpu_history_ms = 0; // its snapshot and restore copies, not in gpu_sim_ms
     std::vector<std::pair<std::string, double>> pass_ms; // one step, per pass
     gpu::Totals totals{};
+    int substeps = 1; // the pipe model's CFL sub-steps per step now
     gpu::BrushTotals brush_totals; // since the last reset
     bool hand_holding = false;
     double initial_water = 0; // m^3 at reset

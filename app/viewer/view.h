@@ -23,6 +23,12 @@ struct ViewOptions {
     bool no_panel = false;        // start with the panel hidden (Tab shows it)
     std::string overlay;          // start with an overlay view: depth, speed, sediment, hardness, flux, erosion
     bool probe_display = false;   // only say (exit 0 / 1) whether a window can be opened
+    std::string record;           // --record FILE.mp4|.mkv|.mov: record every frame from the start
+    int record_fps = 30;          // --record-fps N: the video's rate (also the panel's recordings)
+    std::string record_size;      // --record-size WxH: the video's size (default: the view's)
+    bool record_no_panel = false; // --record-no-panel: recordings and screenshots without the panel
+    double history_budget_mb = -1; // --history-budget-mb: device memory for undo and scrubbing (< 0: automatic, 0: off)
+    double history_every = 10;     // --history-every S: a snapshot every S simulated seconds (fluvial: years); 0: off
 };
 
 int viewCommand(const ViewOptions& options, const DeviceOptions& device);

@@ -1,11 +1,12 @@
 // alluvium view: the frame loop. Input is in input.cpp, the actions between frames in
-// actions.cpp, the drawing in renderer.cpp, the panel in panel.cpp.
+// actions.cpp, the frame's GPU work in frame.cpp, the drawing in renderer.cpp, the panel in
+// panel.cpp, recording in recorder.cpp, undo and scrubbing in history.cpp.
 // [SECTION] options and setup
-// [SECTION] the frame
 // [SECTION] viewCommand: the loop, bench, screenshot, report
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -23,10 +24,14 @@
 #include <nlohmann/json.hpp>
 
 #include "app.h"
+#include "frame.h"
+#include "history.h"
 #include "io/atomic_file.h"
 #include "io/errors.h"
 #include "panel.h"
+#include "pipeline.h"
 #include "presets.h"
+#include "recorder.h"
 #include "render_shared.h"
 #include "renderer.h"
 #include "state.h"
@@ -42,200 +47,17 @@ namespace {
 // [SECTION] options and setup
 
 constexpr uint32_t kFramesInFlight = 2;
-constexpr uint32_t kTimerCapacity = 64;
-constexpr float kPanelWidth = 360.0f; // pixels, as panel.cpp opens it
+constexpr uint32_t kTimerCapacity = 16 + 8 * MAX_SUBSTEPS; // a frame: its marks, and one step of up to MAX_SUBSTEPS sub-steps
 
 struct ContextGuard {
     gpu::Context ctx;
     ~ContextGuard() { gpu::destroyContext(ctx); }
 };
 
-
-// [SECTION] the frame
-
-struct Frame {
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    VkFence fence = VK_NULL_HANDLE;
-    VkSemaphore acquired = VK_NULL_HANDLE;
-    gpu::GpuTimer timer;
-    bool submitted = false;
-    bool picked = false;
-    std::vector<gpu::Pass> timed_passes; // the passes of the timed step, in order
-    uint32_t ts_steps = 0, ts_pick = 0, ts_scene = 0; // timestamps after the steps, pick, scene
-};
-
-void fillUniforms(App& app, const Renderer& renderer, FrameUniforms& u, VkExtent2D extent, bool brush_visible) {
-    const ViewerState& s = app.state;
-    const float L = float(s.params[Param::cell_size]);
-    const float aspect = float(extent.width) / float(std::max(extent.height, 1u));
-    const float extent_m = float(std::max(s.width, s.height)) * L;
-    app.camera.top_down = s.top_down;
-    // With the panel open, centre the scene in the part of the view the panel leaves free.
-    const float panel_px = s.show_panel ? std::min(kPanelWidth + 8.0f, 0.45f * float(extent.width)) : 0.0f;
-    app.camera.shift_x = panel_px / float(std::max(extent.width, 1u));
-    const Mat4 vp = viewProjection(app.camera, aspect, extent_m);
-    std::memcpy(u.view_proj, vp.m, sizeof u.view_proj);
-    const Vec3 eye = eyePosition(app.camera);
-    const float ce = std::cos(s.sun_elevation);
-    auto set = [](float* v, float a, float b, float c, float d) { v[0] = a, v[1] = b, v[2] = c, v[3] = d; };
-    set(u.camera_pos, eye.x, eye.y, eye.z, s.top_down ? 1.0f : 0.0f);
-    set(u.sun_dir, ce * std::sin(s.sun_azimuth), std::sin(s.sun_elevation), ce * std::cos(s.sun_azimuth), 3.0f); // w: shadow sharpness
-    set(u.brush, s.pick_x, s.pick_y, s.radius, brush_visible ? 1.0f : 0.0f);
-    set(u.grid, float(s.width), float(s.height), L, s.exaggeration);
-    const float base = app.relief_lo - 0.08f * (app.relief_hi - app.relief_lo) - 2.0f * L / std::max(s.exaggeration, 0.1f);
-    set(u.mesh, float(renderer.meshX()), float(renderer.meshY()), base, 0.0f);
-    set(u.overlay, float(s.overlay), s.overlay_range, s.show_water ? 1.0f : 0.0f, 0.0f);
-    // The picking ray through the cursor (the window's centre offscreen).
-    float nx = 0, ny = 0;
-    if (app.window) {
-        int ww, wh;
-        glfwGetWindowSize(app.window, &ww, &wh);
-        nx = float(app.last_x / std::max(ww, 1) * 2.0 - 1.0);
-        ny = float(app.last_y / std::max(wh, 1) * 2.0 - 1.0);
-    }
-    const Ray ray = rayThrough(app.camera, aspect, nx, ny);
-    set(u.ray_origin, ray.origin.x, ray.origin.y, ray.origin.z, 1.0f);
-    set(u.ray_dir, ray.dir.x, ray.dir.y, ray.dir.z, 0.0f);
-    set(u.relief, app.relief_lo, app.relief_hi, 0.0f, s.model == MODEL_FLUVIAL ? 1.0f : 0.0f);
-}
-
-// Reads what the GPU wrote for this slot's previous frame: timestamps, pick, totals.
-void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
-    ViewerState& s = app.state;
-    if (f.picked) {
-        const PickResult pick = renderer.pick(slot);
-        s.pick_hit = pick.hit;
-        if (pick.hit) s.pick_x = pick.x, s.pick_y = pick.y, s.pick_height = pick.height;
-        if (!std::isfinite(pick.height)) s.pick_hit = false;
-    }
-    if (f.timer.used > 0) {
-        const std::vector<double> ms = gpu::readTimestampsMs(f.timer, *app.ctx);
-        s.gpu_frame_ms = ms.back();
-        s.gpu_sim_ms = ms[f.ts_steps];
-        s.gpu_pick_ms = ms[f.ts_pick] - ms[f.ts_steps];
-        s.gpu_draw_ms = ms[f.ts_scene] - ms[f.ts_pick];
-        // ms[0]: frame start; ms[1]: before the timed step's first pass; ms[2 + i]: after pass i.
-        if (!f.timed_passes.empty() && ms.size() >= f.timed_passes.size() + 3) {
-            s.pass_ms.clear();
-            for (size_t i = 0; i < f.timed_passes.size(); ++i)
-                s.pass_ms.emplace_back(gpu::passName(f.timed_passes[i]), ms[i + 2] - ms[i + 1]);
-        }
-    }
-    const bool non_finite = renderer.takeNonFinite(slot);
-    // Uplift (the fluvial model) raises the land: the colours follow its current altitude range.
-    if (const auto range = renderer.takeGroundRange(slot); range && s.model == MODEL_FLUVIAL && !non_finite) {
-        app.relief_lo = range->first;
-        app.relief_hi = std::max(range->second, range->first + 1.0f);
-    }
-    s.totals = app.sim->totals();
-    s.fluvial = app.sim->fluvialControl();
-    s.brush_totals = app.brush->totals();
-    s.hand_holding = app.hand_holding || app.hand_picking;
-    const bool finite = !non_finite && std::isfinite(s.totals.max_speed) && std::isfinite(s.totals.acc[SLOT_ERODED]) &&
-                        std::isfinite(s.totals.acc[SLOT_RAIN]) && (!f.picked || std::isfinite(s.pick_height));
-    if (!finite && s.watchdog.empty()) {
-        s.paused = true;
-        s.watchdog = "NaN detected at step " + std::to_string(s.steps_done) + ": paused (R resets)";
-        std::fprintf(stderr, "alluvium: %s\n", s.watchdog.c_str());
-    }
-}
-
-// Records one frame: the simulation's steps, the pick, the scene and the panel.
-void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t target, int steps, BrushInput input) {
-    ViewerState& s = app.state;
-    gpu::Simulation& sim = *app.sim;
-    VkCommandBuffer cmd = f.cmd;
-    VK_CHECK(vkResetCommandBuffer(cmd, 0));
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    VK_CHECK(vkBeginCommandBuffer(cmd, &begin));
-    gpu::resetTimer(f.timer, cmd);
-    gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
-
-    if (s.springs_dirty) {
-        sim.setSprings(s.springs);
-        s.springs_dirty = false;
-    }
-
-    f.timed_passes.clear();
-    // The brush (gpu/brush.h) acts between frames on the current images, for every model.
-    const std::optional<gpu::BrushParams> stroke = brushStroke(app, steps, input);
-    if (stroke || steps > 0) Renderer::barrierDrawToSimulation(cmd);
-    if (stroke) app.brush->record(cmd, *stroke);
-    if (steps > 0) {
-        sim.recordUpdates(cmd);
-        for (int i = 0; i < steps; ++i) {
-            const bool timed = i == 0;
-            if (timed) f.timed_passes = gpu::modelPasses(sim.params().model);
-            sim.recordStep(cmd, timed ? &f.timer : nullptr);
-        }
-        s.steps_done += steps;
-    }
-    if (stroke || steps > 0) Renderer::barrierSimulationToDraw(cmd);
-    f.ts_steps = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
-    renderer.recordPick(cmd, slot);
-    f.ts_pick = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
-    renderer.recordPrepare(cmd, slot);
-    f.picked = true;
-    renderer.beginScene(cmd, slot, target, s.show_water && s.overlay == 0);
-    ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
-    renderer.endScene(cmd);
-    f.ts_scene = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
-}
-
-// Copies `image` (in `layout`) into a host buffer after the scene; the caller waits and writes.
-void recordCopy(VkCommandBuffer cmd, VkImage image, VkImageLayout layout, VkExtent2D extent, const gpu::Buffer& buffer) {
-    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-    b.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
-    b.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    b.oldLayout = layout;
-    b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = image;
-    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
-                         0, nullptr, 1, &b);
-    VkBufferImageCopy region{};
-    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.imageExtent = {extent.width, extent.height, 1};
-    vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer.buffer, 1, &region);
-    b.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    b.dstAccessMask = 0;
-    b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    b.newLayout = layout;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0,
-                         nullptr, 1, &b);
-    VkMemoryBarrier host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, nullptr, 0, nullptr);
-}
-
-// Copies the drawn frame (TRANSFER_SRC after the render pass) into the acquired swapchain image
-// and leaves that ready to present. The acquire semaphore is waited on at the transfer stage.
-void recordPresentCopy(VkCommandBuffer cmd, VkImage frame, VkImage swapchain_image, VkExtent2D extent) {
-    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-    b.srcAccessMask = 0;
-    b.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = swapchain_image;
-    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr,
-                         1, &b);
-    VkImageCopy region{};
-    region.srcSubresource = region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.extent = {extent.width, extent.height, 1};
-    vkCmdCopyImage(cmd, frame, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, swapchain_image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                   1, &region);
-    b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    b.dstAccessMask = 0;
-    b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-    b.newLayout = VK_IMAGE_LAYOUT_PRESENT_SRC_KHR;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0,
-                         nullptr, 1, &b);
-}
+// Ctrl+C or a TERM quit like Ctrl+Q: the recording is finished, the report and screenshot
+// written. A second signal ends the process at once (the handler is reset).
+volatile std::sig_atomic_t g_quit_signal = 0;
+void onQuitSignal(int) { g_quit_signal = 1; }
 
 void checkVk(VkResult r) {
     if (r != VK_SUCCESS) gpu::vkCheckFailed("ImGui Vulkan backend", r, __FILE__, __LINE__);
@@ -267,6 +89,25 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     }
     if (win_w < 64 || win_h < 64) throw InputError("--window: at least 64x64 pixels");
     if (o.steps_per_frame < 0 || o.steps_per_frame > 1000) throw InputError("--steps-per-frame: 0..1000");
+    if (!(o.history_every >= 0) || o.history_every > 1e9) throw InputError("--history-every: 0 (off) or a positive number of simulated seconds");
+    RecordSettings record;
+    record.path = o.record;
+    record.fps = o.record_fps;
+    record.from_command_line = true;
+    if (!o.record_size.empty()) {
+        int rw = 0, rh = 0;
+        try {
+            parseSize(o.record_size, rw, rh);
+        } catch (const InputError& e) {
+            std::string message = e.what();
+            if (message.rfind("--size", 0) == 0) message.replace(0, 6, "--record-size");
+            throw InputError(message);
+        }
+        record.width = uint32_t(rw);
+        record.height = uint32_t(rh);
+    }
+    if (!o.record.empty()) checkRecordSettings(record, "--record");
+    else checkRecordFormat(record, "--record");
     int overlay = 0;
     if (!o.overlay.empty()) {
         overlay = -1;
@@ -283,6 +124,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     app.initial = prepareTerrain(o.terrain, s.params[Param::cell_size]);
     if (o.terrain.cell_size <= 0.0 && app.initial.terrain.cell_size > 0.0)
         s.params = buildParams(o.preset, app.initial.terrain.cell_size, o.sets);
+    s.params[Param::record_maps] = 1; // the erosion overlay and the export read them
     s.width = app.initial.terrain.width;
     s.height = app.initial.terrain.height;
     if (s.width < 2 || s.height < 2) throw InputError("the viewer needs at least 2x2 cells");
@@ -295,9 +137,14 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     // A range that shows something at once; the panel's slider adjusts it.
     s.overlay_range = overlayDefaultRange(overlay);
     s.radius = std::max(3.0f, float(std::max(s.width, s.height)) / 24.0f);
+    s.recording.fps = record.fps;
+    s.recording.width = int(record.width);
+    s.recording.height = int(record.height);
+    s.recording.hide_panel = o.record_no_panel;
     const bool bench = o.bench_frames > 0;
     if (bench) s.vsync = false;
 
+    gpu::shaderDirectory(); // a broken installation is one line (InstallError) before a window opens
     // A window if a display is there (and not --offscreen), else the same frames offscreen.
     const bool windowed = !o.offscreen && initWindowSystem();
     if (!windowed && !o.offscreen) std::fprintf(stderr, "alluvium: no display; rendering offscreen\n");
@@ -325,6 +172,12 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     app.brush = &brush;
     const StateSums before = sumState(sim, s.params[Param::cell_size]);
     s.initial_water = before.water;
+    std::string history_off;
+    const uint64_t history_budget = historyBudget(ctx, sim, brush, o.history_budget_mb, history_off);
+    History history(ctx, sim, brush, history_budget, history_off);
+    app.history = &history;
+    s.history.every = float(o.history_every);
+    if (!history.enabled()) std::fprintf(stderr, "alluvium: history %s\n", history_off.c_str());
 
     VkSurfaceKHR surface = VK_NULL_HANDLE;
     Swapchain swapchain;
@@ -458,9 +311,9 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     const int warmup = bench ? 5 : 0;
     const int frame_limit = bench ? warmup + o.bench_frames : o.exit_after_frames > 0 ? o.exit_after_frames : windowed ? 0 : 1;
     std::vector<double> frame_times;
-    ShaderWatcher watcher(ALLUVIUM_SOURCE_SHADER_DIR);
+    ShaderWatcher watcher(hotReloadDirectory());
     auto last_watch = std::chrono::steady_clock::now();
-    double gpu_parts[3] = {0, 0, 0}; // bench: GPU ms of the steps, the pick, the drawing
+    double gpu_parts[5] = {0, 0, 0, 0, 0}; // bench: GPU ms of the steps, the pick, the drawing, the copies out, history
     int screenshot_counter = 1;
     uint64_t frame_number = 0;
     auto last = std::chrono::steady_clock::now();
@@ -469,11 +322,31 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     int fps_frames = 0;
     bool final_screenshot_pending = false;
 
+    // Recording: --record starts at the first frame; F9 and the panel start and stop others.
+    Recorder recorder(ctx, kFramesInFlight);
+    std::vector<RecordingSummary> recordings;
+    if (!o.record.empty()) {
+        recorder.start(record, extent, format);
+        std::fprintf(stderr, "alluvium: recording %s (%ux%u at %d fps)\n", displayPath(o.record).c_str(),
+                     recorder.current()->width, recorder.current()->height, record.fps);
+    }
+    struct sigaction quit_action{};
+    quit_action.sa_handler = onQuitSignal;
+    quit_action.sa_flags = SA_RESETHAND;
+    sigemptyset(&quit_action.sa_mask);
+    // Not where the signal was ignored when the viewer started (a background job of a script).
+    struct sigaction old_int{}, old_term{};
+    sigaction(SIGINT, nullptr, &old_int);
+    sigaction(SIGTERM, nullptr, &old_term);
+    if (old_int.sa_handler != SIG_IGN) sigaction(SIGINT, &quit_action, nullptr);
+    if (old_term.sa_handler != SIG_IGN) sigaction(SIGTERM, &quit_action, nullptr);
+
     while (true) {
         if (windowed) {
             glfwPollEvents();
             if (glfwWindowShouldClose(app.window)) s.quit = true;
         }
+        if (g_quit_signal) s.quit = true;
         const bool last_frame = s.quit || (frame_limit > 0 && frame_number + 1 >= uint64_t(frame_limit));
         if (s.quit && !o.screenshot.empty() && !final_screenshot_pending) final_screenshot_pending = true;
         if (s.quit && !final_screenshot_pending) break;
@@ -481,10 +354,15 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         const uint32_t slot = uint32_t(frame_number % kFramesInFlight);
         Frame& f = frames[slot];
         VK_CHECK(vkWaitForFences(ctx.device, 1, &f.fence, VK_TRUE, UINT64_MAX));
-        if (f.submitted) readBack(app, f, *renderer, slot);
+        if (f.submitted) {
+            readBack(app, f, *renderer, slot);
+            history.collect(f.submission, s.gpu_history_ms);
+        }
+        recorder.collect(slot); // the frame captured in this slot goes to the writer
         s.validation_errors = ctx.validation_errors ? ctx.validation_errors->load() : 0;
 
         handleRequests(app);
+        for (RecordingSummary& r : handleRecording(s, recorder, extent, format)) recordings.push_back(std::move(r));
         if (!bench && std::chrono::steady_clock::now() - last_watch > std::chrono::milliseconds(500)) {
             hotReload(app, watcher);
             last_watch = std::chrono::steady_clock::now();
@@ -527,7 +405,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         drawPanel(s);
         ImGui::Render();
 
-        int steps = s.paused ? 0 : s.steps_per_frame;
+        int steps = s.paused || s.history.scrubbing ? 0 : s.steps_per_frame;
         if (s.paused && s.single_steps > 0) {
             steps = 1;
             --s.single_steps;
@@ -535,9 +413,6 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         const bool brush_visible = windowed && s.pick_hit && !ImGui::GetIO().WantCaptureMouse;
         fillUniforms(app, *renderer, renderer->uniforms(slot), extent, brush_visible);
 
-        VK_CHECK(vkResetFences(ctx.device, 1, &f.fence));
-        recordFrame(app, f, *renderer, slot, slot, steps, input);
-        if (windowed) recordPresentCopy(f.cmd, offscreen[slot].image, swapchain.images[target], extent);
         // A screenshot: F12 / the panel (to a numbered file), or --screenshot on the last frame.
         std::string shot;
         if (!s.screenshot_request.empty()) {
@@ -546,11 +421,22 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         } else if ((last_frame || final_screenshot_pending) && !o.screenshot.empty()) {
             shot = o.screenshot;
         }
+        // A frame of the recording: a buffer of its ring (waits only if the encoder is behind).
+        const bool capture = recorder.beginCapture(slot);
         gpu::Buffer readback;
-        if (!shot.empty()) {
-            gpu::createBuffer(readback, ctx, VkDeviceSize(extent.width) * extent.height * 4, 0, true);
-            recordCopy(f.cmd, offscreen[slot].image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, extent, readback);
-        }
+        auto copies = [&](VkCommandBuffer cmd) {
+            if (capture) recorder.recordCapture(cmd, slot, offscreen[slot].image, extent);
+            if (!shot.empty()) {
+                gpu::createBuffer(readback, ctx, VkDeviceSize(extent.width) * extent.height * 4, 0, true);
+                recordCopy(cmd, offscreen[slot].image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, extent, readback);
+            }
+        };
+        const bool without_panel = s.recording.hide_panel && (capture || !shot.empty());
+
+        VK_CHECK(vkResetFences(ctx.device, 1, &f.fence));
+        f.submission = frame_number + 1;
+        recordFrame(app, f, *renderer, slot, slot, steps, input, without_panel, copies);
+        if (windowed) recordPresentCopy(f.cmd, offscreen[slot].image, swapchain.images[target], extent);
         VK_CHECK(vkEndCommandBuffer(f.cmd));
         VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
         const VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_TRANSFER_BIT; // only the copy needs the image
@@ -602,6 +488,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         if (frame_number > uint64_t(warmup)) {
             frame_times.push_back(dt * 1e3);
             gpu_parts[0] += s.gpu_sim_ms, gpu_parts[1] += s.gpu_pick_ms, gpu_parts[2] += s.gpu_draw_ms;
+            gpu_parts[3] += s.gpu_capture_ms, gpu_parts[4] += s.gpu_history_ms;
         }
         fps_accum += dt;
         ++fps_frames;
@@ -615,6 +502,17 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         if (s.quit && !final_screenshot_pending) break;
     }
     vkDeviceWaitIdle(ctx.device);
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    // The recordings under way are finished: ffmpeg encodes what it still holds.
+    recorder.finishAll();
+    for (RecordingSummary& r : recorder.takeFinished()) {
+        std::fprintf(stderr, "alluvium: %s\n", describe(r).c_str());
+        recordings.push_back(std::move(r));
+    }
+    int status = 0;
+    for (const RecordingSummary& r : recordings)
+        if (r.settings.from_command_line && !r.error.empty()) status = 1;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     if (bench && frame_times.size() > 1) {
@@ -628,12 +526,16 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
                     t.size(), extent.width, extent.height, windowed ? "window" : "offscreen", s.width, s.height,
                     s.paused ? 0 : s.steps_per_frame, gpu::modelName(s.model), mean, 1e3 / mean, p95);
         const double n = double(frame_times.size());
-        std::printf("view bench: GPU per frame: steps %.2f ms, pick %.2f ms, drawing %.2f ms\n", gpu_parts[0] / n,
-                    gpu_parts[1] / n, gpu_parts[2] / n);
+        std::printf("view bench: GPU per frame: steps %.2f ms, pick %.2f ms, drawing %.2f ms, copies out %.2f ms, history %.2f ms\n",
+                    gpu_parts[0] / n, gpu_parts[1] / n, gpu_parts[2] / n, gpu_parts[3] / n, gpu_parts[4] / n);
+        if (history.enabled()) std::printf("view bench: history: %s\n", history.summary().c_str());
     }
 
-    int status = 0;
     if (!o.report.empty()) {
+        // The history and the digest of the state first: the report's budgets below add the
+        // brush's tallies into the simulation's totals.
+        const nlohmann::json history_report = history.report();
+        const std::string digest = gpu::digestText(gpu::stateDigest(sim));
         const StateSums after = sumState(sim, s.params[Param::cell_size]);
         // The brush's volumes since the last reset join the budgets of `run`'s report.
         const gpu::BrushTotals bt = brush.totals();
@@ -657,11 +559,11 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         };
         report["springs"] = s.springs.size();
         report["frames"] = frame_number;
+        report["recordings"] = nlohmann::json::array();
+        for (const RecordingSummary& r : recordings) report["recordings"].push_back(toJson(r));
         report["validation_errors"] = ctx.validation_errors ? ctx.validation_errors->load() : 0;
-        if (s.model != MODEL_PIPE) {
-            report["water"]["budget_error_rel"] = nullptr;
-            report["water"]["note"] = std::string("the ") + gpu::modelName(s.model) + " model keeps no water budget";
-        }
+        report["history"] = history_report;
+        report["state_digest"] = digest;
         writeTextAtomic(o.report, report.dump(2) + "\n");
         if (after.nan_cells > 0) status = 1;
     }

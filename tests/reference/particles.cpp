@@ -25,11 +25,43 @@ std::array<uint32_t, 3> pcg3d(std::array<uint32_t, 3> v) {
     return v;
 }
 
-double applyDelta(double b, int64_t d) {
-    if (d == 0) return b;
-    const float fb = static_cast<float>(b);
-    const float step = static_cast<float>(d) * static_cast<float>(1.0 / kFixedOne);
-    return static_cast<double>(fb + step);
+void applyDelta(double& b, double& sediment, int64_t d) {
+    const float fb = static_cast<float>(b), fs = static_cast<float>(sediment);
+    if (d == 0 && fs == 0.0f) return;
+    const double total = double(fb) + double(fs) + static_cast<double>(d) * (1.0 / kFixedOne);
+    float ground = static_cast<float>(total);
+    if (double(ground) > total) ground = std::nextafter(ground, -INFINITY);
+    b = ground;
+    sediment = static_cast<float>(total - double(ground));
+}
+
+DropletFork findFork(const DropletTrace& f, const DropletTrace& d, const gpu::SimParams& p) {
+    DropletFork fork{p.particle_lifetime, 0};
+    auto distance = [](double c) { return std::min(c - std::floor(c), std::ceil(c) - c); };
+    double spread = std::max(std::abs(f.x0 - d.x0), std::abs(f.y0 - d.y0)), volume_spread = 0.0;
+    int age = -1; // -1: the release point
+    if (std::min(distance(d.x0), distance(d.y0)) >= kForkFactor * spread + kForkFloor) {
+        for (age = 0; age < int(d.steps.size()); ++age) {
+            const DropletStep& a = d.steps[size_t(age)];
+            if (age < int(f.steps.size())) {
+                const DropletStep& b = f.steps[size_t(age)];
+                spread = std::max({spread, std::abs(a.x - b.x), std::abs(a.y - b.y)});
+                volume_spread = std::max(volume_spread, std::abs(a.volume - b.volume));
+            }
+            if (std::min(distance(a.x), distance(a.y)) < kForkFactor * spread + kForkFloor) break;
+            const double min_volume = p.particle_min_volume;
+            if (a.volume > 0.0 && std::abs(a.volume - min_volume) < kForkFactor * volume_spread + kForkFloor * min_volume) {
+                ++age; // this iteration is the same everywhere; whether the droplet goes on is not
+                break;
+            }
+        }
+        if (age == int(d.steps.size())) return fork; // no near-tie on the whole path
+    }
+    fork.age = std::max(age, 0);
+    int64_t uncertain = fork.age < int(d.steps.size()) ? d.steps[size_t(fork.age)].load : d.final_load;
+    for (size_t k = size_t(fork.age); k < d.steps.size(); ++k) uncertain += std::abs(d.steps[k].exchange);
+    fork.uncertain = uncertain + std::abs(d.final_load);
+    return fork;
 }
 
 template <class T>
@@ -63,6 +95,7 @@ DropletTrace particleDroplet(const State& s, const gpu::SimParams& p, int step, 
     const T inv24 = static_cast<T>(1.0 / 16777216.0);
     T px = static_cast<T>(r[0] >> 8u) * inv24 * w;
     T py = static_cast<T>(r[1] >> 8u) * inv24 * h;
+    trace.x0 = double(px), trace.y0 = double(py);
     T sx = 0, sy = 0;
     T volume = static_cast<T>(p.particle_volume);
     const T dt = static_cast<T>(p.particle_time_step);
@@ -90,10 +123,12 @@ DropletTrace particleDroplet(const State& s, const gpu::SimParams& p, int step, 
         py = py + dt * sy;
         sx = sx * friction;
         sy = sy * friction;
+        trace.steps.push_back({double(px), double(py), 0.0, load, 0});
         if (!(px >= 0 && py >= 0 && px < w && py < h)) {
             if (p.edge_mode == EDGE_OPEN) {
                 trace.left_map = true;
                 trace.lost = load;
+                trace.final_load = load;
                 return trace;
             }
             cx = static_cast<int>(std::clamp(std::floor(px), T(0), w - T(1)));
@@ -127,11 +162,15 @@ DropletTrace particleDroplet(const State& s, const gpu::SimParams& p, int step, 
             load += q;
             trace.moved += q < 0 ? -q : q;
         }
-        volume = mass_transfer ? volume * (T(1) - evaporation) : volume - evaporation * volume0;
+        volume = mass_transfer ? volume * (T(1) - evaporation)
+                               : std::max(T(0), volume - evaporation * volume0);
+        trace.steps.back().exchange = q;
+        trace.steps.back().volume = double(volume);
         cx = nxc, cy = nyc;
         if (volume < min_volume) break;
     }
     delta[s.index(cx, cy)] += load;
+    trace.final_load = load;
     return trace;
 }
 
@@ -144,7 +183,7 @@ std::vector<DropletTrace> particlesStep(State& s, const gpu::SimParams& p, int s
     for (int i = 0; i < p.particle_count; ++i)
         traces.push_back(particleDroplet<T>(s, p, step, static_cast<uint32_t>(i), delta));
     for (size_t i = 0; i < delta.size(); ++i)
-        s.terrain[i] = applyDelta(s.terrain[i], delta[i]);
+        applyDelta(s.terrain[i], s.sediment[i], delta[i]);
     if (delta_out) *delta_out = std::move(delta);
     return traces;
 }

@@ -26,16 +26,6 @@ namespace {
 constexpr int LEFT = 0, RIGHT = 1, TOP = 2, BOTTOM = 3;
 
 // ---------------------------------------------------------------------------------------------
-// Sources
-// ---------------------------------------------------------------------------------------------
-double brushWeight(const gpu::SimParams& p, int x, int y) {
-    const double dx = (x + 0.5) - p.brush_x, dy = (y + 0.5) - p.brush_y;
-    const double t2 = (dx * dx + dy * dy) / (double(p.brush_radius) * p.brush_radius);
-    if (t2 >= 1.0) return 0.0;
-    return (1.0 - t2) * (1.0 - t2);
-}
-
-// ---------------------------------------------------------------------------------------------
 // Outflow flux: one signed speed per cell face, positive toward +x (or +y).
 // ---------------------------------------------------------------------------------------------
 struct Face {
@@ -131,31 +121,6 @@ void sources(State& s, const gpu::SimParams& p, const std::vector<Spring>& sprin
                     add(sums, SLOT_SPRING, v * area);
                 }
             }
-            if (p.brush_tool == BRUSH_NONE) continue;
-            const double amount = double(p.dt) * p.brush_strength * brushWeight(p, x, y);
-            if (amount <= 0.0) continue;
-            switch (p.brush_tool) {
-            case BRUSH_ADD_WATER:
-                s.water[i] += amount;
-                add(sums, SLOT_BRUSH_WATER_ADD, amount * area);
-                break;
-            case BRUSH_REMOVE_WATER: {
-                const double removed = std::min(s.water[i], amount);
-                s.water[i] -= removed;
-                add(sums, SLOT_BRUSH_WATER_REMOVE, removed * area);
-                break;
-            }
-            case BRUSH_RAISE:
-                s.terrain[i] += amount;
-                add(sums, SLOT_BRUSH_SOIL_ADD, amount * area);
-                break;
-            case BRUSH_LOWER:
-                s.terrain[i] -= amount;
-                add(sums, SLOT_BRUSH_SOIL_REMOVE, amount * area);
-                break;
-            default:
-                break;
-            }
         }
 }
 
@@ -223,10 +188,13 @@ std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& w,
         if (x < 0 || y < 0 || x >= s.w || y >= s.h) return 0.0;
         return s.water[s.index(x, y)] * w[s.index(x, y)][static_cast<size_t>(dir)];
     };
+    double max_wave = 0.0;
     for (int y = 0; y < s.h; ++y)
         for (int x = 0; x < s.w; ++x) {
             const size_t i = s.index(x, y);
             const double mean_depth = 0.5 * (s.water[i] + water_next[i]);
+            const double gravity_wave = std::sqrt(double(p.gravity) * water_next[i]);
+            max_wave = std::max(max_wave, gravity_wave);
             if (mean_depth <= p.dry_depth) continue;
             // Mei et al. 2007: mean of the net flow through the two faces on each axis.
             const double qx = 0.5 * (q(x - 1, y, RIGHT) - q(x, y, LEFT) + q(x, y, RIGHT) -
@@ -236,6 +204,7 @@ std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& w,
             double u = qx / mean_depth, vv = qy / mean_depth;
             // Nothing crosses more than a cell per step: cap |v| at L / dt.
             const double speed = std::sqrt(u * u + vv * vv);
+            max_wave = std::max(max_wave, gravity_wave + speed);
             const double cap = double(p.cell_size) / p.dt;
             if (speed > cap) {
                 u *= cap / speed;
@@ -243,9 +212,10 @@ std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& w,
             }
             v[i] = {u, vv};
             max_speed = std::max(max_speed, std::min(speed, cap));
-            s.flow[i] += std::min(speed, cap) * mean_depth * p.cell_size * p.dt;
+            if (p.record_maps) s.flow[i] += std::min(speed, cap) * mean_depth * p.cell_size * p.dt;
         }
     sums[SLOT_MAX_SPEED] = std::max(sums[SLOT_MAX_SPEED], max_speed);
+    sums[SLOT_MAX_WAVE] = std::max(sums[SLOT_MAX_WAVE], max_wave);
     return v;
 }
 
@@ -280,14 +250,14 @@ void erosionDeposition(State& s, const gpu::SimParams& p, Sums& sums) {
                 const double applied = bf - storedAsFloat(bf - e);
                 s.terrain[i] -= applied;
                 s.sediment[i] += applied;
-                s.wear[i][0] += applied;
+                if (p.record_maps) s.wear[i][0] += applied;
                 add(sums, SLOT_ERODED, applied * area);
             } else {
                 const double dep = std::min(1.0, double(p.dt) * p.deposit_rate) * (sed - capacity);
                 const double applied = storedAsFloat(bf + dep) - bf;
                 s.terrain[i] += applied;
                 s.sediment[i] = std::max(0.0, s.sediment[i] - applied);
-                s.wear[i][1] += applied;
+                if (p.record_maps) s.wear[i][1] += applied;
                 add(sums, SLOT_DEPOSITED, applied * area);
             }
         }
@@ -452,25 +422,38 @@ void talusOutflow(State& s, const gpu::SimParams& p) {
         }
 }
 
-double step(State& s, const gpu::SimParams& p, const std::vector<Spring>& springs, Sums& sums) {
+std::vector<Vec4> sourcesFlux(const State& s, const gpu::SimParams& p, const std::vector<Spring>& springs) {
+    State sourced = s;
+    Sums ignored{};
+    sources(sourced, p, springs, ignored);
+    return outflowFlux(sourced, p);
+}
+
+void waterVelocity(State& s, const std::vector<Vec4>& outflow, const gpu::SimParams& p,
+                   const std::vector<Spring>& springs, Sums& sums) {
     sources(s, p, springs, sums);
-    std::vector<Vec4> w = outflowFlux(s, p);
-    std::vector<double> water_next = waterUpdate(s, w, p, sums);
-    s.velocity = velocity(s, w, water_next, p, sums);
-    s.outflow = w;
+    std::vector<double> water_next = waterUpdate(s, outflow, p, sums);
+    s.velocity = velocity(s, outflow, water_next, p, sums);
+    s.outflow = outflow;
     s.water = water_next;
+}
+
+void erosionTransportThermalEvaporation(State& s, const gpu::SimParams& p, Sums& sums) {
     erosionDeposition(s, p, sums);
-    Sums sed{};
-    std::vector<double> sediment_next = sedimentTransport(s, p, sed);
-    const double scale = sedimentScale(sed);
-    for (double& v : sediment_next) v *= scale;
-    s.sediment = sediment_next;
-    sums[SLOT_SED_BEFORE] += sed[SLOT_SED_BEFORE];
-    sums[SLOT_SED_AFTER] += sed[SLOT_SED_AFTER];
-    sums[SLOT_SED_DRAINED] += sed[SLOT_SED_DRAINED];
+    s.sediment = sedimentTransport(s, p, sums);
     thermalOutflow(s, p);
     thermalGather(s);
     evaporation(s, p, sums);
+}
+
+double step(State& s, const gpu::SimParams& p, const std::vector<Spring>& springs, Sums& sums) {
+    waterVelocity(s, sourcesFlux(s, p, springs), p, springs, sums);
+    Sums sed{}; // this step's erosion, transport and evaporation sums
+    erosionTransportThermalEvaporation(s, p, sed);
+    const double scale = sedimentScale(sed);
+    for (double& v : s.sediment) v *= scale;
+    for (size_t slot = 0; slot < sums.size(); ++slot)
+        if (int(slot) != SLOT_MAX_SPEED && int(slot) != SLOT_MAX_WAVE) sums[slot] += sed[slot];
     return std::abs(sed[SLOT_SED_AFTER] * scale - sed[SLOT_SED_AFTER]);
 }
 

@@ -52,6 +52,17 @@ void thermalOutflow(State& s, const gpu::SimParams& p);
 void thermalGather(State& s);
 void evaporation(State& s, const gpu::SimParams& p, Sums& sums);
 
+// The GPU's fused passes (gpu/pipe.cpp), as compositions of the steps above:
+// sources_flux: the outflow after this step's sources (the state itself is not changed).
+std::vector<Vec4> sourcesFlux(const State& s, const gpu::SimParams& p, const std::vector<Spring>& springs);
+// water_velocity: sources (counted), water update and velocity; s.water becomes the updated
+// depth (the GPU's water_mid), s.outflow the given outflow, s.velocity the new velocity.
+void waterVelocity(State& s, const std::vector<Vec4>& outflow, const gpu::SimParams& p,
+                   const std::vector<Spring>& springs, Sums& sums);
+// erosion_transport_thermal_evaporation: s.sediment becomes the transported sediment before the
+// global correction (sedimentScale of the sums gives it).
+void erosionTransportThermalEvaporation(State& s, const gpu::SimParams& p, Sums& sums);
+
 // Thermal and Olsen models (p.model): fills thermal_axis/diag with what each cell sends;
 // thermalGather then applies it.
 void talusOutflow(State& s, const gpu::SimParams& p);

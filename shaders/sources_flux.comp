@@ -1,5 +1,9 @@
 #version 450
-// Pass 2, outflow flux (design step 2; Mei et al. 2007 pipe model with the pipe's cross-section
+// Pipe step, pass 1 of 4: water sources and outflow flux (design steps 1 and 2).
+// Sources (step 1): the flux sees every depth after this step's rain and springs,
+// waterAfterSources() in common.glsl; the water update (water_velocity.comp) adds the same
+// amount to the cell itself and counts it, so nothing stores the sourced depth in between.
+// Outflow flux (step 2; Mei et al. 2007 pipe model with the pipe's cross-section
 // A = L * d of the cell the water leaves). The image stores the outflow face speed w = f / A
 // (m/s) per direction, so f = L * d * w. Each face's signed speed U is advanced by
 //   gravity:   -g * (eta_e - eta_a) / L                  (eta = b + d, the water surface)
@@ -7,7 +11,8 @@
 //              dam break needs to run at the right speed
 //   friction:  implicit linear drag and Manning, over the upwind depth
 // then split into the two cells' outflows and limited so no cell sends more than it holds.
-// Reads outflow_cur at up to two cells away; writes outflow_next (ping-pong).
+// Reads water_cur and outflow_cur at up to two cells away, terrain_cur at one; writes
+// outflow_next (ping-pong).
 #include "common.glsl"
 
 // The cells c-2 .. c+2 along one axis: what the two faces of the cell on that axis need.
@@ -39,9 +44,9 @@ Line loadLine(ivec2 c, int axis, float d0, float eta0, vec4 w0) {
         }
         ivec2 q = c + (i - 2) * step;
         bool in_grid = inGrid(q);
-        l.d[i] = in_grid ? imageLoad(water_cur, q).r : 0.0;
+        l.d[i] = in_grid ? waterAfterSources(q) : 0.0;
         l.eta[i] = in_grid && (i == 1 || i == 3) ? imageLoad(terrain_cur, q).r + l.d[i] : 0.0;
-        l.w[i] = in_grid ? imageLoad(outflow_cur, q) : vec4(0.0);
+        l.w[i] = in_grid ? loadOutflowCur(q) : vec4(0.0);
     }
     return l;
 }
@@ -106,9 +111,9 @@ void main() {
     if (!insideGrid(c)) return;
     vec4 o = vec4(0.0);
     if (p.enable_flow != 0) {
-        float d0 = imageLoad(water_cur, c).r;
+        float d0 = waterAfterSources(c);
         float eta0 = imageLoad(terrain_cur, c).r + d0;
-        vec4 w0 = imageLoad(outflow_cur, c);
+        vec4 w0 = loadOutflowCur(c);
         vec2 x_out = axisOutflow(loadLine(c, 0, d0, eta0, w0));
         vec2 y_out = axisOutflow(loadLine(c, 1, d0, eta0, w0));
         o = vec4(x_out, y_out);
@@ -117,5 +122,5 @@ void main() {
         float sum = o.x + o.y + o.z + o.w;
         if (sum * p.dt > p.cell_size) o *= p.cell_size / (sum * p.dt);
     }
-    imageStore(outflow_next, c, o);
+    storeOutflowNext(c, o);
 }

@@ -1,0 +1,34 @@
+#version 450
+// Pipe step, pass 3a of the direct passes (CPU drivers; GPUs run the fused
+// erosion_transport_thermal_evaporation.comp, with the same equations from pipe_erosion.glsl):
+// erosion/deposition (design step 5) of every cell into the eroded image, which the transport
+// and thermal erosion read at neighbours.
+#include "common.glsl"
+#include "partials.glsl"
+#include "pipe_erosion.glsl"
+
+float ground(int x, int y) { return imageLoad(terrain_cur, ivec2(x, y)).r; }
+
+void main() {
+    ivec2 c = cellId();
+    bool inside = insideGrid(c);
+    vec2 moved = vec2(0.0);
+    if (inside) {
+        float b = ground(c.x, c.y);
+        float s = imageLoad(sediment_cur, c).r;
+        if (p.enable_erosion != 0) {
+            ivec2 lo = max(c - 1, ivec2(0)), hi = min(c + 1, ivec2(p.width - 1, p.height - 1));
+            float sin_tilt = tiltSine(ground(lo.x, c.y), ground(hi.x, c.y), hi.x - lo.x, ground(c.x, lo.y),
+                                      ground(c.x, hi.y), hi.y - lo.y);
+            moved = erodeCell(b, s, sin_tilt, imageLoad(velocity_img, c).xy, imageLoad(water_mid, c).r,
+                              imageLoad(hardness_img, c).r);
+            if (p.record_maps != 0) {
+                vec2 wear = imageLoad(wear_img, c).rg;
+                imageStore(wear_img, c, vec4(wear + moved / cellArea(), 0.0, 0.0));
+            }
+        }
+        imageStore(eroded_img, c, vec4(b, s, 0.0, 0.0));
+    }
+    partialsWrite(2, float[PARTIALS_MAX](moved.x, moved.y, 0.0, 0.0, 0.0, 0.0),
+                  int[PARTIALS_MAX](SLOT_ERODED, SLOT_DEPOSITED, 0, 0, 0, 0), 0u);
+}

@@ -1,0 +1,107 @@
+// The pipe step's erosion/deposition and thermal erosion as pure functions of a cell's values, so
+// the fused pass (erosion_transport_thermal_evaporation.comp, tiles in shared memory: GPUs) and
+// the direct passes (erosion.comp, transport_thermal_outflow_evaporation.comp, thermal_gather.comp:
+// CPU drivers, where shared memory is slow) compute exactly the same numbers.
+
+// Sine of the ground's tilt from central differences (one-sided at the edges, zero along a
+// 1-cell axis): `lo`/`hi` are the heights at the clamped neighbours, `span` their distance in
+// cells (0 when the axis has one cell).
+float tiltSine(float x_lo, float x_hi, int x_span, float y_lo, float y_hi, int y_span) {
+    float gx = x_span > 0 ? (x_hi - x_lo) / (float(x_span) * p.cell_size) : 0.0;
+    float gy = y_span > 0 ? (y_hi - y_lo) / (float(y_span) * p.cell_size) : 0.0;
+    float g2 = gx * gx + gy * gy;
+    return sqrt(g2 / (1.0 + g2));
+}
+
+// Design step 5: capacity C = Kc max(sin tilt, min_tilt) |v| min(1, d / capacity_depth). If C > s,
+// dissolve min(1, dt Ks)(C - s)(1 - hardness) from the ground into the water, else settle
+// min(1, dt Kd)(s - C). `b` and `s` are updated; returns the volumes eroded (x) and deposited (y).
+vec2 erodeCell(inout float b, inout float s, float sin_tilt, vec2 v, float depth, float hardness) {
+    if (p.enable_erosion == 0) return vec2(0.0);
+    float capacity = p.sediment_capacity * max(sin_tilt, p.min_tilt) * length(v);
+    if (p.capacity_depth > 0.0) capacity *= min(1.0, depth / p.capacity_depth);
+    // Exact transfer: the sediment gains exactly what the stored ground height lost (a change
+    // below half an ulp of b would otherwise vanish from b but not from s, and soil would drift
+    // over thousands of steps). `precise` stops the compiler from folding b - (b - e) into e.
+    if (capacity > s) {
+        float e = min(1.0, p.dt * p.dissolve_rate) * (capacity - s) * (1.0 - hardness);
+        precise float lowered = b - e;
+        precise float applied = b - lowered;
+        b = lowered;
+        s += applied;
+        return vec2(applied * cellArea(), 0.0);
+    }
+    float dep = min(1.0, p.dt * p.deposit_rate) * (s - capacity);
+    precise float raised = b + dep;
+    precise float applied = raised - b;
+    b = raised;
+    // Rounding b up can settle up to half an ulp more than s held (only when dt Kd >= 1 empties
+    // the water): keep s >= 0, a loss far below b's precision.
+    s = max(0.0, s - applied);
+    return vec2(0.0, applied * cellArea());
+}
+
+// Design step 7, thermal erosion. A cell of eroded ground b sends to each lower neighbour n the
+// excess over the talus drop, e = max((b - b_n) - tan(talus) dist, 0) (the talus angle grows with
+// hardness); half the largest excess (times min(1, dt rate)) leaves, shared in proportion to the
+// excesses. thermalRate gives the cell's factor (moved / total excess, or 0) and its tan(talus);
+// thermalSent what it sends to neighbour k (left, right, top, bottom, then top-left, top-right,
+// bottom-left, bottom-right) of height b_n (+inf outside the grid). Every pass that needs an
+// amount computes it with thermalSent from the same values, so the sender subtracts exactly what
+// the receiver adds.
+float thermalSent(vec2 rate, float b, float b_n, int k) {
+    precise float drop = rate.y * (k < 4 ? p.cell_size : sqrt(2.0) * p.cell_size);
+    precise float amount = rate.x * max((b - b_n) - drop, 0.0);
+    return amount;
+}
+
+vec2 thermalRate(float b, float hardness, float b_n[8]) {
+    vec2 rate = vec2(0.0, tan(min(p.talus_angle + hardness * p.talus_hardness_gain, radians(89.0))));
+    float largest = 0.0, total = 0.0;
+    for (int k = 0; k < 8; ++k) {
+        float e = thermalSent(vec2(1.0, rate.y), b, b_n[k], k);
+        largest = max(largest, e);
+        total += e;
+    }
+    if (total > 0.0) rate.x = 0.5 * min(1.0, p.dt * p.thermal_rate) * largest / total;
+    return rate;
+}
+
+// Design step 8: evaporation, d (1 - min(1, Ke dt)); returns the depth lost.
+float evaporate(inout float d) {
+    if (p.enable_evaporation == 0) return 0.0;
+    float e = d * min(1.0, p.evaporation_rate * p.dt);
+    d -= e;
+    return e;
+}
+
+// The sediment that open edges carry off with the water leaving this step (m^3).
+float edgeSediment(ivec2 c, float s) {
+    if (p.edge_mode != EDGE_OPEN || (c.x != 0 && c.y != 0 && c.x != p.width - 1 && c.y != p.height - 1)) return 0.0;
+    vec4 o = loadOutflowNext(c);
+    float edge = 0.0;
+    if (c.x == 0) edge += o[LEFT];
+    if (c.x == p.width - 1) edge += o[RIGHT];
+    if (c.y == 0) edge += o[TOP];
+    if (c.y == p.height - 1) edge += o[BOTTOM];
+    return s * min(1.0, p.dt * edge / p.cell_size) * cellArea();
+}
+
+// Design step 6, semi-Lagrangian transport s(x) = s_e(x - v dt), bilinear, sampled inside the
+// grid. Where it samples for cell c: the lower corner (clamped to within 2
+// cells of c, which |v| <= L / dt guarantees up to rounding; the clamp only keeps a non-finite
+// velocity from reading outside a tile's ring), the upper corner and the weights.
+void transportFootprint(ivec2 c, vec2 v, out ivec2 lo, out ivec2 hi, out vec2 f) {
+    float px = clamp(float(c.x) - v.x * p.dt / p.cell_size, 0.0, float(p.width - 1));
+    float py = clamp(float(c.y) - v.y * p.dt / p.cell_size, 0.0, float(p.height - 1));
+    lo = ivec2(min(int(floor(px)), p.width - 1), min(int(floor(py)), p.height - 1));
+    f = vec2(px - float(lo.x), py - float(lo.y));
+    lo = clamp(lo, c - 2, c + 1);
+    hi = min(lo + 1, ivec2(p.width - 1, p.height - 1));
+}
+
+float bilinear(float s00, float s10, float s01, float s11, vec2 f) {
+    float top = s00 + f.x * (s10 - s00);
+    float bottom = s01 + f.x * (s11 - s01);
+    return top + f.y * (bottom - top);
+}

@@ -1,0 +1,51 @@
+#version 450
+// Pipe step, pass 3b of the direct passes (CPU drivers; see erosion.comp): sediment transport,
+// the first half of thermal erosion and evaporation (design steps 6 to 8) from the eroded image.
+// Thermal erosion is split in two here: each cell's thermal rate (what share of its excess over
+// the talus drop leaves, and its tan(talus)) goes to the thermal_rate image, and thermal_gather
+// moves the material. Equations: pipe_erosion.glsl.
+#include "common.glsl"
+#include "partials.glsl"
+#include "pipe_erosion.glsl"
+
+const ivec2 kNeighbours[8] = ivec2[8](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1),
+                                      ivec2(-1, -1), ivec2(1, -1), ivec2(-1, 1), ivec2(1, 1));
+
+float erodedGround(ivec2 q) { return inGrid(q) ? imageLoad(eroded_img, q).r : 1.0 / 0.0; }
+float erodedSediment(ivec2 q) { return imageLoad(eroded_img, q).g; }
+
+void main() {
+    ivec2 c = cellId();
+    bool inside = insideGrid(c);
+    float sed_before = 0.0, sed_after = 0.0, sed_drained = 0.0, evaporated = 0.0;
+    if (inside) {
+        float area = cellArea();
+        vec2 eroded = imageLoad(eroded_img, c).rg;
+        float s = eroded.y;
+
+        float next = s;
+        sed_before = s * area;
+        if (p.enable_transport != 0) {
+            ivec2 lo, hi;
+            vec2 f;
+            transportFootprint(c, imageLoad(velocity_img, c).xy, lo, hi, f);
+            next = bilinear(erodedSediment(lo), erodedSediment(ivec2(hi.x, lo.y)), erodedSediment(ivec2(lo.x, hi.y)),
+                            erodedSediment(hi), f);
+            sed_drained = edgeSediment(c, s);
+        }
+        sed_after = next * area;
+        imageStore(sediment_next, c, vec4(next));
+
+        if (p.enable_thermal != 0) {
+            float b_n[8];
+            for (int k = 0; k < 8; ++k) b_n[k] = erodedGround(c + kNeighbours[k]);
+            imageStore(thermal_rate_img, c, vec4(thermalRate(eroded.x, imageLoad(hardness_img, c).r, b_n), 0.0, 0.0));
+        }
+
+        float d = imageLoad(water_mid, c).r;
+        evaporated = evaporate(d) * area;
+        imageStore(water_next, c, vec4(d));
+    }
+    partialsWrite(4, float[PARTIALS_MAX](sed_before, sed_after, sed_drained, evaporated, 0.0, 0.0),
+                  int[PARTIALS_MAX](SLOT_SED_BEFORE, SLOT_SED_AFTER, SLOT_SED_DRAINED, SLOT_EVAPORATED, 0, 0), 1u << 2);
+}

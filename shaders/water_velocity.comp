@@ -1,0 +1,71 @@
+#version 450
+// Pipe step, pass 2 of 4: water update and velocity (design steps 1, 3 and 4).
+//   sources (1):  d_s = d + rain + springs, the same amount the flux saw (common.glsl); counted
+//                 here, once per cell.
+//   water (3):    d' = d_s + dt (sum f_in - sum f_out) / L^2 with f = L d_s w, i.e.
+//                 d' = d_s + dt (sum d_s(n) w_n->c - d_s sum w) / L. Over open edges the outflow
+//                 leaves the grid and is counted.
+//   velocity (4): the mean net discharge through the two faces on each axis over the mean depth
+//                 (d_s + d') / 2 (Mei et al. 2007). Dry cells get zero; |v| is capped at L / dt
+//                 (nothing crosses more than a cell per step: with CFL sub-steps a safety net
+//                 only). The flow map (when recorded) gains the water volume crossing the
+//                 cell, |v| d L dt. The largest |v| + sqrt(g d') sets the next step's sub-steps.
+// Reads water_cur (+ sources) and outflow_next at the 4 neighbours; writes water_mid (erosion
+// reads it; evaporation comes last) and velocity.
+#include "common.glsl"
+#include "partials.glsl"
+
+// Discharge per unit width of cell n through its face `dir` (m^2/s): d_s(n) w_n[dir].
+float discharge(ivec2 n, int dir) { return inGrid(n) ? waterAfterSources(n) * loadOutflowNext(n)[dir] : 0.0; }
+
+void main() {
+    ivec2 c = cellId();
+    bool inside = insideGrid(c);
+    float rain = 0.0, spring = 0.0, drained = 0.0, speed_out = 0.0, wave = 0.0;
+    if (inside) {
+        float area = cellArea();
+        rain = rainDepth(c);
+        spring = springDepth(c);
+        float d = imageLoad(water_cur, c).r + rain + spring;
+        vec4 o = loadOutflowNext(c);
+        // What flows in from the left neighbour (through its right face), and so on.
+        float from_left = discharge(c + ivec2(-1, 0), RIGHT), from_right = discharge(c + ivec2(1, 0), LEFT);
+        float from_top = discharge(c + ivec2(0, -1), BOTTOM), from_bottom = discharge(c + ivec2(0, 1), TOP);
+        float in_sum = from_left + from_right + from_top + from_bottom;
+        float out_sum = d * (o.x + o.y + o.z + o.w);
+        float d_new = max(0.0, d + p.dt * (in_sum - out_sum) / p.cell_size);
+        imageStore(water_mid, c, vec4(d_new));
+        if (p.edge_mode == EDGE_OPEN) {
+            float edge = 0.0;
+            if (c.x == 0) edge += o[LEFT];
+            if (c.x == p.width - 1) edge += o[RIGHT];
+            if (c.y == 0) edge += o[TOP];
+            if (c.y == p.height - 1) edge += o[BOTTOM];
+            drained = p.dt * p.cell_size * d * edge;
+        }
+
+        vec2 v = vec2(0.0);
+        float mean_depth = 0.5 * (d + d_new);
+        // The speed in the CFL number: the flow's and that of gravity waves (the uncapped one).
+        wave = sqrt(p.gravity * d_new);
+        if (mean_depth > p.dry_depth) {
+            float qx = 0.5 * (from_left - d * o[LEFT] + d * o[RIGHT] - from_right);
+            float qy = 0.5 * (from_top - d * o[TOP] + d * o[BOTTOM] - from_bottom);
+            v = vec2(qx, qy) / mean_depth;
+            float speed = length(v);
+            wave += speed;
+            float cap = p.cell_size / p.dt;
+            if (speed > cap) v *= cap / speed;
+            speed_out = min(speed, cap);
+            if (p.record_maps != 0) {
+                float flow = imageLoad(flow_img, c).r;
+                imageStore(flow_img, c, vec4(flow + speed_out * mean_depth * p.cell_size * p.dt));
+            }
+        }
+        imageStore(velocity_img, c, vec4(v, 0.0, 0.0));
+        rain *= area;
+        spring *= area;
+    }
+    partialsWrite(5, float[PARTIALS_MAX](rain, spring, drained, speed_out, wave, 0.0),
+                  int[PARTIALS_MAX](SLOT_RAIN, SLOT_SPRING, SLOT_DRAINED_WATER, SLOT_MAX_SPEED, SLOT_MAX_WAVE, 0), 1u << 2);
+}

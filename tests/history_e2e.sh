@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Undo, redo and branches in the viewer under an X server (run it inside xvfb-run), with real key
+# and mouse events from xdotool. test_viewer.cpp checks the reports' digests.
+#   usage: history_e2e.sh ALLUVIUM OUT_DIR
+# Two sessions, each stroking with the raise tool (3) while the simulation runs, then pausing:
+#   undo.json:  Ctrl+Z, play, a second stroke (a new branch from the first stroke's start),
+#               pause, Ctrl+Z: the state at exit is the second stroke's start.
+#   redo.json:  Ctrl+Z, Ctrl+Y, Ctrl+Z, Ctrl+Shift+Z: the state at exit is the first stroke's end.
+# And a session without strokes, a snapshot every simulated second:
+#   scrub.json: run, drag the panel's timeline to its start, let go: it plays on from there (a
+#               new branch); pause, quit.
+# Leaves undo.json, redo.json, scrub.json and their logs.
+set -euo pipefail
+exe=$1
+out=$2
+mkdir -p "$out"
+rm -f "$out"/undo.json "$out"/redo.json "$out"/scrub.json
+command -v xdotool >/dev/null || { echo "history_e2e: xdotool is missing (scripts/deps installs it)" >&2; exit 3; }
+
+pid=
+trap '[ -n "$pid" ] && kill $pid 2>/dev/null || true' EXIT
+
+start() { # name, extra options
+    "$exe" --validation view --size 96x96 --set rain_rate=0 --window 800x500 --steps-per-frame 2 \
+        --report "$out/$1.json" $2 >"$out/$1.log" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 240); do grep -q "viewer ready" "$out/$1.log" && break; sleep 0.25; done
+    grep -q "viewer ready" "$out/$1.log" || { echo "history_e2e: the viewer did not start" >&2; cat "$out/$1.log" >&2; exit 1; }
+    wid=$(xdotool search --sync --name '^Alluvium$' | head -1)
+    xdotool mousemove --window "$wid" 420 250
+    sleep 2 # a few frames: the pick under the cursor arrives a frame late
+}
+stroke() { # y: a drag across the middle of the window, away from the panel, while it runs
+    xdotool mousemove --window "$wid" 430 "$1" mousedown 1
+    for x in $(seq 430 15 640); do
+        xdotool mousemove --window "$wid" "$x" "$1"
+        sleep 0.1
+    done
+    xdotool mouseup 1
+    sleep 0.6 # the stroke's end is stored on the first frame after the release
+}
+key() {
+    xdotool key --window "$wid" "$1"
+    sleep 0.6
+}
+finish() {
+    xdotool key --window "$wid" ctrl+q
+    wait $pid
+    pid=
+}
+
+start undo "--history-every 0"
+key 3 # raise
+stroke 250
+key space # pause
+key ctrl+z
+key space # play: the state moves on from the first stroke's start
+sleep 0.5
+stroke 300
+key space
+key ctrl+z
+finish
+
+start redo "--history-every 1"
+key 3
+stroke 250
+key space
+key ctrl+z
+key ctrl+y
+key ctrl+z
+key ctrl+shift+z
+finish
+
+start scrub "--history-every 1"
+sleep 4 # 20 simulated seconds... at least a few snapshots
+# The timeline is the panel's third row (Record; Undo, Redo, |< < > >|; the timeline), 16..345 px.
+xdotool mousemove --window "$wid" 335 91 mousedown 1
+sleep 0.3
+for x in $(seq 320 -30 20); do
+    xdotool mousemove --window "$wid" "$x" 91
+    sleep 0.2
+done
+sleep 0.5
+xdotool mouseup 1
+xdotool mousemove --window "$wid" 600 400
+sleep 4 # plays on from the timeline's start
+key space
+finish
+trap - EXIT
