@@ -218,6 +218,7 @@ void Simulation::recordFluvialErode(VkCommandBuffer cmd, GpuTimer* timer) {
 FluvialControl Simulation::fluvialAnalyse() {
     // The whole fill, then more flats rounds until they converge (exact for any terrain); then
     // routing, accumulation and the drainage area (nothing else of the step runs).
+    allocateFluvial();
     VkCommandBuffer cmd = beginOneShot(ctx_);
     recordUpdates(cmd);
     recordFluvialFill(cmd, params_.fluvial_flat_rounds);
@@ -242,11 +243,13 @@ FluvialControl Simulation::fluvialAnalyse() {
 
 FluvialControl Simulation::fluvialControl() const {
     FluvialControl c{};
+    if (!fluvial_allocated_) return c; // the model never ran
     std::memcpy(&c, fluvial_control_host_.mapped, sizeof c);
     return c;
 }
 
 std::vector<uint64_t> Simulation::fluvialKeys() const {
+    if (!fluvial_allocated_) return {};
     const size_t n = size_t(width_) * size_t(height_);
     std::vector<uint32_t> level(n), steps(n);
     downloadBuffer(ctx_, fluvial_level_, level.data(), n * sizeof(uint32_t));
@@ -258,6 +261,7 @@ std::vector<uint64_t> Simulation::fluvialKeys() const {
 }
 
 std::vector<uint32_t> Simulation::fluvialBasins() const {
+    if (!fluvial_allocated_) return {};
     std::vector<uint32_t> v(size_t(width_) * size_t(height_));
     downloadBuffer(ctx_, fluvial_label_, v.data(), v.size() * sizeof(uint32_t));
     for (uint32_t& b : v) b &= LABEL_INDEX;
@@ -265,6 +269,7 @@ std::vector<uint32_t> Simulation::fluvialBasins() const {
 }
 
 std::vector<uint32_t> Simulation::fluvialSpills() const {
+    if (!fluvial_allocated_) return {};
     const size_t blocks = size_t((width_ + 1) / 2) * size_t((height_ + 1) / 2);
     std::vector<uint32_t> basin(2 * blocks);
     downloadBuffer(ctx_, fluvial_basin_, basin.data(), basin.size() * sizeof(uint32_t));
@@ -274,6 +279,7 @@ std::vector<uint32_t> Simulation::fluvialSpills() const {
 }
 
 std::vector<uint32_t> Simulation::fluvialReceivers() const {
+    if (!fluvial_allocated_) return {};
     std::vector<uint32_t> v(size_t(width_) * size_t(height_));
     downloadBuffer(ctx_, fluvial_rcv_, v.data(), v.size() * sizeof(uint32_t));
     // Stored as the neighbour's index in the shaders' order (RCV_SELF: itself).
@@ -285,6 +291,7 @@ std::vector<uint32_t> Simulation::fluvialReceivers() const {
 }
 
 std::vector<uint64_t> Simulation::fluvialAccumulation() const {
+    if (!fluvial_allocated_) return {};
     std::vector<uint64_t> v(size_t(width_) * size_t(height_));
     downloadBuffer(ctx_, fluvial_acc_, v.data(), v.size() * sizeof(uint64_t));
     return v;

@@ -145,10 +145,14 @@ uint64_t simulationBytes(int width, int height) {
     for (const FieldInfo& f : kFields) per_cell += uint64_t(f.channels) * 4u * (f.ping_pong ? 2u : 1u);
     // and the particles' height changes, and the grid models' water sums (2 x 64 floats per 256 cells)
     per_cell += sizeof(int64_t) + 2;
-    uint64_t fluvial = 0;
-    for (const FluvialBufferSize& b : fluvialBufferSizes(width, height)) fluvial += b.bytes;
-    return cells * per_cell + fluvial + partialsCount(width, height) * sizeof(double) + sizeof(SimParams) +
-           sizeof(Totals) + kMaxSprings * sizeof(Spring);
+    return cells * per_cell + partialsCount(width, height) * sizeof(double) + sizeof(SimParams) + sizeof(Totals) +
+           kMaxSprings * sizeof(Spring);
+}
+
+uint64_t fluvialBytes(int width, int height) {
+    uint64_t bytes = 2 * sizeof(FluvialControl); // on the device, and its host-visible copy
+    for (const FluvialBufferSize& b : fluvialBufferSizes(width, height)) bytes += b.bytes;
+    return bytes;
 }
 
 uint64_t fluvialLargestBuffer(int width, int height) {
@@ -231,31 +235,9 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     // per subgroup (two slots).
     createBuffer(drained_, ctx, 4 * sizeof(int64_t) + 2 * uint64_t(groupsX(width)) * groupsY(height) * sizeof(double),
                  storage, false);
-    const uint64_t cells = uint64_t(w) * h;
-    // Cell indices << 4 (edge lists) must fit in 32 bits, coordinates in 16 bits (cell lists).
-    if (cells >= (uint64_t(1) << 28) || width > 65535 || height > 65535)
-        throw DeviceError("a " + std::to_string(width) + "x" + std::to_string(height) +
-                          " grid has too many cells for the fluvial model (at most 2^28, 65535 a side)");
-    // Every buffer is bound whole: none may exceed the device's range for one binding (128 MiB
-    // on lavapipe), nor its largest allocation (checked when allocating).
-    const uint64_t max_range = ctx.properties.limits.maxStorageBufferRange;
-    const auto fluvial_sizes = fluvialBufferSizes(width, height);
-    for (const FluvialBufferSize& b : fluvial_sizes)
-        if (b.bytes > max_range)
-            throw DeviceError("a " + std::to_string(width) + "x" + std::to_string(height) + " grid needs " +
-                              std::to_string(b.bytes >> 20) + " MiB for the fluvial model's " + b.what + "; " +
-                              ctx.device_name + " binds at most " + std::to_string(max_range >> 20) +
-                              " MiB in one storage buffer");
-    Buffer* const fluvial[] = {&fluvial_level_, &fluvial_steps_, &fluvial_rcv_,   &fluvial_acc_,   &fluvial_anc_,
-                               &fluvial_ab_,    &fluvial_tiles_, &fluvial_label_, &fluvial_edges_, &fluvial_basin_,
-                               &fluvial_best_,  &fluvial_lists_, &fluvial_ring_,  &fluvial_ring_val_};
-    static_assert(std::size(fluvial) == std::tuple_size_v<decltype(fluvial_sizes)>);
-    for (size_t k = 0; k < fluvial_sizes.size(); ++k) createBuffer(*fluvial[k], ctx, fluvial_sizes[k].bytes, storage, false);
-    // The control lives in device memory (every round's passes update its counters with atomics;
-    // in host memory each would cross the bus); each step ends with a copy for the host.
-    createBuffer(fluvial_control_, ctx, sizeof(FluvialControl), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, false);
-    createBuffer(fluvial_control_host_, ctx, sizeof(FluvialControl), 0, true);
-    std::memset(fluvial_control_host_.mapped, 0, sizeof(FluvialControl));
+    // The fluvial model's buffers wait for that model (allocateFluvial); until then its bindings
+    // hold this stand-in.
+    createBuffer(unused_buffer_, ctx, sizeof(FluvialControl), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, false);
     resetTotals();
     // Partials of slots a step does not produce are folded as zeros.
     VkCommandBuffer cmd = beginOneShot(ctx);
@@ -263,7 +245,7 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     vkCmdFillBuffer(cmd, springs_buffer_.buffer, 0, VK_WHOLE_SIZE, 0);
     vkCmdFillBuffer(cmd, delta_.buffer, 0, VK_WHOLE_SIZE, 0);
     vkCmdFillBuffer(cmd, drained_.buffer, 0, VK_WHOLE_SIZE, 0);
-    vkCmdFillBuffer(cmd, fluvial_control_.buffer, 0, VK_WHOLE_SIZE, 0);
+    vkCmdFillBuffer(cmd, unused_buffer_.buffer, 0, VK_WHOLE_SIZE, 0);
     endOneShot(ctx, cmd);
 
     // One layout for every pass: each shader declares the bindings it uses from shared.h.
@@ -363,27 +345,96 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
         image(B_LAKE, lake_);
         image(B_DRAINAGE, drainage_);
         image(B_UPLIFT, uplift_);
-        buffer(B_FLUVIAL_LEVEL, fluvial_level_);
-        buffer(B_FLUVIAL_STEPS, fluvial_steps_);
-        buffer(B_FLUVIAL_LABEL, fluvial_label_);
-        buffer(B_FLUVIAL_EDGES, fluvial_edges_);
-        buffer(B_FLUVIAL_BASIN, fluvial_basin_);
-        buffer(B_FLUVIAL_BEST, fluvial_best_);
-        buffer(B_FLUVIAL_LISTS, fluvial_lists_);
-        buffer(B_FLUVIAL_RING, fluvial_ring_);
-        buffer(B_FLUVIAL_RING_VAL, fluvial_ring_val_);
-        buffer(B_FLUVIAL_RCV, fluvial_rcv_);
-        buffer(B_FLUVIAL_ACC, fluvial_acc_);
-        buffer(B_FLUVIAL_ANC, fluvial_anc_);
-        buffer(B_FLUVIAL_AB, fluvial_ab_);
-        buffer(B_FLUVIAL_CONTROL, fluvial_control_);
-        buffer(B_FLUVIAL_TILES, fluvial_tiles_);
         vkUpdateDescriptorSets(ctx.device, static_cast<uint32_t>(writes.size()), writes.data(), 0,
                                nullptr);
     }
 
+    bindFluvialBuffers();
+
     SimParams defaults{};
     setParams(defaults);
+}
+
+void Simulation::bindFluvialBuffers() {
+    const std::pair<uint32_t, const Buffer*> bindings[] = {
+        {B_FLUVIAL_LEVEL, &fluvial_level_}, {B_FLUVIAL_STEPS, &fluvial_steps_},     {B_FLUVIAL_LABEL, &fluvial_label_},
+        {B_FLUVIAL_EDGES, &fluvial_edges_}, {B_FLUVIAL_BASIN, &fluvial_basin_},     {B_FLUVIAL_BEST, &fluvial_best_},
+        {B_FLUVIAL_LISTS, &fluvial_lists_}, {B_FLUVIAL_RING, &fluvial_ring_},       {B_FLUVIAL_RING_VAL, &fluvial_ring_val_},
+        {B_FLUVIAL_RCV, &fluvial_rcv_},     {B_FLUVIAL_ACC, &fluvial_acc_},         {B_FLUVIAL_ANC, &fluvial_anc_},
+        {B_FLUVIAL_AB, &fluvial_ab_},       {B_FLUVIAL_CONTROL, &fluvial_control_}, {B_FLUVIAL_TILES, &fluvial_tiles_}};
+    std::vector<VkDescriptorBufferInfo> infos;
+    infos.reserve(std::size(bindings));
+    for (const auto& [binding, buf] : bindings)
+        infos.push_back({fluvial_allocated_ ? buf->buffer : unused_buffer_.buffer, 0, VK_WHOLE_SIZE});
+    std::vector<VkWriteDescriptorSet> writes;
+    for (VkDescriptorSet set : sets_)
+        for (size_t k = 0; k < std::size(bindings); ++k) {
+            VkWriteDescriptorSet wr{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            wr.dstSet = set;
+            wr.dstBinding = bindings[k].first;
+            wr.descriptorCount = 1;
+            wr.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            wr.pBufferInfo = &infos[k];
+            writes.push_back(wr);
+        }
+    vkUpdateDescriptorSets(ctx_.device, static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
+}
+
+void Simulation::allocateFluvial() {
+    if (fluvial_allocated_) return;
+    const std::string grid = "a " + std::to_string(width_) + "x" + std::to_string(height_) + " grid";
+    const uint64_t cells = uint64_t(width_) * uint64_t(height_);
+    // Cell indices << 4 (edge lists) must fit in 32 bits, coordinates in 16 bits (cell lists).
+    if (cells >= (uint64_t(1) << 28) || width_ > 65535 || height_ > 65535)
+        throw DeviceError(grid + " has too many cells for the fluvial model (at most 2^28 - 1, 65535 a side)");
+    // Every buffer is bound whole: none may exceed the device's range for one binding (128 MiB
+    // on lavapipe) nor its largest allocation.
+    const uint64_t max_range = ctx_.properties.limits.maxStorageBufferRange;
+    const auto sizes = fluvialBufferSizes(width_, height_);
+    for (const FluvialBufferSize& b : sizes) {
+        if (b.bytes > max_range)
+            throw DeviceError(grid + " needs " + std::to_string(b.bytes >> 20) + " MiB for the fluvial model's " + b.what +
+                              "; " + ctx_.device_name + " binds at most " + std::to_string(max_range >> 20) +
+                              " MiB in one storage buffer");
+        if (ctx_.max_allocation_bytes > 0 && b.bytes > ctx_.max_allocation_bytes)
+            throw DeviceError(grid + " needs " + std::to_string(b.bytes >> 20) + " MiB for the fluvial model's " + b.what +
+                              "; " + ctx_.device_name + " allocates at most " +
+                              std::to_string(ctx_.max_allocation_bytes >> 20) + " MiB at once");
+    }
+    const uint64_t need = simulationBytes(width_, height_) + fluvialBytes(width_, height_);
+    if (ctx_.device_local_bytes > 0 && need > ctx_.device_local_bytes)
+        throw DeviceError(grid + " needs " + std::to_string(need >> 20) + " MiB of GPU memory with the fluvial model's " +
+                          std::to_string(fluvialBytes(width_, height_) >> 20) + " MiB of buffers; " + ctx_.device_name +
+                          " has " + std::to_string(ctx_.device_local_bytes >> 20) + " MiB");
+    vkDeviceWaitIdle(ctx_.device); // the descriptor sets change: no step may be in flight
+    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    Buffer* const fluvial[] = {&fluvial_level_, &fluvial_steps_, &fluvial_rcv_,   &fluvial_acc_,   &fluvial_anc_,
+                               &fluvial_ab_,    &fluvial_tiles_, &fluvial_label_, &fluvial_edges_, &fluvial_basin_,
+                               &fluvial_best_,  &fluvial_lists_, &fluvial_ring_,  &fluvial_ring_val_};
+    static_assert(std::size(fluvial) == std::tuple_size_v<decltype(sizes)>);
+    try {
+        for (size_t k = 0; k < sizes.size(); ++k) createBuffer(*fluvial[k], ctx_, sizes[k].bytes, storage, false);
+        // The control lives in device memory (every round's passes update its counters with
+        // atomics; in host memory each would cross the bus); each step ends with a copy for the host.
+        createBuffer(fluvial_control_, ctx_, sizeof(FluvialControl), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, false);
+        createBuffer(fluvial_control_host_, ctx_, sizeof(FluvialControl), 0, true);
+    } catch (...) {
+        destroyFluvialBuffers(); // what was allocated goes back: the simulation is as it was
+        throw;
+    }
+    std::memset(fluvial_control_host_.mapped, 0, sizeof(FluvialControl));
+    VkCommandBuffer cmd = beginOneShot(ctx_);
+    vkCmdFillBuffer(cmd, fluvial_control_.buffer, 0, VK_WHOLE_SIZE, 0);
+    endOneShot(ctx_, cmd);
+    fluvial_allocated_ = true;
+    bindFluvialBuffers();
+}
+
+void Simulation::destroyFluvialBuffers() {
+    for (Buffer* b : {&fluvial_level_, &fluvial_steps_, &fluvial_rcv_, &fluvial_acc_, &fluvial_anc_, &fluvial_ab_,
+                      &fluvial_control_, &fluvial_control_host_, &fluvial_tiles_, &fluvial_label_, &fluvial_edges_,
+                      &fluvial_basin_, &fluvial_best_, &fluvial_lists_, &fluvial_ring_, &fluvial_ring_val_})
+        destroyBuffer(*b, ctx_);
 }
 
 Simulation::~Simulation() {
@@ -393,11 +444,9 @@ Simulation::~Simulation() {
     vkDestroyDescriptorPool(ctx_.device, descriptor_pool_, nullptr);
     vkDestroyPipelineLayout(ctx_.device, pipeline_layout_, nullptr);
     vkDestroyDescriptorSetLayout(ctx_.device, set_layout_, nullptr);
-    for (Buffer* b : {&params_buffer_, &partials_, &totals_, &springs_buffer_, &delta_, &drained_, &fluvial_level_,
-                      &fluvial_steps_, &fluvial_rcv_, &fluvial_acc_, &fluvial_anc_, &fluvial_ab_, &fluvial_control_, &fluvial_control_host_,
-                      &fluvial_tiles_, &fluvial_label_, &fluvial_edges_, &fluvial_basin_, &fluvial_best_,
-                      &fluvial_lists_, &fluvial_ring_, &fluvial_ring_val_})
+    for (Buffer* b : {&params_buffer_, &partials_, &totals_, &springs_buffer_, &delta_, &drained_, &unused_buffer_})
         destroyBuffer(*b, ctx_);
+    destroyFluvialBuffers();
     for (size_t i = 0; i < 2; ++i)
         for (Image* img : {&terrain_[i], &water_[i], &sediment_[i], &outflow_[i], &outflow_xy_[i], &outflow_zw_[i]})
             destroyImage(*img, ctx_);
@@ -498,6 +547,7 @@ std::vector<float> Simulation::download(Field f, bool next) const {
 }
 
 void Simulation::setParams(const SimParams& params) {
+    if (params.model == MODEL_FLUVIAL) allocateFluvial(); // throws before anything changes
     params_ = params;
     params_.width = width_;
     params_.height = height_;
@@ -698,6 +748,7 @@ void Simulation::reloadPass(Pass pass, const std::vector<uint32_t>& spirv) {
 }
 
 void Simulation::runPass(Pass pass) {
+    if (pass >= Pass::FluvialControl && pass <= Pass::FluvialDeposit) allocateFluvial();
     VkCommandBuffer cmd = beginOneShot(ctx_);
     recordUpdates(cmd);
     recordPass(cmd, pass);

@@ -86,10 +86,13 @@ struct Spring {
     float x, y, radius, rate_per_cell; // cells, cells, cells, m^3/s per cell
 };
 
-// GPU bytes a W x H simulation needs (checked against the device before allocating).
+// GPU bytes a W x H simulation needs (checked against the device before allocating), without the
+// fluvial model's buffers: those are allocated only when that model is first used.
 uint64_t simulationBytes(int width, int height);
+// GPU bytes of the fluvial model's buffers on a W x H grid (Simulation::allocateFluvial).
+uint64_t fluvialBytes(int width, int height);
 // The largest of the fluvial model's buffers (each is bound whole: it must fit the device's
-// maxStorageBufferRange, which the constructor checks).
+// maxStorageBufferRange and maxMemoryAllocationSize, which allocateFluvial checks).
 uint64_t fluvialLargestBuffer(int width, int height);
 
 // The most rounds each loop of the fluvial model's fill can need on a W x H grid, whatever the
@@ -209,12 +212,19 @@ public:
     // Fills the current terrain exactly (flats rounds in batches until they converge), routes
     // and accumulates. Returns the control of that fill (rounds per phase).
     FluvialControl fluvialAnalyse();
+    // The fluvial model's buffers (about 60 bytes a cell) exist only once that model is used:
+    // allocated by setParams with model = MODEL_FLUVIAL, fluvialAnalyse, or a fluvial pass run on
+    // its own (waits for the device first). A grid too large for them on this device is a
+    // DeviceError, and the simulation stays as it was (other models go on).
+    void allocateFluvial();
+    bool fluvialAllocated() const { return fluvial_allocated_; }
     FluvialControl fluvialControl() const; // after the GPU work finished
     std::vector<uint64_t> fluvialKeys() const;       // fill: ordered W bits << 32 | flat steps
     std::vector<uint32_t> fluvialBasins() const;     // fill: each cell's basin (LABEL_INDEX bits)
     std::vector<uint32_t> fluvialSpills() const;     // fill: per basin block, its ordered spill bits (FLUVIAL_NONE: never drains)
     std::vector<uint32_t> fluvialReceivers() const;
     std::vector<uint64_t> fluvialAccumulation() const; // after fluvialAnalyse or a step: FLUVIAL_ACC_ONE per cell
+    // (Each of these is empty, and the control zero, while the fluvial buffers are not allocated.)
 
 private:
     const Image& image(Field f, bool next) const;
@@ -240,6 +250,10 @@ private:
     void dispatchJob(VkCommandBuffer cmd, Pass pass, int job, int mode = 0);
     void recordFluvialReadback(VkCommandBuffer cmd); // the control, for fluvialControl()
     void control(VkCommandBuffer cmd, int mode);
+    // Points every descriptor set's fluvial bindings at the model's buffers, or at a small
+    // stand-in while they are not allocated.
+    void bindFluvialBuffers();
+    void destroyFluvialBuffers();
 
     const Context& ctx_;
     int width_ = 0, height_ = 0;
@@ -269,6 +283,8 @@ private:
         fluvial_control_host_,
         fluvial_tiles_, fluvial_label_, fluvial_edges_, fluvial_basin_, fluvial_best_, fluvial_lists_, fluvial_ring_,
         fluvial_ring_val_;
+    bool fluvial_allocated_ = false;
+    Buffer unused_buffer_; // bound in place of the fluvial buffers until allocateFluvial
     int step_index_ = 0; // steps recorded since construction (models with events in time)
 
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;

@@ -451,8 +451,61 @@ TEST_F(Fluvial, BuffersBindWithinTheDevicesRange) {
     const uint64_t range = ctx().properties.limits.maxStorageBufferRange;
     // The largest square grid this device's memory holds binds too.
     int side = 64;
-    while (gpu::simulationBytes(side + 64, side + 64) <= ctx().device_local_bytes) side += 64;
+    while (gpu::simulationBytes(side + 64, side + 64) + gpu::fluvialBytes(side + 64, side + 64) <= ctx().device_local_bytes)
+        side += 64;
     EXPECT_LE(gpu::fluvialLargestBuffer(side, side), range) << side << "x" << side;
+}
+
+// The fluvial buffers (about 60 bytes a cell) exist only once that model is used: a pipe-model
+// simulation never allocates them and simulationBytes leaves them out; the first switch to the
+// fluvial model allocates them. A grid whose buffers would not bind, or not fit in the device's
+// memory, is refused at that switch with one clear DeviceError (exit status 3 in the commands),
+// and the simulation goes on with the model it had.
+TEST_F(Fluvial, BuffersAreAllocatedOnlyWhenTheModelIsUsed) {
+    const int w = 67, h = 45;
+    const std::vector<float> z = pittedTerrain(w, h, 7);
+    EXPECT_GE(gpu::fluvialBytes(w, h), uint64_t(w) * h * 56);
+    gpu::SimParams pipe = params(w, h);
+    pipe.model = MODEL_PIPE;
+    auto sim = make(z, w, h, pipe);
+    sim->run(2);
+    EXPECT_FALSE(sim->fluvialAllocated());
+    EXPECT_TRUE(sim->fluvialKeys().empty());
+    EXPECT_EQ(sim->fluvialControl().converged, 0u);
+    sim->setParams(params(w, h));
+    EXPECT_TRUE(sim->fluvialAllocated());
+    sim->run(1);
+    EXPECT_EQ(sim->fluvialControl().converged, 1u);
+    EXPECT_EQ(sim->fluvialReceivers().size(), size_t(w) * h);
+    sim->setParams(pipe); // back to the pipe model: the buffers stay for the next switch
+    sim->run(1);
+    EXPECT_TRUE(sim->fluvialAllocated());
+
+    auto refused = [&](const gpu::Context& limited, const char* expect) {
+        gpu::Simulation s(limited, w, h);
+        s.upload(Field::Terrain, z);
+        s.setParams(pipe);
+        s.run(1);
+        try {
+            s.setParams(params(w, h));
+            ADD_FAILURE() << "the fluvial model was allowed: " << expect;
+        } catch (const gpu::DeviceError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("fluvial model"), std::string::npos) << what;
+            EXPECT_NE(what.find(expect), std::string::npos) << what;
+            EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+        }
+        EXPECT_FALSE(s.fluvialAllocated());
+        EXPECT_EQ(s.params().model, MODEL_PIPE);
+        s.run(1); // the pipe model goes on
+        EXPECT_TRUE(s.fluvialKeys().empty());
+    };
+    gpu::Context narrow = ctx(); // shares the device; only the limit differs
+    narrow.properties.limits.maxStorageBufferRange = uint32_t(gpu::fluvialLargestBuffer(w, h) - 4);
+    refused(narrow, "binds at most");
+    gpu::Context small = ctx();
+    small.device_local_bytes = gpu::simulationBytes(w, h) + gpu::fluvialBytes(w, h) / 2;
+    refused(small, "MiB of GPU memory");
 }
 
 // One whole iteration (fill, route, accumulate, implicit erosion, diffusion) against the double
