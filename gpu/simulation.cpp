@@ -69,6 +69,9 @@ int writtenPingPong(int model) {
     switch (model) {
     case MODEL_THERMAL:
     case MODEL_OLSEN: return terrain;
+    case MODEL_MUSGRAVE:
+    case MODEL_SIMPLE: return terrain | water | sediment; // no outflow: their water moves without one
+    case MODEL_PARTICLES: return terrain | sediment;      // droplets carry no standing water
     default: return terrain | water | sediment | outflow;
     }
 }
