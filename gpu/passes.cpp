@@ -68,14 +68,14 @@ const std::vector<PassInfo>& passTable() {
         {"talus_gather", {{F::ThermalRate, R}, {F::Terrain, RW}}},
         {"musgrave_transfer",
          {{F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW}, {F::Hardness, R}, {F::ThermalAxis, W},
-          {F::ThermalDiag, W}, {F::Scratch, W}, {F::Outflow, RW}}},
+          {F::ThermalDiag, W}, {F::Scratch, W}}},
         {"musgrave_apply",
          {{F::Water, RW}, {F::Sediment, RW}, {F::ThermalAxis, R}, {F::ThermalDiag, R}, {F::Scratch, R}}},
         {"simple_transfer",
-         {{F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW}, {F::Hardness, R}, {F::Scratch, W}, {F::Outflow, RW}}},
+         {{F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW}, {F::Hardness, R}, {F::Scratch, W}}},
         {"simple_apply", {{F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW}, {F::Scratch, R}}},
         {"particles", {}},
-        {"particles_apply", {{F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW}, {F::Outflow, RW}}, 16.0},
+        {"particles_apply", {{F::Terrain, RW}, {F::Sediment, RW}}, 16.0},
         // The fluvial model (gpu/fluvial.cpp). Buffer bytes per cell of one dispatch: a pass over
         // the grid counts each entry it reads and writes once; a pass over a list (ring nodes:
         // RING_CELLS per 256-cell tile; basins: at most one per 2 x 2 cells; exits: at most the
