@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "copy_bench.h"
+#include "export.h"
 #include "io/errors.h"
 #include "io/terrain_gen.h"
 #include "resources.h"
@@ -88,6 +89,10 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, S
     r.substeps = substeps;
     r.pass_bytes = stepBytes(passes, sim.params(), n);
     for (double& b : r.pass_bytes) b *= substeps;
+    if (model == MODEL_FLUVIAL) // its phases: the rounds that ran and the lists' lengths
+        for (size_t p = 0; p < passes.size(); ++p)
+            r.pass_bytes[p] = gpu::fluvialPhaseBytes(p, r.fluvial, n.w, n.h, sp.fluvial_deposition > 0.0f) /
+                              (double(n.w) * n.h);
     r.pass_ms.assign(passes.size(), 0.0);
     for (int s = 0; s < steps; ++s)
         for (int k = 0; k < substeps; ++k)
@@ -136,11 +141,14 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
         js["mcells_per_s"] = cells * (1000.0 / r.step_ms) / 1e6;
         js["copy"] = {{"bytes", copy.bytes}, {"buffer_gb_per_s", copy.buffer_gb_s}, {"image_gb_per_s", copy.image_gb_s}};
         auto share = [&](double gb_per_s) { return copy.best() > 0.0 ? gb_per_s / copy.best() : 0.0; };
+        // The fluvial model's entries are its phases, their bytes estimated from the rounds that ran.
+        const bool fluvial = model == MODEL_FLUVIAL;
+        auto name = [&](size_t p) { return fluvial ? gpu::fluvialPhaseName(p) : gpu::passName(passes[p]); };
         double bytes = 0.0;
         for (size_t p = 0; p < passes.size(); ++p) {
             const double gbs = r.pass_ms[p] > 0 ? r.pass_bytes[p] * cells / (r.pass_ms[p] * 1e6) : 0.0;
             bytes += r.pass_bytes[p];
-            js["passes"][gpu::passName(passes[p])] = {
+            js["passes"][name(p)] = {
                 {"ms", r.pass_ms[p]}, {"bytes_per_cell", r.pass_bytes[p]}, {"gb_per_s", gbs}, {"share_of_copy", share(gbs)}};
         }
         const double step_gbs = bytes * cells / (r.step_ms * 1e6);
@@ -148,12 +156,7 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
         js["substeps"] = r.substeps;
         js["gb_per_s"] = step_gbs;
         js["share_of_copy"] = share(step_gbs);
-        if (model == MODEL_FLUVIAL) {
-            js["fill_sweeps"] = r.fluvial.sweeps;
-            js["fill_converged"] = r.fluvial.converged != 0;
-            js["jump_rounds"] = r.fluvial.rounds;
-            js["fill_tiles_swept"] = r.fluvial.tiles_swept;
-        }
+        if (fluvial) js["fluvial_rounds"] = fluvialRounds(r.fluvial);
         out["sizes"].push_back(js);
         if (!o.json) {
             std::printf("%s model, %d x %d on %s: %.3f ms/step, %.1f steps/s, %.1f Mcells/s\n", o.model.c_str(), n.w, n.h,
@@ -163,13 +166,16 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
                         bytes, step_gbs, 100.0 * share(step_gbs), copy.buffer_gb_s, copy.image_gb_s, double(copy.bytes) / 1e6);
             if (r.substeps > 1) std::printf("  %d CFL sub-steps per step (each pass's row sums them)\n", r.substeps);
             if (model == MODEL_FLUVIAL)
-                std::printf("  one iteration: %u fill sweeps (%s) over %u tiles of 16x16, %u pointer-jumping rounds\n",
-                            r.fluvial.sweeps, r.fluvial.converged ? "converged" : "NOT converged",
-                            r.fluvial.tiles_swept, r.fluvial.rounds);
+                std::printf("  one iteration's rounds: %u basin labels, %u basin graph + %u hook jumps, %u flats (%s, "
+                            "%u tiles), %u accumulate, %u erode, %u deposit\n",
+                            r.fluvial.rounds_label, r.fluvial.rounds_boruvka, r.fluvial.rounds_hook,
+                            r.fluvial.rounds_flats, r.fluvial.converged ? "converged" : "NOT converged",
+                            r.fluvial.tiles_flats, r.fluvial.rounds_tree[TREE_ACCUMULATE],
+                            r.fluvial.rounds_tree[TREE_ERODE], r.fluvial.rounds_tree[TREE_SEDIMENT]);
             std::printf("  %-38s %9s %8s %9s %7s\n", "pass", "ms", "B/cell", "GB/s", "% copy");
             for (size_t p = 0; p < passes.size(); ++p) {
-                const nlohmann::json& jp = js["passes"][gpu::passName(passes[p])];
-                std::printf("  %-38s %9.4f %8.1f %9.2f %6.0f%%\n", gpu::passName(passes[p]), r.pass_ms[p], r.pass_bytes[p],
+                const nlohmann::json& jp = js["passes"][name(p)];
+                std::printf("  %-38s %9.4f %8.1f %9.2f %6.0f%%\n", name(p), r.pass_ms[p], r.pass_bytes[p],
                             jp["gb_per_s"].get<double>(), 100.0 * jp["share_of_copy"].get<double>());
             }
             std::fflush(stdout);

@@ -34,7 +34,8 @@ int fillCommand(const FillOptions& o, const DeviceOptions& device) {
     sp.model = MODEL_FLUVIAL;
     sim.setParams(sp);
     const auto start = std::chrono::steady_clock::now();
-    nlohmann::json summary = fluvialSummary(sim, cell_size, sim.fluvialAnalyse());
+    const gpu::FluvialControl fill = sim.fluvialAnalyse();
+    nlohmann::json summary = fluvialSummary(sim, cell_size, fill);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     // The filled surface exactly as the fill computed it (not ground + depth re-rounded).
@@ -58,17 +59,20 @@ int fillCommand(const FillOptions& o, const DeviceOptions& device) {
                              {"filled_cells", summary["lake_cells"]},
                              {"deepest_fill_m", summary["deepest_lake_m"]},
                              {"largest_drainage_area_m2", summary["largest_drainage_area_m2"]},
-                             {"fill_sweeps", summary["fill_sweeps"]},
+                             {"fill_rounds", summary["fill_rounds"]},
                              {"unreached_cells", unreached},
                              {"seconds", seconds},
                              {"device", scoped.ctx.device_name}};
     saveHeightmap(o.out, filled, cell_size);
     if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
     if (!o.out_maps.empty()) exportMaps(sim, o.out_maps);
-    std::fprintf(stderr, "alluvium: wrote %s%s: %lld cells filled, %.6g m^3, deepest %.4g m (%d sweeps)\n",
+    std::fprintf(stderr,
+                 "alluvium: wrote %s%s: %lld cells filled, %.6g m^3, deepest %.4g m (rounds: %u basin labels, "
+                 "%u basin graph + %u hook jumps, %u flats)\n",
                  displayPath(o.out).c_str(), writesSidecar(o.out) ? " (+ .json)" : "",
                  summary["lake_cells"].get<long long>(), summary["lake_volume_m3"].get<double>(),
-                 summary["deepest_lake_m"].get<double>(), summary["fill_sweeps"].get<int>());
+                 summary["deepest_lake_m"].get<double>(), fill.rounds_label, fill.rounds_boruvka, fill.rounds_hook,
+                 fill.rounds_flats);
     return 0;
 }
 

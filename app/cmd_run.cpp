@@ -212,10 +212,11 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     report["nodata_filled"] = initial.terrain.nodata_filled;
     // Lakes and drainage of the final terrain, once, for the fluvial report and --out-maps.
     const gpu::FluvialControl last = sim.fluvialControl(); // the last iteration's fill, before that
-    const int analysis_sweeps = model == MODEL_FLUVIAL || !o.out_maps.empty() ? sim.fluvialAnalyse() : 0;
+    const gpu::FluvialControl analysis =
+        model == MODEL_FLUVIAL || !o.out_maps.empty() ? sim.fluvialAnalyse() : gpu::FluvialControl{};
     if (model == MODEL_FLUVIAL) {
-        report["fluvial"] = fluvialSummary(sim, cell_size, analysis_sweeps);
-        report["fluvial"]["last_iteration_fill_sweeps"] = last.sweeps;
+        report["fluvial"] = fluvialSummary(sim, cell_size, analysis);
+        report["fluvial"]["last_iteration_rounds"] = fluvialRounds(last);
         report["fluvial"]["last_iteration_fill_converged"] = last.converged != 0;
         report["fluvial"]["years"] = params[Param::fluvial_time_step] * double(steps_before + o.steps);
         // Stream-power erosion and deposition since the start (the wear map), m^3; the rest of

@@ -28,9 +28,7 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     ScopedContext scoped(device);
     gpu::Simulation sim(scoped.ctx, w, h);
     loadInitialState(sim, initial, params);
-    gpu::SimParams sp = toSimParams(params, w, h);
-    sp.model = MODEL_FLUVIAL; // the edges where water leaves: fluvial_outlets
-    sim.setParams(sp);
+    sim.setParams(toSimParams(params, w, h)); // the edges where water leaves: fluvial_outlets
     std::fprintf(stderr, "alluvium: the water table of %dx%d cells of %g m, %d rounds\n", w, h, cell_size, iterations);
     const auto start = std::chrono::steady_clock::now();
     Progress progress("relaxing", iterations);

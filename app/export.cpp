@@ -11,7 +11,20 @@
 
 namespace alluvium {
 
-nlohmann::json fluvialSummary(const gpu::Simulation& sim, double cell_size, int sweeps) {
+nlohmann::json fluvialFillRounds(const gpu::FluvialControl& c) {
+    return {{"basin_labels", c.rounds_label}, {"basin_graph", c.rounds_boruvka}, {"hook_jumps", c.rounds_hook},
+            {"flats", c.rounds_flats},        {"flats_converged", c.converged != 0}};
+}
+
+nlohmann::json fluvialRounds(const gpu::FluvialControl& c) {
+    nlohmann::json j = fluvialFillRounds(c);
+    j["accumulate"] = c.rounds_tree[TREE_ACCUMULATE];
+    j["erode"] = c.rounds_tree[TREE_ERODE];
+    j["deposit"] = c.rounds_tree[TREE_SEDIMENT];
+    return j;
+}
+
+nlohmann::json fluvialSummary(const gpu::Simulation& sim, double cell_size, const gpu::FluvialControl& fill) {
     const std::vector<float> lake = sim.download(gpu::Field::Lake);
     const std::vector<float> area = sim.download(gpu::Field::Drainage);
     double volume = 0.0, deepest = 0.0, largest = 0.0;
@@ -23,7 +36,7 @@ nlohmann::json fluvialSummary(const gpu::Simulation& sim, double cell_size, int 
         largest = std::max(largest, double(area[i]));
     }
     return {{"lake_volume_m3", volume},        {"lake_cells", cells}, {"deepest_lake_m", deepest},
-            {"largest_drainage_area_m2", largest}, {"fill_sweeps", sweeps}};
+            {"largest_drainage_area_m2", largest}, {"fill_rounds", fluvialFillRounds(fill)}};
 }
 
 std::vector<float> liveWaterTable(const gpu::Simulation& sim) {

@@ -194,7 +194,7 @@ gpu::SimParams toSimParams(const Params& params, int width, int height) {
     s.fluvial_dt = si(Param::fluvial_time_step);
     s.fluvial_outlets = fluvialOutletBits(static_cast<int>(params[Param::fluvial_outlets]));
     s.fluvial_deposition = si(Param::fluvial_deposition);
-    s.fluvial_fill_sweeps = static_cast<int>(std::lround(params[Param::fluvial_fill_sweeps]));
+    s.fluvial_flat_rounds = static_cast<int>(std::lround(params[Param::fluvial_flat_rounds]));
     s.enable_groundwater = flag(Param::enable_groundwater);
     s.infiltration_rate = si(Param::infiltration_rate);
     s.porosity = si(Param::porosity);

@@ -127,8 +127,9 @@ namespace alluvium {
       "(lakes all of it); 0 = off")                                                              \
     X(fluvial_outlets, "fluvial model", 0, 0, 6, "all|left|right|top|bottom|left_right|top_bottom", \
       1.0, 'e', "fluvial model: the edges that are outlets (base level); the others are closed")  \
-    X(fluvial_fill_sweeps, "fluvial model", 256, 1, 65536, "sweeps", 1.0, 'f',                     \
-      "fluvial model: most lake-filling sweeps per iteration (the report says if one fell short)")    \
+    X(fluvial_flat_rounds, "fluvial model", 64, 4, 256, "rounds", 1.0, 'f',                        \
+      "fluvial model: safety bound on the rounds across lakes and flats per iteration (each carries " \
+      "a 16-cell tile; they stop once done; the report says if one fell short)")    \
     X(enable_groundwater, "groundwater", 0, 0, 1, "", 1.0, 'b',                                     \
       "run the groundwater passes (pipe model): infiltration, Dupuit flow, seepage")  \
     X(infiltration_rate, "groundwater", 0.2, 0.0, 50.0, "mm/s", 1e-3, 'f',                          \

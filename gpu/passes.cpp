@@ -24,7 +24,11 @@ enum class When {
     Groundwater, // groundwater runs in the step
     Sea,         // the pipe model's sea is on
     GroundwaterOrSea,
+    Deposition,  // the fluvial model deposits sediment
 };
+
+constexpr double kRingPerCell = double(RING_CELLS) / double(WG_X * WG_Y); // tile-crossing nodes per cell
+constexpr double kBasinsPerCell = 0.25;                                    // pits are never neighbours
 
 struct Access {
     Field field;
@@ -68,26 +72,46 @@ const std::vector<PassInfo>& passTable() {
         {"talus_gather", {{F::ThermalRate, R}, {F::Terrain, RW}}},
         {"musgrave_transfer",
          {{F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW}, {F::Hardness, R}, {F::ThermalAxis, W},
-          {F::ThermalDiag, W}, {F::Scratch, W}, {F::Outflow, RW}}},
+          {F::ThermalDiag, W}, {F::Scratch, W}}},
         {"musgrave_apply",
          {{F::Water, RW}, {F::Sediment, RW}, {F::ThermalAxis, R}, {F::ThermalDiag, R}, {F::Scratch, R}}},
         {"simple_transfer",
-         {{F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW}, {F::Hardness, R}, {F::Scratch, W}, {F::Outflow, RW}}},
+         {{F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW}, {F::Hardness, R}, {F::Scratch, W}}},
         {"simple_apply", {{F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW}, {F::Scratch, R}}},
         {"particles", {}},
-        {"particles_apply", {{F::Terrain, RW}, {F::Water, RW}, {F::Sediment, RW}, {F::Outflow, RW}}, 16.0},
+        {"particles_apply", {{F::Terrain, RW}, {F::Sediment, RW}}, 16.0},
+        // The fluvial model (gpu/fluvial.cpp). Buffer bytes per cell of one dispatch: a pass over
+        // the grid counts each entry it reads and writes once; a pass over a list (ring nodes:
+        // RING_CELLS per 256-cell tile; basins: at most one per 2 x 2 cells; exits: at most the
+        // ring nodes) counts the list at its largest, so its row is a bound for one round. The
+        // bench's phases count the rounds that ran and the lists' real lengths
+        // (fluvialPhaseBytes).
         {"fluvial_control", {}},
-        {"fluvial_fill_init", {}, 8.0},
-        {"fluvial_tiles", {}},
-        {"fluvial_fill", {}},
-        {"fluvial_route", {}},
-        {"fluvial_accumulate", {}},
-        {"fluvial_erode_init", {}},
-        {"fluvial_erode", {}},
-        {"fluvial_apply", {}},
-        {"fluvial_sediment_init", {}},
-        {"fluvial_sediment", {}},
-        {"fluvial_deposit", {}},
+        // ground bits and label written per cell, the ring cells' pointers
+        {"fluvial_descend", {{F::Terrain, R}}, 8.0 + kRingPerCell * 4.0},
+        {"fluvial_label_jump", {}, kRingPerCell * 12.0}, // a ring node's two pointers and its label
+        // label and ground bits of a cell (neighbours' from cache), its boundary entry
+        {"fluvial_edges", {}, 4.0 + 4.0 + 4.0},
+        {"fluvial_hook", {}, kBasinsPerCell * 24.0},      // a root, its best pass, its hook
+        {"fluvial_hook_jump", {}, kBasinsPerCell * 24.0}, // pointers read and written
+        {"fluvial_relabel", {}, kBasinsPerCell * 20.0},   // component, spill, best reset
+        // label, ground bits, the basin's spill; level and steps written; the tile list
+        {"fluvial_level", {}, 4.0 + 4.0 + 4.0 + 4.0 + 4.0},
+        {"fluvial_flats", {}, 4.0 + 4.0 + 4.0}, // per cell of a tile visited: level, steps read and written
+        // level, steps, ground bits; receiver, local drainage written; the ring's exits
+        {"fluvial_route", {{F::Lake, W}, {F::RainMask, R, When::RainMask}}, 4.0 + 4.0 + 4.0 + 4.0 + 8.0 + kRingPerCell * 8.0},
+        {"fluvial_tree_init", {}, kRingPerCell * 40.0}, // an exit's receiver, values, pointers
+        {"fluvial_tree_jump", {}, kRingPerCell * 64.0}, // list, pointers, values, two atomic adds
+        {"fluvial_tree_push", {}, kRingPerCell * 24.0},
+        // drainage read and written, receiver, level; erosion maps and targets written
+        {"fluvial_drainage",
+         {{F::Terrain, R}, {F::Hardness, R}, {F::Lake, R}, {F::Uplift, R}, {F::Drainage, W}},
+         8.0 + 8.0 + 4.0 + 4.0 + 8.0 + 4.0},
+        // the erosion map and its target (the new ground), the ring's values
+        {"fluvial_apply",
+         {{F::Terrain, RW}, {F::Lake, R}, {F::Uplift, R}, {F::Wear, RW}, {F::Drainage, R, When::Deposition}},
+         8.0 + 4.0 + kRingPerCell * 8.0},
+        {"fluvial_deposit", {{F::Drainage, R}, {F::Terrain, RW}, {F::Wear, RW}}, 8.0 + kRingPerCell * 8.0},
         {"grid_totals", {}},
         // Issue 12. sea_spill: SEA_ROUNDS_PER_STEP rounds (each reads the ground and 5 texels of
         // one half, writes the other) and the commit (a control read; the copy when it commits).
@@ -115,7 +139,7 @@ const std::vector<PassInfo>& passTable() {
 
 const PassInfo& info(Pass p) {
     const std::vector<PassInfo>& table = passTable();
-    static_assert(kPassCount == 42, "a pass was added: give it a row in passTable()");
+    static_assert(kPassCount == 46, "a pass was added: give it a row in passTable()");
     return table.at(static_cast<size_t>(p));
 }
 
@@ -130,6 +154,7 @@ bool happens(When when, const SimParams& q) {
     case When::Groundwater: return q.enable_groundwater != 0 && q.model == MODEL_PIPE;
     case When::Sea: return q.enable_sea != 0 && q.model == MODEL_PIPE;
     case When::GroundwaterOrSea: return happens(When::Groundwater, q) || happens(When::Sea, q);
+    case When::Deposition: return q.fluvial_deposition > 0.0f;
     }
     return false;
 }
@@ -178,8 +203,10 @@ const std::vector<Pass>& modelPasses(int model, PipePasses pipe_passes) {
     static const std::vector<Pass> musgrave = {Pass::MusgraveTransfer, Pass::MusgraveApply, Pass::GridTotals};
     static const std::vector<Pass> simple = {Pass::SimpleTransfer, Pass::SimpleApply, Pass::GridTotals};
     static const std::vector<Pass> particles = {Pass::Particles, Pass::ParticlesApply};
-    static const std::vector<Pass> fluvial = {Pass::FluvialFill, Pass::FluvialRoute, Pass::FluvialAccumulate,
-                                              Pass::FluvialErode};
+    // Phases: basins, pass points, spill solve, flats, route, accumulate, erode, deposit.
+    static const std::vector<Pass> fluvial = {Pass::FluvialDescend, Pass::FluvialEdges, Pass::FluvialHook,
+                                              Pass::FluvialFlats, Pass::FluvialRoute, Pass::FluvialDrainage,
+                                              Pass::FluvialApply, Pass::FluvialDeposit};
     switch (model) {
     case MODEL_THERMAL:
     case MODEL_OLSEN: return talus;
@@ -189,6 +216,12 @@ const std::vector<Pass>& modelPasses(int model, PipePasses pipe_passes) {
     case MODEL_FLUVIAL: return fluvial;
     default: return pipe_passes == PipePasses::Direct ? pipe_direct : pipe;
     }
+}
+
+const char* fluvialPhaseName(size_t phase) {
+    static const char* const names[] = {"basins", "pass_points", "spill_solve", "flats",
+                                        "route",  "accumulate",  "erode",       "deposit"};
+    return phase < std::size(names) ? names[phase] : "?";
 }
 
 const char* modelName(int model) {

@@ -54,10 +54,13 @@ enum class Pass {
     MusgraveTransfer, MusgraveApply, // the musgrave model
     SimpleTransfer, SimpleApply,     // the simple model
     Particles, ParticlesApply,       // the particles model
-    // The fluvial model: a control pass between the iterative ones, the lake fill (init, sweeps),
-    // routing, accumulation rounds, implicit erosion (init, rounds) and the new ground.
-    FluvialControl, FluvialFillInit, FluvialTiles, FluvialFill, FluvialRoute, FluvialAccumulate, FluvialErodeInit,
-    FluvialErode, FluvialApply, FluvialSedimentInit, FluvialSediment, FluvialDeposit,
+    // The fluvial model: a control pass between the iterative ones; depression routing (descent
+    // and basin labels, label rounds, rounds of the basin graph: edges, hook, hook jumps, relabel;
+    // the filled level, flats rounds); routing (and drainage within tiles), the loops over the
+    // tiles' exits (init, rounds), the drainage and erosion maps, the new ground, deposition.
+    FluvialControl, FluvialDescend, FluvialLabelJump, FluvialEdges, FluvialHook, FluvialHookJump, FluvialRelabel,
+    FluvialLevel, FluvialFlats, FluvialRoute, FluvialTreeInit, FluvialTreeJump, FluvialTreePush, FluvialDrainage, FluvialApply,
+    FluvialDeposit,
     GridTotals, // musgrave and simple: the step's rain and evaporation into the totals
     // Groundwater and the sea (gpu/groundwater.cpp, gpu/sea.cpp): the sea's spill rounds of the
     // step; seepage, infiltration and the ocean held at the sea's surface; the Dupuit flow's
@@ -83,8 +86,15 @@ const char* pipePassesName(PipePasses p);
 PipePasses resolvePipePasses(const Context& ctx, PipePasses asked);
 
 // The passes of one step of a model (MODEL_*), in order, each followed by a timestamp when timed.
-// For the fluvial model, its phases (fill, route, accumulate, erode), each several dispatches.
+// For the fluvial model, its phases (basins, pass points, spill solve, flats, route, accumulate,
+// erode, deposit), each of which records several dispatches (see fluvialRoundBounds).
 const std::vector<Pass>& modelPasses(int model, PipePasses pipe = PipePasses::Fused);
+// The fluvial model's phases by index in modelPasses(MODEL_FLUVIAL): basins, pass_points,
+// spill_solve, flats, route, accumulate, erode, deposit.
+const char* fluvialPhaseName(size_t phase);
+// Bytes one fluvial phase reads and writes in an iteration, estimated from the rounds that ran
+// (`c`, the control after the step) on a W x H grid (for effective GB/s).
+double fluvialPhaseBytes(size_t phase, const FluvialControl& c, int width, int height, bool deposition);
 const char* modelName(int model);
 int modelFromName(const std::string& name); // -1 if unknown
 
@@ -92,8 +102,25 @@ struct Spring {
     float x, y, radius, rate_per_cell; // cells, cells, cells, m^3/s per cell
 };
 
-// GPU bytes a W x H simulation needs (checked against the device before allocating).
+// GPU bytes a W x H simulation needs (checked against the device before allocating), without the
+// fluvial model's buffers: those are allocated only when that model is first used.
 uint64_t simulationBytes(int width, int height);
+// GPU bytes of the fluvial model's buffers on a W x H grid (Simulation::allocateFluvial).
+uint64_t fluvialBytes(int width, int height);
+// The largest of the fluvial model's buffers (each is bound whole: it must fit the device's
+// maxStorageBufferRange and maxMemoryAllocationSize, which allocateFluvial checks).
+uint64_t fluvialLargestBuffer(int width, int height);
+
+// The most rounds each loop of the fluvial model's fill can need on a W x H grid, whatever the
+// terrain and the device: the host records that many (the GPU stops each loop when it is done).
+struct FluvialRoundBounds {
+    int label;               // basin labels across tiles: ceil(log2(ring nodes))
+    int boruvka;             // rounds of the basin graph: floor(log2(basins)) + 1
+    std::vector<int> hook;   // per round of the basin graph, its hook-jumping rounds
+    int tree;                // each loop over the tiles' exits: ceil(log2(ring nodes))
+    int hookTotal() const;
+};
+FluvialRoundBounds fluvialRoundBounds(int width, int height);
 // Whether a W x H grid keeps its 4-channel fields as two rg32f images each, because one rgba32f
 // image would exceed the device's largest allocation (ctx.max_allocation_bytes).
 bool splitsWideFields(const Context& ctx, int width, int height);
@@ -218,21 +245,33 @@ public:
     // Waits for the device first; the old pipeline is destroyed.
     void reloadPass(Pass pass, const std::vector<uint32_t>& spirv);
 
-    // The fluvial model's phases, recorded by recordStep (tests and `alluvium fill` use them
-    // one by one). Fill: `start` resets the surface to the outlets; up to `sweeps` sweeps run
-    // (they stop on the GPU at the fixed point). Route: receivers, lake depth and drainage
-    // area of the current fill. Erode: the implicit stream-power update into the next terrain,
-    // then (fluvial_deposition > 0) the sediment routed downstream and partly deposited.
-    void recordFluvialFill(VkCommandBuffer cmd, bool start, int sweeps);
+    // The fluvial model's phases, recorded by recordStep (fluvialAnalyse uses them one by one).
+    // Fill: depression routing from the current terrain, a bounded number of rounds of each loop
+    // (fluvialRoundBounds), of which the flats' at most `flat_rounds`; MoreFlats: further flats
+    // rounds, continuing where the last fill left them. Route: receivers, lake depth, drainage
+    // within tiles (recordStep then sums it across tiles). Erode: the implicit stream-power
+    // update into the next terrain, then (fluvial_deposition > 0) the sediment routed downstream
+    // and partly deposited.
+    void recordFluvialFill(VkCommandBuffer cmd, int flat_rounds, GpuTimer* timer = nullptr);
+    void recordFluvialMoreFlats(VkCommandBuffer cmd, int flat_rounds);
     void recordFluvialRoute(VkCommandBuffer cmd);
-    void recordFluvialErode(VkCommandBuffer cmd);
-    // Fills the current terrain to its fixed point (host loop over batches of sweeps), routes
-    // and accumulates. Returns the sweeps it took.
-    int fluvialAnalyse();
+    void recordFluvialErode(VkCommandBuffer cmd, GpuTimer* timer = nullptr);
+    // Fills the current terrain exactly (flats rounds in batches until they converge), routes
+    // and accumulates. Returns the control of that fill (rounds per phase).
+    FluvialControl fluvialAnalyse();
+    // The fluvial model's buffers (about 60 bytes a cell) exist only once that model is used:
+    // allocated by setParams with model = MODEL_FLUVIAL, fluvialAnalyse, or a fluvial pass run on
+    // its own (waits for the device first). A grid too large for them on this device is a
+    // DeviceError, and the simulation stays as it was (other models go on).
+    void allocateFluvial();
+    bool fluvialAllocated() const { return fluvial_allocated_; }
     FluvialControl fluvialControl() const; // after the GPU work finished
     std::vector<uint64_t> fluvialKeys() const;       // fill: ordered W bits << 32 | flat steps
+    std::vector<uint32_t> fluvialBasins() const;     // fill: each cell's basin (LABEL_INDEX bits)
+    std::vector<uint32_t> fluvialSpills() const;     // fill: per basin block, its ordered spill bits (FLUVIAL_NONE: never drains)
     std::vector<uint32_t> fluvialReceivers() const;
-    std::vector<uint64_t> fluvialAccumulation() const; // after fluvialAnalyse: FLUVIAL_ACC_ONE per cell
+    std::vector<uint64_t> fluvialAccumulation() const; // after fluvialAnalyse or a step: FLUVIAL_ACC_ONE per cell
+    // (Each of these is empty, and the control zero, while the fluvial buffers are not allocated.)
 
 private:
     const Image& image(Field f, bool next) const;
@@ -247,7 +286,6 @@ private:
     VkPipeline createPipeline(VkShaderModule module) const; // with the simulation's specialization
     void dispatch(VkCommandBuffer cmd, Pass pass, int mode = 0);
     void pushConstants(VkCommandBuffer cmd, const PushConstants& push);
-    void dispatchIndirect(VkCommandBuffer cmd, Pass pass, int mode = 0);
     void bindSet(VkCommandBuffer cmd);
     // Groundwater and the sea after a step's own passes (gpu/groundwater.cpp): the sea's spill
     // rounds (pipe model), the water exchange, the Dupuit sub-steps, and for the other models the
@@ -263,13 +301,20 @@ private:
     void recordSeaRounds(VkCommandBuffer cmd);
     void recordSeaSpillFull(VkCommandBuffer cmd);
     void dispatchIndirect(VkCommandBuffer cmd, Pass pass, int mode, const Buffer& args);
-    // One iteration of the fluvial model (gpu/fluvial.cpp): fill, route, accumulate, erode, each
-    // phase followed by a timestamp when timed.
+    // One iteration of the fluvial model (gpu/fluvial.cpp), each phase followed by a timestamp
+    // when timed.
     void recordFluvialStep(VkCommandBuffer cmd, GpuTimer* timer);
-    int jumpRounds() const;
-    void recordAccumulation(VkCommandBuffer cmd);
-    // Restarts the control's jump counters, then records jumpRounds() rounds of `round`.
-    void recordJumps(VkCommandBuffer cmd, Pass round); // enough pointer-jumping rounds for the longest possible path
+    void recordFluvialFlats(VkCommandBuffer cmd, int rounds);
+    // One loop over the tiles' exits (TREE_*): init, then as many rounds as the longest
+    // possible chain of exits needs.
+    void recordTree(VkCommandBuffer cmd, int tree);
+    void dispatchJob(VkCommandBuffer cmd, Pass pass, int job, int mode = 0);
+    void recordFluvialReadback(VkCommandBuffer cmd); // the control, for fluvialControl()
+    void control(VkCommandBuffer cmd, int mode);
+    // Points every descriptor set's fluvial bindings at the model's buffers, or at a small
+    // stand-in while they are not allocated.
+    void bindFluvialBuffers();
+    void destroyFluvialBuffers();
 
     const Context& ctx_;
     int width_ = 0, height_ = 0;
@@ -295,8 +340,12 @@ private:
     // when not): every binding of the set stays valid.
     Image unused_rgba_, unused_rg_;
     Buffer params_buffer_, partials_, totals_, springs_buffer_, delta_, drained_;
-    Buffer fluvial_key_, fluvial_rcv_, fluvial_acc_, fluvial_anc_, fluvial_ab_, fluvial_control_, fluvial_tiles_;
-    int fill_sweeps_recorded_ = 0; // since the fill's start: numbers the sweeps (tile skipping)
+    Buffer fluvial_level_, fluvial_steps_, fluvial_rcv_, fluvial_acc_, fluvial_anc_, fluvial_ab_, fluvial_control_,
+        fluvial_control_host_,
+        fluvial_tiles_, fluvial_label_, fluvial_edges_, fluvial_basin_, fluvial_best_, fluvial_lists_, fluvial_ring_,
+        fluvial_ring_val_;
+    bool fluvial_allocated_ = false;
+    Buffer unused_buffer_; // bound in place of the fluvial buffers until allocateFluvial
     int step_index_ = 0; // steps recorded since construction (models with events in time)
     double sim_time_ = 0.0; // simulated seconds (the tide)
 

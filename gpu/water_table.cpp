@@ -14,11 +14,11 @@
 namespace alluvium::gpu {
 
 uint32_t Simulation::computeWaterTable(int iterations, const std::function<void(int)>& progress) {
-    // The fluvial family's outlets: the spill relaxation reads them from the model.
+    // The fluvial family's outlets: the spill relaxation reads them from the model. Only the
+    // shaders see the fluvial model here (setParams would allocate its buffers).
     const SimParams saved = params_;
-    SimParams table = params_;
-    table.model = MODEL_FLUVIAL;
-    setParams(table);
+    params_.model = MODEL_FLUVIAL;
+    params_dirty_ = true;
     VkCommandBuffer cmd = beginOneShot(ctx_);
     recordUpdates(cmd);
     bindSet(cmd);
@@ -48,7 +48,8 @@ uint32_t Simulation::computeWaterTable(int iterations, const std::function<void(
     computeBarrier(cmd);
     endOneShot(ctx_, cmd);
     const uint32_t moved = seaControl().changed[1]; // the last half-round read half 1
-    setParams(saved);
+    params_ = saved;
+    params_dirty_ = true;
     sea_dirty_ = true;   // the spill surface in use was the fluvial outlets'
     sea_restart_ = true; // and the relax pair held the table
     return moved;

@@ -1,7 +1,8 @@
 #version 450
-// One invocation between the fluvial model's iterative passes: counts them, and stops them on
-// the GPU (the next indirect dispatch becomes empty) once a fill sweep changes nothing or no
-// cell has an ancestor left to jump to. The host records a bounded number of each.
+// One invocation between the fluvial model's iterative passes: counts their rounds, sizes the
+// next indirect dispatch from the lists the passes appended to, and empties it (the dispatch
+// runs no workgroup) once a loop is done. The host records a bounded number of each round
+// (gpu/fluvial.cpp); the rounds that run depend on the terrain only, not on the device.
 #extension GL_GOOGLE_include_directive : require
 #include "shared.h"
 
@@ -10,47 +11,121 @@ layout(std430, binding = B_PARAMS) readonly buffer ParamsBlock { SimParams p; };
 layout(push_constant) uniform PushBlock { PushConstants pc; };
 layout(std430, binding = B_FLUVIAL_CONTROL) buffer ControlBlock { FluvialControl ctl; };
 
-void wholeGrid() {
-    ctl.dispatch_x = uint(p.group_count_x);
-    ctl.dispatch_y = uint(p.group_count_y);
-    ctl.dispatch_z = 1u;
+uint groups(uint entries) { return (entries + uint(WG_SIZE) - 1u) / uint(WG_SIZE); }
+
+void setJob(int job, uint x, uint y) {
+    ctl.job[job * 3] = x;
+    ctl.job[job * 3 + 1] = y;
+    ctl.job[job * 3 + 2] = 1u;
 }
 
 void main() {
+    uint tiles = uint(p.group_count_x) * uint(p.group_count_y);
     switch (pc.mode) {
     case CONTROL_START_FILL:
-        ctl.dispatch_x = 0u; // fluvial_tiles.comp counts the tiles of each sweep
-        ctl.dispatch_y = 1u;
-        ctl.dispatch_z = 1u;
-        ctl.changed = 0u;
+        for (int j = 0; j < FLUVIAL_JOBS; ++j) setJob(j, 0u, 1u);
+        setJob(JOB_RING, groups(tiles * uint(RING_CELLS)), 1u);
+        for (int l = 0; l < 4; ++l) ctl.lists[l] = 0u;
+        ctl.edges[0] = 0u;
+        ctl.edges[1] = 0u;
+        ctl.edge_src = 1u; // the first edge round appends to list 0
+        ctl.root_src = uint(LIST_PITS);
+        ctl.graph_active = 1u;
         ctl.live = 0u;
+        ctl.changed = 0u;
         ctl.parity = 0u;
-        ctl.sweeps = 0u;
-        ctl.rounds = 0u;
+        ctl.flat_parity = 0u;
         ctl.converged = 0u;
-        ctl.tiles_swept = 0u;
+        ctl.rounds_label = 0u;
+        ctl.rounds_boruvka = 0u;
+        ctl.rounds_hook = 0u;
+        ctl.rounds_flats = 0u;
+        ctl.tiles_flats = 0u;
+        for (int t = 0; t < 3; ++t) ctl.rounds_tree[t] = 0u;
+        ctl.edges_first = 0u;
+        ctl.exits = 0u;
+        ctl.tree = 0u;
         break;
-    case CONTROL_AFTER_FILL:
-        if (ctl.dispatch_x != 0u) {
-            ctl.sweeps += 1u;
-            ctl.tiles_swept += ctl.dispatch_x;
-            if (ctl.changed == 0u) ctl.converged = 1u;
+    case CONTROL_AFTER_LABEL:
+        if (ctl.job[JOB_RING * 3] != 0u) {
+            ctl.parity ^= 1u;
+            ctl.rounds_label += 1u;
+            if (ctl.live == 0u) ctl.job[JOB_RING * 3] = 0u;
         }
-        ctl.dispatch_x = 0u;
-        ctl.dispatch_y = 1u;
+        ctl.live = 0u;
+        break;
+    case CONTROL_AFTER_EDGES:
+        if (ctl.rounds_boruvka == 0u) ctl.edges_first = ctl.edges[ctl.edge_src ^ 1u];
+        ctl.edges[ctl.edge_src] = 0u; // the list just read takes the next round's edges
+        ctl.edge_src ^= 1u;
+        setJob(JOB_EDGES, 0u, 1u);
+        setJob(JOB_HOOK, ctl.graph_active != 0u ? groups(ctl.lists[ctl.root_src]) : 0u, 1u);
+        ctl.lists[LIST_HOOKED] = 0u;
+        ctl.lists[ctl.root_src == 1u ? 2u : 1u] = 0u; // the roots that stay go there
+        break;
+    case CONTROL_AFTER_HOOK:
+        if (ctl.job[JOB_HOOK * 3] != 0u) {
+            ctl.root_src = ctl.root_src == 1u ? 2u : 1u;
+            ctl.parity = 0u;
+            if (ctl.lists[LIST_HOOKED] == 0u) {
+                ctl.graph_active = 0u; // only roots without a pass are left: they never drain
+            } else {
+                ctl.rounds_boruvka += 1u;
+                setJob(JOB_JUMP, groups(ctl.lists[LIST_HOOKED]), 1u);
+                setJob(JOB_BASINS, groups(ctl.lists[LIST_PITS]), 1u);
+            }
+        }
+        setJob(JOB_HOOK, 0u, 1u);
+        break;
+    case CONTROL_AFTER_HOOK_JUMP:
+        if (ctl.job[JOB_JUMP * 3] != 0u) {
+            ctl.parity ^= 1u;
+            ctl.rounds_hook += 1u;
+            if (ctl.live == 0u) ctl.job[JOB_JUMP * 3] = 0u;
+        }
+        ctl.live = 0u;
+        break;
+    case CONTROL_AFTER_RELABEL:
+        setJob(JOB_JUMP, 0u, 1u);
+        setJob(JOB_BASINS, 0u, 1u);
+        if (ctl.lists[ctl.root_src] == 0u) ctl.graph_active = 0u;
+        setJob(JOB_EDGES, ctl.graph_active != 0u ? groups(ctl.edges[ctl.edge_src]) : 0u, 1u);
+        break;
+    case CONTROL_START_FLATS:
+        // fluvial_level.comp counted the flat tiles into the flats job.
+        ctl.parity = 0u;
+        ctl.flat_parity = 0u;
+        ctl.changed = 0u;
+        ctl.converged = ctl.job[JOB_FLATS * 3] == 0u ? 1u : 0u;
+        break;
+    case CONTROL_AFTER_FLATS:
+        if (ctl.job[JOB_FLATS * 3] != 0u) {
+            ctl.parity ^= 1u;
+            ctl.rounds_flats += 1u;
+            if (ctl.changed == 0u) {
+                ctl.converged = 1u;
+                ctl.job[JOB_FLATS * 3] = 0u;
+            }
+        }
+        ctl.flat_parity = ctl.parity;
         ctl.changed = 0u;
         break;
-    case CONTROL_START_JUMPS:
-        ctl.acc_parity = ctl.parity;
+    case CONTROL_START_TREE + TREE_ACCUMULATE:
+    case CONTROL_START_TREE + TREE_ERODE:
+    case CONTROL_START_TREE + TREE_SEDIMENT:
+        ctl.tree = uint(pc.mode - CONTROL_START_TREE);
         ctl.parity = 0u;
         ctl.live = 0u;
-        wholeGrid();
+        setJob(JOB_EXITS, groups(ctl.exits), 1u);
         break;
-    case CONTROL_AFTER_JUMP:
-        if (ctl.dispatch_x != 0u) {
+    case CONTROL_START_PUSH:
+        setJob(JOB_EXITS, groups(ctl.exits), 1u);
+        break;
+    case CONTROL_AFTER_TREE:
+        if (ctl.job[JOB_EXITS * 3] != 0u) {
             ctl.parity ^= 1u;
-            ctl.rounds += 1u;
-            if (ctl.live == 0u) ctl.dispatch_x = 0u;
+            ctl.rounds_tree[ctl.tree] += 1u;
+            if (ctl.live == 0u) ctl.job[JOB_EXITS * 3] = 0u;
         }
         ctl.live = 0u;
         break;

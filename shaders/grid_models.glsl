@@ -26,8 +26,6 @@ float raiseGround(float b, float amount, out float moved) {
     return raised;
 }
 
-// Every model step leaves every ping-pong field written in its "next" half.
-void carryOutflow(ivec2 c) { storeOutflowNext(c, loadOutflowCur(c)); }
 
 // The water budget: this step's sums of the rain and the evaporation (m^3), one double per
 // workgroup and slot (a subgroup sum, then the workgroup's subgroups in order), kept in the

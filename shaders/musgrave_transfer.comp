@@ -66,7 +66,6 @@ float transfer(ivec2 c) {
     imageStore(terrain_next, c, vec4(a));
     imageStore(water_next, c, vec4(w - moved));
     imageStore(sediment_next, c, vec4(s));
-    carryOutflow(c);
     return rained;
 }
 

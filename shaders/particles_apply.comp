@@ -8,7 +8,8 @@
 // piling a cell kilometres high, more than 1e-5 of the soil); the sediment another model left in suspension settles (this
 // model has no flowing water to carry it). Then delta back to zero for the next step; the
 // step's droplet totals (soil carried off open edges, the droplets' water: released,
-// evaporated, drained, absorbed) folded into the run's totals; water and outflow carried over.
+// evaporated, drained, absorbed) folded into the run's totals. Water and outflow are not
+// written: their ping-pong halves stay (Simulation::writtenPingPong).
 #include "common.glsl"
 #include "particles.glsl"
 layout(std430, binding = B_TOTALS) buffer TotalsBlock { Totals totals; };
@@ -49,6 +50,4 @@ void main() {
     imageStore(terrain_next, c, vec4(ground));
     imageStore(sediment_next, c, vec4(rest));
     delta64[i] = 0;
-    imageStore(water_next, c, imageLoad(water_cur, c));
-    storeOutflowNext(c, loadOutflowCur(c));
 }

@@ -44,17 +44,18 @@ using uint = uint32_t;
 #define B_SCRATCH 19        // rgba32f per-step transfer totals of the grid models (musgrave, simple)
 #define B_DELTA 20          // int64[] per-cell fixed-point height changes (particles: integer atomics)
 #define B_DRAINED 21        // this step's model totals: the droplets' int64[4] (particles.glsl), musgrave's and simple's water sums (grid_models.glsl)
-// The fluvial model (issue 5): routing, lake filling, drainage area and stream power.
-#define B_FLUVIAL_KEY 22    // uint64[]: filled height (ordered bits) << 32 | steps across a flat to its exit
-#define B_FLUVIAL_RCV 23    // uint[]: receiver cell index (itself: an outlet, or a pit the fill has not reached yet)
-#define B_FLUVIAL_ACC 24    // uint64[2][cells]: drainage accumulation by pointer jumping (units of 2^-16 cell)
-#define B_FLUVIAL_ANC 25    // uint[2][cells]: 2^k-th receiver along the path (FLUVIAL_NONE past the outlet)
-#define B_FLUVIAL_AB 26     // vec2[2][cells]: implicit erosion as z' = a + b z'(ancestor), composed by jumping
-#define B_FLUVIAL_CONTROL 27 // FluvialControl: iteration counters and the next indirect dispatch
+// The fluvial model (issues 5, 11): depression routing, receivers, drainage area and stream power.
+#define B_FLUVIAL_LEVEL 22  // uint[cells]: W, the lake-filled surface (ordered float bits); FLUVIAL_NONE: no outlet reaches the cell
+#define B_FLUVIAL_RCV 23    // uint[cells]: the receiver, as the index of its neighbour (NB order) or RCV_SELF
+                            //   (an outlet, or a cell no outlet reaches); while the fill runs, the ground's ordered height bits
+#define B_FLUVIAL_ACC 24    // uint64[cells]: drainage accumulation (units of 2^-16 cell), within the tile, then whole
+#define B_FLUVIAL_ANC 25    // uint[cells]: the exit cell that a cell's implicit erosion map leads to (FLUVIAL_NONE: its root)
+#define B_FLUVIAL_AB 26     // uvec2[cells]: implicit erosion z' = A + B z'(exit) (float bits); then sediment within the tile
+#define B_FLUVIAL_CONTROL 27 // FluvialControl: round counters and the indirect dispatches of the iterative passes
 #define B_LAKE 28           // r32f  lake depth over the ground (m): water of the fluvial model, not ground
 #define B_DRAINAGE 29       // r32f  drainage area (m^2), weighted by the rain mask
 #define B_UPLIFT 30         // r32f  uplift multiplier (times uplift_rate), paintable
-#define B_FLUVIAL_TILES 31  // uint[2][workgroups]: per tile, the last fill sweep that lowered a cell; the tiles to sweep
+#define B_FLUVIAL_TILES 31  // uint[2][tiles]: per tile, FLAT_TILE | the last flats round that changed it; the tiles to visit
 // The pipe step (issue 10): the water between the water update and evaporation, and the
 // springs' source rate per cell (rebuilt when the springs change).
 #define B_WATER_MID 32      // r32f  water depth after the water update (m), read by erosion
@@ -67,22 +68,34 @@ using uint = uint32_t;
 #define B_OUTFLOW_ZW_NEXT 37
 #define B_ERODED 38         // rg32f ground and sediment after erosion (the pipe step's direct passes)
 #define B_THERMAL_RATE 39   // rg32f thermal rate (moved / total excess) and tan(talus) (direct passes)
+// The fluvial model's depression routing and its loops over the tiles' exits (issue 11).
+#define B_FLUVIAL_STEPS 40  // uint[2][cells]: steps across a flat of W to its exit (ping-pong between flats rounds)
+#define B_FLUVIAL_LABEL 41  // uint[cells]: each cell's basin (LABEL_* encoding), while the fill runs
+#define B_FLUVIAL_EDGES 42  // uint[2][cells]: cells on a basin boundary, index << 4 | the EDGE_DIRS that cross it
+#define B_FLUVIAL_BASIN 43  // uint[6][blocks]: per basin: component, spill, pointer[2], pass[2] (BASIN_* sections)
+#define B_FLUVIAL_BEST 44   // uint64[blocks]: per component, its lowest pass to another (ordered height << 32 | edge)
+#define B_FLUVIAL_LISTS 45  // uint[4][blocks]: the basins, the roots (two lists), the roots hooked this round
+#define B_FLUVIAL_RING 46   // uint[6][ring nodes]: tile crossings (RING_CELLS per tile): pointers [2] (basin labels,
+                            //   then the next exit), each ring cell's exit, the list of exits, sediment products [2]
+#define B_FLUVIAL_RING_VAL 47 // uint64[4][ring nodes]: per exit, values [2] (drainage, erosion maps, sediment),
+                            //   what it passes on (erosion: its a, b; sediment: 1 - f and the product to the next
+                            //   exit); per ring cell, what the exits of other tiles pour into it
 // Groundwater, the sea and the water table (issue 12; gpu/groundwater.cpp, gpu/sea.cpp,
-// gpu/water_table.cpp).
-#define B_GROUNDWATER 40      // r32f  groundwater stored in the ground's pores (m of water); one image:
+// gpu/water_table.cpp), after the fluvial model's.
+#define B_GROUNDWATER 48      // r32f  groundwater stored in the ground's pores (m of water); one image:
                               //       water_exchange updates it in place, the flow's sub-steps
                               //       (an even number) go through groundwater_mid and back
-#define B_UNUSED_41 41        // (bound to groundwater_mid; no shader declares it)
-#define B_AQUIFER_BASE 42     // r32f  the aquifer's impermeable base (m, elevation)
-#define B_GROUNDWATER_MID 43  // r32f  groundwater between two flow sub-steps (m of water)
-#define B_GROUNDWATER_HEAD 44 // rg32f hydraulic head H (m) and the outflow limiter of a sub-step
-#define B_SEEPAGE 45          // r32f  groundwater that seeped out this step (m/s of depth): springs
-#define B_WATER_TABLE 46      // r32f  the water table drawn and exported (m, elevation)
-#define B_SEA_SPILL 47        // r32f  lowest surface at which the cell reaches the open sea (m)
-#define B_RELAX_A 48          // r32f  ping-pong of the relaxations (sea spill rounds, water table)
-#define B_RELAX_B 49          // r32f
-#define B_SEA_CONTROL 50      // SeaControl: the relaxations' change counters and indirect dispatch
-#define BINDING_COUNT 51
+#define B_UNUSED_49 49        // (bound to groundwater_mid; no shader declares it)
+#define B_AQUIFER_BASE 50     // r32f  the aquifer's impermeable base (m, elevation)
+#define B_GROUNDWATER_MID 51  // r32f  groundwater between two flow sub-steps (m of water)
+#define B_GROUNDWATER_HEAD 52 // rg32f hydraulic head H (m) and the outflow limiter of a sub-step
+#define B_SEEPAGE 53          // r32f  groundwater that seeped out this step (m/s of depth): springs
+#define B_WATER_TABLE 54      // r32f  the water table drawn and exported (m, elevation)
+#define B_SEA_SPILL 55        // r32f  lowest surface at which the cell reaches the open sea (m)
+#define B_RELAX_A 56          // r32f  ping-pong of the relaxations (sea spill rounds, water table)
+#define B_RELAX_B 57          // r32f
+#define B_SEA_CONTROL 58      // SeaControl: the relaxations' change counters and indirect dispatch
+#define BINDING_COUNT 59
 
 // Specialization constants every compute pass may declare.
 #define SPEC_SPLIT_WIDE 0   // bool: 4-channel fields are split into two rg32f images
@@ -129,7 +142,7 @@ using uint = uint32_t;
 #define MODEL_COUNT 7
 
 // Fluvial model. Outlet sides (bits of fluvial_outlets), the fixed point of drainage counts,
-// the end of a receiver chain, and what the single-workgroup control pass does (push mode).
+// the end of a receiver chain, and what the single-invocation control pass does (push mode).
 #define OUTLET_LEFT 1   // column 0
 #define OUTLET_RIGHT 2  // column width - 1
 #define OUTLET_TOP 4    // row 0
@@ -137,11 +150,47 @@ using uint = uint32_t;
 #define FLUVIAL_ACC_ONE 65536.0 // drainage units per cell of full rain
 #define FLUVIAL_SED_ONE 256.0   // sediment units per m^3
 #define FLUVIAL_NONE 0xFFFFFFFFu
-#define CONTROL_START_FILL 0  // reset the counters, next dispatch = the whole grid
-#define CONTROL_AFTER_FILL 1  // a sweep changed nothing: stop sweeping
-#define CONTROL_START_JUMPS 2 // parity 0, next dispatch = the whole grid
-#define CONTROL_AFTER_JUMP 3  // a round ran: flip parity; no ancestors left: stop
-#define TILES_SIZE 64         // invocations per workgroup of fluvial_tiles.comp
+// Depression routing (gpu/fluvial.cpp). A basin is identified by the 2x2 block of its pit (two
+// pits are never neighbours); FLUVIAL_OCEAN is every basin that drains out at an outlet.
+#define FLUVIAL_OCEAN 0x3FFFFFFFu
+#define LABEL_RESOLVED 0x80000000u // label: | basin (or FLUVIAL_OCEAN)
+#define LABEL_EXTERNAL 0x40000000u // label: | the ring node of the next tile on the way down
+#define LABEL_INDEX 0x3FFFFFFFu
+#define RING_CELLS 60     // the border cells of a tile (WG_X = WG_Y = 16): the tile-crossing nodes
+#define RCV_SELF 8u       // B_FLUVIAL_RCV: the cell is its own receiver
+#define FLAT_TILE 0x80000000u
+#define LIST_PITS 0       // B_FLUVIAL_LISTS: every basin
+#define LIST_HOOKED 3     // the roots that hooked onto another component this round (1, 2: the roots)
+#define RING_NEXT 0u      // sections of B_FLUVIAL_RING, each ring nodes long: 0, 1 pointers
+#define RING_EXIT 2u
+#define RING_LIST 3u
+#define RING_KEEP 4u      // 4, 5
+#define VAL_AUX 2u        // sections of B_FLUVIAL_RING_VAL after the two value halves
+#define VAL_INFLOW 3u
+#define TREE_ACCUMULATE 0 // the three sums and compositions along the receivers (push mode of the tree passes)
+#define TREE_ERODE 1
+#define TREE_SEDIMENT 2
+// Indirect dispatches in FluvialControl.job (x, y, z each); the control pass empties them when
+// their loop is done, so the host records a bounded number of each.
+#define JOB_RING 0    // label pointer jumping over the ring nodes
+#define JOB_EDGES 1   // the boundary cells of the previous round (the first round scans the grid)
+#define JOB_HOOK 2    // the roots: hook onto the lowest pass
+#define JOB_JUMP 3    // the hooked roots: pointer jumping to their new root
+#define JOB_BASINS 4  // every basin: new component and spill
+#define JOB_FLATS 5   // the flat tiles to relax
+#define JOB_EXITS 6   // pointer jumping over the tiles' exits (accumulation, erosion, sediment)
+#define FLUVIAL_JOBS 7
+#define CONTROL_START_FILL 0    // reset the counters and the jobs
+#define CONTROL_AFTER_LABEL 1   // a label round ran: flip parity; nothing left to resolve: stop
+#define CONTROL_AFTER_EDGES 2   // the roots' hooking job from the root list; swap the edge lists
+#define CONTROL_AFTER_HOOK 3    // the hooked roots' jumping job; no hook: the basin graph is solved
+#define CONTROL_AFTER_HOOK_JUMP 4 // a jump round ran: flip parity; every hooked root found its root: stop
+#define CONTROL_AFTER_RELABEL 5 // the next round's edge job (none once no root is left)
+#define CONTROL_START_FLATS 6   // steps half 0, the flat tiles
+#define CONTROL_AFTER_FLATS 7   // a round ran: flip parity; it changed nothing: converged
+#define CONTROL_START_TREE 8   // + TREE_*: parity 0, next dispatch = the exits
+#define CONTROL_AFTER_TREE 11  // a round ran: flip parity; no exit has a pointer left: stop
+#define CONTROL_START_PUSH 12  // the exits again (their values stay in the current half)
 
 // Particles model: droplet variants, and the fixed point of delta64[] (int64 units of 2^-20 m;
 // see shaders/particles.comp for the bound).
@@ -229,9 +278,10 @@ struct SimParams {
     float hillslope_diffusion;    // D (m^2/s), explicit, capped at its stability limit
     float fluvial_dt;             // s per iteration (geological time)
     int fluvial_outlets;          // OUTLET_* bits: the sides that are base level
-    int fluvial_fill_sweeps;      // most fill sweeps per iteration (the fill resumes next time)
+    int fluvial_flat_rounds;      // most rounds across flats per iteration (a safety bound)
     float fluvial_deposition;     // G: a cell keeps G cell_area / A of the sediment passing it
-    // (groundwater: pipe model and the other grid models)
+    int fluvial_tile_order;       // tests: 0 the natural order of tiles and list chunks; 1 reversed; 2 strided
+    // (groundwater: the pipe model)
     int enable_groundwater;
     float infiltration_rate;      // m/s of depth, limited by the free pore space
     float porosity;               // fraction of the ground's volume that holds water
@@ -255,7 +305,7 @@ struct SimParams {
 // Per dispatch, in push constants (changes every step, unlike SimParams).
 struct PushConstants {
     int step_index; // steps since the simulation started (rain frequency, droplet seeds)
-    int mode;       // fluvial passes: CONTROL_* (control), or sweep << 2 | direction (fill)
+    int mode;       // fluvial passes: CONTROL_* (control), the round (edges, flats), TREE_* (tree passes)
     uint reduce_in;    // the fold: offset of its input level in partials[] (doubles)
     uint reduce_count; // partials per slot in that level
     uint reduce_out;   // offset of its output level (reduce_partials)
@@ -264,18 +314,26 @@ struct PushConstants {
 
 // Written by the fluvial passes on the GPU; the host reads it after a step (host-visible).
 struct FluvialControl {
-    uint dispatch_x; // VkDispatchIndirectCommand of the next fill sweep (x: tiles) or jump round
-    uint dispatch_y;
-    uint dispatch_z;
-    uint changed;    // cells a fill sweep lowered
-    uint live;       // cells that still have an ancestor after a jump round
-    uint parity;     // which half of the jump buffers holds the current values
-    uint sweeps;     // fill sweeps run this step
-    uint rounds;     // jump rounds run (accumulation + erosion) this step
-    uint converged;  // the fill reached its fixed point this step
-    uint acc_parity; // the half of the accumulation buffer that holds the drainage counts
-    uint tiles_swept; // tiles (workgroups) the fill sweeps visited this step
-    uint pad2;
+    uint job[FLUVIAL_JOBS * 3]; // VkDispatchIndirectCommand of each JOB_*
+    uint lists[4];    // entries in each B_FLUVIAL_LISTS list (LIST_PITS: the basins)
+    uint edges[2];    // entries in each edge list
+    uint edge_src;    // the edge list the next edge round reads (it appends to the other)
+    uint root_src;    // the root list the next hook round reads (1 or 2; LIST_PITS first)
+    uint graph_active; // the basin graph still has roots to hook
+    uint live;        // work left after a jumping round (labels, hooks, cells)
+    uint changed;     // tiles a flats round changed
+    uint parity;      // which half of the current ping-pong buffers holds the values
+    uint flat_parity; // the half of B_FLUVIAL_STEPS that holds the steps
+    uint exits;       // cells whose receiver is in another tile (RING_LIST)
+    uint tree;        // the TREE_* loop running
+    uint converged;   // the flats converged within the recorded rounds (the fill is exact)
+    uint rounds_label;    // pointer-jumping rounds of the basin labels across tiles
+    uint rounds_boruvka;  // rounds of the basin graph (each hooks every root onto its lowest pass)
+    uint rounds_hook;     // pointer-jumping rounds of the hooked roots, all rounds together
+    uint rounds_flats;    // rounds across flats (each relaxes the visited tiles to their fixed point)
+    uint tiles_flats;     // tiles the flats rounds visited
+    uint rounds_tree[3];  // pointer-jumping rounds over the exits: accumulation, erosion, sediment
+    uint edges_first;     // boundary cells of the basins (the first edge round)
 };
 
 // The sea's spill relaxation and the water table's (gpu/sea.cpp): rounds count the cells they

@@ -46,7 +46,6 @@ float transfer(ivec2 c) {
     imageStore(terrain_next, c, vec4(a));
     imageStore(water_next, c, vec4(w - dw));
     imageStore(sediment_next, c, vec4(s - ds));
-    carryOutflow(c);
     return rained;
 }
 

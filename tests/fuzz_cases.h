@@ -44,11 +44,9 @@ struct Case {
 
 // What the ctest leaves out to stay within its time on a CPU driver (the long runs of
 // scripts/fuzz keep the whole ranges): droplets x lifetime per step at most this many droplet
-// iterations (particle_count is lowered to fit), and at most this many fill sweeps per fluvial
-// iteration (each sweep is recorded, even when the fill has converged and it dispatches
-// nothing: 37,000 of them take seconds per iteration on lavapipe).
+// iterations (particle_count is lowered to fit). The fluvial model needs no limit: its rounds
+// are bounded by the grid (fluvial_flat_rounds is a safety bound of at most 256).
 inline constexpr double kCtestDropletIterations = 1e5;
-inline constexpr double kCtestFillSweeps = 512;
 
 // A value of `info`'s range: 15 % its minimum, 15 % its maximum, else uniform (log-uniform over
 // half the draws when the range spans more than two decades above a positive minimum); whole
@@ -95,8 +93,6 @@ inline Case drawCase(std::mt19937_64& rng, int model, int w, int h, int steps, b
         for (std::string& s : c.sets) {
             if (s.rfind("particle_count=", 0) == 0 && count * lifetime > kCtestDropletIterations)
                 s = "particle_count=" + formatExact(std::floor(kCtestDropletIterations / lifetime));
-            if (s.rfind("fluvial_fill_sweeps=", 0) == 0 && std::stod(s.substr(20)) > kCtestFillSweeps)
-                s = "fluvial_fill_sweeps=" + formatExact(kCtestFillSweeps);
         }
     return c;
 }

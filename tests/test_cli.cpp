@@ -675,9 +675,31 @@ TEST(CliRun, FluvialModelWithMaps) {
     EXPECT_NEAR(at_outlets, 64 * 48 * cell * cell, 1e-3 * 64 * 48 * cell * cell);
 }
 
-// The fluvial model is deterministic (its fill sweeps tiles in whatever order the GPU runs them,
-// but converges to the one fixed point; its sums are integer atomics), and a session resumed
-// half way ends bit for bit where a straight run does.
+// bench --model fluvial: a row per phase (basins .. deposit) with its bytes per cell, estimated
+// from the rounds that ran, and its share of the copy bandwidth; the rounds of each loop.
+TEST(CliRun, FluvialBenchPhasesAndRounds) {
+    Scratch s;
+    const CliResult r = runCli({"bench", "--model", "fluvial", "--sizes", "40x24", "--steps", "2", "--json"}, s.io);
+    ASSERT_EQ(r.code, 0) << r;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    const nlohmann::json& size = j["sizes"].at(0);
+    for (const char* phase : {"basins", "pass_points", "spill_solve", "flats", "route", "accumulate", "erode", "deposit"}) {
+        ASSERT_TRUE(size["passes"].contains(phase)) << phase;
+        EXPECT_GE(size["passes"][phase]["bytes_per_cell"].get<double>(), 0.0) << phase;
+        EXPECT_TRUE(size["passes"][phase].contains("share_of_copy")) << phase;
+    }
+    EXPECT_GT(size["passes"]["route"]["bytes_per_cell"].get<double>(), 8.0);
+    EXPECT_GT(size["bytes_per_cell"].get<double>(), 100.0);
+    EXPECT_GT(size["share_of_copy"].get<double>(), 0.0);
+    const nlohmann::json& rounds = size["fluvial_rounds"];
+    EXPECT_GE(rounds["basin_labels"].get<int>(), 1);
+    EXPECT_GE(rounds["accumulate"].get<int>(), 1);
+    EXPECT_TRUE(rounds["flats_converged"].get<bool>());
+}
+
+// The fluvial model is deterministic (every round reads one buffer and writes another, so the
+// order in which the GPU runs workgroups does not matter; its sums are integer atomics), and a
+// session resumed half way ends bit for bit where a straight run does.
 TEST(CliRun, FluvialIsDeterministicAndResumesExactly) {
     Scratch s;
     const std::vector<std::string> common = {"run", "--model", "fluvial", "--size", "80x56", "--seed", "4"};

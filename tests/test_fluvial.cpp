@@ -244,6 +244,270 @@ TEST_F(Fluvial, DrainageOnAConeFollowsItsStraightFlowLines) {
     EXPECT_EQ(checked, (w - 2) * (h - 2));
 }
 
+// Depression routing's phases against their twins: every cell's basin (the descent and the
+// label rounds across tiles), every basin's spill (the rounds of the basin graph against
+// Kruskal's algorithm, and against priority flood's level at the basin's pit).
+TEST_F(Fluvial, BasinsAndSpillsEqualTheirTwins) {
+    struct Case {
+        std::vector<float> z;
+        int w, h, outlets;
+    };
+    std::vector<Case> cases;
+    for (const Dem& d : kDems) cases.push_back({readF32(kData / d.file, size_t(d.w) * d.h), d.w, d.h, 0});
+    const GridCase sizes[] = {{97, 61}, {1, 50}, {50, 1}, {33, 17}, {161, 129}};
+    int seed = 40;
+    for (const GridCase& c : sizes)
+        for (int outlets : {0, 1, 6}) cases.push_back({pittedTerrain(c.w, c.h, uint32_t(++seed)), c.w, c.h, outlets});
+    for (const Case& c : cases) {
+        SCOPED_TRACE(::testing::Message() << c.w << "x" << c.h << " outlets " << c.outlets);
+        const gpu::SimParams p = params(c.w, c.h, c.outlets);
+        auto sim = make(c.z, c.w, c.h, p);
+        sim->fluvialAnalyse();
+        ref::FluvialGrid g{c.w, c.h, p.fluvial_outlets};
+        std::vector<uint32_t> pit_cells;
+        const std::vector<uint32_t> labels = ref::basinLabels(g, c.z, &pit_cells);
+        ASSERT_EQ(sim->fluvialBasins(), labels);
+        const std::vector<uint32_t> spills = ref::basinSpills(g, c.z, labels);
+        const std::vector<uint32_t> gpu_spills = sim->fluvialSpills();
+        const ref::Fill f = ref::fillPriorityFlood(g, c.z);
+        for (uint32_t i : pit_cells) {
+            const int x = int(i) % c.w, y = int(i) / c.w;
+            ASSERT_EQ(gpu_spills[labels[i]], spills[labels[i]]) << "pit " << x << "," << y;
+            const uint32_t level = f.steps[i] == 0xFFFFFFFFu ? FLUVIAL_NONE : ref::orderedBits(f.level[i]);
+            ASSERT_EQ(spills[labels[i]], level) << "pit " << x << "," << y;
+        }
+        EXPECT_EQ(pit_cells.size(), sim->fluvialControl().lists[LIST_PITS]);
+    }
+}
+
+// A serpentine channel one cell wide, cut deep into a 1000 m plateau, from the far end of the
+// grid to one mouth on the left edge (the only outlet side), falling 1 mm per cell towards the
+// mouth. Every `period` cells it holds a pair of nested basins: two 1 m pits around a sill
+// 0.5 m down, behind a 0.3 m dam: the lake behind the dam drowns the sill, so the pair must
+// merge (a mutual pass) before it hooks onto the pair downstream: a chain of basins as long as
+// the channel, each spilling into the next. In-place sweeps need rounds in proportion to the
+// channel's length; depression routing, the log of it.
+// The cells of a serpentine one cell wide: from the mouth (0, 2) on the left edge along row 2,
+// then back and forth along every third row, joined at alternating ends.
+std::vector<size_t> serpentinePath(int w, int h) {
+    std::vector<size_t> path;
+    for (int x = 0; x < 2; ++x) path.push_back(size_t(2 * w + x));
+    bool right = true;
+    for (int y = 2; y + 2 < h; y += 3) {
+        for (int k = 0; k < w - 4; ++k) path.push_back(size_t(y * w + (right ? 2 + k : w - 3 - k)));
+        if (y + 5 >= h) break;
+        const int x = right ? w - 3 : 2;
+        path.push_back(size_t((y + 1) * w + x));
+        path.push_back(size_t((y + 2) * w + x));
+        right = !right;
+    }
+    return path;
+}
+
+std::vector<float> serpentineChannel(int w, int h, int period) {
+    std::vector<float> z(size_t(w) * h, 1000.0f);
+    const std::vector<size_t> path = serpentinePath(w, h);
+    for (size_t s = 0; s < path.size(); ++s) z[path[s]] = 0.001f * float(s);
+    for (size_t s = size_t(period); s + 3 < path.size(); s += size_t(period)) {
+        z[path[s - 1]] += 0.3f; // the dam
+        z[path[s]] -= 1.0f;     // the lower pit
+        z[path[s + 1]] -= 0.5f; // the sill
+        z[path[s + 2]] -= 1.0f; // the upper pit
+    }
+    return z;
+}
+
+TEST_F(Fluvial, SerpentineChannelOfNestedBasinsInFewRounds) {
+    const int w = 1000, h = 1000;
+    const std::vector<float> z = serpentineChannel(w, h, 10);
+    gpu::SimParams p = params(w, h, 1); // the left edge
+    auto sim = make(z, w, h, p);
+    sim->fluvialAnalyse();
+    const gpu::FluvialControl c = sim->fluvialControl(); // the fill's rounds and the accumulation's
+    ref::FluvialGrid g{w, h, p.fluvial_outlets};
+    const ref::Fill f = ref::fillPriorityFlood(g, z);
+    const std::vector<uint64_t> keys = sim->fluvialKeys();
+    size_t mismatch = 0;
+    for (size_t i = 0; i < keys.size(); ++i) mismatch += keys[i] != ref::fillKey(f.level[i], f.steps[i]);
+    EXPECT_EQ(mismatch, 0u);
+    const std::vector<uint32_t> rcv = ref::receivers(g, f);
+    EXPECT_EQ(sim->fluvialReceivers(), rcv);
+    EXPECT_EQ(sim->fluvialAccumulation(), ref::accumulate(rcv, ref::rainWeights(std::vector<float>(z.size(), 1.0f))));
+    const gpu::FluvialRoundBounds bounds = gpu::fluvialRoundBounds(w, h);
+    const double log_cells = std::log2(double(w) * h);
+    const unsigned log_rounds = c.rounds_label + c.rounds_boruvka + c.rounds_hook + c.rounds_tree[TREE_ACCUMULATE];
+    std::printf("serpentine %dx%d, %u basins: rounds: %u basin labels (bound %d), %u basin graph (bound %d) + %u hook "
+                "jumps (bound %d), %u flats, %u accumulate; %u log-bounded in all, 4 log2(cells) = %.0f\n",
+                w, h, c.lists[LIST_PITS], c.rounds_label, bounds.label, c.rounds_boruvka, bounds.boruvka, c.rounds_hook,
+                bounds.hookTotal(), c.rounds_flats, c.rounds_tree[TREE_ACCUMULATE], log_rounds, 4 * log_cells);
+    EXPECT_GT(c.lists[LIST_PITS], 10000u);
+    EXPECT_GE(c.rounds_boruvka, 2u) << "the nested pairs merge before they hook downstream";
+    EXPECT_LE(int(c.rounds_label), bounds.label);
+    EXPECT_LE(int(c.rounds_boruvka), bounds.boruvka);
+    EXPECT_LE(int(c.rounds_hook), bounds.hookTotal());
+    EXPECT_LE(double(log_rounds), 4 * log_cells);
+    // The flats are the lakes behind the dams (10 cells of channel) and the plateau's rim: a
+    // round to relax them, one per tile border a lake crosses (at a turn, two), one to see that
+    // nothing changed.
+    EXPECT_LE(c.rounds_flats, 6u);
+    EXPECT_EQ(c.converged, 1u);
+}
+
+// The rounds and every bit of the result do not depend on the order in which workgroups take
+// their tiles and list chunks (lavapipe runs them one after another, in order).
+TEST_F(Fluvial, RoundsAndBitsDoNotDependOnTheOrderOfTiles) {
+    struct Case {
+        std::vector<float> z;
+        int w, h;
+    };
+    const Dem d = kDems[1];
+    const Case cases[] = {{serpentineChannel(301, 203, 7), 301, 203},
+                          {readF32(kData / d.file, size_t(d.w) * d.h), d.w, d.h},
+                          {pittedTerrain(161, 97, 9), 161, 97}};
+    for (const Case& c : cases) {
+        SCOPED_TRACE(::testing::Message() << c.w << "x" << c.h);
+        gpu::FluvialControl first{}, first_step{};
+        std::vector<uint64_t> keys, acc;
+        std::vector<uint32_t> rcv;
+        std::vector<float> terrain;
+        for (int order : {0, 1, 2}) {
+            SCOPED_TRACE(::testing::Message() << "tile order " << order);
+            gpu::SimParams p = params(c.w, c.h, 0);
+            p.fluvial_tile_order = order;
+            auto sim = make(c.z, c.w, c.h, p);
+            const gpu::FluvialControl fc = sim->fluvialAnalyse();
+            sim->run(1);
+            const gpu::FluvialControl step = sim->fluvialControl();
+            if (order == 0) {
+                first = fc;
+                first_step = step;
+                keys = sim->fluvialKeys();
+                rcv = sim->fluvialReceivers();
+                acc = sim->fluvialAccumulation();
+                terrain = sim->download(Field::Terrain);
+                std::printf("%dx%d: rounds %u labels, %u basin graph + %u hook jumps, %u flats over %u tiles, %u jumps\n",
+                            c.w, c.h, fc.rounds_label, fc.rounds_boruvka, fc.rounds_hook, fc.rounds_flats,
+                            fc.tiles_flats, step.rounds_tree[0] + step.rounds_tree[1] + step.rounds_tree[2]);
+                continue;
+            }
+            EXPECT_EQ(fc.rounds_label, first.rounds_label);
+            EXPECT_EQ(fc.rounds_boruvka, first.rounds_boruvka);
+            EXPECT_EQ(fc.rounds_hook, first.rounds_hook);
+            EXPECT_EQ(fc.rounds_flats, first.rounds_flats);
+            EXPECT_EQ(fc.tiles_flats, first.tiles_flats);
+            EXPECT_EQ(fc.edges_first, first.edges_first);
+            for (int t = 0; t < 3; ++t) EXPECT_EQ(step.rounds_tree[t], first_step.rounds_tree[t]) << "tree " << t;
+            EXPECT_EQ(step.rounds_flats, first_step.rounds_flats) << "the step's flats rounds";
+            EXPECT_EQ(sim->fluvialKeys(), keys);
+            EXPECT_EQ(sim->fluvialReceivers(), rcv);
+            EXPECT_EQ(sim->fluvialAccumulation(), acc);
+            EXPECT_EQ(sim->download(Field::Terrain), terrain);
+        }
+    }
+}
+
+// A flat lake shaped as a serpentine corridor behind a sill at its mouth: its steps follow the
+// corridor, a long way across tiles. An iteration stops the flats after fluvial_flat_rounds and
+// says so; the analysis (and `alluvium fill`) goes on until they converge, exactly.
+TEST_F(Fluvial, SerpentineLakeFlatsConvergeExactly) {
+    const int w = 96, h = 96;
+    std::vector<float> z(size_t(w) * h, 10.0f);
+    const std::vector<size_t> path = serpentinePath(w, h);
+    for (size_t s = 0; s < path.size(); ++s) z[path[s]] = 0.0f;
+    z[path[0]] = -1.0f; // the outlet
+    z[path[1]] = 0.5f;  // the sill: the lake's level
+    gpu::SimParams p = params(w, h, 1);
+    p.fluvial_flat_rounds = 4;
+    auto sim = make(z, w, h, p);
+    sim->run(1);
+    EXPECT_EQ(sim->fluvialControl().converged, 0u) << "4 rounds cannot follow the corridor";
+    EXPECT_EQ(sim->fluvialControl().rounds_flats, 4u);
+    auto exact = make(z, w, h, p);
+    const gpu::FluvialControl c = exact->fluvialAnalyse();
+    ref::FluvialGrid g{w, h, p.fluvial_outlets};
+    const ref::Fill f = ref::fillPriorityFlood(g, z);
+    uint32_t longest = 0;
+    for (uint32_t st : f.steps)
+        if (st != 0xFFFFFFFFu) longest = std::max(longest, st);
+    std::printf("serpentine lake: %u steps to its exit at most, %u flats rounds over %u tiles\n", longest,
+                c.rounds_flats, c.tiles_flats);
+    EXPECT_GT(longest, 2500u);
+    EXPECT_GT(c.rounds_flats, 4u);
+    EXPECT_EQ(c.converged, 1u);
+    const std::vector<uint64_t> keys = exact->fluvialKeys();
+    for (size_t i = 0; i < keys.size(); ++i)
+        ASSERT_EQ(keys[i], f.steps[i] == 0xFFFFFFFFu ? ~0ull : ref::fillKey(f.level[i], f.steps[i])) << i;
+    EXPECT_EQ(exact->fluvialReceivers(), ref::receivers(g, f));
+}
+
+// Every fluvial buffer is bound whole: none is above 8 bytes a cell, so a 4096 x 4096 grid binds
+// each within 128 MiB (lavapipe's maxStorageBufferRange; GPUs allow 4 GiB), and a grid whose
+// buffer would not bind is refused with a DeviceError, not a validation error.
+TEST_F(Fluvial, BuffersBindWithinTheDevicesRange) {
+    EXPECT_LE(gpu::fluvialLargestBuffer(4096, 4096), uint64_t(128) << 20);
+    // 8 bytes a cell of the tiles the grid covers (the ring nodes are per tile).
+    for (const GridCase c : {GridCase{4095, 4097}, GridCase{1, 50}, GridCase{403, 344}})
+        EXPECT_LE(gpu::fluvialLargestBuffer(c.w, c.h), uint64_t(8) * WG_SIZE * ((c.w + 15) / 16) * ((c.h + 15) / 16));
+    const uint64_t range = ctx().properties.limits.maxStorageBufferRange;
+    // The largest square grid this device's memory holds binds too.
+    int side = 64;
+    while (gpu::simulationBytes(side + 64, side + 64) + gpu::fluvialBytes(side + 64, side + 64) <= ctx().device_local_bytes)
+        side += 64;
+    EXPECT_LE(gpu::fluvialLargestBuffer(side, side), range) << side << "x" << side;
+}
+
+// The fluvial buffers (about 60 bytes a cell) exist only once that model is used: a pipe-model
+// simulation never allocates them and simulationBytes leaves them out; the first switch to the
+// fluvial model allocates them. A grid whose buffers would not bind, or not fit in the device's
+// memory, is refused at that switch with one clear DeviceError (exit status 3 in the commands),
+// and the simulation goes on with the model it had.
+TEST_F(Fluvial, BuffersAreAllocatedOnlyWhenTheModelIsUsed) {
+    const int w = 67, h = 45;
+    const std::vector<float> z = pittedTerrain(w, h, 7);
+    EXPECT_GE(gpu::fluvialBytes(w, h), uint64_t(w) * h * 56);
+    gpu::SimParams pipe = params(w, h);
+    pipe.model = MODEL_PIPE;
+    auto sim = make(z, w, h, pipe);
+    sim->run(2);
+    EXPECT_FALSE(sim->fluvialAllocated());
+    EXPECT_TRUE(sim->fluvialKeys().empty());
+    EXPECT_EQ(sim->fluvialControl().converged, 0u);
+    sim->setParams(params(w, h));
+    EXPECT_TRUE(sim->fluvialAllocated());
+    sim->run(1);
+    EXPECT_EQ(sim->fluvialControl().converged, 1u);
+    EXPECT_EQ(sim->fluvialReceivers().size(), size_t(w) * h);
+    sim->setParams(pipe); // back to the pipe model: the buffers stay for the next switch
+    sim->run(1);
+    EXPECT_TRUE(sim->fluvialAllocated());
+
+    auto refused = [&](const gpu::Context& limited, const char* expect) {
+        gpu::Simulation s(limited, w, h);
+        s.upload(Field::Terrain, z);
+        s.setParams(pipe);
+        s.run(1);
+        try {
+            s.setParams(params(w, h));
+            ADD_FAILURE() << "the fluvial model was allowed: " << expect;
+        } catch (const gpu::DeviceError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("fluvial model"), std::string::npos) << what;
+            EXPECT_NE(what.find(expect), std::string::npos) << what;
+            EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+        }
+        EXPECT_FALSE(s.fluvialAllocated());
+        EXPECT_EQ(s.params().model, MODEL_PIPE);
+        s.run(1); // the pipe model goes on
+        EXPECT_TRUE(s.fluvialKeys().empty());
+    };
+    gpu::Context narrow = ctx(); // shares the device; only the limit differs
+    narrow.properties.limits.maxStorageBufferRange = uint32_t(gpu::fluvialLargestBuffer(w, h) - 4);
+    refused(narrow, "binds at most");
+    gpu::Context small = ctx();
+    small.device_local_bytes = gpu::simulationBytes(w, h) + gpu::fluvialBytes(w, h) / 2;
+    refused(small, "MiB of GPU memory");
+}
+
 // One whole iteration (fill, route, accumulate, implicit erosion, diffusion) against the double
 // reference, on rough random ground with random hardness and uplift maps, odd sizes.
 TEST_F(Fluvial, IterationMatchesTheReference) {

@@ -4,7 +4,7 @@
 // makes. Each run must end with no NaN or Inf in any field, soil drift <= 1e-5 and the water
 // budget <= 1e-5 (every model but fluvial keeps both), judged on the same report `run` writes.
 // A failure prints the command line that reproduces it. scripts/fuzz draws the same way, without
-// the ctest's limits on droplets and fill sweeps (fuzz_cases.h), as long as wanted.
+// the ctest's limit on droplets (fuzz_cases.h), as long as wanted.
 #include <cstdio>
 #include <cstdlib>
 

@@ -98,7 +98,6 @@ std::unique_ptr<gpu::Simulation> makeSim(const gpu::Context& ctx, int model, int
     table[Param::edge_mode] = EDGE_OPEN;
     table[Param::record_maps] = 1; // the wear and flow accumulators move too
     table[Param::particle_count] = 300;
-    table[Param::fluvial_fill_sweeps] = 64;
     TerrainOptions t;
     t.size = std::to_string(w) + "x" + std::to_string(h);
     t.seed = 5;

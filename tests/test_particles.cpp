@@ -346,14 +346,14 @@ TEST_F(ParticlesTest, WithoutInt64AtomicsTheModelIsAClearDeviceError) {
     gpu::Context lacking = ctx();
     lacking.int64_atomics = false;
     gpu::Simulation sim(lacking, 9, 7);
-    for (gpu::Pass pass : {Pass::Particles, Pass::ParticlesApply, Pass::FluvialAccumulate}) {
+    for (gpu::Pass pass : {Pass::Particles, Pass::ParticlesApply, Pass::FluvialDrainage}) {
         try {
             sim.runPass(pass);
             ADD_FAILURE() << gpu::passName(pass) << " ran without 64-bit atomics";
         } catch (const gpu::DeviceError& e) {
             const std::string what = e.what();
             EXPECT_NE(what.find("64-bit integer atomics"), std::string::npos) << what;
-            EXPECT_NE(what.find(pass == Pass::FluvialAccumulate ? "fluvial" : "particles"), std::string::npos) << what;
+            EXPECT_NE(what.find(pass == Pass::FluvialDrainage ? "fluvial" : "particles"), std::string::npos) << what;
         }
     }
     EXPECT_TRUE(ctx().int64_atomics) << "lavapipe and the GPUs this runs on have them";

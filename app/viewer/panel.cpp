@@ -98,8 +98,10 @@ void statistics(ViewerState& s) {
     if (s.model == MODEL_FLUVIAL) {
         const double years = double(s.steps_done) * s.params[Param::fluvial_time_step];
         ImGui::Text("iteration %lld  (%.4g years)%s", s.steps_done, years, s.paused ? "  PAUSED" : "");
-        ImGui::Text("lake fill: %u sweeps%s, %u pointer-jumping rounds", s.fluvial.sweeps,
-                    s.fluvial.converged ? "" : " (NOT converged: raise fluvial_fill_sweeps)", s.fluvial.rounds);
+        ImGui::Text("lake fill: %u + %u basin rounds, %u flats rounds%s, %u pointer-jumping rounds",
+                    s.fluvial.rounds_label, s.fluvial.rounds_boruvka + s.fluvial.rounds_hook, s.fluvial.rounds_flats,
+                    s.fluvial.converged ? "" : " (NOT converged: raise fluvial_flat_rounds)",
+                    s.fluvial.rounds_tree[0] + s.fluvial.rounds_tree[1] + s.fluvial.rounds_tree[2]);
     } else {
         const double sim_seconds = double(s.steps_done) * s.params[Param::time_step];
         ImGui::Text("step %lld  (%.1f s simulated)%s", s.steps_done, sim_seconds, s.paused ? "  PAUSED" : "");

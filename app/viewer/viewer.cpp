@@ -367,7 +367,18 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
             hotReload(app, watcher);
             last_watch = std::chrono::steady_clock::now();
         }
-        if (s.params_dirty) applyParams(app);
+        if (s.params_dirty) {
+            try {
+                applyParams(app);
+            } catch (const gpu::DeviceError& e) {
+                // The fluvial model's buffers do not fit this grid on this device: the model
+                // running goes on, and the panel says why.
+                s.message = e.what();
+                std::fprintf(stderr, "alluvium: %s\n", e.what());
+                s.model = app.sim->params().model;
+                applyParams(app);
+            }
+        }
         if (s.vsync_changed && windowed) {
             s.vsync_changed = false;
             recreateSwapchain();

@@ -17,6 +17,8 @@ constexpr uint32_t kUnset = 0xFFFFFFFFu;
 
 bool inside(const FluvialGrid& g, int x, int y) { return x >= 0 && y >= 0 && x < g.width && y < g.height; }
 
+} // namespace
+
 uint32_t orderedBits(float f) {
     uint32_t u;
     std::memcpy(&u, &f, 4);
@@ -24,7 +26,87 @@ uint32_t orderedBits(float f) {
     return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
 }
 
-} // namespace
+std::vector<uint32_t> basinLabels(const FluvialGrid& g, const std::vector<float>& z, std::vector<uint32_t>* pits) {
+    const size_t n = size_t(g.width) * size_t(g.height);
+    const uint32_t half_w = uint32_t((g.width + 1) / 2);
+    std::vector<uint32_t> down(n), label(n, kUnset);
+    for (uint32_t i = 0; i < n; ++i) {
+        const int x = int(i) % g.width, y = int(i) / g.width;
+        down[i] = i;
+        if (g.isOutlet(x, y)) {
+            label[i] = FLUVIAL_OCEAN;
+            continue;
+        }
+        const uint32_t own = orderedBits(z[i]);
+        uint32_t lowest = own;
+        for (int k = 0; k < 8; ++k) {
+            const int nx = x + kDx[k], ny = y + kDy[k];
+            if (!inside(g, nx, ny)) continue;
+            const uint32_t j = uint32_t(ny * g.width + nx);
+            if (orderedBits(z[j]) < lowest) lowest = orderedBits(z[j]), down[i] = j;
+        }
+        for (int k = 0; k < 4 && down[i] == i; ++k) {
+            const int nx = x + kDx[k], ny = y + kDy[k];
+            if (inside(g, nx, ny) && orderedBits(z[size_t(ny * g.width + nx)]) == own) down[i] = uint32_t(ny * g.width + nx);
+        }
+        if (down[i] == i) {
+            label[i] = uint32_t(y / 2) * half_w + uint32_t(x / 2);
+            if (pits) pits->push_back(i);
+        }
+    }
+    std::vector<uint32_t> path;
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t c = i;
+        while (label[c] == kUnset) path.push_back(c), c = down[c];
+        for (uint32_t p : path) label[p] = label[c];
+        path.clear();
+    }
+    return label;
+}
+
+std::vector<uint32_t> basinSpills(const FluvialGrid& g, const std::vector<float>& z, const std::vector<uint32_t>& labels) {
+    const size_t blocks = size_t((g.width + 1) / 2) * size_t((g.height + 1) / 2);
+    const uint32_t ocean = uint32_t(blocks); // the ocean's node in the union-find
+    struct Edge {
+        uint32_t height, a, b;
+    };
+    std::vector<Edge> edges;
+    auto node = [&](uint32_t label) { return label == FLUVIAL_OCEAN ? ocean : label; };
+    for (int y = 0; y < g.height; ++y)
+        for (int x = 0; x < g.width; ++x) {
+            const size_t i = size_t(y * g.width + x);
+            const int dx[4] = {1, -1, 0, 1}, dy[4] = {0, 1, 1, 1};
+            for (int d = 0; d < 4; ++d) {
+                if (!inside(g, x + dx[d], y + dy[d])) continue;
+                const size_t j = size_t((y + dy[d]) * g.width + x + dx[d]);
+                if (labels[i] != labels[j])
+                    edges.push_back({std::max(orderedBits(z[i]), orderedBits(z[j])), node(labels[i]), node(labels[j])});
+            }
+        }
+    std::sort(edges.begin(), edges.end(), [](const Edge& l, const Edge& r) { return l.height < r.height; });
+    std::vector<uint32_t> parent(blocks + 1);
+    std::vector<std::vector<uint32_t>> members(blocks + 1);
+    for (uint32_t b = 0; b <= blocks; ++b) parent[b] = b, members[b] = {b};
+    auto find = [&](uint32_t b) {
+        while (parent[b] != b) b = parent[b] = parent[parent[b]];
+        return b;
+    };
+    std::vector<uint32_t> spill(blocks, FLUVIAL_NONE);
+    for (const Edge& e : edges) {
+        uint32_t ra = find(e.a), rb = find(e.b);
+        if (ra == rb) continue;
+        const uint32_t ra_ocean = find(ocean);
+        if (ra == ra_ocean || rb == ra_ocean) { // the other component drains out over this pass
+            const uint32_t other = ra == ra_ocean ? rb : ra;
+            for (uint32_t m : members[other]) spill[m] = e.height;
+        }
+        if (members[ra].size() < members[rb].size()) std::swap(ra, rb);
+        parent[rb] = ra;
+        members[ra].insert(members[ra].end(), members[rb].begin(), members[rb].end());
+        members[rb].clear();
+    }
+    return spill;
+}
 
 bool FluvialGrid::isOutlet(int x, int y) const {
     return ((outlets & OUTLET_LEFT) && x == 0) || ((outlets & OUTLET_RIGHT) && x == width - 1) ||

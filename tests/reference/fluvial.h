@@ -26,6 +26,17 @@ struct Fill {
 Fill fillPriorityFlood(const FluvialGrid& g, const std::vector<float>& z);
 // The GPU's key for a cell: ordered float bits of W << 32 | steps.
 uint64_t fillKey(float level, uint32_t steps);
+// Depression routing's twins (gpu/fluvial.cpp). The basin of every cell: follow the lowest
+// lower neighbour (first in the neighbour order on ties), else the first equal neighbour with a
+// smaller index, to a pit (its basin: the pit's 2x2 block, y / 2 * ceil(width / 2) + x / 2) or an
+// outlet (FLUVIAL_OCEAN).
+// `pits`, if given, receives the pit cells.
+std::vector<uint32_t> basinLabels(const FluvialGrid& g, const std::vector<float>& z, std::vector<uint32_t>* pits = nullptr);
+// Per basin block, the spill height as ordered float bits (FLUVIAL_NONE: never drains; blocks
+// without a pit too): the minimax height of a path through the basin graph to the ocean,
+// by Kruskal's algorithm over the passes between neighbouring basins.
+std::vector<uint32_t> basinSpills(const FluvialGrid& g, const std::vector<float>& z, const std::vector<uint32_t>& labels);
+uint32_t orderedBits(float f);
 // Receivers on the filled surface: steepest drop over distance; on a flat, the neighbour one
 // step nearer the exit (first in the neighbour order on ties); outlets receive themselves.
 std::vector<uint32_t> receivers(const FluvialGrid& g, const Fill& f);
