@@ -110,7 +110,7 @@ int runMain(int argc, char** argv) {
     view_cmd->add_flag("--offscreen", view.offscreen, "render into an image even if a display is present");
     view_cmd->add_flag("--paused", view.paused, "start paused");
     view_cmd->add_flag("--no-panel", view.no_panel, "start with the panel hidden (Tab shows it)");
-    view_cmd->add_option("--overlay", view.overlay, "start with an overlay: depth, speed, sediment, hardness, flux, erosion");
+    view_cmd->add_option("--overlay", view.overlay, "start with an overlay: depth, speed, sediment, hardness, flux, erosion, drainage, watertable");
     view_cmd->add_flag("--probe-display", view.probe_display, "exit 0 if a window can be opened here, else 1 (scripts/run)");
     view_cmd->add_option("--record", view.record,
                          "record every frame to FILE.mp4 (.mkv, .mov) through the ffmpeg program (F9 starts and stops others)");
