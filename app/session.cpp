@@ -105,6 +105,11 @@ Session captureSession(const gpu::Simulation& sim, const Params& params, std::ve
     s.initial_sums = initial_sums;
     s.initial_terrain = std::move(initial_terrain);
     s.sim_time = sim.simTime();
+    const gpu::Simulation::SeaHostState sea = sim.seaHostState();
+    s.sea_half = sea.sea_half;
+    s.sea_dirty = sea.sea_dirty;
+    s.sea_restart = sea.sea_restart;
+    s.sea_control = sim.seaControl();
     for (gpu::Field f : sessionFields()) s.fields.emplace_back(f, sim.download(f, false));
     return s;
 }
@@ -116,7 +121,8 @@ void restoreSession(gpu::Simulation& sim, const Session& s) {
     sim.setSprings(s.springs);
     sim.setTotals(s.totals);
     sim.setParams(toSimParams(s.params, s.width, s.height));
-    sim.setSimTime(s.sim_time);
+    sim.setSeaHostState({s.sim_time, s.sea_half, s.sea_dirty, s.sea_restart});
+    sim.setSeaControl(s.sea_control);
     sim.setSubsteps(s.substeps);
 }
 
@@ -159,6 +165,11 @@ std::vector<std::byte> encodeSession(const Session& s) {
                               {"sediment", s.initial_sums.sediment},
                               {"groundwater", s.initial_sums.groundwater}};
     header["sim_time"] = s.sim_time;
+    const uint32_t* control = reinterpret_cast<const uint32_t*>(&s.sea_control);
+    header["sea"] = {{"half", s.sea_half},
+                     {"dirty", s.sea_dirty},
+                     {"restart", s.sea_restart},
+                     {"control", std::vector<uint32_t>(control, control + sizeof(gpu::SeaControl) / 4)}};
     nlohmann::json arrays = nlohmann::json::array();
     arrays.push_back({{"name", kInitialTerrain}, {"channels", 1}});
     for (const auto& [field, values] : s.fields)
@@ -347,6 +358,17 @@ Session decodeSession(std::span<const std::byte> bytes, const std::string& what)
         // The tide's clock (older files: the steps at the saved time step).
         s.sim_time = h.contains("sim_time") ? h.at("sim_time").get<double>()
                                             : double(s.steps) * s.params[Param::time_step];
+        if (h.contains("sea")) { // since issue 12's sessions kept it; older ones start the relaxation over
+            const auto& sea = h.at("sea");
+            s.sea_half = sea.at("half").get<int>();
+            if (s.sea_half != 0 && s.sea_half != 1) throw fail("sea.half must be 0 or 1");
+            s.sea_dirty = sea.at("dirty").get<bool>();
+            s.sea_restart = sea.at("restart").get<bool>();
+            const auto control = sea.at("control").get<std::vector<uint32_t>>();
+            if (control.size() != sizeof(gpu::SeaControl) / 4)
+                throw fail("sea.control must hold " + std::to_string(sizeof(gpu::SeaControl) / 4) + " numbers");
+            std::memcpy(&s.sea_control, control.data(), sizeof(gpu::SeaControl));
+        }
     } catch (const nlohmann::json::exception& e) {
         throw fail(std::string("bad header: ") + e.what());
     } catch (const ParamError& e) {

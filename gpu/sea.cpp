@@ -71,6 +71,10 @@ int Simulation::updateSeaSpill() {
     return static_cast<int>(seaControl().rounds);
 }
 
+void Simulation::setSeaControl(const SeaControl& control) {
+    std::memcpy(sea_control_.mapped, &control, sizeof control);
+}
+
 SeaControl Simulation::seaControl() const {
     SeaControl c{};
     std::memcpy(&c, sea_control_.mapped, sizeof c);

@@ -232,6 +232,7 @@ public:
     // the sea's edges change). Returns the rounds it took.
     int updateSeaSpill();
     SeaControl seaControl() const; // after the GPU work finished
+    void setSeaControl(const SeaControl& control); // a resumed session's (the GPU idle)
     // The equilibrium water table (seed 003, gpu/water_table.cpp) of the current ground into the
     // WaterTable field: the spill surface with the fluvial model's outlets, then `iterations`
     // red-black rounds. Returns the cells that still moved (> 1e-5 m) in the last round.

@@ -235,6 +235,27 @@ TEST(SessionCli, ResumedRunEqualsStraightRunAndContinuesTheReport) {
     EXPECT_FALSE(fsys::exists(dir / "c.f32"));
 }
 
+// Issue 12: with groundwater, a sea and a tide (the coastal preset) a resumed run equals the
+// straight one too: the session keeps the tide's clock and where the sea's relaxation stands.
+TEST(SessionCli, ResumedCoastalRunEqualsStraightRun) {
+    const fsys::path dir = scratch("cli-coastal");
+    auto run = [&](const std::string& args) {
+        const std::string cmd = std::string("MESA_SHADER_CACHE_DIR=") + ALLUVIUM_TEST_TMP_DIR + "/../mesa-cache " +
+                                ALLUVIUM_EXE + " run --preset coastal " + args + " 2>" + (dir / "stderr.txt").string();
+        return std::system(cmd.c_str());
+    };
+    const std::string d = dir.string() + "/";
+    ASSERT_EQ(run("--size 48x40 --steps 30 --set record_maps=on --out " + d + "straight.f32 --report " + d + "straight.json"), 0);
+    ASSERT_EQ(run("--size 48x40 --steps 13 --out " + d + "a.f32 --save-session " + d + "s.alluvium"), 0);
+    ASSERT_EQ(run("--load-session " + d + "s.alluvium --steps 17 --out " + d + "b.f32 --report " + d + "b.json"), 0);
+    EXPECT_TRUE(readBytes(dir / "straight.f32") == readBytes(dir / "b.f32"));
+    const nlohmann::json a = nlohmann::json::parse(std::ifstream(dir / "straight.json"));
+    const nlohmann::json b = nlohmann::json::parse(std::ifstream(dir / "b.json"));
+    EXPECT_EQ(a["water"], b["water"]);
+    EXPECT_GT(a["water"]["from_sea"].get<double>(), 0.0);
+    EXPECT_EQ(a["state_digest"], b["state_digest"]);
+}
+
 // [SECTION] damaged files: checksum, truncation, magic, version, sizes, parameter names --------
 
 Session smallSession(int w = 5, int h = 3, float seed = 1.0f) {
