@@ -14,9 +14,11 @@ namespace alluvium {
 
 int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     if (!isHeightmapExtension(o.out))
-        throw InputError("--out '" + displayPath(o.out) + "': unsupported extension (use .png, .f32, .exr, .tif, .asc, ...)");
+        throw InputError("--out '" + displayPath(o.out) +
+                         "': unsupported extension (use .png, .f32, .exr, .tif, .asc, ...)");
     if (!o.report.empty() && std::filesystem::path(o.report).extension() != ".json")
-        throw InputError("--report '" + displayPath(o.report) + "': unsupported extension (use .json)");
+        throw InputError("--report '" + displayPath(o.report) +
+                         "': unsupported extension (use .json)");
     Params params = buildParams(o.preset, o.terrain.cell_size, o.sets);
     InitialTerrain initial = prepareTerrain(o.terrain, params[Param::cell_size]);
     if (o.terrain.cell_size <= 0.0 && initial.terrain.cell_size > 0.0)
@@ -29,11 +31,14 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     gpu::Simulation sim(scoped.ctx, w, h);
     loadInitialState(sim, initial, params);
     sim.setParams(toSimParams(params, w, h)); // the edges where water leaves: fluvial_outlets
-    std::fprintf(stderr, "alluvium: the water table of %dx%d cells of %g m, %d rounds\n", w, h, cell_size, iterations);
+    std::fprintf(stderr, "alluvium: the water table of %dx%d cells of %g m, %d rounds\n", w, h,
+                 cell_size, iterations);
     const auto start = std::chrono::steady_clock::now();
     Progress progress("relaxing", iterations);
-    const uint32_t moving = sim.computeWaterTable(iterations, [&](int done) { progress.update(done); });
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const uint32_t moving =
+        sim.computeWaterTable(iterations, [&](int done) { progress.update(done); });
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     const std::vector<float> table = sim.download(gpu::Field::WaterTable);
     const std::vector<float> spill = sim.download(gpu::Field::SeaSpill);
@@ -51,7 +56,8 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
         }
         const bool ocean = sea && ground[i] < sea_level && spill[i] < sea_level;
         const bool lake = !ocean && spill[i] < SEA_UNREACHED && spill[i] > ground[i];
-        if (ocean) ++ocean_cells;
+        if (ocean)
+            ++ocean_cells;
         else if (lake && table[i] > ground[i]) {
             ++lake_cells;
             lake_volume += double(table[i] - ground[i]) * area;
@@ -62,31 +68,38 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
             ++below;
         }
     }
-    nlohmann::json report = {{"width", w},
-                             {"height", h},
-                             {"cell_size_m", cell_size},
-                             {"outlets", params.format(Param::fluvial_outlets)},
-                             {"iterations", iterations},
-                             {"cells_still_moving", moving},
-                             {"lake_cells", lake_cells},
-                             {"lake_volume_m3", lake_volume},
-                             {"ocean_cells", ocean_cells},
-                             {"wet_land_cells", wet_land},
-                             {"mean_depth_below_ground_m", below > 0 ? depth_sum / double(below) : 0.0},
-                             {"nan_cells", nan_cells},
-                             {"seconds", seconds},
-                             {"device", scoped.ctx.device_name}};
+    nlohmann::json report = {
+        {"width", w},
+        {"height", h},
+        {"cell_size_m", cell_size},
+        {"outlets", params.format(Param::fluvial_outlets)},
+        {"iterations", iterations},
+        {"cells_still_moving", moving},
+        {"lake_cells", lake_cells},
+        {"lake_volume_m3", lake_volume},
+        {"ocean_cells", ocean_cells},
+        {"wet_land_cells", wet_land},
+        {"mean_depth_below_ground_m", below > 0 ? depth_sum / double(below) : 0.0},
+        {"nan_cells", nan_cells},
+        {"seconds", seconds},
+        {"device", scoped.ctx.device_name}};
     if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
     if (nan_cells > 0) {
-        std::fprintf(stderr, "alluvium: the relaxation produced %lld non-finite cells; no heightmap written\n", nan_cells);
+        std::fprintf(
+            stderr,
+            "alluvium: the relaxation produced %lld non-finite cells; no heightmap written\n",
+            nan_cells);
         return 1;
     }
     Heightmap out{w, h, table};
     out.cell_size = cell_size;
     saveHeightmap(o.out, out, cell_size);
     if (!o.out_maps.empty()) exportMaps(sim, o.out_maps, &table);
-    std::fprintf(stderr, "alluvium: wrote %s%s: %lld lake cells (%.6g m^3), %lld wet land cells, %u cells still moving "
-                 "(%.1f s)\n", displayPath(o.out).c_str(), writesSidecar(o.out) ? " (+ .json)" : "", lake_cells,
+    std::fprintf(stderr,
+                 "alluvium: wrote %s%s: %lld lake cells (%.6g m^3), %lld wet land cells, %u cells "
+                 "still moving "
+                 "(%.1f s)\n",
+                 displayPath(o.out).c_str(), writesSidecar(o.out) ? " (+ .json)" : "", lake_cells,
                  lake_volume, wet_land, moving, seconds);
     return 0;
 }

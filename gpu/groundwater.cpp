@@ -1,8 +1,9 @@
 // Groundwater and the sea's water exchange (issue 12), recorded in the pipe model's step (each CFL
 // sub-step) between erosion/evaporation and the fold of its sums (gpu/pipe.cpp), on the step's new
 // ground and water:
-//   sea_spill          a few rounds of the sea's spill relaxation, behind the surface in use (gpu/sea.cpp)
-//   water_exchange     seepage and infiltration between the water and the ground, the ocean held
+//   sea_spill          a few rounds of the sea's spill relaxation, behind the surface in use
+//   (gpu/sea.cpp) water_exchange     seepage and infiltration between the water and the ground, the
+//   ocean held
 //                      at the sea's surface (shaders/water_exchange.comp); the groundwater in place
 //   groundwater_head,  Dupuit-Forchheimer flow, an even number of explicit sub-steps, each of two
 //   groundwater_flow   passes (the head and the outflow limiter, then the flow), from the
@@ -15,11 +16,17 @@
 
 namespace alluvium::gpu {
 
-bool Simulation::groundwaterInStep() const { return params_.enable_groundwater != 0 && params_.model == MODEL_PIPE; }
+bool Simulation::groundwaterInStep() const {
+    return params_.enable_groundwater != 0 && params_.model == MODEL_PIPE;
+}
 
-bool Simulation::seaInStep() const { return params_.enable_sea != 0 && params_.model == MODEL_PIPE; }
+bool Simulation::seaInStep() const {
+    return params_.enable_sea != 0 && params_.model == MODEL_PIPE;
+}
 
-int Simulation::groundwaterSubsteps() const { return evenGroundwaterSubsteps(params_.groundwater_substeps); }
+int Simulation::groundwaterSubsteps() const {
+    return evenGroundwaterSubsteps(params_.groundwater_substeps);
+}
 
 void Simulation::recordWaterExchange(VkCommandBuffer cmd, GpuTimer* timer) {
     if (seaInStep()) recordSeaRounds(cmd);

@@ -27,7 +27,8 @@ float Simulation::seaSurface() const {
     const double kTwoPi = 6.283185307179586;
     const double period = params_.tide_period > 0.0f ? double(params_.tide_period) : 1.0;
     return static_cast<float>(double(params_.sea_level) +
-                              double(params_.tide_amplitude) * std::sin(kTwoPi * sim_time_ / period));
+                              double(params_.tide_amplitude) *
+                                  std::sin(kTwoPi * sim_time_ / period));
 }
 
 void Simulation::recordSeaRounds(VkCommandBuffer cmd) {
