@@ -9,6 +9,7 @@
 #include "io/atomic_file.h"
 #include "io/errors.h"
 #include "progress.h"
+#include "rivers.h"
 
 namespace alluvium {
 
@@ -47,6 +48,7 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     const bool sea = params[Param::enable_sea] >= 0.5;
     const double sea_level = params[Param::sea_level];
     long long lake_cells = 0, ocean_cells = 0, wet_land = 0, nan_cells = 0;
+    std::vector<uint8_t> water_body(table.size(), 0), base_level(table.size(), 0);
     double lake_volume = 0.0, depth_sum = 0.0;
     long long below = 0;
     for (size_t i = 0; i < table.size(); ++i) {
@@ -56,10 +58,12 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
         }
         const bool ocean = sea && ground[i] < sea_level && spill[i] < sea_level;
         const bool lake = !ocean && spill[i] < SEA_UNREACHED && spill[i] > ground[i];
-        if (ocean)
+        if (ocean) {
             ++ocean_cells;
-        else if (lake && table[i] > ground[i]) {
+            water_body[i] = 1;
+        } else if (lake && table[i] > ground[i]) {
             ++lake_cells;
+            water_body[i] = 1;
             lake_volume += double(table[i] - ground[i]) * area;
         } else if (table[i] >= ground[i]) {
             ++wet_land; // the table meets the ground: springs and rivers a water body sustains
@@ -68,6 +72,16 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
             ++below;
         }
     }
+    // Seed 003: only rivers that end at or come from a water body (or leave by an open edge) are
+    // sustained; the others dry up and drop their load where they end.
+    const int outlets = toSimParams(params, w, h).fluvial_outlets;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            base_level[std::size_t(y) * w + x] = ((outlets & OUTLET_LEFT) && x == 0) ||
+                                                 ((outlets & OUTLET_RIGHT) && x == w - 1) ||
+                                                 ((outlets & OUTLET_TOP) && y == 0) ||
+                                                 ((outlets & OUTLET_BOTTOM) && y == h - 1);
+    const RiverMap rivers = classifyRivers(ground, table, water_body, base_level, w, h, o.river_cells);
     nlohmann::json report = {
         {"width", w},
         {"height", h},
@@ -80,6 +94,12 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
         {"ocean_cells", ocean_cells},
         {"wet_land_cells", wet_land},
         {"mean_depth_below_ground_m", below > 0 ? depth_sum / double(below) : 0.0},
+        {"rivers",
+         {{"min_cells", o.river_cells},
+          {"river_cells", rivers.river_cells},
+          {"sustained_cells", rivers.sustained_cells},
+          {"dry_cells", rivers.dry_cells},
+          {"dry_end_points", rivers.dry_end_points}}},
         {"nan_cells", nan_cells},
         {"seconds", seconds},
         {"device", scoped.ctx.device_name}};
@@ -94,13 +114,23 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     Heightmap out{w, h, table};
     out.cell_size = cell_size;
     saveHeightmap(o.out, out, cell_size);
-    if (!o.out_maps.empty()) exportMaps(sim, o.out_maps, &table);
+    if (!o.out_maps.empty()) {
+        MapLayer layer; // 0 no river, 0.5 a dry river, 1 a sustained one
+        layer.name = "rivers";
+        layer.unit = "1";
+        layer.data.resize(rivers.kind.size());
+        for (std::size_t i = 0; i < rivers.kind.size(); ++i)
+            layer.data[i] = rivers.kind[i] == RiverKind::Sustained ? 1.0f : rivers.kind[i] == RiverKind::Dry ? 0.5f : 0.0f;
+        std::vector<MapLayer> extra;
+        extra.push_back(std::move(layer));
+        exportMaps(sim, o.out_maps, &table, std::move(extra));
+    }
     std::fprintf(stderr,
                  "alluvium: wrote %s%s: %lld lake cells (%.6g m^3), %lld wet land cells, %u cells "
-                 "still moving "
-                 "(%.1f s)\n",
+                 "still moving, river cells %lld sustained / %lld dry (%lld end points) (%.1f s)\n",
                  displayPath(o.out).c_str(), writesSidecar(o.out) ? " (+ .json)" : "", lake_cells,
-                 lake_volume, wet_land, moving, seconds);
+                 lake_volume, wet_land, moving, rivers.sustained_cells, rivers.dry_cells,
+                 rivers.dry_end_points, seconds);
     return 0;
 }
 

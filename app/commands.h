@@ -94,6 +94,7 @@ struct WatertableOptions {
     std::string out;        // the table as a heightmap (m)
     std::string report;
     std::string out_maps;   // --out-maps DIR: water_table, groundwater_depth and the other maps
+    double river_cells = 100.0; // --river-cells N: a river drains at least N cells (seed 003's rule)
 };
 
 struct BenchOptions {

@@ -51,7 +51,8 @@ std::vector<float> liveWaterTable(const gpu::Simulation& sim) {
     return table;
 }
 
-void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir, const std::vector<float>* water_table) {
+void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir, const std::vector<float>* water_table,
+                std::vector<MapLayer> extra) {
     const std::size_t cells = std::size_t(sim.width()) * std::size_t(sim.height());
     std::vector<MapLayer> layers;
     layers.reserve(14);
@@ -89,6 +90,7 @@ void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir, co
     for (std::size_t i = 0; i < cells; ++i) depth[i] = std::max(ground[i] - table[i], 0.0f);
     add("water_table", std::move(table), "m").mask_from_min = true;
     add("groundwater_depth", std::move(depth), "m");
+    for (MapLayer& layer : extra) layers.push_back(std::move(layer));
     writeMaps(dir, sim.width(), sim.height(), layers);
 }
 

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/maps.h"
 #include "simulation.h"
 
 namespace alluvium {
@@ -14,9 +15,10 @@ namespace alluvium {
 // fluvial analysis: call sim.fluvialAnalyse() first for the final terrain's. And the water table
 // (issue 12): water_table (m) and groundwater_depth (m below the ground, 0 where the table is at
 // or above it): the groundwater's live table (liveWaterTable), or `water_table` when given (the
-// equilibrium table of `alluvium watertable`). Throws InputError if a file cannot be written.
+// equilibrium table of `alluvium watertable`), and `extra` layers after them (the watertable's
+// `rivers`). Throws InputError if a file cannot be written.
 void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir,
-                const std::vector<float>* water_table = nullptr);
+                const std::vector<float>* water_table = nullptr, std::vector<MapLayer> extra = {});
 
 // The groundwater's table (m): base + g / porosity, or the ground where the pores are full.
 std::vector<float> liveWaterTable(const gpu::Simulation& sim);

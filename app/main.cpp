@@ -156,6 +156,7 @@ int runMain(int argc, char** argv) {
     watertable_cmd->add_option("--report", watertable.report, "write a JSON report: lakes, ocean, wet land, depth below the ground, convergence");
     watertable_cmd->add_option("--set", watertable.sets, "override a parameter, e.g. table_capillarity=5, enable_sea=on, sea_level=20");
     watertable_cmd->add_option("--preset", watertable.preset, "preset NAME or FILE.json");
+    watertable_cmd->add_option("--river-cells", watertable.river_cells, "a cell draining at least N cells is a river: sustained if it ends at or comes from a water body, dry otherwise (default 100)")->check(CLI::Range(1.0, 1e12));
     watertable_cmd->add_option("--out-maps", watertable.out_maps, "also write the maps (water_table, groundwater_depth, ...) to DIR");
 
     BenchOptions bench;

@@ -134,3 +134,25 @@ TEST(CliExport, BadExportOptionsFailBeforeTheGpuAndWriteNothing) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(CliExport, WatertableWritesTheTableTheRiversAndItsReport) {
+    const fs::path dir = scratchDir();
+    const Result r = run(dir, "watertable --size 48x40 --set table_iterations=300 --set fluvial_outlets=bottom "
+                              "--river-cells 10 --out table.f32 --report report.json --out-maps maps");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(fs::file_size(dir / "table.f32"), 48u * 40u * 4u);
+    const std::set<std::string> maps = listDir(dir / "maps");
+    EXPECT_TRUE(maps.count("rivers.png") && maps.count("rivers.exr") && maps.count("water_table.png")) << r.err;
+    const std::string report = readFile(dir / "report.json");
+    for (const char* key : {"\"rivers\"", "\"river_cells\"", "\"sustained_cells\"", "\"dry_cells\"", "\"dry_end_points\"",
+                            "\"lake_cells\"", "\"cells_still_moving\""})
+        EXPECT_NE(report.find(key), std::string::npos) << key << "\n" << report;
+    // A bad threshold is one line before the GPU starts.
+    const Result bad = run(dir, "watertable --size 48x40 --river-cells 0 --out t2.f32");
+    EXPECT_NE(bad.code, 0);
+    EXPECT_FALSE(fs::exists(dir / "t2.f32"));
+}
+
+} // namespace
