@@ -1,6 +1,7 @@
-// Groundwater and the sea's water exchange (issue 12), recorded in the pipe model's step (each CFL
-// sub-step) between erosion/evaporation and the fold of its sums (gpu/pipe.cpp), on the step's new
-// ground and water:
+// Groundwater and the sea's water exchange, recorded in the pipe model's step (each CFL sub-step)
+// between erosion/evaporation and the fold of its sums (gpu/pipe.cpp), and after the musgrave and
+// simple models' passes (groundwater only; the sea is the pipe model's), on the step's new ground
+// and water:
 //   sea_spill          a few rounds of the sea's spill relaxation, behind the surface in use
 //   (gpu/sea.cpp) water_exchange     seepage and infiltration between the water and the ground, the
 //   ocean held
@@ -17,7 +18,8 @@
 namespace alluvium::gpu {
 
 bool Simulation::groundwaterInStep() const {
-    return params_.enable_groundwater != 0 && params_.model == MODEL_PIPE;
+    const int m = params_.model;
+    return params_.enable_groundwater != 0 && (m == MODEL_PIPE || m == MODEL_MUSGRAVE || m == MODEL_SIMPLE);
 }
 
 bool Simulation::seaInStep() const {
@@ -34,6 +36,18 @@ void Simulation::recordWaterExchange(VkCommandBuffer cmd, GpuTimer* timer) {
     recordExchangePass(cmd);
     if (timer) writeTimestamp(*timer, cmd);
     recordGroundwaterFlow(cmd);
+    if (timer) writeTimestamp(*timer, cmd);
+}
+
+// Musgrave and simple (the grid models with surface water): the exchange and the flow after their
+// own passes, on the ground and water they wrote, then a fold of the groundwater's two sums only
+// (their rain and evaporation went through grid_totals). The timestamps are written whether or
+// not groundwater is on, so the bench's rows stay those of modelPasses.
+void Simulation::recordGridModelGroundwater(VkCommandBuffer cmd, GpuTimer* timer) {
+    recordWaterExchange(cmd, timer);
+    if (groundwaterInStep()) recordFoldLevels(cmd);
+    if (timer) writeTimestamp(*timer, cmd);
+    if (groundwaterInStep()) recordFoldTotals(cmd, REDUCE_GROUNDWATER_ONLY);
     if (timer) writeTimestamp(*timer, cmd);
 }
 

@@ -131,7 +131,7 @@ namespace alluvium {
       "fluvial model: safety bound on the rounds across lakes and flats per iteration (each carries " \
       "a 16-cell tile; they stop once done; the report says if one fell short)")    \
     X(enable_groundwater, "groundwater", 0, 0, 1, "", 1.0, 'b',                                     \
-      "run the groundwater passes (pipe model): infiltration, Dupuit flow, seepage")  \
+      "run the groundwater passes (pipe, musgrave and simple models): infiltration, Dupuit flow, seepage")  \
     X(infiltration_rate, "groundwater", 0.2, 0.0, 50.0, "mm/s", 1e-3, 'f',                          \
       "surface water soaking into the ground, limited by the free pore space")                     \
     X(porosity, "groundwater", 0.3, 0.01, 0.6, "", 1.0, 'f',                                          \

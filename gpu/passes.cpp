@@ -151,7 +151,9 @@ bool happens(When when, const SimParams& q) {
     case When::Maps: return q.record_maps != 0;
     case When::ErosionMaps: return q.record_maps != 0 && q.enable_erosion != 0;
     case When::Thermal: return q.enable_thermal != 0;
-    case When::Groundwater: return q.enable_groundwater != 0 && q.model == MODEL_PIPE;
+    case When::Groundwater:
+        return q.enable_groundwater != 0 &&
+               (q.model == MODEL_PIPE || q.model == MODEL_MUSGRAVE || q.model == MODEL_SIMPLE);
     case When::Sea: return q.enable_sea != 0 && q.model == MODEL_PIPE;
     case When::GroundwaterOrSea: return happens(When::Groundwater, q) || happens(When::Sea, q);
     case When::Deposition: return q.fluvial_deposition > 0.0f;
@@ -166,6 +168,9 @@ const char* passName(Pass p) { return info(p).name; }
 double passBytesPerCell(Pass p, const SimParams& params, int width, int height) {
     const double cells = double(width) * double(height);
     if (p == Pass::ReducePartials || p == Pass::ReduceTotals) {
+        // Musgrave and simple fold only the groundwater's sums, and only when it runs.
+        if ((params.model == MODEL_MUSGRAVE || params.model == MODEL_SIMPLE) && !happens(When::Groundwater, params))
+            return 0.0;
         // The fold reads every level's partials once and writes the next level (doubles).
         return double(partialsCount(width, height)) * sizeof(double) / cells;
     }
@@ -200,8 +205,13 @@ const std::vector<Pass>& modelPasses(int model, PipePasses pipe_passes) {
         Pass::ThermalGather, Pass::SeaSpill,        Pass::WaterExchange,  Pass::GroundwaterFlow,
         Pass::ReducePartials, Pass::ReduceTotals,   Pass::SedimentCorrect};
     static const std::vector<Pass> talus = {Pass::TalusOutflow, Pass::TalusGather};
-    static const std::vector<Pass> musgrave = {Pass::MusgraveTransfer, Pass::MusgraveApply, Pass::GridTotals};
-    static const std::vector<Pass> simple = {Pass::SimpleTransfer, Pass::SimpleApply, Pass::GridTotals};
+    // Musgrave and simple: then the groundwater's passes and the fold of its sums (gpu/groundwater.cpp).
+    static const std::vector<Pass> musgrave = {Pass::MusgraveTransfer, Pass::MusgraveApply, Pass::GridTotals,
+                                               Pass::SeaSpill,         Pass::WaterExchange, Pass::GroundwaterFlow,
+                                               Pass::ReducePartials,   Pass::ReduceTotals};
+    static const std::vector<Pass> simple = {Pass::SimpleTransfer, Pass::SimpleApply,     Pass::GridTotals,
+                                             Pass::SeaSpill,       Pass::WaterExchange,   Pass::GroundwaterFlow,
+                                             Pass::ReducePartials, Pass::ReduceTotals};
     static const std::vector<Pass> particles = {Pass::Particles, Pass::ParticlesApply};
     // Phases: basins, pass points, spill solve, flats, route, accumulate, erode, deposit.
     static const std::vector<Pass> fluvial = {Pass::FluvialDescend, Pass::FluvialEdges, Pass::FluvialHook,

@@ -761,6 +761,14 @@ void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer) {
         substeps_taken_ += substeps_;
     } else if (model == MODEL_FLUVIAL) {
         recordFluvialStep(cmd, timer);
+    } else if (model == MODEL_MUSGRAVE || model == MODEL_SIMPLE) {
+        for (Pass pass : stepPasses()) {
+            if (pass == Pass::SeaSpill) break; // the groundwater's passes follow (gpu/groundwater.cpp)
+            dispatch(cmd, pass);
+            computeBarrier(cmd);
+            if (timer) writeTimestamp(*timer, cmd);
+        }
+        recordGridModelGroundwater(cmd, timer);
     } else {
         // Every pass reads what the one before wrote: a full compute barrier between each.
         for (Pass pass : stepPasses()) {

@@ -292,6 +292,7 @@ private:
     // rounds (pipe model), the water exchange, the Dupuit sub-steps, and for the other models the
     // fold of their sums; a timestamp after each of the three when timed.
     void recordWaterExchange(VkCommandBuffer cmd, GpuTimer* timer);
+    void recordGridModelGroundwater(VkCommandBuffer cmd, GpuTimer* timer);
     void recordExchangePass(VkCommandBuffer cmd);
     void recordGroundwaterFlow(VkCommandBuffer cmd);
     bool groundwaterInStep() const;

@@ -20,6 +20,13 @@ void main() {
         if (first) totals.step_wave = float(wave);
         return;
     }
+    if (pc.mode == REDUCE_GROUNDWATER_ONLY) { // musgrave, simple: their other sums are grid_totals'
+        for (int slot = SLOT_INFILTRATED; slot <= SLOT_SEEPED; ++slot) {
+            double sum = slotSum(slot);
+            if (first) totals.acc[slot] += sum;
+        }
+        return;
+    }
     for (int slot = SLOT_RAIN; slot <= SLOT_DEPOSITED; ++slot) {
         double sum = slotSum(slot);
         if (first) totals.acc[slot] += sum;

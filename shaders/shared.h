@@ -361,6 +361,7 @@ struct Totals {
 #define CFL_TARGET 0.5
 #define MAX_SUBSTEPS 64
 #define REDUCE_WAVE_ONLY 1 // reduce_totals' mode after wave_speed.comp
+#define REDUCE_GROUNDWATER_ONLY 2 // musgrave and simple: only the groundwater's sums (their own go through grid_totals)
 
 #ifndef __cplusplus
 // Whether `slot` is written this step. Features that are off (no springs, closed edges, a
@@ -381,7 +382,8 @@ bool slotActive(SimParams q, int slot) {
     case SLOT_DEPOSITED: return q.enable_erosion != 0;
     case SLOT_SED_DRAINED: return q.edge_mode == EDGE_OPEN && q.enable_transport != 0;
     case SLOT_INFILTRATED:
-    case SLOT_SEEPED: return q.enable_groundwater != 0 && q.model == MODEL_PIPE;
+    case SLOT_SEEPED:
+        return q.enable_groundwater != 0 && (q.model == MODEL_PIPE || q.model == MODEL_MUSGRAVE || q.model == MODEL_SIMPLE);
     case SLOT_SEA_IN:
     case SLOT_SEA_OUT: return q.enable_sea != 0 && q.model == MODEL_PIPE;
     default: return true;

@@ -27,8 +27,8 @@ inline bool groupActsIn(const std::string& group, int model) {
     case MODEL_THERMAL: return group == "thermal model";
     case MODEL_OLSEN: return group == "olsen model" || group == "thermal model"; // talus_fraction, neighbourhood
     case MODEL_PARTICLES: return group == "particles model";
-    case MODEL_MUSGRAVE: return group == "musgrave model";
-    case MODEL_SIMPLE: return group == "simple model";
+    case MODEL_MUSGRAVE: return group == "musgrave model" || group == "groundwater";
+    case MODEL_SIMPLE: return group == "simple model" || group == "groundwater";
     case MODEL_FLUVIAL: return group == "fluvial model";
     default: return false;
     }

@@ -18,6 +18,8 @@
 #include <OpenEXR/ImfHeader.h>
 #include <OpenEXR/ImfInputFile.h>
 
+#include <nlohmann/json.hpp>
+
 #include "io/heightmap.h"
 
 namespace fs = std::filesystem;
@@ -153,6 +155,29 @@ TEST(CliExport, WatertableWritesTheTableTheRiversAndItsReport) {
     const Result bad = run(dir, "watertable --size 48x40 --river-cells 0 --out t2.f32");
     EXPECT_NE(bad.code, 0);
     EXPECT_FALSE(fs::exists(dir / "t2.f32"));
+}
+
+} // namespace
+
+namespace {
+
+// Groundwater in the grid models with surface water (musgrave, simple): the rain soaks in, a table
+// at the surface seeps out, and the budget (water on and in the ground) still closes.
+TEST(CliExport, GroundwaterRunsInMusgraveAndSimple) {
+    const fs::path dir = scratchDir();
+    for (const char* model : {"musgrave", "simple"}) {
+        SCOPED_TRACE(model);
+        const std::string report = std::string(model) + ".json";
+        const Result r = run(dir, std::string("run --model ") + model +
+                                      " --size 41x37 --steps 300 --set enable_groundwater=1 "
+                                      "--set initial_table_depth=0.2 --out " + model + ".f32 --report " + report);
+        ASSERT_EQ(r.code, 0) << r.err;
+        const nlohmann::json water = nlohmann::json::parse(readFile(dir / report))["water"];
+        EXPECT_GT(water["infiltrated"].get<double>(), 0.0);
+        EXPECT_GT(water["seeped"].get<double>(), 0.0);
+        EXPECT_NE(water["groundwater_stored"].get<double>(), water["groundwater_stored_initial"].get<double>());
+        EXPECT_LE(water["budget_error_rel"].get<double>(), 1e-5);
+    }
 }
 
 } // namespace
