@@ -144,7 +144,7 @@ void statistics(ViewerState& s) {
         if (s.model == MODEL_PIPE || s.model == MODEL_PARTICLES)
             ImGui::Text("sediment off the edges %.4g", a[SLOT_SED_DRAINED]);
         if (s.model == MODEL_FLUVIAL) ImGui::TextWrapped("%s", waterBudgetNote(s.model));
-        if (s.params[Param::enable_groundwater] >= 0.5 && s.model == MODEL_PIPE)
+        if (s.params[Param::enable_groundwater] >= 0.5 && (s.model == MODEL_PIPE || s.model == MODEL_MUSGRAVE || s.model == MODEL_SIMPLE))
             ImGui::Text("infiltrated %.4g  seeped %.4g", a[SLOT_INFILTRATED], a[SLOT_SEEPED]);
         if (s.params[Param::enable_sea] >= 0.5 && s.model == MODEL_PIPE)
             ImGui::Text("from the sea %.4g  into it %.4g", a[SLOT_SEA_IN], a[SLOT_SEA_OUT]);
@@ -302,7 +302,7 @@ void parameters(ViewerState& s) {
     }
 }
 
-// [SECTION] groundwater and the equilibrium water table (issue 12)
+// [SECTION] groundwater and the equilibrium water table
 
 void waterTable(ViewerState& s) {
     ImGui::TextWrapped("The live groundwater: the 'groundwater' parameters (enable_groundwater). Seed 003's equilibrium "
