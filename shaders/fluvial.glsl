@@ -43,6 +43,14 @@ bool isOutlet(ivec2 c) {
            ((o & OUTLET_TOP) != 0 && c.y == 0) || ((o & OUTLET_BOTTOM) != 0 && c.y == p.height - 1);
 }
 
+// The sea (enable_sea, seed 003's base level): a cell whose filled level W lies below sea_level
+// reaches an outlet through cells all below the sea: it is ocean, base level like an outlet (it
+// does not erode, takes no deposit, is its own receiver; rivers erode towards sea_level). The
+// fill itself runs on the outlet edges alone (so W of every other cell, which is at or above the
+// sea, is unchanged); W < sea_level then marks the ocean in every pass after fluvial_level.
+bool isOceanLevel(uint w);
+bool isOceanCell(uint i);
+
 // Float -> uint with the same order (-0 counts as +0); and back.
 uint orderedBits(float f) {
     uint u = floatBitsToUint(f);
@@ -51,6 +59,10 @@ uint orderedBits(float f) {
 }
 float fromOrdered(uint o) { return uintBitsToFloat((o & 0x80000000u) != 0u ? (o & 0x7FFFFFFFu) : ~o); }
 uint groundBits(ivec2 c) { return orderedBits(imageLoad(terrain_cur, c).r); }
+bool isOceanLevel(uint w) { return p.enable_sea != 0 && w != FLUVIAL_NONE && w < orderedBits(p.sea_level); }
+bool isOceanCell(uint i) { return isOceanLevel(fluvial_level[i]); }
+// Outlets and the ocean: base level.
+bool isBase(ivec2 c, uint i) { return isOutlet(c) || isOceanCell(i); }
 
 // The 8 neighbours in a fixed order (ties go to the first), and 1 / distance in cells. The first
 // four have smaller indices.

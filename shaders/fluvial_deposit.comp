@@ -11,7 +11,7 @@
 shared float keep[WG_SIZE]; // 1 - f
 
 float depositFraction(ivec2 c) {
-    if (isOutlet(c)) return 0.0;
+    if (isBase(c, cellIndex(c))) return 0.0; // what reaches the sea leaves (sediment_out)
     return min(p.fluvial_deposition * cellArea() / max(imageLoad(drainage_img, c).r, cellArea()), 1.0);
 }
 

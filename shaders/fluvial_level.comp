@@ -36,7 +36,7 @@ void main() {
         uint w = levels[(local.y + 1) * HALO + local.x + 1];
         uint steps = FLUVIAL_NONE;
         if (w != FLUVIAL_NONE) {
-            bool exit = isOutlet(c);
+            bool exit = isOutlet(c) || isOceanLevel(w); // base level: outlets and the ocean
             uint z = fillGround(i);
             for (int k = 0; k < 8 && !exit; ++k) {
                 ivec2 n = local + NB[k];
