@@ -79,7 +79,7 @@ std::array<FluvialBufferSize, 14> fluvialBufferSizes(int width, int height) {
              {3 * tiles * 4, "tile lists"},
              {cells * 4, "basin labels"},
              {2 * cells * 4, "basin edges"},
-             {6 * blocks * 4, "basin graph"},
+             {8 * blocks * 4, "basin graph"},
              {blocks * 8, "basin passes"},
              {4 * blocks * 4, "basin lists"},
              {6 * ring * 4, "tile crossings"},
@@ -811,6 +811,10 @@ void Simulation::run(int steps, const std::function<void(int)>& progress) {
         int n = std::min(batch, steps - done);
         if (params_.model == MODEL_PIPE)
             n = std::min(n, substeps_ > 1 ? 1 : kSubstepBlock - step_index_ % kSubstepBlock);
+        if (fluvialLakesOn()) { // one iteration per submission, the lakes solved before it
+            n = 1;
+            prepareFluvialLakes();
+        }
         VkCommandBuffer cmd = beginOneShot(ctx_);
         recordUpdates(cmd);
         for (int i = 0; i < n; ++i) recordStep(cmd);

@@ -61,6 +61,11 @@ float fromOrdered(uint o) { return uintBitsToFloat((o & 0x80000000u) != 0u ? (o 
 uint groundBits(ivec2 c) { return orderedBits(imageLoad(terrain_cur, c).r); }
 bool isOceanLevel(uint w) { return p.enable_sea != 0 && w != FLUVIAL_NONE && w < orderedBits(p.sea_level); }
 bool isOceanCell(uint i) { return isOceanLevel(fluvial_level[i]); }
+// A closed lake's sink (lake_evaporation > 0; after the route): its own receiver, not base
+// level. The sediment arriving there stays in the lake.
+bool isLakeSinkCell(ivec2 c, uint i) {
+    return p.lake_evaporation > 0.0 && fluvial_rcv[i] == RCV_SELF && !isOutlet(c) && !isOceanCell(i);
+}
 // Outlets and the ocean: base level.
 bool isBase(ivec2 c, uint i) { return isOutlet(c) || isOceanCell(i); }
 

@@ -13,6 +13,9 @@ layout(std430, binding = B_FLUVIAL_LISTS) buffer ListsBlock { uint fluvial_lists
 #define BASIN_SPILL 1u // the highest pass on the hooks from the basin to its component's root
 #define BASIN_PTR 2u   // two halves: a hooked root's pointer towards its new root (itself: a root)
 #define BASIN_PASS 4u  // two halves: the highest pass on that way
+// With lake_evaporation > 0, written by the host before the step (Simulation::prepareFluvialLakes):
+#define BASIN_LAKE 6u  // the basin's water level (ordered bits; FLUVIAL_NONE: none given)
+#define BASIN_SINK 7u  // the pit cell of a basin under a closed lake (the lake's sink), else FLUVIAL_NONE
 uint basinAt(uint section, uint b) { return section * blockCount() + b; }
 uint compOf(uint b) { return b == FLUVIAL_OCEAN ? FLUVIAL_OCEAN : fluvial_basin[basinAt(BASIN_COMP, b)]; }
 uint listAt(uint list, uint k) { return list * blockCount() + k; }

@@ -11,6 +11,7 @@
 shared float keep[WG_SIZE]; // 1 - f
 
 float depositFraction(ivec2 c) {
+    if (isLakeSinkCell(c, cellIndex(c))) return 1.0; // a closed lake keeps what reaches it
     if (isBase(c, cellIndex(c))) return 0.0; // what reaches the sea leaves (sediment_out)
     return min(p.fluvial_deposition * cellArea() / max(imageLoad(drainage_img, c).r, cellArea()), 1.0);
 }
