@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <limits>
 
 #include "lakes.h"
 #include "pipeline.h"
@@ -213,6 +214,10 @@ void Simulation::recordFluvialErode(VkCommandBuffer cmd, GpuTimer* timer) {
         recordTree(cmd, TREE_SEDIMENT);
         dispatch(cmd, Pass::FluvialDeposit);
         computeBarrier(cmd);
+        if (params_.lake_evaporation > 0.0f) {
+            dispatch(cmd, Pass::FluvialLakeFill);
+            computeBarrier(cmd);
+        }
     }
     if (timer) writeTimestamp(*timer, cmd);
 }
@@ -272,11 +277,17 @@ void Simulation::prepareFluvialLakes() {
     std::vector<double> inflow(n);
     for (size_t i = 0; i < n; ++i)
         inflow[i] = double(params_.fluvial_rainfall) * std::clamp(double(mask[i]), 0.0, 1.0) * cell_area;
-    const LakeSolve s = solveLakes(width_, height_, z, labels, inflow, double(params_.lake_evaporation) * cell_area);
+    const float sea = params_.enable_sea != 0 ? params_.sea_level : -std::numeric_limits<float>::infinity();
+    const LakeSolve s = solveLakes(width_, height_, z, labels, inflow, double(params_.lake_evaporation) * cell_area, sea);
     const size_t blocks = s.level.size();
-    std::vector<uint32_t> upload(2 * blocks);
+    // Sections BASIN_LAKE, BASIN_SINK, BASIN_VOLUME and BASIN_SEDIMENT (zero: the deposit writes it).
+    std::vector<uint32_t> upload(4 * blocks, 0u);
     std::copy(s.level.begin(), s.level.end(), upload.begin());
     std::copy(s.sink.begin(), s.sink.end(), upload.begin() + std::ptrdiff_t(blocks));
+    for (size_t b = 0; b < blocks; ++b) {
+        const float v = float(s.volume[b] * cell_area);
+        std::memcpy(&upload[2 * blocks + b], &v, 4);
+    }
     uploadBuffer(ctx_, fluvial_basin_, upload.data(), upload.size() * sizeof(uint32_t),
                  VkDeviceSize(6 * blocks * sizeof(uint32_t)));
     lake_stats_.closed_lakes = s.closed_lakes;

@@ -35,12 +35,13 @@ struct Node {
 class Solver {
 public:
     Solver(int w, int h, const std::vector<float>& z, const std::vector<uint32_t>& labels,
-           const std::vector<double>& inflow, double evaporation)
-        : z_(z), e_(evaporation) {
+           const std::vector<double>& inflow, double evaporation, float sea)
+        : z_(z), e_(evaporation), sea_(sea) {
         const size_t n = size_t(w) * size_t(h);
         const size_t blocks = size_t((w + 1) / 2) * size_t((h + 1) / 2);
         out_.level.assign(blocks, FLUVIAL_NONE);
         out_.sink.assign(blocks, FLUVIAL_NONE);
+        out_.volume.assign(blocks, 0.0);
         std::vector<int> id(blocks, -1);
         for (size_t i = 0; i < n; ++i) {
             const uint32_t l = labels[i];
@@ -195,13 +196,23 @@ private:
             if (contains(node, x.first)) out.push_back(x);
         return out;
     }
-    void assign(int node, float level, bool closed) {
+    void assign(int node, float level, bool closed, float exit = kInf) {
         const Node& nd = nodes_[size_t(node)];
         for (int k = nd.first; k < nd.first + nd.count; ++k) {
             const int b = order_[size_t(k)];
             if (b == ocean_) continue;
-            out_.level[block_[size_t(b)]] = orderedFloat(level);
-            if (closed) out_.sink[block_[size_t(b)]] = pit_[size_t(b)];
+            const uint32_t block = block_[size_t(b)];
+            out_.level[block] = orderedFloat(level);
+            if (!closed) continue;
+            out_.sink[block] = pit_[size_t(b)];
+            const auto& hs = heights_[size_t(b)];
+            double v = 0.0;
+            for (float h : hs) {
+                if (h >= level) break;
+                v += double(level) - double(h);
+            }
+            if (v <= 0.0) v = double(std::min(exit, hs.back())) - double(z_[pit_[size_t(b)]]); // a dry pan
+            out_.volume[block] = std::max(v, 0.0);
         }
         if (closed) {
             ++out_.closed_lakes;
@@ -239,6 +250,11 @@ private:
         if (nd.ocean) { // the side without the ocean spills into the ocean's side
             const int o = nodes_[size_t(nd.child[0])].ocean ? 0 : 1;
             const int k = 1 - o;
+            if (nd.pass < sea_) { // the sea's: filled as without evaporation
+                assign(nd.child[k], nd.pass, false);
+                solve(nd.child[o], x, within(nd.child[o], extras));
+                return 0.0;
+            }
             const double s = solve(nd.child[k], nd.pass, within(nd.child[k], extras));
             Extras rest = within(nd.child[o], extras);
             if (s > 0.0) rest.push_back({nd.end[o], s});
@@ -255,7 +271,7 @@ private:
         }
         const float level = closedLevel(node, q, x);
         if (nd.child[0] < 0 || level >= nd.pass) {
-            assign(node, level, true);
+            assign(node, level, true, x);
             return 0.0;
         }
         // Below the pass between its children: they hold water apart; a full one spills into the
@@ -272,6 +288,7 @@ private:
 
     const std::vector<float>& z_;
     double e_;
+    float sea_;
     LakeSolve out_;
     std::vector<uint32_t> block_;
     int ocean_ = 0;
@@ -285,8 +302,8 @@ private:
 } // namespace
 
 LakeSolve solveLakes(int width, int height, const std::vector<float>& z, const std::vector<uint32_t>& labels,
-                     const std::vector<double>& inflow, double evaporation) {
-    return Solver(width, height, z, labels, inflow, evaporation).run();
+                     const std::vector<double>& inflow, double evaporation, float sea_level) {
+    return Solver(width, height, z, labels, inflow, evaporation, sea_level).run();
 }
 
 } // namespace alluvium::gpu

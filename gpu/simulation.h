@@ -60,7 +60,7 @@ enum class Pass {
     // tiles' exits (init, rounds), the drainage and erosion maps, the new ground, deposition.
     FluvialControl, FluvialDescend, FluvialLabelJump, FluvialEdges, FluvialHook, FluvialHookJump, FluvialRelabel,
     FluvialLevel, FluvialFlats, FluvialRoute, FluvialTreeInit, FluvialTreeJump, FluvialTreePush, FluvialDrainage, FluvialApply,
-    FluvialDeposit,
+    FluvialDeposit, FluvialLakeFill,
     GridTotals, // musgrave and simple: the step's rain and evaporation into the totals
     // Groundwater and the sea (gpu/groundwater.cpp, gpu/sea.cpp): the sea's spill rounds of the
     // step; seepage, infiltration and the ocean held at the sea's surface; the Dupuit flow's

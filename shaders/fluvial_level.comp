@@ -49,7 +49,7 @@ void main() {
         uint w = levels[(local.y + 1) * HALO + local.x + 1];
         uint steps = FLUVIAL_NONE;
         if (w != FLUVIAL_NONE) {
-            bool exit = isOutlet(c) || isOceanLevel(w) || isLakeSink(i); // base level: outlets, the ocean; closed lakes' sinks
+            bool exit = isOutlet(c) || (isOceanLevel(w) && !inClosedLake(i)) || isLakeSink(i); // base level: outlets, the ocean; closed lakes' sinks
             uint z = fillGround(i);
             for (int k = 0; k < 8 && !exit; ++k) {
                 ivec2 n = local + NB[k];

@@ -27,7 +27,7 @@ void main() {
         uint wc = fluvial_level[i];
         uint receiver = RCV_SELF;
         float lake = 0.0;
-        if (isOceanLevel(wc)) {
+        if (isOceanLevel(wc) && !inClosedLake(i)) {
             lake = max(p.sea_level - fromOrdered(fluvial_rcv[i]), 0.0); // the sea, drawn as water; its own receiver
         } else if (wc != FLUVIAL_NONE && !isOutlet(c)) {
             precise float w = fromOrdered(wc);

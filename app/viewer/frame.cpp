@@ -117,6 +117,9 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
                  bool capture_without_panel, const std::function<void(VkCommandBuffer)>& capture) {
     ViewerState& s = app.state;
     gpu::Simulation& sim = *app.sim;
+    // With lakes that balance evaporation each iteration needs the host's solve of its own
+    // ground before it is recorded: one iteration a frame.
+    if (steps > 1 && sim.fluvialLakesOn()) steps = 1;
     VkCommandBuffer cmd = f.cmd;
     VK_CHECK(vkResetCommandBuffer(cmd, 0));
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -140,6 +143,9 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
     if (stroke || steps > 0) Renderer::barrierDrawToSimulation(cmd);
     if (stroke) app.brush->record(cmd, *stroke);
     if (steps > 0) {
+        // Lakes that balance evaporation: the basins are read back and the lakes solved on the
+        // host before the iteration is recorded (one iteration a frame; see below).
+        sim.prepareFluvialLakes();
         sim.recordUpdates(cmd);
         for (int i = 0; i < steps; ++i) {
             const bool timed = i == 0;
