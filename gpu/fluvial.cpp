@@ -280,7 +280,8 @@ void Simulation::prepareFluvialLakes() {
     const float sea = params_.enable_sea != 0 ? params_.sea_level : -std::numeric_limits<float>::infinity();
     const LakeSolve s = solveLakes(width_, height_, z, labels, inflow, double(params_.lake_evaporation) * cell_area, sea);
     const size_t blocks = s.level.size();
-    // Sections BASIN_LAKE, BASIN_SINK, BASIN_VOLUME and BASIN_SEDIMENT (zero: the deposit writes it).
+    // The lists buffer's sections LAKE_LEVEL, LAKE_SINK, LAKE_VOLUME and LAKE_SEDIMENT (zero: the
+    // deposit writes it), after its four lists.
     std::vector<uint32_t> upload(4 * blocks, 0u);
     std::copy(s.level.begin(), s.level.end(), upload.begin());
     std::copy(s.sink.begin(), s.sink.end(), upload.begin() + std::ptrdiff_t(blocks));
@@ -288,8 +289,8 @@ void Simulation::prepareFluvialLakes() {
         const float v = float(s.volume[b] * cell_area);
         std::memcpy(&upload[2 * blocks + b], &v, 4);
     }
-    uploadBuffer(ctx_, fluvial_basin_, upload.data(), upload.size() * sizeof(uint32_t),
-                 VkDeviceSize(6 * blocks * sizeof(uint32_t)));
+    uploadBuffer(ctx_, fluvial_lists_, upload.data(), upload.size() * sizeof(uint32_t),
+                 VkDeviceSize(4 * blocks * sizeof(uint32_t)));
     lake_stats_.closed_lakes = s.closed_lakes;
     lake_stats_.closed_area_m2 = double(s.closed_cells) * cell_area;
     lake_stats_.host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

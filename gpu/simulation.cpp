@@ -79,9 +79,9 @@ std::array<FluvialBufferSize, 14> fluvialBufferSizes(int width, int height) {
              {3 * tiles * 4, "tile lists"},
              {cells * 4, "basin labels"},
              {2 * cells * 4, "basin edges"},
-             {10 * blocks * 4, "basin graph"},
+             {6 * blocks * 4, "basin graph"},
              {blocks * 8, "basin passes"},
-             {4 * blocks * 4, "basin lists"},
+             {8 * blocks * 4, "basin lists and lakes"},
              {6 * ring * 4, "tile crossings"},
              {4 * ring * 8, "values at tile crossings"}}};
 }

@@ -4,7 +4,6 @@
 
 layout(std430, binding = B_FLUVIAL_EDGES) buffer EdgesBlock { uint fluvial_edges[]; };
 layout(std430, binding = B_FLUVIAL_BEST) buffer BestBlock { uint64_t fluvial_best[]; };
-layout(std430, binding = B_FLUVIAL_LISTS) buffer ListsBlock { uint fluvial_lists[]; };
 
 uint compOf(uint b) { return b == FLUVIAL_OCEAN ? FLUVIAL_OCEAN : fluvial_basin[basinAt(BASIN_COMP, b)]; }
 uint listAt(uint list, uint k) { return list * blockCount() + k; }

@@ -45,7 +45,7 @@ void main() {
     uint64_t local_sum = packUint2x32(fluvial_ab[i]);
     float passing = float(double(local_sum + treeSum(li)) / FLUVIAL_SED_ONE);
     if (isLakeSinkCell(c, i)) { // a closed lake: fluvial_lake_fill.comp spreads it over the lake
-        fluvial_basin[basinAt(BASIN_SEDIMENT, basinOfCell(i))] = floatBitsToUint(passing);
+        fluvial_lists[lakeAt(LAKE_SEDIMENT, basinOfCell(i))] = floatBitsToUint(passing);
         return;
     }
     float kept = f * passing / cellArea();

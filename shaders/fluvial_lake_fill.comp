@@ -13,12 +13,12 @@ void main() {
     uint i = cellIndex(c);
     uint b = basinOfCell(i);
     if (b == FLUVIAL_OCEAN) return;
-    uint sink = fluvial_basin[basinAt(BASIN_SINK, b)];
+    uint sink = fluvial_lists[lakeAt(LAKE_SINK, b)];
     if (sink == FLUVIAL_NONE) return;
     float depth = imageLoad(lake_img, c).r;
-    float volume = uintBitsToFloat(fluvial_basin[basinAt(BASIN_VOLUME, b)]);
+    float volume = uintBitsToFloat(fluvial_lists[lakeAt(LAKE_VOLUME, b)]);
     if (depth <= 0.0 && sink == i && fluvial_rcv[i] == RCV_SELF) depth = volume / cellArea(); // the pan's pit
-    float t = uintBitsToFloat(fluvial_basin[basinAt(BASIN_SEDIMENT, b)]);
+    float t = uintBitsToFloat(fluvial_lists[lakeAt(LAKE_SEDIMENT, b)]);
     if (depth <= 0.0 || volume <= 0.0 || !(t > 0.0)) return;
     float rise = depth * min(1.0, t / volume);
     imageStore(terrain_next, c, vec4(imageLoad(terrain_next, c).r + rise));

@@ -20,7 +20,7 @@ uint levelOf(ivec2 c) {
                                                                         : FLUVIAL_NONE;
     // Lakes that balance evaporation: the host's level, never above the spill (a level solved for
     // an older ground, e.g. under the brush, can only lower a lake for a step).
-    if (p.lake_evaporation > 0.0) spill = min(spill, fluvial_basin[basinAt(BASIN_LAKE, b)]);
+    if (p.lake_evaporation > 0.0) spill = min(spill, fluvial_lists[lakeAt(LAKE_LEVEL, b)]);
     if (spill == FLUVIAL_NONE) return FLUVIAL_NONE;
     return max(z, spill);
 }
@@ -29,7 +29,7 @@ uint levelOf(ivec2 c) {
 bool isLakeSink(uint i) {
     if (p.lake_evaporation <= 0.0) return false;
     uint b = basinOfCell(i);
-    return b != FLUVIAL_OCEAN && fluvial_basin[basinAt(BASIN_SINK, b)] == i;
+    return b != FLUVIAL_OCEAN && fluvial_lists[lakeAt(LAKE_SINK, b)] == i;
 }
 
 void main() {

@@ -72,9 +72,9 @@ using uint = uint32_t;
 #define B_FLUVIAL_STEPS 40  // uint[2][cells]: steps across a flat of W to its exit (ping-pong between flats rounds)
 #define B_FLUVIAL_LABEL 41  // uint[cells]: each cell's basin (LABEL_* encoding), while the fill runs
 #define B_FLUVIAL_EDGES 42  // uint[2][cells]: cells on a basin boundary, index << 4 | the EDGE_DIRS that cross it
-#define B_FLUVIAL_BASIN 43  // uint[10][blocks]: per basin: component, spill, pointer[2], pass[2], lake level, sink, volume, sediment (BASIN_*)
+#define B_FLUVIAL_BASIN 43  // uint[6][blocks]: per basin: component, spill, pointer[2], pass[2] (BASIN_* sections)
 #define B_FLUVIAL_BEST 44   // uint64[blocks]: per component, its lowest pass to another (ordered height << 32 | edge)
-#define B_FLUVIAL_LISTS 45  // uint[4][blocks]: the basins, the roots (two lists), the roots hooked this round
+#define B_FLUVIAL_LISTS 45  // uint[8][blocks]: the basins, the roots (two lists), the roots hooked this round; lakes (LAKE_*)
 #define B_FLUVIAL_RING 46   // uint[6][ring nodes]: tile crossings (RING_CELLS per tile): pointers [2] (basin labels,
                             //   then the next exit), each ring cell's exit, the list of exits, sediment products [2]
 #define B_FLUVIAL_RING_VAL 47 // uint64[4][ring nodes]: per exit, values [2] (drainage, erosion maps, sediment),
