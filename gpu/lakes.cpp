@@ -4,12 +4,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <numeric>
 #include <unordered_map>
 #include <utility>
 
 #include "shared.h"
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#endif
 
 namespace alluvium::gpu {
 
@@ -303,7 +308,39 @@ private:
 
 LakeSolve solveLakes(int width, int height, const std::vector<float>& z, const std::vector<uint32_t>& labels,
                      const std::vector<double>& inflow, double evaporation, float sea_level) {
-    return Solver(width, height, z, labels, inflow, evaporation, sea_level).run();
+    // The solve recurses down the merge tree, as deep as basins nest (tens of thousands in a
+    // serpentine): on its own thread with a 1 GiB stack (reserved, committed as used).
+    LakeSolve out;
+    auto work = [&] { out = Solver(width, height, z, labels, inflow, evaporation, sea_level).run(); };
+#if defined(__unix__) || defined(__APPLE__)
+    struct Call {
+        decltype(work)* f;
+        std::exception_ptr error;
+    } call{&work, nullptr};
+    pthread_attr_t attr;
+    pthread_t thread;
+    bool started = pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, size_t(1) << 30) == 0 &&
+                   pthread_create(
+                       &thread, &attr,
+                       [](void* p) -> void* {
+                           auto* c = static_cast<Call*>(p);
+                           try {
+                               (*c->f)();
+                           } catch (...) {
+                               c->error = std::current_exception();
+                           }
+                           return nullptr;
+                       },
+                       &call) == 0;
+    pthread_attr_destroy(&attr);
+    if (started) {
+        pthread_join(thread, nullptr);
+        if (call.error) std::rethrow_exception(call.error);
+        return out;
+    }
+#endif
+    work();
+    return out;
 }
 
 } // namespace alluvium::gpu
