@@ -24,9 +24,9 @@ struct LakeSolve {
     // (sum of level - z over its cells below the level); a dry pan (no cell below the level):
     // the room on its pit up to the basin's exit. 0 elsewhere.
     std::vector<double> volume;
-    int closed_lakes = 0;       // closed lakes (a lake over several basins counts once)
-    uint64_t closed_cells = 0;  // cells under them (ground below their level)
-    int basins = 0;             // basins (not the ocean)
+    int closed_lakes = 0;      // closed lakes (a lake over several basins counts once)
+    uint64_t closed_cells = 0; // cells under them (ground below their level)
+    int basins = 0;            // basins (not the ocean)
 };
 
 // width x height cells; z the ground; labels each cell's basin block or FLUVIAL_OCEAN (resolved,
@@ -35,8 +35,8 @@ struct LakeSolve {
 // height or a pass height, so W is exact. With a sea (sea_level; -infinity: none), basins that
 // reach the ocean below the sea level are the sea's, filled as without evaporation (their cells
 // below it are ocean, base level).
-LakeSolve solveLakes(int width, int height, const std::vector<float>& z, const std::vector<uint32_t>& labels,
-                     const std::vector<double>& inflow, double evaporation,
-                     float sea_level = -std::numeric_limits<float>::infinity());
+LakeSolve solveLakes(int width, int height, const std::vector<float>& z,
+                     const std::vector<uint32_t>& labels, const std::vector<double>& inflow,
+                     double evaporation, float sea_level = -std::numeric_limits<float>::infinity());
 
 } // namespace alluvium::gpu

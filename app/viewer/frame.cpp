@@ -102,6 +102,7 @@ void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
     app.sim->adaptSubsteps(true); // the CFL sub-steps of the next frames, from this frame's flow
     s.substeps = app.sim->substeps();
     s.fluvial = app.sim->fluvialControl();
+    s.lakes = app.sim->lakeStats();
     s.brush_totals = app.brush->totals();
     s.hand_holding = app.hand_holding || app.hand_picking;
     const bool finite = !non_finite && std::isfinite(s.totals.max_speed) && std::isfinite(s.totals.acc[SLOT_ERODED]) &&
