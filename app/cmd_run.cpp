@@ -183,9 +183,18 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     // steps as one stretch: the result is bit for bit that of a run without it).
     std::unique_ptr<TimelapseSink> frames = timelapse ? make_timelapse(scoped.ctx, sim, o.timelapse, params) : nullptr;
     if (frames) frames->frame(0);
+    // Lakes that balance evaporation: run() solves them before each iteration (its progress
+    // comes after every one): their count and area per iteration go to the report.
+    nlohmann::json closed_lakes = nlohmann::json::array(), closed_area = nlohmann::json::array();
     for (int done = 0; done < o.steps;) {
         const int stretch = frames ? std::min(o.timelapse.every, o.steps - done) : o.steps;
-        sim.run(stretch, [&](int d) { progress.update(done + d); });
+        sim.run(stretch, [&](int d) {
+            progress.update(done + d);
+            if (sim.fluvialLakesOn()) {
+                closed_lakes.push_back(sim.lakeStats().closed_lakes);
+                closed_area.push_back(sim.lakeStats().closed_area_m2);
+            }
+        });
         done += stretch;
         if (frames && done % o.timelapse.every == 0) frames->frame(done);
     }
@@ -229,6 +238,13 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
         report["fluvial"]["eroded_m3"] = eroded;
         report["fluvial"]["deposited_m3"] = deposited;
         report["fluvial"]["sediment_out_m3"] = eroded - deposited;
+        if (sim.fluvialLakesOn()) {
+            // Per iteration, and of the final terrain (the analysis above solved its lakes).
+            report["fluvial"]["closed_lakes_per_iteration"] = closed_lakes;
+            report["fluvial"]["closed_lake_area_m2_per_iteration"] = closed_area;
+            report["fluvial"]["closed_lakes"] = sim.lakeStats().closed_lakes;
+            report["fluvial"]["closed_lake_area_m2"] = sim.lakeStats().closed_area_m2;
+        }
     }
     if (after.nan_cells > 0) {
         if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");

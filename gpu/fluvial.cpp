@@ -9,8 +9,11 @@
 // next indirect dispatches once it is done, so the rounds that run, and their results, depend
 // on the terrain only.
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <limits>
 
+#include "lakes.h"
 #include "pipeline.h"
 #include "simulation.h"
 
@@ -207,10 +210,14 @@ void Simulation::recordFluvialErode(VkCommandBuffer cmd, GpuTimer* timer) {
     // Only the terrain flips its half (writtenPingPong): water, sediment and outflow stay where they are.
     computeBarrier(cmd);
     if (timer) writeTimestamp(*timer, cmd);
-    if (params_.fluvial_deposition > 0.0f) {
+    if (params_.fluvial_deposition > 0.0f || params_.lake_evaporation > 0.0f) { // closed lakes keep what reaches them
         recordTree(cmd, TREE_SEDIMENT);
         dispatch(cmd, Pass::FluvialDeposit);
         computeBarrier(cmd);
+        if (params_.lake_evaporation > 0.0f) {
+            dispatch(cmd, Pass::FluvialLakeFill);
+            computeBarrier(cmd);
+        }
     }
     if (timer) writeTimestamp(*timer, cmd);
 }
@@ -219,6 +226,7 @@ FluvialControl Simulation::fluvialAnalyse() {
     // The whole fill, then more flats rounds until they converge (exact for any terrain); then
     // routing, accumulation and the drainage area (nothing else of the step runs).
     allocateFluvial();
+    prepareFluvialLakes();
     VkCommandBuffer cmd = beginOneShot(ctx_);
     recordUpdates(cmd);
     recordFluvialFill(cmd, params_.fluvial_flat_rounds);
@@ -239,6 +247,53 @@ FluvialControl Simulation::fluvialAnalyse() {
     recordFluvialReadback(cmd);
     endOneShot(ctx_, cmd);
     return fill;
+}
+
+void Simulation::prepareFluvialLakes() {
+    if (!fluvialLakesOn()) return;
+    const auto start = std::chrono::steady_clock::now();
+    allocateFluvial();
+    // The basins of the current ground, as this iteration's fill will find them again: the
+    // descent, the label rounds, and the first edge round (which resolves every label).
+    VkCommandBuffer cmd = beginOneShot(ctx_);
+    recordUpdates(cmd);
+    bindSet(cmd);
+    control(cmd, CONTROL_START_FILL);
+    dispatch(cmd, Pass::FluvialDescend);
+    computeBarrier(cmd);
+    for (int r = 0, n = fluvialRoundBounds(width_, height_).label; r < n; ++r) {
+        dispatchJob(cmd, Pass::FluvialLabelJump, JOB_RING);
+        computeBarrier(cmd);
+        control(cmd, CONTROL_AFTER_LABEL);
+    }
+    dispatch(cmd, Pass::FluvialEdges, 0);
+    computeBarrier(cmd);
+    endOneShot(ctx_, cmd);
+    const size_t n = size_t(width_) * size_t(height_);
+    std::vector<uint32_t> labels = fluvialBasins();
+    const std::vector<float> z = download(Field::Terrain);
+    const std::vector<float> mask = download(Field::RainMask);
+    const double cell_area = double(params_.cell_size) * double(params_.cell_size);
+    std::vector<double> inflow(n);
+    for (size_t i = 0; i < n; ++i)
+        inflow[i] = double(params_.fluvial_rainfall) * std::clamp(double(mask[i]), 0.0, 1.0) * cell_area;
+    const float sea = params_.enable_sea != 0 ? params_.sea_level : -std::numeric_limits<float>::infinity();
+    const LakeSolve s = solveLakes(width_, height_, z, labels, inflow, double(params_.lake_evaporation) * cell_area, sea);
+    const size_t blocks = s.level.size();
+    // The lists buffer's sections LAKE_LEVEL, LAKE_SINK, LAKE_VOLUME and LAKE_SEDIMENT (zero: the
+    // deposit writes it), after its four lists.
+    std::vector<uint32_t> upload(4 * blocks, 0u);
+    std::copy(s.level.begin(), s.level.end(), upload.begin());
+    std::copy(s.sink.begin(), s.sink.end(), upload.begin() + std::ptrdiff_t(blocks));
+    for (size_t b = 0; b < blocks; ++b) {
+        const float v = float(s.volume[b] * cell_area);
+        std::memcpy(&upload[2 * blocks + b], &v, 4);
+    }
+    uploadBuffer(ctx_, fluvial_lists_, upload.data(), upload.size() * sizeof(uint32_t),
+                 VkDeviceSize(4 * blocks * sizeof(uint32_t)));
+    lake_stats_.closed_lakes = s.closed_lakes;
+    lake_stats_.closed_area_m2 = double(s.closed_cells) * cell_area;
+    lake_stats_.host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 FluvialControl Simulation::fluvialControl() const {

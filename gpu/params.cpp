@@ -210,7 +210,8 @@ gpu::SimParams toSimParams(const Params& params, int width, int height) {
     s.table_internal = si(Param::table_internal);
     s.table_gravity = si(Param::table_gravity);
     s.table_capillarity = si(Param::table_capillarity);
-    s.lake_evaporation = 0.0f;
+    s.lake_evaporation = si(Param::lake_evaporation);
+    s.fluvial_rainfall = si(Param::fluvial_rainfall);
     return s;
 }
 

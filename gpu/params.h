@@ -125,6 +125,11 @@ namespace alluvium {
     X(fluvial_deposition, "fluvial model", 0.5, 0.0, 10.0, "", 1.0, 'f',                           \
       "fluvial model: G, deposition: a cell keeps G cell_area / A of the sediment passing it "    \
       "(lakes all of it); 0 = off")                                                              \
+    X(lake_evaporation, "fluvial model", 0.0, 0.0, 100.0, "m/yr", 1.0 / 3.15576e7, 'f',             \
+      "fluvial model: E, evaporation from lakes: a closed lake fills only until its area times E "  \
+      "equals its inflow (0: every lake fills to its spill height)")                               \
+    X(fluvial_rainfall, "fluvial model", 1.0, 0.0, 100.0, "m/yr", 1.0 / 3.15576e7, 'f',            \
+      "fluvial model: rain (times the rain mask) that lakes balance against lake_evaporation")     \
     X(fluvial_outlets, "fluvial model", 0, 0, 6, "all|left|right|top|bottom|left_right|top_bottom", \
       1.0, 'e', "fluvial model: the edges that are outlets (base level); the others are closed")  \
     X(fluvial_flat_rounds, "fluvial model", 64, 4, 256, "rounds", 1.0, 'f',                        \

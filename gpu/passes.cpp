@@ -112,6 +112,8 @@ const std::vector<PassInfo>& passTable() {
          {{F::Terrain, RW}, {F::Lake, R}, {F::Uplift, R}, {F::Wear, RW}, {F::Drainage, R, When::Deposition}},
          8.0 + 4.0 + kRingPerCell * 8.0},
         {"fluvial_deposit", {{F::Drainage, R}, {F::Terrain, RW}, {F::Wear, RW}}, 8.0 + kRingPerCell * 8.0},
+        // lake_evaporation: closed lakes' sediment over their lake cells (label, basin's entries)
+        {"fluvial_lake_fill", {{F::Lake, R}, {F::Terrain, RW}, {F::Wear, RW}}, 4.0 + 12.0},
         {"grid_totals", {}},
         // Issue 12. sea_spill: SEA_ROUNDS_PER_STEP rounds (each reads the ground and 5 texels of
         // one half, writes the other) and the commit (a control read; the copy when it commits).
@@ -139,7 +141,7 @@ const std::vector<PassInfo>& passTable() {
 
 const PassInfo& info(Pass p) {
     const std::vector<PassInfo>& table = passTable();
-    static_assert(kPassCount == 46, "a pass was added: give it a row in passTable()");
+    static_assert(kPassCount == 47, "a pass was added: give it a row in passTable()");
     return table.at(static_cast<size_t>(p));
 }
 

@@ -81,7 +81,7 @@ std::array<FluvialBufferSize, 14> fluvialBufferSizes(int width, int height) {
              {2 * cells * 4, "basin edges"},
              {6 * blocks * 4, "basin graph"},
              {blocks * 8, "basin passes"},
-             {4 * blocks * 4, "basin lists"},
+             {8 * blocks * 4, "basin lists and lakes"},
              {6 * ring * 4, "tile crossings"},
              {4 * ring * 8, "values at tile crossings"}}};
 }
@@ -673,7 +673,7 @@ VkPipeline Simulation::pipeline(Pass pass) {
     VkPipeline& p = pipelines_[static_cast<size_t>(pass)];
     if (p == VK_NULL_HANDLE) {
         const bool int64 = pass == Pass::Particles || pass == Pass::ParticlesApply ||
-                           (pass >= Pass::FluvialControl && pass <= Pass::FluvialDeposit);
+                           (pass >= Pass::FluvialControl && pass <= Pass::FluvialLakeFill);
         if (int64 && !ctx_.int64_atomics)
             throw DeviceError(ctx_.device_name + " lacks 64-bit integer atomics on buffers (shaderInt64, "
                               "shaderBufferInt64Atomics), which the " + std::string(pass >= Pass::FluvialControl ? "fluvial" : "particles") +
@@ -819,6 +819,10 @@ void Simulation::run(int steps, const std::function<void(int)>& progress) {
         int n = std::min(batch, steps - done);
         if (params_.model == MODEL_PIPE)
             n = std::min(n, substeps_ > 1 ? 1 : kSubstepBlock - step_index_ % kSubstepBlock);
+        if (fluvialLakesOn()) { // one iteration per submission, the lakes solved before it
+            n = 1;
+            prepareFluvialLakes();
+        }
         VkCommandBuffer cmd = beginOneShot(ctx_);
         recordUpdates(cmd);
         for (int i = 0; i < n; ++i) recordStep(cmd);
@@ -839,7 +843,7 @@ void Simulation::reloadPass(Pass pass, const std::vector<uint32_t>& spirv) {
 }
 
 void Simulation::runPass(Pass pass) {
-    if (pass >= Pass::FluvialControl && pass <= Pass::FluvialDeposit) allocateFluvial();
+    if (pass >= Pass::FluvialControl && pass <= Pass::FluvialLakeFill) allocateFluvial();
     VkCommandBuffer cmd = beginOneShot(ctx_);
     recordUpdates(cmd);
     recordPass(cmd, pass);

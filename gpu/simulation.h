@@ -60,7 +60,7 @@ enum class Pass {
     // tiles' exits (init, rounds), the drainage and erosion maps, the new ground, deposition.
     FluvialControl, FluvialDescend, FluvialLabelJump, FluvialEdges, FluvialHook, FluvialHookJump, FluvialRelabel,
     FluvialLevel, FluvialFlats, FluvialRoute, FluvialTreeInit, FluvialTreeJump, FluvialTreePush, FluvialDrainage, FluvialApply,
-    FluvialDeposit,
+    FluvialDeposit, FluvialLakeFill,
     GridTotals, // musgrave and simple: the step's rain and evaporation into the totals
     // Groundwater and the sea (gpu/groundwater.cpp, gpu/sea.cpp): the sea's spill rounds of the
     // step; seepage, infiltration and the ocean held at the sea's surface; the Dupuit flow's
@@ -260,6 +260,20 @@ public:
     // Fills the current terrain exactly (flats rounds in batches until they converge), routes
     // and accumulates. Returns the control of that fill (rounds per phase).
     FluvialControl fluvialAnalyse();
+    // Lakes that balance evaporation (lake_evaporation > 0, the fluvial model): before each
+    // iteration the basins of the current ground are read back (labels and ground, 8 bytes a
+    // cell, and the rain mask), the lakes' levels solved on the host (gpu/lakes.h) and uploaded
+    // per basin; that iteration's fill uses them. Each such step is its own submission: run()
+    // does this itself; callers that record steps (the bench, the viewer) call it before
+    // recording one. A no-op when off.
+    bool fluvialLakesOn() const { return params_.model == MODEL_FLUVIAL && params_.lake_evaporation > 0.0f; }
+    void prepareFluvialLakes();
+    struct LakeStats {
+        int closed_lakes = 0;
+        double closed_area_m2 = 0.0;
+        double host_ms = 0.0; // readback, solve and upload, the last time
+    };
+    LakeStats lakeStats() const { return lake_stats_; }
     // The fluvial model's buffers (about 60 bytes a cell) exist only once that model is used:
     // allocated by setParams with model = MODEL_FLUVIAL, fluvialAnalyse, or a fluvial pass run on
     // its own (waits for the device first). A grid too large for them on this device is a
@@ -347,6 +361,7 @@ private:
         fluvial_tiles_, fluvial_label_, fluvial_edges_, fluvial_basin_, fluvial_best_, fluvial_lists_, fluvial_ring_,
         fluvial_ring_val_;
     bool fluvial_allocated_ = false;
+    LakeStats lake_stats_;
     Buffer unused_buffer_; // bound in place of the fluvial buffers until allocateFluvial
     int step_index_ = 0; // steps recorded since construction (models with events in time)
     double sim_time_ = 0.0; // simulated seconds (the tide)

@@ -43,6 +43,35 @@ bool isOutlet(ivec2 c) {
            ((o & OUTLET_TOP) != 0 && c.y == 0) || ((o & OUTLET_BOTTOM) != 0 && c.y == p.height - 1);
 }
 
+// The sea (enable_sea, seed 003's base level): a cell whose filled level W lies below sea_level
+// reaches an outlet through cells all below the sea: it is ocean, base level like an outlet (it
+// does not erode, takes no deposit, is its own receiver; rivers erode towards sea_level). The
+// fill itself runs on the outlet edges alone (so W of every other cell, which is at or above the
+// sea, is unchanged); W < sea_level then marks the ocean in every pass after fluvial_level.
+bool isOceanLevel(uint w);
+bool isOceanCell(uint i);
+
+// The basins (the fill's labels stay for the whole iteration) and the basin graph's arrays.
+layout(std430, binding = B_FLUVIAL_LABEL) buffer LabelBlock { uint fluvial_label[]; };
+layout(std430, binding = B_FLUVIAL_BASIN) buffer BasinBlock { uint fluvial_basin[]; };
+layout(std430, binding = B_FLUVIAL_LISTS) buffer ListsBlock { uint fluvial_lists[]; };
+// The basin of cell i once the labels are resolved (the first edge round resolves them all).
+uint basinOfCell(uint i) { return fluvial_label[i] & LABEL_INDEX; }
+uint blockCount();
+uint basinAt(uint section, uint b) { return section * blockCount() + b; }
+// Lakes that balance evaporation (lake_evaporation > 0): per basin, sections of B_FLUVIAL_LISTS
+// after its four lists, written by the host before the step (Simulation::prepareFluvialLakes).
+#define LAKE_LEVEL 0u    // the basin's water level (ordered bits; FLUVIAL_NONE: none given)
+#define LAKE_SINK 1u     // the pit cell of a basin under a closed lake (the lake's sink), else FLUVIAL_NONE
+#define LAKE_VOLUME 2u   // float: the lake's volume in the basin (m^3; a dry pan: its pit's room up to the exit)
+#define LAKE_SEDIMENT 3u // float: the sediment that reached the sink (m^3; fluvial_deposit.comp writes it)
+uint lakeAt(uint section, uint b) { return (4u + section) * blockCount() + b; }
+// Sections of B_FLUVIAL_BASIN, each blockCount() long.
+#define BASIN_COMP 0u  // the component's root basin (FLUVIAL_OCEAN once it drains out)
+#define BASIN_SPILL 1u // the highest pass on the hooks from the basin to its component's root
+#define BASIN_PTR 2u   // two halves: a hooked root's pointer towards its new root (itself: a root)
+#define BASIN_PASS 4u  // two halves: the highest pass on that way
+
 // Float -> uint with the same order (-0 counts as +0); and back.
 uint orderedBits(float f) {
     uint u = floatBitsToUint(f);
@@ -51,6 +80,21 @@ uint orderedBits(float f) {
 }
 float fromOrdered(uint o) { return uintBitsToFloat((o & 0x80000000u) != 0u ? (o & 0x7FFFFFFFu) : ~o); }
 uint groundBits(ivec2 c) { return orderedBits(imageLoad(terrain_cur, c).r); }
+bool isOceanLevel(uint w) { return p.enable_sea != 0 && w != FLUVIAL_NONE && w < orderedBits(p.sea_level); }
+// A cell of a basin under a closed lake (its level may lie below the sea: it is no ocean).
+bool inClosedLake(uint i) {
+    if (p.lake_evaporation <= 0.0) return false;
+    uint b = basinOfCell(i);
+    return b != FLUVIAL_OCEAN && fluvial_lists[lakeAt(LAKE_SINK, b)] != FLUVIAL_NONE;
+}
+bool isOceanCell(uint i) { return isOceanLevel(fluvial_level[i]) && !inClosedLake(i); }
+// A closed lake's sink (lake_evaporation > 0; after the route): its own receiver, not base
+// level. The sediment arriving there stays in the lake.
+bool isLakeSinkCell(ivec2 c, uint i) {
+    return p.lake_evaporation > 0.0 && fluvial_rcv[i] == RCV_SELF && !isOutlet(c) && !isOceanCell(i);
+}
+// Outlets and the ocean: base level.
+bool isBase(ivec2 c, uint i) { return isOutlet(c) || isOceanCell(i); }
 
 // The 8 neighbours in a fixed order (ties go to the first), and 1 / distance in cells. The first
 // four have smaller indices.

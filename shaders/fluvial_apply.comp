@@ -24,7 +24,7 @@ void main() {
     ivec2 local = ivec2(gl_LocalInvocationID.xy);
     ivec2 c = origin + local;
     bool inside = inGrid(c);
-    bool deposition = p.fluvial_deposition > 0.0;
+    bool deposition = p.fluvial_deposition > 0.0 || p.lake_evaporation > 0.0; // closed lakes keep sediment
     uint i = inside ? cellIndex(c) : 0u;
     float eroded = 0.0; // m of ground
     if (inside) {
@@ -35,7 +35,7 @@ void main() {
             z_stream = map.x + map.y * unpackFloats(fluvial_ring_val[ringAt(ctl.parity, target)]).x;
         float z = imageLoad(terrain_cur, c).r;
         float z_new = z;
-        if (!isOutlet(c)) {
+        if (!isBase(c, i)) {
             z_new = z_stream;
             if (p.hillslope_diffusion > 0.0) {
                 float kappa = min(p.hillslope_diffusion * p.fluvial_dt / cellArea(), 0.2);
@@ -58,7 +58,9 @@ void main() {
     tree_parent[li] = parent;
     treeClear(li);
     float f = 0.0;
-    if (inside && !isOutlet(c))
+    if (inside && isLakeSinkCell(c, i))
+        f = 1.0;
+    else if (inside && !isBase(c, i))
         f = min(p.fluvial_deposition * cellArea() / max(imageLoad(drainage_img, c).r, cellArea()), 1.0);
     keep[li] = 1.0 - f;
     barrier();

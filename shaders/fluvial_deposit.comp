@@ -5,13 +5,15 @@
 // tile like
 // fluvial_apply.comp carries each cell's own; each cell then keeps f T of the sediment T
 // passing it (m^3), raising its new ground by f T / cell_area, and adds it to the wear map's
-// deposition. What reaches an outlet leaves the grid.
+// deposition. What reaches an outlet leaves the grid; what reaches a closed lake's sink is noted
+// for its basin (fluvial_lake_fill.comp settles it over the lake).
 #include "fluvial_tree.glsl"
 
 shared float keep[WG_SIZE]; // 1 - f
 
 float depositFraction(ivec2 c) {
-    if (isOutlet(c)) return 0.0;
+    if (isLakeSinkCell(c, cellIndex(c))) return 1.0; // a closed lake keeps what reaches it
+    if (isBase(c, cellIndex(c))) return 0.0; // what reaches the sea leaves (sediment_out)
     return min(p.fluvial_deposition * cellArea() / max(imageLoad(drainage_img, c).r, cellArea()), 1.0);
 }
 
@@ -42,6 +44,10 @@ void main() {
     if (!inside) return;
     uint64_t local_sum = packUint2x32(fluvial_ab[i]);
     float passing = float(double(local_sum + treeSum(li)) / FLUVIAL_SED_ONE);
+    if (isLakeSinkCell(c, i)) { // a closed lake: fluvial_lake_fill.comp spreads it over the lake
+        fluvial_lists[lakeAt(LAKE_SEDIMENT, basinOfCell(i))] = floatBitsToUint(passing);
+        return;
+    }
     float kept = f * passing / cellArea();
     if (kept <= 0.0) return;
     imageStore(terrain_next, c, vec4(imageLoad(terrain_next, c).r + kept));

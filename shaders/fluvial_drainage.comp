@@ -48,7 +48,7 @@ void main() {
         float rise = p.uplift_rate * imageLoad(uplift_img, c).r * p.fluvial_dt;
         uint code = fluvial_rcv[i];
         a = z + rise;
-        if (isOutlet(c)) {
+        if (isBase(c, i)) {
             a = z;
         } else if (code != RCV_SELF && imageLoad(lake_img, c).r <= 0.0) {
             ivec2 rc = c + NB[code];
@@ -58,7 +58,7 @@ void main() {
             float k = p.stream_power_k * (1.0 - 0.9 * hardness);
             float f = k * p.fluvial_dt * pow(area, p.stream_power_m) / pow(dist, p.stream_power_n);
             bool into_lake = imageLoad(lake_img, rc).r > 0.0;
-            float zr = into_lake ? fromOrdered(fluvial_level[r]) : imageLoad(terrain_cur, rc).r;
+            float zr = into_lake ? (isOceanCell(r) ? p.sea_level : fromOrdered(fluvial_level[r])) : imageLoad(terrain_cur, rc).r;
             if (p.stream_power_n != 1.0) f *= pow(max((z - zr) / dist, 1e-6), p.stream_power_n - 1.0);
             if (into_lake) {
                 a = (z + rise + f * zr) / (1.0 + f);

@@ -1,8 +1,9 @@
 #version 450
 // Fluvial model, depression routing 7 (one pass): the lake-filled surface W(c) = max(z(c), spill
-// of c's basin) (FLUVIAL_NONE where the basin's component never reached the ocean), and the
-// start of the steps across flats: 0 at outlets and at cells with a neighbour whose W is below
-// their ground (the exits), +infinity elsewhere, in both halves. Lists the tiles holding a cell
+// of c's basin) (FLUVIAL_NONE where the basin's component never reached the ocean; with
+// lake_evaporation, max(z(c), the level the host solved for c's basin)), and the start of the
+// steps across flats: 0 at outlets, the ocean, closed lakes' sinks and cells with a neighbour
+// whose W is below their ground (the exits), +infinity elsewhere, in both halves. Lists the tiles holding a cell
 // that is neither (a flat's inside, a lake): the flats rounds visit only those.
 #include "fluvial_basins.glsl"
 
@@ -15,8 +16,20 @@ uint levelOf(ivec2 c) {
     uint b = basinOfCell(i);
     uint z = fillGround(i);
     if (b == FLUVIAL_OCEAN) return z;
-    if (fluvial_basin[basinAt(BASIN_COMP, b)] != FLUVIAL_OCEAN) return FLUVIAL_NONE;
-    return max(z, fluvial_basin[basinAt(BASIN_SPILL, b)]);
+    uint spill = fluvial_basin[basinAt(BASIN_COMP, b)] == FLUVIAL_OCEAN ? fluvial_basin[basinAt(BASIN_SPILL, b)]
+                                                                        : FLUVIAL_NONE;
+    // Lakes that balance evaporation: the host's level, never above the spill (a level solved for
+    // an older ground, e.g. under the brush, can only lower a lake for a step).
+    if (p.lake_evaporation > 0.0) spill = min(spill, fluvial_lists[lakeAt(LAKE_LEVEL, b)]);
+    if (spill == FLUVIAL_NONE) return FLUVIAL_NONE;
+    return max(z, spill);
+}
+
+// The sink of a closed lake: its basin's pit, the exit of the lake's flat (its own receiver).
+bool isLakeSink(uint i) {
+    if (p.lake_evaporation <= 0.0) return false;
+    uint b = basinOfCell(i);
+    return b != FLUVIAL_OCEAN && fluvial_lists[lakeAt(LAKE_SINK, b)] == i;
 }
 
 void main() {
@@ -36,7 +49,7 @@ void main() {
         uint w = levels[(local.y + 1) * HALO + local.x + 1];
         uint steps = FLUVIAL_NONE;
         if (w != FLUVIAL_NONE) {
-            bool exit = isOutlet(c);
+            bool exit = isOutlet(c) || (isOceanLevel(w) && !inClosedLake(i)) || isLakeSink(i); // base level: outlets, the ocean; closed lakes' sinks
             uint z = fillGround(i);
             for (int k = 0; k < 8 && !exit; ++k) {
                 ivec2 n = local + NB[k];

@@ -27,7 +27,9 @@ void main() {
         uint wc = fluvial_level[i];
         uint receiver = RCV_SELF;
         float lake = 0.0;
-        if (wc != FLUVIAL_NONE && !isOutlet(c)) {
+        if (isOceanLevel(wc) && !inClosedLake(i)) {
+            lake = max(p.sea_level - fromOrdered(fluvial_rcv[i]), 0.0); // the sea, drawn as water; its own receiver
+        } else if (wc != FLUVIAL_NONE && !isOutlet(c)) {
             precise float w = fromOrdered(wc);
             lake = max(w - fromOrdered(fluvial_rcv[i]), 0.0); // the ground, as the fill left it
             precise float best_slope = 0.0;

@@ -74,7 +74,7 @@ using uint = uint32_t;
 #define B_FLUVIAL_EDGES 42  // uint[2][cells]: cells on a basin boundary, index << 4 | the EDGE_DIRS that cross it
 #define B_FLUVIAL_BASIN 43  // uint[6][blocks]: per basin: component, spill, pointer[2], pass[2] (BASIN_* sections)
 #define B_FLUVIAL_BEST 44   // uint64[blocks]: per component, its lowest pass to another (ordered height << 32 | edge)
-#define B_FLUVIAL_LISTS 45  // uint[4][blocks]: the basins, the roots (two lists), the roots hooked this round
+#define B_FLUVIAL_LISTS 45  // uint[8][blocks]: the basins, the roots (two lists), the roots hooked this round; lakes (LAKE_*)
 #define B_FLUVIAL_RING 46   // uint[6][ring nodes]: tile crossings (RING_CELLS per tile): pointers [2] (basin labels,
                             //   then the next exit), each ring cell's exit, the list of exits, sediment products [2]
 #define B_FLUVIAL_RING_VAL 47 // uint64[4][ring nodes]: per exit, values [2] (drainage, erosion maps, sediment),
@@ -299,7 +299,8 @@ struct SimParams {
     float table_internal;         // m of head: penalty per metre of water in the pores
     float table_gravity;          // gravity's weight (1: full)
     float table_capillarity;      // m of head: capillary pull beside free water
-    float lake_evaporation;       // fluvial model: m/s of depth evaporating from lakes
+    float lake_evaporation;       // fluvial model: m/s of depth evaporating from lakes (0: lakes fill to their spill)
+    float fluvial_rainfall;       // fluvial model: m/s of rain (times the rain mask) that lakes balance against it
 };
 
 // Per dispatch, in push constants (changes every step, unlike SimParams).

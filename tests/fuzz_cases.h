@@ -29,7 +29,7 @@ inline bool groupActsIn(const std::string& group, int model) {
     case MODEL_PARTICLES: return group == "particles model";
     case MODEL_MUSGRAVE: return group == "musgrave model" || group == "groundwater";
     case MODEL_SIMPLE: return group == "simple model" || group == "groundwater";
-    case MODEL_FLUVIAL: return group == "fluvial model";
+    case MODEL_FLUVIAL: return group == "fluvial model" || group == "sea"; // the sea: its base level
     default: return false;
     }
 }

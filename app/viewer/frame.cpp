@@ -102,6 +102,7 @@ void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
     app.sim->adaptSubsteps(true); // the CFL sub-steps of the next frames, from this frame's flow
     s.substeps = app.sim->substeps();
     s.fluvial = app.sim->fluvialControl();
+    s.lakes = app.sim->lakeStats();
     s.brush_totals = app.brush->totals();
     s.hand_holding = app.hand_holding || app.hand_picking;
     const bool finite = !non_finite && std::isfinite(s.totals.max_speed) && std::isfinite(s.totals.acc[SLOT_ERODED]) &&
@@ -117,6 +118,9 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
                  bool capture_without_panel, const std::function<void(VkCommandBuffer)>& capture) {
     ViewerState& s = app.state;
     gpu::Simulation& sim = *app.sim;
+    // With lakes that balance evaporation each iteration needs the host's solve of its own
+    // ground before it is recorded: one iteration a frame.
+    if (steps > 1 && sim.fluvialLakesOn()) steps = 1;
     VkCommandBuffer cmd = f.cmd;
     VK_CHECK(vkResetCommandBuffer(cmd, 0));
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -140,6 +144,9 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
     if (stroke || steps > 0) Renderer::barrierDrawToSimulation(cmd);
     if (stroke) app.brush->record(cmd, *stroke);
     if (steps > 0) {
+        // Lakes that balance evaporation: the basins are read back and the lakes solved on the
+        // host before the iteration is recorded (one iteration a frame; see below).
+        sim.prepareFluvialLakes();
         sim.recordUpdates(cmd);
         for (int i = 0; i < steps; ++i) {
             const bool timed = i == 0;

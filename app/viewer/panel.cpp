@@ -102,6 +102,9 @@ void statistics(ViewerState& s) {
                     s.fluvial.rounds_label, s.fluvial.rounds_boruvka + s.fluvial.rounds_hook, s.fluvial.rounds_flats,
                     s.fluvial.converged ? "" : " (NOT converged: raise fluvial_flat_rounds)",
                     s.fluvial.rounds_tree[0] + s.fluvial.rounds_tree[1] + s.fluvial.rounds_tree[2]);
+        if (s.params[Param::lake_evaporation] > 0.0)
+            ImGui::Text("closed lakes: %d, %.4g m^2 (solved on the host in %.1f ms)", s.lakes.closed_lakes,
+                        s.lakes.closed_area_m2, s.lakes.host_ms);
     } else {
         const double sim_seconds = double(s.steps_done) * s.params[Param::time_step];
         ImGui::Text("step %lld  (%.1f s simulated)%s", s.steps_done, sim_seconds, s.paused ? "  PAUSED" : "");

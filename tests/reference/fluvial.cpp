@@ -26,6 +26,55 @@ uint32_t orderedBits(float f) {
     return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
 }
 
+float fromOrderedBits(uint32_t o) {
+    const uint32_t u = (o & 0x80000000u) ? (o & 0x7FFFFFFFu) : ~o;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+Fill fillWithLevels(const FluvialGrid& g, const std::vector<float>& z, const std::vector<uint32_t>& labels,
+                    const std::vector<uint32_t>& block_level, const std::vector<uint32_t>& block_sink) {
+    const size_t n = size_t(g.width) * size_t(g.height);
+    Fill f;
+    f.level.assign(n, 0.0f);
+    f.steps.assign(n, kUnset);
+    std::vector<char> sink(n, 0);
+    for (uint32_t s : block_sink)
+        if (s != FLUVIAL_NONE) sink[s] = 1;
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t zb = orderedBits(z[i]);
+        f.level[i] = labels[i] == FLUVIAL_OCEAN ? fromOrderedBits(zb) : fromOrderedBits(std::max(zb, block_level[labels[i]]));
+    }
+    std::deque<uint32_t> queue;
+    for (uint32_t i = 0; i < n; ++i) {
+        const int x = int(i) % g.width, y = int(i) / g.width;
+        bool exit = g.isOutlet(x, y) || sink[i];
+        for (int k = 0; k < 8 && !exit; ++k) {
+            const int nx = x + kDx[k], ny = y + kDy[k];
+            if (inside(g, nx, ny) && f.level[size_t(ny * g.width + nx)] < z[i]) exit = true;
+        }
+        if (exit) {
+            f.steps[i] = 0;
+            queue.push_back(i);
+        }
+    }
+    while (!queue.empty()) {
+        const uint32_t i = queue.front();
+        queue.pop_front();
+        const int x = int(i) % g.width, y = int(i) / g.width;
+        for (int k = 0; k < 8; ++k) {
+            const int nx = x + kDx[k], ny = y + kDy[k];
+            if (!inside(g, nx, ny)) continue;
+            const uint32_t j = uint32_t(ny * g.width + nx);
+            if (f.steps[j] != kUnset || g.isOutlet(nx, ny) || f.level[j] != f.level[i]) continue;
+            f.steps[j] = f.steps[i] + 1;
+            queue.push_back(j);
+        }
+    }
+    return f;
+}
+
 std::vector<uint32_t> basinLabels(const FluvialGrid& g, const std::vector<float>& z, std::vector<uint32_t>* pits) {
     const size_t n = size_t(g.width) * size_t(g.height);
     const uint32_t half_w = uint32_t((g.width + 1) / 2);

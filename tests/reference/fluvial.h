@@ -37,6 +37,12 @@ std::vector<uint32_t> basinLabels(const FluvialGrid& g, const std::vector<float>
 // by Kruskal's algorithm over the passes between neighbouring basins.
 std::vector<uint32_t> basinSpills(const FluvialGrid& g, const std::vector<float>& z, const std::vector<uint32_t>& labels);
 uint32_t orderedBits(float f);
+float fromOrderedBits(uint32_t o);
+// The fill with lakes that balance evaporation (gpu/lakes.h): W = max(z, the level given for
+// each cell's basin block, ordered bits), the ocean's cells at their ground; steps across the
+// flats of W from the exits, which include the given sinks (closed lakes' pits).
+Fill fillWithLevels(const FluvialGrid& g, const std::vector<float>& z, const std::vector<uint32_t>& labels,
+                    const std::vector<uint32_t>& block_level, const std::vector<uint32_t>& block_sink);
 // Receivers on the filled surface: steepest drop over distance; on a flat, the neighbour one
 // step nearer the exit (first in the neighbour order on ties); outlets receive themselves.
 std::vector<uint32_t> receivers(const FluvialGrid& g, const Fill& f);
