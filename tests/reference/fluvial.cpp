@@ -17,6 +17,24 @@ constexpr uint32_t kUnset = 0xFFFFFFFFu;
 
 bool inside(const FluvialGrid& g, int x, int y) { return x >= 0 && y >= 0 && x < g.width && y < g.height; }
 
+// Breadth-first from the exits in `queue` (their steps 0): the steps across each flat of the
+// filled surface to its exit, what routing on lakes follows.
+void stepsAcrossFlats(const FluvialGrid& g, Fill& f, std::deque<uint32_t>& queue) {
+    while (!queue.empty()) {
+        const uint32_t i = queue.front();
+        queue.pop_front();
+        const int x = int(i) % g.width, y = int(i) / g.width;
+        for (int k = 0; k < 8; ++k) {
+            const int nx = x + kDx[k], ny = y + kDy[k];
+            if (!inside(g, nx, ny)) continue;
+            const uint32_t j = uint32_t(ny * g.width + nx);
+            if (f.steps[j] != kUnset || g.isOutlet(nx, ny) || f.level[j] != f.level[i]) continue;
+            f.steps[j] = f.steps[i] + 1;
+            queue.push_back(j);
+        }
+    }
+}
+
 } // namespace
 
 uint32_t orderedBits(float f) {
@@ -59,19 +77,7 @@ Fill fillWithLevels(const FluvialGrid& g, const std::vector<float>& z, const std
             queue.push_back(i);
         }
     }
-    while (!queue.empty()) {
-        const uint32_t i = queue.front();
-        queue.pop_front();
-        const int x = int(i) % g.width, y = int(i) / g.width;
-        for (int k = 0; k < 8; ++k) {
-            const int nx = x + kDx[k], ny = y + kDy[k];
-            if (!inside(g, nx, ny)) continue;
-            const uint32_t j = uint32_t(ny * g.width + nx);
-            if (f.steps[j] != kUnset || g.isOutlet(nx, ny) || f.level[j] != f.level[i]) continue;
-            f.steps[j] = f.steps[i] + 1;
-            queue.push_back(j);
-        }
-    }
+    stepsAcrossFlats(g, f, queue);
     return f;
 }
 
@@ -211,19 +217,7 @@ Fill fillPriorityFlood(const FluvialGrid& g, const std::vector<float>& z) {
             queue.push_back(i);
         }
     }
-    while (!queue.empty()) {
-        const uint32_t i = queue.front();
-        queue.pop_front();
-        const int x = int(i) % g.width, y = int(i) / g.width;
-        for (int k = 0; k < 8; ++k) {
-            const int nx = x + kDx[k], ny = y + kDy[k];
-            if (!inside(g, nx, ny)) continue;
-            const uint32_t j = uint32_t(ny * g.width + nx);
-            if (f.steps[j] != kUnset || g.isOutlet(nx, ny) || f.level[j] != f.level[i]) continue;
-            f.steps[j] = f.steps[i] + 1;
-            queue.push_back(j);
-        }
-    }
+    stepsAcrossFlats(g, f, queue);
     return f;
 }
 
