@@ -57,13 +57,7 @@ Brush::Brush(const Context& ctx, const Simulation& sim) : ctx_(ctx), sim_(sim) {
     set_info.bindingCount = BB_COUNT;
     set_info.pBindings = bindings;
     VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &set_layout_));
-    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(BrushParams)};
-    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layout_info.setLayoutCount = 1;
-    layout_info.pSetLayouts = &set_layout_;
-    layout_info.pushConstantRangeCount = 1;
-    layout_info.pPushConstantRanges = &push;
-    VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &layout_));
+    layout_ = createComputeLayout(ctx, set_layout_, sizeof(BrushParams));
 
     constexpr uint32_t keys = Simulation::kParityKeys;
     const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 5 * keys},

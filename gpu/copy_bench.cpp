@@ -31,13 +31,7 @@ struct CopyKernels {
         set_info.bindingCount = 4;
         set_info.pBindings = bindings;
         VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &set_layout));
-        const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(uint32_t)};
-        VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-        layout_info.setLayoutCount = 1;
-        layout_info.pSetLayouts = &set_layout;
-        layout_info.pushConstantRangeCount = 1;
-        layout_info.pPushConstantRanges = &push;
-        VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &layout));
+        layout = createComputeLayout(ctx, set_layout, sizeof(uint32_t));
         const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2},
                                                {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2}};
         VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};

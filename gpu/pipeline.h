@@ -39,6 +39,9 @@ std::vector<uint32_t> loadSpirv(const std::filesystem::path& path);
 // Wraps SPIR-V words in a module; destroy it with vkDestroyShaderModule once pipelines exist.
 VkShaderModule createShaderModule(const Context& ctx, const std::vector<uint32_t>& code);
 
+// The layout of compute pipelines over one descriptor set with `push_bytes` of push constants.
+VkPipelineLayout createComputeLayout(const Context& ctx, VkDescriptorSetLayout set_layout, uint32_t push_bytes);
+
 // A compute pipeline with entry point "main"; `spec` selects a variant of the shader.
 VkPipeline createComputePipeline(const Context& ctx, VkPipelineLayout layout, VkShaderModule module,
                                  const VkSpecializationInfo* spec = nullptr);

@@ -294,13 +294,7 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     set_info.pBindings = bindings.data();
     VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &set_layout_));
 
-    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(PushConstants)};
-    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layout_info.setLayoutCount = 1;
-    layout_info.pSetLayouts = &set_layout_;
-    layout_info.pushConstantRangeCount = 1;
-    layout_info.pPushConstantRanges = &push;
-    VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &pipeline_layout_));
+    pipeline_layout_ = createComputeLayout(ctx, set_layout_, sizeof(PushConstants));
 
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kParityKeys * BINDING_COUNT},
                                           {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kParityKeys * BINDING_COUNT}};

@@ -118,13 +118,7 @@ SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<co
     set_info.bindingCount = SB_COUNT;
     set_info.pBindings = bindings;
     VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &set_layout_));
-    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(SnapshotPush)};
-    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layout_info.setLayoutCount = 1;
-    layout_info.pSetLayouts = &set_layout_;
-    layout_info.pushConstantRangeCount = 1;
-    layout_info.pPushConstantRanges = &push;
-    VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &layout_));
+    layout_ = createComputeLayout(ctx, set_layout_, sizeof(SnapshotPush));
     const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SB_COUNT - 1 + SNAPSHOT_POOL_CHUNKS};
     VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pool_info.maxSets = 1;
