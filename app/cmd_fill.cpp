@@ -13,13 +13,7 @@
 namespace alluvium {
 
 int fillCommand(const FillOptions& o, const DeviceOptions& device) {
-    if (!isHeightmapExtension(o.out))
-        throw InputError("--out '" + displayPath(o.out) +
-                         "': unsupported extension (use .png, .r16, .raw, .f32, .r32, .exr, .tif, .tiff or .asc)");
-    if (!o.report.empty() && std::filesystem::path(o.report).extension() != ".json")
-        throw InputError("--report '" + displayPath(o.report) + "': unsupported extension (use .json)");
-    checkWritableLocation(o.out, "--out"); // a read-only folder, found before the GPU runs
-    if (!o.report.empty()) checkWritableLocation(o.report, "--report");
+    checkHeightmapAndReport(o.out, o.report);
     Params params = buildParams(o.preset, o.terrain.cell_size, o.sets);
     InitialTerrain initial = prepareTerrain(o.terrain, params[Param::cell_size]);
     if (o.terrain.cell_size <= 0.0 && initial.terrain.cell_size > 0.0)

@@ -14,12 +14,7 @@
 namespace alluvium {
 
 int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
-    if (!isHeightmapExtension(o.out))
-        throw InputError("--out '" + displayPath(o.out) +
-                         "': unsupported extension (use .png, .f32, .exr, .tif, .asc, ...)");
-    if (!o.report.empty() && std::filesystem::path(o.report).extension() != ".json")
-        throw InputError("--report '" + displayPath(o.report) +
-                         "': unsupported extension (use .json)");
+    checkHeightmapAndReport(o.out, o.report);
     Params params = buildParams(o.preset, o.terrain.cell_size, o.sets);
     InitialTerrain initial = prepareTerrain(o.terrain, params[Param::cell_size]);
     if (o.terrain.cell_size <= 0.0 && initial.terrain.cell_size > 0.0)

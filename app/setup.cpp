@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <cmath>
 
+#include "io/atomic_file.h"
 #include "io/errors.h"
+#include "io/heightmap.h"
 #include "io/terrain_gen.h"
 #include "presets.h"
 
@@ -70,6 +72,16 @@ InitialTerrain prepareTerrain(const TerrainOptions& o, double cell_size) {
         initial.hardness.assign(initial.terrain.heights.size(), static_cast<float>(o.hardness));
     }
     return initial;
+}
+
+void checkHeightmapAndReport(const std::string& out, const std::string& report) {
+    if (!isHeightmapExtension(out))
+        throw InputError("--out '" + displayPath(out) +
+                         "': unsupported extension (use .png, .r16, .raw, .f32, .r32, .exr, .tif, .tiff or .asc)");
+    if (!report.empty() && std::filesystem::path(report).extension() != ".json")
+        throw InputError("--report '" + displayPath(report) + "': unsupported extension (use .json)");
+    checkWritableLocation(out, "--out"); // a read-only folder, found before the GPU runs
+    if (!report.empty()) checkWritableLocation(report, "--report");
 }
 
 std::string modelList() {

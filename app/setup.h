@@ -32,6 +32,10 @@ void parseSize(const std::string& text, int& width, int& height);   // "WxH", th
 InitialTerrain prepareTerrain(const TerrainOptions& options, double cell_size);
 // "pipe, thermal, ...": every model's name, for messages.
 std::string modelList();
+
+// --out (a heightmap format) and --report (.json) of the commands that write a heightmap and a
+// report (fill, watertable): extensions and a writable folder, checked before the GPU starts.
+void checkHeightmapAndReport(const std::string& out, const std::string& report);
 // Defaults, then the preset, then --cell-size, then each --set in order.
 Params buildParams(const std::string& preset, double cell_size, const std::vector<std::string>& sets);
 // Uploads terrain and hardness; zero water, sediment, flux, velocity, lakes and drainage; uplift 1;
