@@ -178,4 +178,22 @@ inline const std::vector<GridCase>& gridCases() {
     return cases;
 }
 
+// A pass against its twin: every grid case with random fields of seeds 1, 2 and 3.
+struct PassCase {
+    GridCase grid;
+    uint32_t seed;
+};
+
+inline std::string passCaseName(const ::testing::TestParamInfo<PassCase>& info) {
+    return std::to_string(info.param.grid.w) + "x" + std::to_string(info.param.grid.h) + "_seed" +
+           std::to_string(info.param.seed);
+}
+
+inline std::vector<PassCase> passCases() {
+    std::vector<PassCase> cases;
+    for (const GridCase& g : gridCases())
+        for (uint32_t seed : {1u, 2u, 3u}) cases.push_back({g, seed});
+    return cases;
+}
+
 } // namespace alluvium::test

@@ -13,22 +13,6 @@ constexpr double kTolerance = 1e-5;
 using gpu::Field;
 using gpu::Pass;
 
-struct PassCase {
-    GridCase grid;
-    uint32_t seed;
-};
-
-std::string caseName(const ::testing::TestParamInfo<PassCase>& info) {
-    return std::to_string(info.param.grid.w) + "x" + std::to_string(info.param.grid.h) + "_seed" +
-           std::to_string(info.param.seed);
-}
-
-std::vector<PassCase> allCases() {
-    std::vector<PassCase> cases;
-    for (const GridCase& g : gridCases())
-        for (uint32_t seed : {1u, 2u, 3u}) cases.push_back({g, seed});
-    return cases;
-}
 
 class PassTest : public GpuTest, public ::testing::WithParamInterface<PassCase> {
 protected:
@@ -163,7 +147,7 @@ TEST_P(PassTest, ErosionTransportThermalEvaporation) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(RandomFields, PassTest, ::testing::ValuesIn(allCases()), caseName);
+INSTANTIATE_TEST_SUITE_P(RandomFields, PassTest, ::testing::ValuesIn(passCases()), passCaseName);
 
 class FoldTest : public GpuTest {};
 
