@@ -41,6 +41,7 @@ std::vector<Size> parseSizes(const std::string& text) {
 
 struct SizeResult {
     Size size{};
+    gpu::WorkgroupShape shape{};
     std::vector<gpu::Pass> passes;  // of one step, in order
     std::vector<double> pass_ms;    // per pass, in order
     std::vector<double> pass_bytes; // per cell, per pass
@@ -59,10 +60,25 @@ std::vector<double> stepBytes(const std::vector<gpu::Pass>& passes, const gpu::S
     return bytes;
 }
 
-SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, Size n, int steps) {
+// The shapes --workgroup asks for: the device's (auto), one, or every one the device runs.
+std::vector<gpu::WorkgroupShape> benchShapes(const gpu::Context& ctx, const std::string& text) {
+    if (text == "auto") return {gpu::resolveWorkgroupShape(ctx)};
+    if (text == "all") {
+        std::vector<gpu::WorkgroupShape> shapes;
+        for (const gpu::WorkgroupShape& s : gpu::workgroupShapes())
+            if (gpu::deviceRunsShape(ctx, s)) shapes.push_back(s);
+        return shapes;
+    }
+    const std::optional<gpu::WorkgroupShape> s = gpu::parseWorkgroupShape(text);
+    if (!s) throw InputError("--workgroup: '" + text + "' is not auto, all, 8x32, 16x16, 32x8 or 64x4");
+    return {gpu::resolveWorkgroupShape(ctx, *s)}; // DeviceError if this device cannot run it
+}
+
+SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, Size n, int steps,
+                     gpu::WorkgroupShape shape) {
     const double cell_size = params[Param::cell_size];
     GeneratedTerrain g = generateTerrain(n.w, n.h, 1, cell_size);
-    gpu::Simulation sim(ctx, n.w, n.h);
+    gpu::Simulation sim(ctx, n.w, n.h, gpu::PipePasses::Auto, shape);
     loadInitialState(sim, {std::move(g.terrain), std::move(g.hardness)}, params);
     gpu::SimParams sp = toSimParams(params, n.w, n.h);
     sp.model = model;
@@ -103,6 +119,7 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, S
     gpu::destroyTimer(timer, ctx);
 
     r.size = n;
+    r.shape = sim.workgroupShape();
     r.fluvial = sim.fluvialControl();
     r.passes = passes;
     r.substeps = substeps;
@@ -136,11 +153,15 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
     if (model < 0)
         throw InputError("--model: unknown model '" + o.model + "' (" + modelList() + ")");
     ScopedContext scoped(device);
+    const std::vector<gpu::WorkgroupShape> shapes = benchShapes(scoped.ctx, o.workgroup);
+    const gpu::WorkgroupShape device_shape = gpu::resolveWorkgroupShape(scoped.ctx);
     nlohmann::json out;
     out["device"] = scoped.ctx.device_name;
     out["model"] = o.model;
     out["pipe_passes"] = gpu::pipePassesName(gpu::resolvePipePasses(scoped.ctx, gpu::PipePasses::Auto));
     out["steps"] = o.steps;
+    out["workgroup_auto"] = gpu::workgroupShapeName(device_shape);
+    out["subgroup_size"] = gpu::subgroupSize(scoped.ctx);
     out["sizes"] = nlohmann::json::array();
     for (const Size n : sizes) {
         const double cells = double(n.w) * n.h;
@@ -153,62 +174,79 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
         for (double b : stepBytes(gpu::modelPasses(model, pipe), estimate, n)) estimate_bytes += b;
         const gpu::CopyBandwidth copy =
             gpu::measureCopyBandwidth(scoped.ctx, static_cast<uint64_t>(std::max(estimate_bytes, 16.0) * cells));
-        const SizeResult r = benchSize(scoped.ctx, params, model, n, o.steps);
-        const std::vector<gpu::Pass>& passes = r.passes;
-        nlohmann::json js;
-        js["size"] = std::to_string(n.w) + "x" + std::to_string(n.h);
-        js["width"] = n.w;
-        js["height"] = n.h;
-        js["step_ms"] = r.step_ms;
-        js["steps_per_s"] = 1000.0 / r.step_ms;
-        js["mcells_per_s"] = cells * (1000.0 / r.step_ms) / 1e6;
-        js["copy"] = {{"bytes", copy.bytes}, {"buffer_gb_per_s", copy.buffer_gb_s}, {"image_gb_per_s", copy.image_gb_s}};
-        auto share = [&](double gb_per_s) { return copy.best() > 0.0 ? gb_per_s / copy.best() : 0.0; };
-        // The fluvial model's entries are its phases, their bytes estimated from the rounds that ran.
-        const bool fluvial = model == MODEL_FLUVIAL;
-        auto name = [&](size_t p) { return fluvial ? gpu::fluvialPhaseName(p) : gpu::passName(passes[p]); };
-        double bytes = 0.0;
-        for (size_t p = 0; p < passes.size(); ++p) {
-            const double gbs = r.pass_ms[p] > 0 ? r.pass_bytes[p] * cells / (r.pass_ms[p] * 1e6) : 0.0;
-            bytes += r.pass_bytes[p];
-            js["passes"][name(p)] = {
-                {"ms", r.pass_ms[p]}, {"bytes_per_cell", r.pass_bytes[p]}, {"gb_per_s", gbs}, {"share_of_copy", share(gbs)}};
-        }
-        const double step_gbs = bytes * cells / (r.step_ms * 1e6);
-        js["bytes_per_cell"] = bytes;
-        js["substeps"] = r.substeps;
-        js["gb_per_s"] = step_gbs;
-        js["share_of_copy"] = share(step_gbs);
-        if (fluvial) js["fluvial_rounds"] = fluvialRounds(r.fluvial);
-        if (r.lakes)
-            js["lakes"] = {{"host_ms", r.lakes_host_ms},
-                           {"closed_lakes", r.lake_stats.closed_lakes},
-                           {"closed_lake_area_m2", r.lake_stats.closed_area_m2}};
-        out["sizes"].push_back(js);
-        if (!o.json) {
-            std::printf("%s model, %d x %d on %s: %.3f ms/step, %.1f steps/s, %.1f Mcells/s\n", o.model.c_str(), n.w, n.h,
-                        scoped.ctx.device_name.c_str(), r.step_ms, 1000.0 / r.step_ms, js["mcells_per_s"].get<double>());
-            std::printf("  %.1f bytes/cell per step, %.2f GB/s = %.0f%% of the copy bandwidth (buffer %.2f, image %.2f GB/s "
-                        "over %.0f MB)\n",
-                        bytes, step_gbs, 100.0 * share(step_gbs), copy.buffer_gb_s, copy.image_gb_s, double(copy.bytes) / 1e6);
-            if (r.substeps > 1) std::printf("  %d CFL sub-steps per step (each pass's row sums them)\n", r.substeps);
-            if (model == MODEL_FLUVIAL)
-                std::printf("  one iteration's rounds: %u basin labels, %u basin graph + %u hook jumps, %u flats (%s, "
-                            "%u tiles), %u accumulate, %u erode, %u deposit\n",
-                            r.fluvial.rounds_label, r.fluvial.rounds_boruvka, r.fluvial.rounds_hook,
-                            r.fluvial.rounds_flats, r.fluvial.converged ? "converged" : "NOT converged",
-                            r.fluvial.tiles_flats, r.fluvial.rounds_tree[TREE_ACCUMULATE],
-                            r.fluvial.rounds_tree[TREE_ERODE], r.fluvial.rounds_tree[TREE_SEDIMENT]);
-            if (r.lakes)
-                std::printf("  lakes (lake_evaporation): %.3f ms per iteration on the host (basins read back, solved, "
-                            "levels uploaded) besides the GPU's %.3f ms; %d closed lakes, %.4g m^2\n",
-                            r.lakes_host_ms, r.step_ms, r.lake_stats.closed_lakes, r.lake_stats.closed_area_m2);
-            std::printf("  %-38s %9s %8s %9s %7s\n", "pass", "ms", "B/cell", "GB/s", "% copy");
+        std::vector<std::pair<gpu::WorkgroupShape, double>> compared; // ms per step of each shape run
+        for (const gpu::WorkgroupShape shape : shapes) {
+            const SizeResult r = benchSize(scoped.ctx, params, model, n, o.steps, shape);
+            compared.emplace_back(r.shape, r.step_ms);
+            const std::vector<gpu::Pass>& passes = r.passes;
+            nlohmann::json js;
+            js["size"] = std::to_string(n.w) + "x" + std::to_string(n.h);
+            js["workgroup"] = gpu::workgroupShapeName(r.shape);
+            js["width"] = n.w;
+            js["height"] = n.h;
+            js["step_ms"] = r.step_ms;
+            js["steps_per_s"] = 1000.0 / r.step_ms;
+            js["mcells_per_s"] = cells * (1000.0 / r.step_ms) / 1e6;
+            js["copy"] = {{"bytes", copy.bytes}, {"buffer_gb_per_s", copy.buffer_gb_s}, {"image_gb_per_s", copy.image_gb_s}};
+            auto share = [&](double gb_per_s) { return copy.best() > 0.0 ? gb_per_s / copy.best() : 0.0; };
+            // The fluvial model's entries are its phases, their bytes estimated from the rounds that ran.
+            const bool fluvial = model == MODEL_FLUVIAL;
+            auto name = [&](size_t p) { return fluvial ? gpu::fluvialPhaseName(p) : gpu::passName(passes[p]); };
+            double bytes = 0.0;
             for (size_t p = 0; p < passes.size(); ++p) {
-                const nlohmann::json& jp = js["passes"][name(p)];
-                std::printf("  %-38s %9.4f %8.1f %9.2f %6.0f%%\n", name(p), r.pass_ms[p], r.pass_bytes[p],
-                            jp["gb_per_s"].get<double>(), 100.0 * jp["share_of_copy"].get<double>());
+                const double gbs = r.pass_ms[p] > 0 ? r.pass_bytes[p] * cells / (r.pass_ms[p] * 1e6) : 0.0;
+                bytes += r.pass_bytes[p];
+                js["passes"][name(p)] = {
+                    {"ms", r.pass_ms[p]}, {"bytes_per_cell", r.pass_bytes[p]}, {"gb_per_s", gbs}, {"share_of_copy", share(gbs)}};
             }
+            const double step_gbs = bytes * cells / (r.step_ms * 1e6);
+            js["bytes_per_cell"] = bytes;
+            js["substeps"] = r.substeps;
+            js["gb_per_s"] = step_gbs;
+            js["share_of_copy"] = share(step_gbs);
+            if (fluvial) js["fluvial_rounds"] = fluvialRounds(r.fluvial);
+            if (r.lakes)
+                js["lakes"] = {{"host_ms", r.lakes_host_ms},
+                               {"closed_lakes", r.lake_stats.closed_lakes},
+                               {"closed_lake_area_m2", r.lake_stats.closed_area_m2}};
+            out["sizes"].push_back(js);
+            if (!o.json) {
+                std::printf("%s model, %d x %d, %s workgroups on %s: %.3f ms/step, %.1f steps/s, %.1f Mcells/s\n",
+                            o.model.c_str(), n.w, n.h, gpu::workgroupShapeName(r.shape).c_str(), scoped.ctx.device_name.c_str(),
+                            r.step_ms, 1000.0 / r.step_ms, js["mcells_per_s"].get<double>());
+                std::printf("  %.1f bytes/cell per step, %.2f GB/s = %.0f%% of the copy bandwidth (buffer %.2f, image %.2f GB/s "
+                            "over %.0f MB)\n",
+                            bytes, step_gbs, 100.0 * share(step_gbs), copy.buffer_gb_s, copy.image_gb_s, double(copy.bytes) / 1e6);
+                if (r.substeps > 1) std::printf("  %d CFL sub-steps per step (each pass's row sums them)\n", r.substeps);
+                if (model == MODEL_FLUVIAL)
+                    std::printf("  one iteration's rounds: %u basin labels, %u basin graph + %u hook jumps, %u flats (%s, "
+                                "%u tiles), %u accumulate, %u erode, %u deposit\n",
+                                r.fluvial.rounds_label, r.fluvial.rounds_boruvka, r.fluvial.rounds_hook,
+                                r.fluvial.rounds_flats, r.fluvial.converged ? "converged" : "NOT converged",
+                                r.fluvial.tiles_flats, r.fluvial.rounds_tree[TREE_ACCUMULATE],
+                                r.fluvial.rounds_tree[TREE_ERODE], r.fluvial.rounds_tree[TREE_SEDIMENT]);
+                if (r.lakes)
+                    std::printf("  lakes (lake_evaporation): %.3f ms per iteration on the host (basins read back, solved, "
+                                "levels uploaded) besides the GPU's %.3f ms; %d closed lakes, %.4g m^2\n",
+                                r.lakes_host_ms, r.step_ms, r.lake_stats.closed_lakes, r.lake_stats.closed_area_m2);
+                std::printf("  %-38s %9s %8s %9s %7s\n", "pass", "ms", "B/cell", "GB/s", "% copy");
+                for (size_t p = 0; p < passes.size(); ++p) {
+                    const nlohmann::json& jp = js["passes"][name(p)];
+                    std::printf("  %-38s %9.4f %8.1f %9.2f %6.0f%%\n", name(p), r.pass_ms[p], r.pass_bytes[p],
+                                jp["gb_per_s"].get<double>(), 100.0 * jp["share_of_copy"].get<double>());
+                }
+                std::fflush(stdout);
+            }
+        }
+        if (compared.size() > 1 && !o.json) {
+            const auto fastest = std::min_element(compared.begin(), compared.end(),
+                                                  [](const auto& a, const auto& b) { return a.second < b.second; });
+            std::printf("workgroup shapes at %d x %d:", n.w, n.h);
+            for (const auto& [shape, ms] : compared)
+                std::printf(" %s %.3f ms (%+.1f%%)", gpu::workgroupShapeName(shape).c_str(), ms,
+                            100.0 * (ms / fastest->second - 1.0));
+            std::printf("; fastest %s, this device's choice %s\n", gpu::workgroupShapeName(fastest->first).c_str(),
+                        gpu::workgroupShapeName(device_shape).c_str());
             std::fflush(stdout);
         }
     }

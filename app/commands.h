@@ -104,6 +104,9 @@ struct BenchOptions {
     std::vector<std::string> sets;
     std::string preset;
     std::string model = "pipe";
+    // The grid passes' workgroup shape: "auto" (the device's), one shape ("32x8"), or "all"
+    // (every shape the device runs, compared size by size).
+    std::string workgroup = "auto";
 };
 
 // `timelapse` draws the frames of --timelapse (main.cpp: the viewer's renderer).

@@ -167,6 +167,10 @@ int runMain(int argc, char** argv) {
     bench_cmd->add_option("--preset", bench.preset, "preset NAME or FILE.json");
     bench_cmd->add_flag("--json", bench.json, "print JSON");
     bench_cmd->add_option("--model", bench.model, "erosion model: pipe, thermal, olsen, particles, musgrave, simple, fluvial");
+    bench_cmd
+        ->add_option("--workgroup", bench.workgroup,
+                     "grid passes' workgroup shape: auto (the device's), 8x32, 16x16, 32x8, 64x4, or all (compare)")
+        ->check(CLI::IsMember({"auto", "all", "8x32", "16x16", "32x8", "64x4"}));
 
     try {
         app.parse(argc, argv);

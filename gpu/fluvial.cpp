@@ -42,7 +42,7 @@ int FluvialRoundBounds::hookTotal() const {
 }
 
 FluvialRoundBounds fluvialRoundBounds(int width, int height) {
-    const uint64_t tiles = uint64_t((width + WG_X - 1) / WG_X) * uint64_t((height + WG_Y - 1) / WG_Y);
+    const uint64_t tiles = uint64_t((width + FLUVIAL_TILE - 1) / FLUVIAL_TILE) * uint64_t((height + FLUVIAL_TILE - 1) / FLUVIAL_TILE);
     const uint64_t blocks = uint64_t((width + 1) / 2) * uint64_t((height + 1) / 2);
     FluvialRoundBounds b;
     // A path down the unfilled ground visits each ring node at most once; after k rounds a node
@@ -64,7 +64,7 @@ double fluvialPhaseBytes(size_t phase, const FluvialControl& c, int width, int h
     // from round to round; the estimate takes their first length for every round: an upper
     // bound.
     const double cells = double(width) * height;
-    const double tiles = double((width + WG_X - 1) / WG_X) * ((height + WG_Y - 1) / WG_Y);
+    const double tiles = double((width + FLUVIAL_TILE - 1) / FLUVIAL_TILE) * ((height + FLUVIAL_TILE - 1) / FLUVIAL_TILE);
     const double ring = tiles * RING_CELLS, halo = 1.27;
     const double pits = c.lists[LIST_PITS], exits = c.exits;
     const double tree = 4 + 4 + 8 + 8 + 2 * 16 + 4 + 4; // an exit's round: list, pointers, values, two atomic adds

@@ -131,8 +131,6 @@ gpu::SimParams toSimParams(const Params& params, int width, int height) {
     gpu::SimParams s{};
     s.width = width;
     s.height = height;
-    s.group_count_x = (width + WG_X - 1) / WG_X;
-    s.group_count_y = (height + WG_Y - 1) / WG_Y;
     s.cell_size = si(Param::cell_size);
     s.dt = si(Param::time_step);
     s.gravity = si(Param::gravity);

@@ -27,7 +27,7 @@ enum class When {
     Deposition,  // the fluvial model deposits sediment
 };
 
-constexpr double kRingPerCell = double(RING_CELLS) / double(WG_X * WG_Y); // tile-crossing nodes per cell
+constexpr double kRingPerCell = double(RING_CELLS) / double(FLUVIAL_TILE * FLUVIAL_TILE); // tile-crossing nodes per cell
 constexpr double kBasinsPerCell = 0.25;                                    // pits are never neighbours
 
 struct Access {
@@ -173,8 +173,12 @@ double passBytesPerCell(Pass p, const SimParams& params, int width, int height) 
         // Musgrave and simple fold only the groundwater's sums, and only when it runs.
         if ((params.model == MODEL_MUSGRAVE || params.model == MODEL_SIMPLE) && !happens(When::Groundwater, params))
             return 0.0;
-        // The fold reads every level's partials once and writes the next level (doubles).
-        return double(partialsCount(width, height)) * sizeof(double) / cells;
+        // The fold reads every level's partials once and writes the next level (doubles); the
+        // first level holds one per workgroup (the simulation's, once setParams filled them in).
+        const uint32_t groups = params.group_count_x > 0 && params.group_count_y > 0
+                                    ? uint32_t(params.group_count_x) * uint32_t(params.group_count_y)
+                                    : groupsCovering(width, 16) * groupsCovering(height, 16);
+        return double(partialsCount(groups)) * sizeof(double) / cells;
     }
     double bytes = info(p).buffer_bytes;
     for (const Access& a : info(p).accesses) {

@@ -48,7 +48,7 @@ void Simulation::recordPipeStep(VkCommandBuffer cmd, GpuTimer* timer) {
 
 // Level k of the fold holds levels[k] partials per slot, at offset(k) in the partials buffer.
 void Simulation::recordFoldLevels(VkCommandBuffer cmd) {
-    const std::vector<uint32_t> levels = foldLevelSizes(width_, height_);
+    const std::vector<uint32_t> levels = foldLevelSizes(width_, height_, shape_);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(Pass::ReducePartials));
     uint32_t offset = 0;
     for (size_t k = 0; k + 1 < levels.size(); ++k) {
@@ -61,7 +61,7 @@ void Simulation::recordFoldLevels(VkCommandBuffer cmd) {
 }
 
 void Simulation::recordFoldTotals(VkCommandBuffer cmd, int mode) {
-    const std::vector<uint32_t> levels = foldLevelSizes(width_, height_);
+    const std::vector<uint32_t> levels = foldLevelSizes(width_, height_, shape_);
     uint32_t offset = 0;
     for (size_t k = 0; k + 1 < levels.size(); ++k) offset += levels[k] * REDUCE_SLOTS;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(Pass::ReduceTotals));
@@ -86,9 +86,8 @@ void Simulation::recordFold(VkCommandBuffer cmd) {
     recordFoldTotals(cmd);
 }
 
-std::vector<uint32_t> foldLevelSizes(int width, int height) {
-    std::vector<uint32_t> levels = {static_cast<uint32_t>((width + WG_X - 1) / WG_X) *
-                                    static_cast<uint32_t>((height + WG_Y - 1) / WG_Y)};
+std::vector<uint32_t> foldLevelSizes(uint32_t workgroups) {
+    std::vector<uint32_t> levels = {workgroups};
     while (levels.back() > REDUCE_SIZE) levels.push_back((levels.back() + REDUCE_SIZE - 1) / REDUCE_SIZE);
     return levels;
 }

@@ -57,9 +57,6 @@ constexpr std::array<FieldInfo, static_cast<size_t>(Field::Count)> kFields = {{
 
 uint64_t blockCount(int width, int height) { return uint64_t((width + 1) / 2) * uint64_t((height + 1) / 2); }
 
-uint32_t groupsX(int width);
-uint32_t groupsY(int height);
-
 // The fluvial model's buffers, in the order the constructor creates them: per cell, per basin
 // block (one per 2 x 2 cells: pits are never neighbours), per tile and per ring node (RING_CELLS
 // per tile). None is above 8 bytes a cell, so a 4096 x 4096 grid binds each in 128 MiB.
@@ -69,7 +66,8 @@ struct FluvialBufferSize {
 };
 std::array<FluvialBufferSize, 14> fluvialBufferSizes(int width, int height) {
     const uint64_t cells = uint64_t(width) * uint64_t(height), blocks = blockCount(width, height);
-    const uint64_t tiles = uint64_t(groupsX(width)) * groupsY(height), ring = tiles * RING_CELLS;
+    const uint64_t tiles = uint64_t(groupsCovering(width, FLUVIAL_TILE)) * groupsCovering(height, FLUVIAL_TILE);
+    const uint64_t ring = tiles * RING_CELLS;
     return {{{cells * 4, "filled levels"},
              {2 * cells * 4, "steps across flats"},
              {cells * 4, "receivers"},
@@ -113,9 +111,6 @@ int writtenPingPong(int model) {
     }
 }
 
-uint32_t groupsX(int width) { return static_cast<uint32_t>((width + WG_X - 1) / WG_X); }
-uint32_t groupsY(int height) { return static_cast<uint32_t>((height + WG_Y - 1) / WG_Y); }
-
 // The step's sums reduce each subgroup first (partials.glsl: subgroupAdd, subgroupMax), and the
 // fluvial passes vote per subgroup (subgroupAny, subgroupElect). A workgroup holds at most
 // WG_SIZE / 4 subgroups.
@@ -139,9 +134,9 @@ const char* fieldName(Field f) { return info(f).name; }
 int fieldTexelBytes(Field f) { return static_cast<int>(formatTexelBytes(info(f).format)); }
 bool fieldIsDerived(Field f) { return info(f).derived; }
 
-uint64_t partialsCount(int width, int height) {
+uint64_t partialsCount(uint32_t workgroups) {
     uint64_t n = 0;
-    for (uint32_t level : foldLevelSizes(width, height)) n += uint64_t(level) * REDUCE_SLOTS;
+    for (uint32_t level : foldLevelSizes(workgroups)) n += uint64_t(level) * REDUCE_SLOTS;
     return n;
 }
 
@@ -155,10 +150,13 @@ uint64_t simulationBytes(int width, int height) {
     const uint64_t cells = uint64_t(width) * uint64_t(height);
     uint64_t per_cell = 0;
     for (const FieldInfo& f : kFields) per_cell += uint64_t(f.channels) * 4u * (f.ping_pong ? 2u : 1u);
-    // and the particles' height changes, and the grid models' water sums (2 x 64 floats per 256 cells)
-    per_cell += sizeof(int64_t) + 2;
-    return cells * per_cell + partialsCount(width, height) * sizeof(double) + sizeof(SimParams) + sizeof(Totals) +
-           kMaxSprings * sizeof(Spring) + sizeof(SeaControl);
+    // and the particles' height changes (the sums per workgroup follow)
+    per_cell += sizeof(int64_t);
+    uint64_t sums = 0;
+    for (const WorkgroupShape& s : workgroupShapes())
+        sums = std::max(sums, (partialsCount(workgroupCount(width, height, s)) + 2 * uint64_t(workgroupCount(width, height, s))) * sizeof(double));
+    return cells * per_cell + sums + sizeof(SimParams) + sizeof(Totals) + kMaxSprings * sizeof(Spring) +
+           sizeof(SeaControl);
 }
 
 uint64_t fluvialBytes(int width, int height) {
@@ -182,8 +180,9 @@ PipePasses resolvePipePasses(const Context& ctx, PipePasses asked) {
     return ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? PipePasses::Direct : PipePasses::Fused;
 }
 
-Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pipe)
-    : ctx_(ctx), width_(width), height_(height), pipe_passes_(resolvePipePasses(ctx, pipe)) {
+Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pipe, WorkgroupShape shape)
+    : ctx_(ctx), width_(width), height_(height), pipe_passes_(resolvePipePasses(ctx, pipe)),
+      shape_(resolveWorkgroupShape(ctx, shape)) {
     assert(width > 0 && height > 0);
     const uint64_t need = simulationBytes(width, height);
     if (ctx.device_local_bytes > 0 && need > ctx.device_local_bytes)
@@ -256,13 +255,13 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
 
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     createBuffer(params_buffer_, ctx, sizeof(SimParams), storage, false);
-    createBuffer(partials_, ctx, partialsCount(width, height) * sizeof(double), storage, false);
+    createBuffer(partials_, ctx, partialsCount(workgroupCount(width, height, shape_)) * sizeof(double), storage, false);
     createBuffer(totals_, ctx, sizeof(Totals), storage, true);
     createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
     createBuffer(delta_, ctx, uint64_t(w) * h * sizeof(int64_t), storage, false); // particles.glsl
     // The model totals: the droplets' four int64 counters, then musgrave's and simple's water sums
     // per subgroup (two slots).
-    createBuffer(drained_, ctx, 4 * sizeof(int64_t) + 2 * uint64_t(groupsX(width)) * groupsY(height) * sizeof(double),
+    createBuffer(drained_, ctx, 4 * sizeof(int64_t) + 2 * uint64_t(workgroupCount(width, height, shape_)) * sizeof(double),
                  storage, false);
     // The fluvial model's buffers wait for that model (allocateFluvial); until then its bindings
     // hold this stand-in.
@@ -606,8 +605,10 @@ void Simulation::setParams(const SimParams& params) {
     params_.groundwater_substeps = evenGroundwaterSubsteps(params.groundwater_substeps);
     params_.width = width_;
     params_.height = height_;
-    params_.group_count_x = static_cast<int>(groupsX(width_));
-    params_.group_count_y = static_cast<int>(groupsY(height_));
+    params_.group_count_x = static_cast<int>(groupsCovering(width_, shape_.x));
+    params_.group_count_y = static_cast<int>(groupsCovering(height_, shape_.y));
+    params_.tile_count_x = static_cast<int>(groupsCovering(width_, FLUVIAL_TILE));
+    params_.tile_count_y = static_cast<int>(groupsCovering(height_, FLUVIAL_TILE));
     params_.rain_uniform = rain_uniform_ ? 1 : 0;
     params_.spring_count = static_cast<int>(springs_.size());
     params_dirty_ = true;
@@ -681,10 +682,16 @@ VkPipeline Simulation::pipeline(Pass pass) {
 }
 
 VkPipeline Simulation::createPipeline(VkShaderModule module) const {
-    // The layout of 4-channel fields (common.glsl's SPLIT_WIDE).
-    const VkBool32 split = split_wide_ ? VK_TRUE : VK_FALSE;
-    const VkSpecializationMapEntry entry{SPEC_SPLIT_WIDE, 0, sizeof(VkBool32)};
-    const VkSpecializationInfo spec{1, &entry, sizeof split, &split};
+    // The layout of 4-channel fields (common.glsl's SPLIT_WIDE) and the grid passes' workgroup
+    // shape (the fluvial passes and the folds have fixed sizes and ignore it).
+    struct {
+        VkBool32 split;
+        uint32_t x, y;
+    } const values{split_wide_ ? VK_TRUE : VK_FALSE, uint32_t(shape_.x), uint32_t(shape_.y)};
+    const VkSpecializationMapEntry entries[3] = {{SPEC_SPLIT_WIDE, 0, sizeof(VkBool32)},
+                                                 {SPEC_WG_X, sizeof(VkBool32), sizeof(uint32_t)},
+                                                 {SPEC_WG_Y, sizeof(VkBool32) + sizeof(uint32_t), sizeof(uint32_t)}};
+    const VkSpecializationInfo spec{3, entries, sizeof values, &values};
     return createComputePipeline(ctx_, pipeline_layout_, module, &spec);
 }
 
@@ -699,8 +706,10 @@ void Simulation::dispatch(VkCommandBuffer cmd, Pass pass, int mode) {
         vkCmdDispatch(cmd, 1, 1, 1);
     else if (pass == Pass::Particles) // one invocation per droplet
         vkCmdDispatch(cmd, (static_cast<uint32_t>(std::max(params_.particle_count, 0)) + WG_SIZE - 1) / WG_SIZE, 1, 1);
+    else if (pass >= Pass::FluvialControl && pass <= Pass::FluvialLakeFill) // FLUVIAL_TILE^2 tiles
+        vkCmdDispatch(cmd, groupsCovering(width_, FLUVIAL_TILE), groupsCovering(height_, FLUVIAL_TILE), 1);
     else
-        vkCmdDispatch(cmd, groupsX(width_), groupsY(height_), 1);
+        vkCmdDispatch(cmd, groupsCovering(width_, shape_.x), groupsCovering(height_, shape_.y), 1);
 }
 
 void Simulation::dispatchJob(VkCommandBuffer cmd, Pass pass, int job, int mode) {

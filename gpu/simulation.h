@@ -10,6 +10,7 @@
 #include "resources.h"
 #include "shared.h"
 #include "timer.h"
+#include "workgroup.h"
 
 namespace alluvium::gpu {
 
@@ -103,7 +104,8 @@ struct Spring {
 };
 
 // GPU bytes a W x H simulation needs (checked against the device before allocating), without the
-// fluvial model's buffers: those are allocated only when that model is first used.
+// fluvial model's buffers: those are allocated only when that model is first used. The most of
+// any workgroup shape (the sums' buffers follow the workgroups).
 uint64_t simulationBytes(int width, int height);
 // GPU bytes of the fluvial model's buffers on a W x H grid (Simulation::allocateFluvial).
 uint64_t fluvialBytes(int width, int height);
@@ -126,14 +128,22 @@ FluvialRoundBounds fluvialRoundBounds(int width, int height);
 bool splitsWideFields(const Context& ctx, int width, int height);
 // The fold of a step's sums: partials per slot in each level, from one per workgroup down to at
 // most REDUCE_SIZE (which reduce_totals folds); and the doubles the partials buffer holds.
-std::vector<uint32_t> foldLevelSizes(int width, int height);
-uint64_t partialsCount(int width, int height);
+std::vector<uint32_t> foldLevelSizes(uint32_t workgroups);
+uint64_t partialsCount(uint32_t workgroups);
+inline uint32_t workgroupCount(int width, int height, WorkgroupShape shape) {
+    return groupsCovering(width, shape.x) * groupsCovering(height, shape.y);
+}
+inline std::vector<uint32_t> foldLevelSizes(int width, int height, WorkgroupShape shape) {
+    return foldLevelSizes(workgroupCount(width, height, shape));
+}
 
 class Simulation {
 public:
     // Throws DeviceError if the grid does not fit in the device's memory. `pipe` Auto: direct
     // passes on a CPU device, else fused; ALLUVIUM_PIPE_PASSES=fused|direct overrides Auto.
-    Simulation(const Context& ctx, int width, int height, PipePasses pipe = PipePasses::Auto);
+    // `shape`: the grid passes' workgroups (automatic: the device's, resolveWorkgroupShape).
+    Simulation(const Context& ctx, int width, int height, PipePasses pipe = PipePasses::Auto,
+               WorkgroupShape shape = {});
     ~Simulation();
     Simulation(const Simulation&) = delete;
     Simulation& operator=(const Simulation&) = delete;
@@ -180,6 +190,7 @@ public:
     // Whether this simulation keeps its 4-channel fields split (splitsWideFields at creation).
     bool splitWide() const { return split_wide_; }
     PipePasses pipePasses() const { return pipe_passes_; }
+    WorkgroupShape workgroupShape() const { return shape_; }
     // The passes of one step of the current model, as recordStep records them.
     const std::vector<Pass>& stepPasses() const { return modelPasses(params_.model, pipe_passes_); }
     // Records a single pass (tests); does not flip parity. SeaSpill, WaterExchange and
@@ -339,6 +350,7 @@ private:
     int parity_ = 0;
     bool split_wide_ = false;   // 4-channel fields as two rg32f images each
     PipePasses pipe_passes_ = PipePasses::Fused;
+    WorkgroupShape shape_{16, 16}; // the grid passes' workgroups (the fluvial model's: FLUVIAL_TILE^2)
     bool rain_uniform_ = true;  // the rain mask is 1 everywhere
     int substeps_ = 1;          // the pipe step's CFL sub-steps
     long long substeps_taken_ = 0;

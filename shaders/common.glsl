@@ -7,7 +7,20 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "shared.h"
 
-layout(local_size_x = WG_X, local_size_y = WG_Y) in;
+#ifdef FLUVIAL_TILES
+// The fluvial model's passes: one invocation per cell of a FLUVIAL_TILE^2 tile.
+layout(local_size_x = FLUVIAL_TILE, local_size_y = FLUVIAL_TILE) in;
+#define WG_X FLUVIAL_TILE
+#define WG_Y FLUVIAL_TILE
+#else
+// The grid passes: the tile's shape is a specialization (SPEC_WG_X x SPEC_WG_Y = WG_SIZE; 16 x 16
+// unless the host sets it). WG_X and WG_Y are specialization-constant expressions, so shared
+// arrays sized by them follow the shape.
+layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x_id = SPEC_WG_X, local_size_y_id = SPEC_WG_Y) in;
+#define WG_X int(gl_WorkGroupSize.x)
+#define WG_Y int(gl_WorkGroupSize.y)
+#endif
 
 layout(std430, binding = B_PARAMS) readonly buffer ParamsBlock { SimParams p; };
 layout(push_constant) uniform PushBlock { PushConstants pc; };

@@ -17,6 +17,7 @@
 #extension GL_EXT_shader_atomic_int64 : require
 #extension GL_KHR_shader_subgroup_vote : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#define FLUVIAL_TILES // FLUVIAL_TILE^2 workgroups, whatever the grid passes' shape
 #include "common.glsl"
 
 layout(std430, binding = B_FLUVIAL_LEVEL) buffer LevelBlock { uint fluvial_level[]; };
@@ -35,7 +36,7 @@ const uint64_t KEY_INF = 0xFFFFFFFFFFFFFFFFul;
 uint cellCount() { return uint(p.width) * uint(p.height); }
 uint cellIndex(ivec2 c) { return uint(c.y) * uint(p.width) + uint(c.x); }
 ivec2 cellAt(uint i) { return ivec2(int(i % uint(p.width)), int(i / uint(p.width))); }
-uint tileCount() { return uint(p.group_count_x) * uint(p.group_count_y); }
+uint tileCount() { return uint(p.tile_count_x) * uint(p.tile_count_y); }
 
 bool isOutlet(ivec2 c) {
     int o = p.fluvial_outlets;
@@ -120,9 +121,9 @@ uint permutedGroup(uint g, uint count) {
 // The tile a grid-dispatched workgroup works on, and its invocation's cell.
 ivec2 fluvialTile() {
     if (p.fluvial_tile_order == 0) return ivec2(gl_WorkGroupID.xy); // (no division: CPU drivers divide slowly)
-    uint count = uint(p.group_count_x) * uint(p.group_count_y);
-    uint g = permutedGroup(gl_WorkGroupID.y * uint(p.group_count_x) + gl_WorkGroupID.x, count);
-    return ivec2(int(g % uint(p.group_count_x)), int(g / uint(p.group_count_x)));
+    uint count = uint(p.tile_count_x) * uint(p.tile_count_y);
+    uint g = permutedGroup(gl_WorkGroupID.y * uint(p.tile_count_x) + gl_WorkGroupID.x, count);
+    return ivec2(int(g % uint(p.tile_count_x)), int(g / uint(p.tile_count_x)));
 }
 ivec2 fluvialCell() { return fluvialTile() * ivec2(WG_X, WG_Y) + ivec2(gl_LocalInvocationID.xy); }
 // The entry of a list (or ring node) an invocation of a 1D-indexed pass works on.
@@ -143,7 +144,7 @@ uint ringIndex(ivec2 local) {
 }
 uint ringNode(ivec2 c) {
     ivec2 tile = c / ivec2(WG_X, WG_Y);
-    return (uint(tile.y) * uint(p.group_count_x) + uint(tile.x)) * uint(RING_CELLS) + ringIndex(c - tile * ivec2(WG_X, WG_Y));
+    return (uint(tile.y) * uint(p.tile_count_x) + uint(tile.x)) * uint(RING_CELLS) + ringIndex(c - tile * ivec2(WG_X, WG_Y));
 }
 // Cells in lists as x | y << 16 (grids are at most 65535 wide): no division to find them again.
 uint packCell(ivec2 c) { return uint(c.x) | (uint(c.y) << 16); }

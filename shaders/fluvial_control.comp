@@ -20,7 +20,7 @@ void setJob(int job, uint x, uint y) {
 }
 
 void main() {
-    uint tiles = uint(p.group_count_x) * uint(p.group_count_y);
+    uint tiles = uint(p.tile_count_x) * uint(p.tile_count_y);
     switch (pc.mode) {
     case CONTROL_START_FILL:
         for (int j = 0; j < FLUVIAL_JOBS; ++j) setJob(j, 0u, 1u);

@@ -19,7 +19,7 @@ uint at(ivec2 local) { return uint((local.y + 1) * HALO + local.x + 1); }
 void main() {
     uint g = permutedGroup(gl_WorkGroupID.x, gl_NumWorkGroups.x);
     ivec2 tile = unpackCell(fluvial_tiles[2u * tileCount() + g]);
-    uint t = uint(tile.y) * uint(p.group_count_x) + uint(tile.x);
+    uint t = uint(tile.y) * uint(p.tile_count_x) + uint(tile.x);
     uint round_ = ctl.rounds_flats + 1u;
     uint seen = ((round_ - 1u) & 1u) * tileCount(), mine = (round_ & 1u) * tileCount();
     // Visited when this tile or a neighbour changed in the previous round.
@@ -27,8 +27,8 @@ void main() {
     for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
             ivec2 n = tile + ivec2(dx, dy);
-            if (n.x >= 0 && n.y >= 0 && n.x < p.group_count_x && n.y < p.group_count_y)
-                visit = visit || fluvial_tiles[seen + uint(n.y) * uint(p.group_count_x) + uint(n.x)] != 0u;
+            if (n.x >= 0 && n.y >= 0 && n.x < p.tile_count_x && n.y < p.tile_count_y)
+                visit = visit || fluvial_tiles[seen + uint(n.y) * uint(p.tile_count_x) + uint(n.x)] != 0u;
         }
     if (!visit) { // uniform
         if (gl_LocalInvocationIndex == 0u) fluvial_tiles[mine + t] = 0u;

@@ -10,10 +10,13 @@ namespace alluvium::gpu {
 using uint = uint32_t;
 #endif
 
-// Every grid pass runs 16x16 invocations per workgroup and bounds-checks its cell.
-#define WG_X 16
-#define WG_Y 16
-#define WG_SIZE (WG_X * WG_Y)
+// Every grid pass runs WG_SIZE invocations per workgroup, one per cell of a tile, and
+// bounds-checks its cell. The tile's shape (WG_X x WG_Y in GLSL: 8x32, 16x16, 32x8 or 64x4) is
+// chosen per device (gpu::WorkgroupShape) and set by the specialization constants SPEC_WG_X and
+// SPEC_WG_Y. The fluvial model's tiles are always FLUVIAL_TILE x FLUVIAL_TILE (its ring of
+// tile-crossing cells, RING_CELLS, is built for that shape).
+#define WG_SIZE 256
+#define FLUVIAL_TILE 16
 // The fold of the step's sums: each reduce_partials workgroup folds this many partials of a
 // slot into one, in as many levels as the grid needs (reduce_totals folds the last <= this many).
 #define REDUCE_SIZE 256
@@ -99,6 +102,8 @@ using uint = uint32_t;
 
 // Specialization constants every compute pass may declare.
 #define SPEC_SPLIT_WIDE 0   // bool: 4-channel fields are split into two rg32f images
+#define SPEC_WG_X 1         // uint: the grid passes' workgroup shape (WG_X x WG_Y = WG_SIZE)
+#define SPEC_WG_Y 2
 
 // Reduction slots: each pass that moves mass writes its per-subgroup sums (m^3) into its slot.
 #define SLOT_RAIN 0
@@ -156,7 +161,7 @@ using uint = uint32_t;
 #define LABEL_RESOLVED 0x80000000u // label: | basin (or FLUVIAL_OCEAN)
 #define LABEL_EXTERNAL 0x40000000u // label: | the ring node of the next tile on the way down
 #define LABEL_INDEX 0x3FFFFFFFu
-#define RING_CELLS 60     // the border cells of a tile (WG_X = WG_Y = 16): the tile-crossing nodes
+#define RING_CELLS 60     // the border cells of a FLUVIAL_TILE^2 tile: the tile-crossing nodes
 #define RCV_SELF 8u       // B_FLUVIAL_RCV: the cell is its own receiver
 #define FLAT_TILE 0x80000000u
 #define LIST_PITS 0       // B_FLUVIAL_LISTS: every basin
@@ -214,7 +219,7 @@ using uint = uint32_t;
 struct SimParams {
     int width;  // cells
     int height; // cells
-    int group_count_x;
+    int group_count_x;    // the grid passes' workgroups across (WG_X cells each) and down
     int group_count_y;
     int rain_uniform;     // 1: the rain mask is 1 everywhere (the passes skip reading it)
     float cell_size;  // L (m)
@@ -301,6 +306,8 @@ struct SimParams {
     float table_capillarity;      // m of head: capillary pull beside free water
     float lake_evaporation;       // fluvial model: m/s of depth evaporating from lakes (0: lakes fill to their spill)
     float fluvial_rainfall;       // fluvial model: m/s of rain (times the rain mask) that lakes balance against it
+    int tile_count_x;             // fluvial model: its FLUVIAL_TILE^2 tiles across and down
+    int tile_count_y;
 };
 
 // Per dispatch, in push constants (changes every step, unlike SimParams).

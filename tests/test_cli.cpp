@@ -426,6 +426,7 @@ TEST(CliUsage, UnknownSubcommandOrOption) {
     EXPECT_TRUE(isUsageError(runCli({"bench", "--sizes", "abc"}, s.io), {"abc"}));
     EXPECT_TRUE(isUsageError(runCli({"bench", "--sizes", "64x"}, s.io), {"64x"}));
     EXPECT_TRUE(isUsageError(runCli({"bench", "--steps", "0"}, s.io), {"--steps"}));
+    EXPECT_TRUE(isUsageError(runCli({"bench", "--workgroup", "12x12"}, s.io), {"--workgroup"}));
     EXPECT_TRUE(holdsExactly(s.out, {}));
 }
 
@@ -695,6 +696,26 @@ TEST(CliRun, FluvialBenchPhasesAndRounds) {
     EXPECT_GE(rounds["basin_labels"].get<int>(), 1);
     EXPECT_GE(rounds["accumulate"].get<int>(), 1);
     EXPECT_TRUE(rounds["flats_converged"].get<bool>());
+}
+
+// bench --workgroup all: each size once per workgroup shape the device runs (all four on
+// lavapipe), each entry naming its shape, and the shape the device would choose.
+TEST(CliRun, BenchComparesWorkgroupShapes) {
+    Scratch s;
+    const CliResult r = runCli({"bench", "--sizes", "33x17", "--steps", "2", "--workgroup", "all", "--json"}, s.io);
+    ASSERT_EQ(r.code, 0) << r;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    std::vector<std::string> shapes;
+    for (const nlohmann::json& size : j["sizes"]) {
+        EXPECT_EQ(size["size"], "33x17");
+        EXPECT_GT(size["step_ms"].get<double>(), 0.0);
+        shapes.push_back(size["workgroup"].get<std::string>());
+    }
+    EXPECT_EQ(shapes, (std::vector<std::string>{"8x32", "16x16", "32x8", "64x4"}));
+    EXPECT_EQ(j["workgroup_auto"], "64x4"); // lavapipe's (the tests run there)
+    const CliResult one = runCli({"bench", "--sizes", "20", "--steps", "1", "--workgroup", "32x8"}, s.io);
+    ASSERT_EQ(one.code, 0) << one;
+    EXPECT_NE(one.out.find("32x8 workgroups"), std::string::npos) << one;
 }
 
 // The fluvial model is deterministic (every round reads one buffer and writes another, so the

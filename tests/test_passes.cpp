@@ -175,7 +175,7 @@ TEST_F(FoldTest, SumWithin1e9AndMaxExactly) {
         sim.runPass(Pass::ReduceCheck);
         sim.runPass(Pass::ReduceTotals);
         const gpu::Totals t = sim.totals();
-        const std::vector<uint32_t> levels = gpu::foldLevelSizes(w, h);
+        const std::vector<uint32_t> levels = gpu::foldLevelSizes(w, h, sim.workgroupShape());
         std::printf("[ fold %dx%d ] %zu levels (%u partials per slot first): relative error %.3g\n", w, h,
                     levels.size(), levels[0], relativeError(t.acc[SLOT_RAIN], cpu_sum));
         EXPECT_LE(relativeError(t.acc[SLOT_RAIN], cpu_sum), 1e-9) << w << "x" << h;

@@ -1,0 +1,66 @@
+#include "workgroup.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "shared.h"
+
+namespace alluvium::gpu {
+
+const std::vector<WorkgroupShape>& workgroupShapes() {
+    static const std::vector<WorkgroupShape> shapes = {{8, 32}, {16, 16}, {32, 8}, {64, 4}};
+    return shapes;
+}
+
+std::string workgroupShapeName(WorkgroupShape s) { return std::to_string(s.x) + "x" + std::to_string(s.y); }
+
+std::optional<WorkgroupShape> parseWorkgroupShape(const std::string& text) {
+    for (const WorkgroupShape& s : workgroupShapes())
+        if (text == workgroupShapeName(s)) return s;
+    return std::nullopt;
+}
+
+uint32_t fusedSharedBytes(WorkgroupShape s) {
+    // erosion_transport_thermal_evaporation.comp: old ground of the tile and a ring of 3; eroded
+    // ground, sediment and hardness with a ring of 2; the thermal outflows (two vec4) with a ring
+    // of 1; the owned cells' moved volumes (vec2); partials.glsl's subgroup sums.
+    const uint32_t x = uint32_t(s.x), y = uint32_t(s.y);
+    return (x + 6) * (y + 6) * 4 + 3 * (x + 4) * (y + 4) * 4 + 2 * (x + 2) * (y + 2) * 16 + WG_SIZE * 8 +
+           6 * (WG_SIZE / 4) * 8;
+}
+
+bool deviceRunsShape(const Context& ctx, WorkgroupShape s) {
+    const VkPhysicalDeviceLimits& l = ctx.properties.limits;
+    return s.x > 0 && s.y > 0 && s.x * s.y == WG_SIZE && uint32_t(s.x) <= l.maxComputeWorkGroupSize[0] &&
+           uint32_t(s.y) <= l.maxComputeWorkGroupSize[1] && uint32_t(WG_SIZE) <= l.maxComputeWorkGroupInvocations &&
+           fusedSharedBytes(s) <= l.maxComputeSharedMemorySize;
+}
+
+uint32_t subgroupSize(const Context& ctx) {
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    props.pNext = &subgroup;
+    vkGetPhysicalDeviceProperties2(ctx.physical, &props);
+    return subgroup.subgroupSize;
+}
+
+WorkgroupShape resolveWorkgroupShape(const Context& ctx, WorkgroupShape asked) {
+    if (!asked.automatic()) {
+        if (!deviceRunsShape(ctx, asked))
+            throw DeviceError(ctx.device_name + " cannot run " + workgroupShapeName(asked) +
+                              " workgroups (its workgroup size or shared memory limits)");
+        return asked;
+    }
+    if (const char* env = std::getenv("ALLUVIUM_WORKGROUP"); env && *env) {
+        const std::optional<WorkgroupShape> s = parseWorkgroupShape(env);
+        if (!s) throw DeviceError(std::string("ALLUVIUM_WORKGROUP='") + env + "' is not 8x32, 16x16, 32x8 or 64x4");
+        return resolveWorkgroupShape(ctx, *s);
+    }
+    const WorkgroupShape square{16, 16}, wide{64, 4};
+    if (ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) return deviceRunsShape(ctx, wide) ? wide : square;
+    const int x = int(std::clamp<uint32_t>(subgroupSize(ctx), 16u, 64u));
+    const WorkgroupShape rows{x, WG_SIZE / x};
+    return deviceRunsShape(ctx, rows) ? rows : square;
+}
+
+} // namespace alluvium::gpu

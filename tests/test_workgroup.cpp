@@ -1,0 +1,141 @@
+// The grid passes' workgroup shape (gpu/workgroup.h) is chosen per device: 64x4 on lavapipe,
+// 32x8 on NVIDIA, 64x4 on AMD, 16x16 where subgroups are 16 or narrower. Whatever the shape, a
+// cell computes the same numbers: the direct passes read their neighbours from images, the
+// fused pipe pass computes its halo with the code of the owned cells, the fluvial model keeps its
+// own 16x16 tiles and the droplets their one-dimensional dispatch. Only the grouping of the
+// step's double-precision sums follows the shape.
+#include <cstdio>
+
+#include "gpu_fixture.h"
+#include "io/terrain_gen.h"
+
+namespace alluvium::test {
+namespace {
+
+using gpu::Field;
+using gpu::WorkgroupShape;
+
+class WorkgroupTest : public GpuTest {};
+
+struct ModelCase {
+    const char* name;
+    int model;
+    gpu::PipePasses passes;
+};
+
+// The state after `steps` steps of one model from a generated terrain on a grid that no shape
+// tiles evenly (97 = 12 x 8 + 1 = 6 x 16 + 1 ..., 61 = 15 x 4 + 1 ...): every shape has partial
+// workgroups at the right and bottom edges.
+struct Result {
+    std::vector<std::vector<float>> fields;
+    gpu::Totals totals{};
+};
+
+const std::vector<Field>& comparedFields() {
+    static const std::vector<Field> fields = {Field::Terrain, Field::Water,      Field::Sediment, Field::Outflow,
+                                              Field::Velocity, Field::Wear,      Field::Flow,     Field::Groundwater,
+                                              Field::Seepage,  Field::Drainage, Field::Lake};
+    return fields;
+}
+
+Result runModel(const gpu::Context& ctx, const ModelCase& m, WorkgroupShape shape, int steps) {
+    constexpr int w = 97, h = 61;
+    GeneratedTerrain g = generateTerrain(w, h, 5, 4.0);
+    ref::State s(w, h);
+    for (size_t i = 0; i < s.terrain.size(); ++i) {
+        s.terrain[i] = g.terrain.heights[i];
+        s.hardness[i] = g.hardness[i];
+    }
+    Params params;
+    params[Param::rain_rate] = 0.5;
+    params[Param::edge_mode] = EDGE_OPEN;
+    params[Param::record_maps] = 1;
+    if (m.model == MODEL_PIPE) { // the groundwater's and the sea's passes too: a fifth of the ground is sea
+        std::vector<double> sorted = s.terrain;
+        std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 5, sorted.end());
+        params[Param::enable_groundwater] = 1;
+        params[Param::enable_sea] = 1;
+        params[Param::sea_level] = sorted[sorted.size() / 5];
+    }
+    gpu::SimParams p = toSimParams(params, w, h);
+    p.model = m.model;
+    gpu::Simulation sim(ctx, w, h, m.passes, shape);
+    EXPECT_EQ(sim.workgroupShape(), shape);
+    loadState(sim, s, p);
+    sim.run(steps);
+    Result r;
+    for (Field f : comparedFields()) r.fields.push_back(sim.download(f));
+    r.totals = sim.totals();
+    return r;
+}
+
+// Every model, every shape this device runs, 30 steps each, against 16x16: every field bit for
+// bit. The totals are sums of the same per-cell doubles grouped by workgroup, so they agree to
+// the rounding of a double sum (1e-12 relative); the pipe step's sediment correction is a float
+// factor computed from such sums and is the same float.
+TEST_F(WorkgroupTest, EveryShapeComputesTheSameSteps) {
+    const std::vector<ModelCase> models = {
+        {"pipe (fused)", MODEL_PIPE, gpu::PipePasses::Fused},   {"pipe (direct)", MODEL_PIPE, gpu::PipePasses::Direct},
+        {"thermal", MODEL_THERMAL, gpu::PipePasses::Auto},      {"olsen", MODEL_OLSEN, gpu::PipePasses::Auto},
+        {"musgrave", MODEL_MUSGRAVE, gpu::PipePasses::Auto},    {"simple", MODEL_SIMPLE, gpu::PipePasses::Auto},
+        {"particles", MODEL_PARTICLES, gpu::PipePasses::Auto},  {"fluvial", MODEL_FLUVIAL, gpu::PipePasses::Auto}};
+    std::vector<WorkgroupShape> shapes;
+    for (const WorkgroupShape& s : gpu::workgroupShapes())
+        if (gpu::deviceRunsShape(ctx(), s)) shapes.push_back(s);
+    ASSERT_GE(shapes.size(), 2u) << "the device runs fewer than two shapes";
+    for (const ModelCase& m : models) {
+        SCOPED_TRACE(m.name);
+        const int steps = m.model == MODEL_FLUVIAL ? 4 : 30;
+        const Result base = runModel(ctx(), m, {16, 16}, steps);
+        for (const WorkgroupShape& shape : shapes) {
+            if (shape == WorkgroupShape{16, 16}) continue;
+            SCOPED_TRACE(gpu::workgroupShapeName(shape));
+            const Result r = runModel(ctx(), m, shape, steps);
+            int identical = 0;
+            for (size_t f = 0; f < comparedFields().size(); ++f) {
+                const bool same = r.fields[f] == base.fields[f];
+                identical += same ? 1 : 0;
+                EXPECT_TRUE(same) << gpu::fieldName(comparedFields()[f]) << " differs";
+            }
+            for (int slot = 0; slot < TOTAL_SLOTS; ++slot)
+                EXPECT_LE(relativeError(r.totals.acc[slot], base.totals.acc[slot]), 1e-12) << "slot " << slot;
+            EXPECT_EQ(r.totals.sediment_scale, base.totals.sediment_scale);
+            std::printf("[ %s, %s vs 16x16, %d steps ] %d of %zu fields bit-identical\n", m.name,
+                        gpu::workgroupShapeName(shape).c_str(), steps, identical, comparedFields().size());
+        }
+    }
+}
+
+// The device's choice is one of the shapes and runs here; a shape is named "WxH" and only the
+// four are accepted; ALLUVIUM_WORKGROUP picks one for every simulation.
+TEST_F(WorkgroupTest, TheDeviceChoosesAShapeItRuns) {
+    const WorkgroupShape chosen = gpu::resolveWorkgroupShape(ctx());
+    EXPECT_TRUE(gpu::deviceRunsShape(ctx(), chosen)) << gpu::workgroupShapeName(chosen);
+    EXPECT_EQ(chosen.x * chosen.y, WG_SIZE);
+    if (ctx().properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) { // measured fastest on lavapipe
+        EXPECT_EQ(chosen, (WorkgroupShape{64, 4}));
+    }
+    std::printf("[ workgroup ] subgroup size %u: %s\n", gpu::subgroupSize(ctx()), gpu::workgroupShapeName(chosen).c_str());
+
+    for (const WorkgroupShape& s : gpu::workgroupShapes()) {
+        EXPECT_EQ(gpu::parseWorkgroupShape(gpu::workgroupShapeName(s)), s);
+        EXPECT_LE(gpu::fusedSharedBytes(s), 32768u) << gpu::workgroupShapeName(s); // Vulkan's guaranteed minimum
+    }
+    for (const char* bad : {"", "16", "12x12", "16x8", "256x1", "x", "16x16x1", " 16x16"})
+        EXPECT_FALSE(gpu::parseWorkgroupShape(bad).has_value()) << "'" << bad << "'";
+    EXPECT_THROW(gpu::resolveWorkgroupShape(ctx(), {128, 2}), gpu::DeviceError);
+
+    ::setenv("ALLUVIUM_WORKGROUP", "32x8", 1);
+    EXPECT_EQ(gpu::resolveWorkgroupShape(ctx()), (WorkgroupShape{32, 8}));
+    {
+        gpu::Simulation sim(ctx(), 33, 9);
+        EXPECT_EQ(sim.workgroupShape(), (WorkgroupShape{32, 8}));
+        EXPECT_EQ(gpu::foldLevelSizes(33, 9, sim.workgroupShape()).at(0), 2u * 2u);
+    }
+    ::setenv("ALLUVIUM_WORKGROUP", "12x12", 1);
+    EXPECT_THROW(gpu::resolveWorkgroupShape(ctx()), gpu::DeviceError);
+    ::unsetenv("ALLUVIUM_WORKGROUP");
+}
+
+} // namespace
+} // namespace alluvium::test
