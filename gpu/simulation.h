@@ -246,7 +246,8 @@ public:
     void setSeaControl(const SeaControl& control); // a resumed session's (the GPU idle)
     // The equilibrium water table (seed 003, gpu/water_table.cpp) of the current ground into the
     // WaterTable field: the spill surface with the fluvial model's outlets, then `iterations`
-    // red-black rounds. Returns the cells that still moved (> 1e-5 m) in the last round.
+    // red-black rounds, the last tenth (at most 200) without over-relaxation. Returns the cells
+    // that still moved in the last round (by more than 1e-5 m and more than float rounding).
     uint32_t computeWaterTable(int iterations, const std::function<void(int)>& progress = {});
 
     // Runs n steps in batches (submit, wait), calling progress(done) after each batch.

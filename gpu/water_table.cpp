@@ -28,16 +28,22 @@ uint32_t Simulation::computeWaterTable(int iterations, const std::function<void(
     endOneShot(ctx_, cmd);
 
     const int batch = std::clamp((1 << 22) / std::max(width_ * height_, 1), 1, 256);
+    // The last rounds without over-relaxation (water_table.glsl's TABLE_POLISH): a tenth of them,
+    // at most 200.
+    constexpr int kTablePolish = 4;
+    const int polish_rounds = std::min(iterations / 10, 200);
     int done = 0;
     while (done < iterations) {
         const int n = std::min(batch, iterations - done);
         cmd = beginOneShot(ctx_);
         bindSet(cmd);
-        for (int i = 0; i < n; ++i)
+        for (int i = 0; i < n; ++i) {
+            const int polish = done + i >= iterations - polish_rounds ? kTablePolish : 0;
             for (int colour = 0; colour < 2; ++colour) { // the data is back in half 0 after both
-                dispatch(cmd, Pass::WaterTable, colour | (colour << 1));
+                dispatch(cmd, Pass::WaterTable, colour | (colour << 1) | polish);
                 computeBarrier(cmd);
             }
+        }
         endOneShot(ctx_, cmd);
         done += n;
         if (progress) progress(done);

@@ -15,10 +15,11 @@
 // and the fixed cells (water_table.glsl), and never below the aquifer base.
 // Each cell minimises its terms with its neighbours held (the edge lengths lagged), over-relaxed
 // by TABLE_OVERRELAX (successive over-relaxation: the membrane converges in rounds proportional
-// to the grid's side rather than its square), red-black:
+// to the grid's side rather than its square) except in the last rounds (TABLE_POLISH: plain
+// Gauss-Seidel, which settles the kinks over-relaxation circles around), red-black:
 // push mode bit 1 picks the colour updated, the other colour is copied; bit 0 the half read
-// (relax_b if set), the other is written. A cell that moved more than 1e-5 m counts in
-// ctl.changed[the half read] (float noise at tens of metres is 1e-6 m): the report's convergence.
+// (relax_b if set), the other is written. A cell that moved more than 1e-5 m and more than float
+// rounding counts in ctl.changed[the half read]: the report's convergence.
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "common.glsl"
 #include "groundwater.glsl"
@@ -77,13 +78,15 @@ void main() {
                 if (contact) best = max(best, beside);
                 if (best > b) best = max((num + p.table_gravity * b) / (den + p.table_gravity), b);
             }
-            next = t + TABLE_OVERRELAX * (best - t);
+            next = t + ((pc.mode & TABLE_POLISH) != 0 ? 1.0 : TABLE_OVERRELAX) * (best - t);
             if (!lake && (best - b) * (next - b) < 0.0) next = b; // over-relaxed, never across the kink
             if (!lake && contact && next <= b) next = max(next, beside);
             next = max(next, imageLoad(aquifer_base, c).r);
         }
         relaxStore(1 - src, c, next);
-        moved = abs(next - t) > 1e-5;
+        // Moved: by more than 1e-5 m and more than float rounding (8 to 16 ulps: 9.6e-5 m at 100 m,
+        // where plain Gauss-Seidel still steps between neighbouring floats).
+        moved = abs(next - t) > max(1e-5, 9.6e-7 * abs(t));
     }
     countChanged(moved, src);
 }

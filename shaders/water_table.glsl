@@ -6,6 +6,10 @@
 
 // Successive over-relaxation of the red-black rounds (water_table.comp).
 const float TABLE_OVERRELAX = 1.6;
+// Push mode bit: the last rounds are plain Gauss-Seidel (no over-relaxation), which does not
+// amplify the float rounding of a converged table (over-relaxed, cells at ~100 m kept moving by
+// ~10 ulps, 7.6e-5 m, round after round).
+const int TABLE_POLISH = 4;
 
 bool tableOcean(ivec2 c, float b) { return p.enable_sea != 0 && b < p.sea_level && imageLoad(sea_spill, c).r < p.sea_level; }
 bool tableLake(ivec2 c, float b) {
