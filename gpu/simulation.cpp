@@ -260,7 +260,7 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
     createBuffer(delta_, ctx, uint64_t(w) * h * sizeof(int64_t), storage, false); // particles.glsl
     // The model totals: the droplets' four int64 counters, then musgrave's and simple's water sums
-    // per subgroup (two slots).
+    // per workgroup (two slots).
     createBuffer(drained_, ctx, 4 * sizeof(int64_t) + 2 * uint64_t(workgroupCount(width, height, shape_)) * sizeof(double),
                  storage, false);
     // The fluvial model's buffers wait for that model (allocateFluvial); until then its bindings

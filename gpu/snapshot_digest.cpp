@@ -20,7 +20,11 @@ void hashHostState(StateHasher& h, int step_index, int substeps, const std::vect
     const auto count = static_cast<uint32_t>(springs.size());
     h.add(&count, sizeof count);
     h.add(springs.data(), springs.size() * sizeof(Spring));
-    h.add(&params, sizeof params);
+    // Without the workgroup counts: they follow the device's workgroup shape, not the state.
+    SimParams hashed = params;
+    hashed.group_count_x = hashed.group_count_y = 0;
+    hashed.tile_count_x = hashed.tile_count_y = 0;
+    h.add(&hashed, sizeof hashed);
 }
 
 } // namespace

@@ -28,19 +28,19 @@ uint32_t Simulation::computeWaterTable(int iterations, const std::function<void(
     endOneShot(ctx_, cmd);
 
     const int batch = std::clamp((1 << 22) / std::max(width_ * height_, 1), 1, 256);
-    // The last rounds without over-relaxation (water_table.glsl's TABLE_POLISH): a tenth of them,
-    // at most 200.
-    constexpr int kTablePolish = 4;
-    const int polish_rounds = std::min(iterations / 10, 200);
+    // The last rounds without over-relaxation (TABLE_POLISH): a tenth of them (at least one), at
+    // most 200.
+    const int polish_rounds = std::clamp((iterations + 9) / 10, 1, 200);
     int done = 0;
     while (done < iterations) {
         const int n = std::min(batch, iterations - done);
         cmd = beginOneShot(ctx_);
         bindSet(cmd);
         for (int i = 0; i < n; ++i) {
-            const int polish = done + i >= iterations - polish_rounds ? kTablePolish : 0;
+            const int round = done + i;
+            const int mode = (round >= iterations - polish_rounds ? TABLE_POLISH : 0) | (round & 1 ? TABLE_ROUND_ODD : 0);
             for (int colour = 0; colour < 2; ++colour) { // the data is back in half 0 after both
-                dispatch(cmd, Pass::WaterTable, colour | (colour << 1) | polish);
+                dispatch(cmd, Pass::WaterTable, colour | (colour << 1) | mode);
                 computeBarrier(cmd);
             }
         }
@@ -53,7 +53,7 @@ uint32_t Simulation::computeWaterTable(int iterations, const std::function<void(
     dispatch(cmd, Pass::WaterTableStore, 0);
     computeBarrier(cmd);
     endOneShot(ctx_, cmd);
-    const uint32_t moved = seaControl().changed[1]; // the last half-round read half 1
+    const uint32_t moved = seaControl().changed[(iterations - 1) & 1]; // the last round's, both colours
     params_ = saved;
     params_dirty_ = true;
     sea_dirty_ = true;   // the spill surface in use was the fluvial outlets'

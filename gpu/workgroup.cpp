@@ -31,7 +31,8 @@ uint32_t fusedSharedBytes(WorkgroupShape s) {
 
 bool deviceRunsShape(const Context& ctx, WorkgroupShape s) {
     const VkPhysicalDeviceLimits& l = ctx.properties.limits;
-    return s.x > 0 && s.y > 0 && s.x * s.y == WG_SIZE && uint32_t(s.x) <= l.maxComputeWorkGroupSize[0] &&
+    const std::vector<WorkgroupShape>& known = workgroupShapes();
+    return std::find(known.begin(), known.end(), s) != known.end() && uint32_t(s.x) <= l.maxComputeWorkGroupSize[0] &&
            uint32_t(s.y) <= l.maxComputeWorkGroupSize[1] && uint32_t(WG_SIZE) <= l.maxComputeWorkGroupInvocations &&
            fusedSharedBytes(s) <= l.maxComputeSharedMemorySize;
 }

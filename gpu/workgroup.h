@@ -25,18 +25,21 @@ std::string workgroupShapeName(WorkgroupShape s); // "32x8"
 std::optional<WorkgroupShape> parseWorkgroupShape(const std::string& text);
 // Shared memory the fused pipe pass needs with this shape (its tile, rings and sums).
 uint32_t fusedSharedBytes(WorkgroupShape s);
-// Whether the device runs this shape (workgroup size limits, shared memory for the fused pass).
+// Whether this is one of workgroupShapes() and the device runs it (workgroup size limits, shared
+// memory for the fused pass).
 bool deviceRunsShape(const Context& ctx, WorkgroupShape s);
 // The subgroup size the device reports (VkPhysicalDeviceSubgroupProperties).
 uint32_t subgroupSize(const Context& ctx);
 
 // The shape for `asked`: itself when set (DeviceError if the device cannot run it); otherwise
-// ALLUVIUM_WORKGROUP=WxH when set, else the device's: one subgroup spans one row of the tile
-// (x = the subgroup size, at least 16 and at most 64: 16x16 for subgroups of 8 or 16, 32x8 on
-// NVIDIA's 32, 64x4 on AMD's 64), so a subgroup's loads of a field are one contiguous run and its
-// neighbours above and below are rows its own workgroup reads too. CPU drivers run a workgroup's
-// invocations in SIMD batches one after another, where the shape changes little (lavapipe at
-// 512^2: within 3 % for every shape): 16x16.
+// ALLUVIUM_WORKGROUP=WxH when set (DeviceError if it names no shape this device runs), else the
+// device's. GPUs: one subgroup spans one row of the tile (x = the reported subgroup size, at least
+// 16 and at most 64: 32x8 where it is 32, as on NVIDIA and Intel's Mesa driver; 64x4 on AMD,
+// whose drivers report 64; 16x16 for 8 or 16), so a subgroup's loads of a field are one
+// contiguous run and the rows above and below, which its neighbour reads touch, are read by its
+// own workgroup. Not measured on a GPU yet. CPU drivers: 64x4. lavapipe runs a workgroup's
+// invocations in SIMD batches of 8 along a row, one batch after another; at 512^2 the pipe step
+// took 38-40 ms with 64x4 against 44-53 with 16x16 and 50-54 with 8x32.
 WorkgroupShape resolveWorkgroupShape(const Context& ctx, WorkgroupShape asked = {});
 
 // Workgroups (or tiles) of `tile` cells that cover `cells` cells.

@@ -210,6 +210,11 @@ using uint = uint32_t;
 // one in use (gpu/sea.cpp), and the value of "not reached yet".
 #define SEA_ROUNDS_PER_STEP 4
 #define SEA_UNREACHED 3.0e38
+// The equilibrium water table's rounds (water_table.comp), push mode bits besides the half read (1)
+// and the colour (2): a plain Gauss-Seidel round (the last tenth: no over-relaxation), and the
+// round's parity (the counter of moved cells it adds to; it empties the other one).
+#define TABLE_POLISH 4
+#define TABLE_ROUND_ODD 8
 
 #define NEIGHBOURS_VON_NEUMANN 0
 #define NEIGHBOURS_ROTATED 1

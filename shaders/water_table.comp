@@ -19,7 +19,8 @@
 // Gauss-Seidel, which settles the kinks over-relaxation circles around), red-black:
 // push mode bit 1 picks the colour updated, the other colour is copied; bit 0 the half read
 // (relax_b if set), the other is written. A cell that moved more than 1e-5 m and more than float
-// rounding counts in ctl.changed[the half read]: the report's convergence.
+// rounding counts in ctl.changed[the round's parity] (TABLE_ROUND_ODD), both colours: the report's
+// convergence.
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "common.glsl"
 #include "groundwater.glsl"
@@ -37,7 +38,9 @@ void main() {
     ivec2 c = cellId();
     int src = pc.mode & 1;
     int colour = (pc.mode >> 1) & 1;
-    if (c == ivec2(0)) ctl.changed[1 - src] = 0u;
+    int slot = (pc.mode & TABLE_ROUND_ODD) != 0 ? 1 : 0; // both half-rounds count here
+    if (c == ivec2(0) && colour == 0) ctl.changed[1 - slot] = 0u; // the next round's
+
     bool moved = false;
     if (insideGrid(c)) {
         float t = relaxAt(src, c);
@@ -88,5 +91,5 @@ void main() {
         // where plain Gauss-Seidel still steps between neighbouring floats).
         moved = abs(next - t) > max(1e-5, 9.6e-7 * abs(t));
     }
-    countChanged(moved, src);
+    countChanged(moved, slot);
 }

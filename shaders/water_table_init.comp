@@ -11,6 +11,7 @@
 
 void main() {
     ivec2 c = cellId();
+    if (c == ivec2(0)) ctl.changed[0] = 0u; // the first round counts its moved cells here
     if (!insideGrid(c)) return;
     float b = imageLoad(terrain_cur, c).r;
     float t = tableFixed(c, b);
