@@ -153,12 +153,16 @@ class FoldTest : public GpuTest {};
 
 // The fold of the step's sums (a double per workgroup and slot, then reduce_partials levels of
 // REDUCE_SIZE, then reduce_totals) against a CPU sum in double and the CPU maximum, with values
-// spanning six orders of magnitude, on grids whose partials take one level (1x50: 4
-// workgroups), two (1024x1024: 4096, then 16; 16384x5, the widest image lavapipe allows: 1024,
-// then 4), a last block of 2 (4097x17: 514 partials, then 3) and an odd 333x257.
+// spanning six orders of magnitude, with every workgroup shape the device runs, on grids whose
+// partials take (with 16x16 workgroups) one level (1x50: 4 workgroups), two (1024x1024: 4096,
+// then 16; 16384x5, the widest image lavapipe allows: 1024, then 4), a last block of 2 (4097x17:
+// 514 partials, then 3) and an odd 333x257; with 64x4, 1x50 is 13 workgroups down one column.
 TEST_F(FoldTest, SumWithin1e9AndMaxExactly) {
+    for (const gpu::WorkgroupShape& shape : gpu::workgroupShapes())
     for (auto [w, h] : {std::pair{1, 50}, std::pair{1024, 1024}, std::pair{16384, 5}, std::pair{4097, 17},
                         std::pair{333, 257}}) {
+        if (!gpu::deviceRunsShape(ctx(), shape)) continue;
+        SCOPED_TRACE(gpu::workgroupShapeName(shape));
         std::mt19937 rng(uint32_t(w * 7919 + h));
         std::uniform_real_distribution<double> u(0.0, 1.0);
         std::vector<float> values(size_t(w) * size_t(h));
@@ -166,7 +170,7 @@ TEST_F(FoldTest, SumWithin1e9AndMaxExactly) {
         double cpu_sum = 0.0;
         float cpu_max = 0.0f;
         for (float v : values) cpu_sum += v, cpu_max = std::max(cpu_max, v);
-        gpu::Simulation sim(ctx(), w, h);
+        gpu::Simulation sim(ctx(), w, h, gpu::PipePasses::Auto, shape);
         gpu::SimParams params = defaultParams(w, h);
         params.rain_rate = 1.0f; // SLOT_RAIN is produced only when it rains
         sim.setParams(params);
@@ -176,8 +180,9 @@ TEST_F(FoldTest, SumWithin1e9AndMaxExactly) {
         sim.runPass(Pass::ReduceTotals);
         const gpu::Totals t = sim.totals();
         const std::vector<uint32_t> levels = gpu::foldLevelSizes(w, h, sim.workgroupShape());
-        std::printf("[ fold %dx%d ] %zu levels (%u partials per slot first): relative error %.3g\n", w, h,
-                    levels.size(), levels[0], relativeError(t.acc[SLOT_RAIN], cpu_sum));
+        std::printf("[ fold %dx%d, %s ] %zu levels (%u partials per slot first): relative error %.3g\n", w, h,
+                    gpu::workgroupShapeName(shape).c_str(), levels.size(), levels[0],
+                    relativeError(t.acc[SLOT_RAIN], cpu_sum));
         EXPECT_LE(relativeError(t.acc[SLOT_RAIN], cpu_sum), 1e-9) << w << "x" << h;
         EXPECT_EQ(t.max_speed, cpu_max) << w << "x" << h;
     }
