@@ -120,6 +120,13 @@ int runMain(int argc, char** argv) {
     view_cmd->add_option("--history-budget-mb", view.history_budget_mb,
                          "device memory for undo and time scrubbing, in MB (default: an eighth of a CPU driver's memory, "
                          "a quarter of a GPU's; 0: no history)");
+    view_cmd->add_option("--save-session", view.save_session,
+                         "save the whole state to FILE on exit and on Ctrl+S (resume with run or view --load-session)");
+    CLI::Option* view_load_session = view_cmd->add_option(
+        "--load-session", view.load_session,
+        "start from a saved session (run's or the viewer's) instead of --in / procedural; --preset and --set apply on top");
+    for (const char* name : {"--in", "--size", "--seed", "--height-range", "--channel", "--hardness"})
+        if (CLI::Option* terrain_option = view_cmd->get_option_no_throw(name)) terrain_option->excludes(view_load_session);
     view_cmd->add_option("--history-every", view.history_every,
                          "a snapshot every S simulated seconds (fluvial: years) for the timeline (default 10; 0: only strokes)");
 

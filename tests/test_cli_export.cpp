@@ -160,6 +160,41 @@ TEST(CliExport, WatertableWritesTheTableTheRiversAndItsReport) {
     EXPECT_FALSE(fs::exists(dir / "t2.f32"));
 }
 
+// The viewer opens a session `run` saved and saves its own: loaded, the state is the run's (the
+// same digest); 20 steps in the viewer equal 20 steps of `run` from the same session (digest and
+// heights); what the viewer saves resumes in `run` bit for bit. A session file that is not there
+// and a --save-session that is not a session are one line, exit 2, before the GPU starts.
+TEST(CliExport, ViewerLoadsAndSavesSessions) {
+    const fs::path dir = scratchDir();
+    auto digest = [&](const char* report) {
+        return nlohmann::json::parse(readFile(dir / report))["state_digest"].get<std::string>();
+    };
+    ASSERT_EQ(run(dir, "run --size 48x40 --steps 30 --save-session a.alluvium --report ra.json --out a.f32").code, 0);
+    Result r = run(dir, "view --offscreen --load-session a.alluvium --steps-per-frame 0 --exit-after-frames 2 "
+                        "--window 320x200 --report rv.json --save-session b.alluvium");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(digest("rv.json"), digest("ra.json"));
+    r = run(dir, "view --offscreen --load-session a.alluvium --steps-per-frame 5 --exit-after-frames 4 "
+                 "--window 320x200 --report rv20.json --save-session c.alluvium");
+    ASSERT_EQ(r.code, 0) << r.err;
+    ASSERT_EQ(run(dir, "run --load-session a.alluvium --steps 20 --out r20.f32 --report r20.json").code, 0);
+    EXPECT_EQ(digest("rv20.json"), digest("r20.json"));
+    ASSERT_EQ(run(dir, "run --load-session c.alluvium --steps 0 --out c.f32").code, 0);
+    EXPECT_EQ(readFile(dir / "c.f32"), readFile(dir / "r20.f32"));
+    EXPECT_EQ(nlohmann::json::parse(readFile(dir / "rv20.json"))["steps"], 20);
+    ASSERT_EQ(run(dir, "run --load-session b.alluvium --steps 20 --out b20.f32").code, 0);
+    EXPECT_EQ(readFile(dir / "b20.f32"), readFile(dir / "r20.f32"));
+
+    for (const char* bad : {"view --offscreen --load-session missing.alluvium", "view --offscreen --save-session out.txt",
+                            "view --offscreen --load-session a.alluvium --size 10x10"}) {
+        SCOPED_TRACE(bad);
+        const Result b = run(dir, bad);
+        EXPECT_EQ(b.code, 2);
+        EXPECT_EQ(b.err.find("device"), std::string::npos) << "the GPU started: " << b.err;
+    }
+    EXPECT_FALSE(fs::exists(dir / "out.txt"));
+}
+
 // The equilibrium table settles: on the procedural 128^2 terrain, 4,000 rounds leave no cell
 // moving by more than float rounding, and 6,000 rounds give the same table to 1e-4 m (a few ulps
 // at the terrain's 70-120 m). Over-relaxed to the end, 1,034 cells kept circling their kinks, up

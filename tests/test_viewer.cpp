@@ -127,6 +127,21 @@ TEST(Viewer, WaterStrokeUnderXvfb) {
     EXPECT_GT(stroke, 4.0) << "the water stroke should show on screen";
     EXPECT_LT(corner, 1.0);
     EXPECT_GT(stroke, 4.0 * corner + 2.0);
+
+    // Ctrl+S saved a session, and --save-session another on exit: `run` resumes both, and the
+    // water poured with the brush is in the budget it carries on (it still closes).
+    for (const char* name : {"ctrl_s.alluvium", "session.alluvium"}) {
+        SCOPED_TRACE(name);
+        ASSERT_TRUE(fs::exists(dir / name)) << log;
+        const fs::path resumed = dir / (std::string(name) + ".json");
+        const std::string run = quote(ALLUVIUM_EXE) + " run --load-session " + quote((dir / name).string()) +
+                                " --steps 10 --out " + quote((dir / (std::string(name) + ".f32")).string()) + " --report " +
+                                quote(resumed.string()) + " >/dev/null 2>&1";
+        ASSERT_EQ(exitStatus(std::system(run.c_str())), 0);
+        const nlohmann::json r = nlohmann::json::parse(readText(resumed));
+        EXPECT_LT(r["water"]["budget_error_rel"].get<double>(), 1e-3);
+        EXPECT_GT(r["water"]["brush_added"].get<double>(), 0.0) << r["water"].dump();
+    }
 }
 
 namespace {

@@ -3,17 +3,18 @@
 # events from xdotool. test_viewer.cpp checks what it leaves in OUT_DIR.
 #   usage: viewer_e2e.sh ALLUVIUM OUT_DIR
 # Leaves: before.png (F12 before the stroke), after.png (F12 after it), resized.png (F12 after
-# the window was resized to 640x400; the hand moved ground in between), last.png (--screenshot on exit), report.json, viewer.log.
+# the window was resized to 640x400; the hand moved ground in between), last.png (--screenshot on exit), report.json, viewer.log,
+# ctrl_s.alluvium (the session Ctrl+S saved) and session.alluvium (--save-session, saved on exit).
 set -euo pipefail
 exe=$1
 out=$2
 mkdir -p "$out"
-rm -f "$out"/*.png "$out"/report.json
+rm -f "$out"/*.png "$out"/report.json "$out"/*.alluvium
 command -v xdotool >/dev/null || { echo "viewer_e2e: xdotool is missing (scripts/deps installs it)" >&2; exit 3; }
 
 # The stroke: across the middle of an 800x500 window, away from the panel on the left.
 "$exe" --validation view --size 96x96 --set rain_rate=0 --window 800x500 --steps-per-frame 2 \
-    --report "$out/report.json" --screenshot "$out/last.png" >"$out/viewer.log" 2>&1 &
+    --report "$out/report.json" --screenshot "$out/last.png" --save-session "$out/session.alluvium" >"$out/viewer.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
 
@@ -69,6 +70,9 @@ sleep 1
 xdotool windowsize "$wid" 640 400
 sleep 2
 shot resized 3
+xdotool key --window "$wid" ctrl+s
+wait_for "$out/session.alluvium"
+mv "$out/session.alluvium" "$out/ctrl_s.alluvium"
 xdotool key --window "$wid" ctrl+q
 trap - EXIT
 wait $pid

@@ -13,6 +13,7 @@
 #include "io/atomic_file.h"
 #include "io/errors.h"
 #include "presets.h"
+#include "session.h"
 
 namespace alluvium::viewer {
 
@@ -52,6 +53,8 @@ void resetSimulation(App& app) {
     app.sim->upload(gpu::Field::Flow, std::vector<float>(cells, 0.0f));
     app.state.initial_water = 0;
     app.state.steps_done = 0;
+    app.state.steps_before = 0;
+    app.initial_sums = sumState(*app.sim, app.state.params[Param::cell_size]);
     app.state.watchdog.clear();
     measureRelief(app);
 }
@@ -74,6 +77,23 @@ void savePreset(const ViewerState& s, const std::string& path) {
 
 } // namespace
 
+void saveViewerSession(App& app, const std::string& path) {
+    if (!hasExtension(path, ".alluvium") && !hasExtension(path, ".session"))
+        throw InputError("a session file ends in .alluvium or .session ('" + path + "')");
+    vkDeviceWaitIdle(app.ctx->device);
+    const ViewerState& s = app.state;
+    Session session = captureSession(*app.sim, s.params, app.initial.terrain.heights, app.initial_sums,
+                                     app.state.steps_before + s.steps_done);
+    // The brush's volumes since the last reset join the budgets (as in the viewer's report), so a
+    // resumed run's budget still closes.
+    const gpu::BrushTotals b = app.brush->totals();
+    session.totals.acc[SLOT_BRUSH_WATER_ADD] += b.water_added;
+    session.totals.acc[SLOT_BRUSH_WATER_REMOVE] += b.water_removed;
+    session.totals.acc[SLOT_BRUSH_SOIL_ADD] += b.terrain_added;
+    session.totals.acc[SLOT_BRUSH_SOIL_REMOVE] += b.terrain_removed;
+    saveSession(path, session);
+}
+
 std::string nextScreenshotPath(const std::string& base, int& counter) {
     std::filesystem::path p = base.empty() ? std::filesystem::path("alluvium.png") : std::filesystem::path(base);
     const std::string stem = p.stem().string();
@@ -95,6 +115,11 @@ void handleRequests(App& app) {
             if (!hasExtension(s.save_preset, ".json")) throw InputError("a preset file ends in .json");
             savePreset(s, s.save_preset);
             s.message = "saved preset " + s.save_preset;
+        }
+        if (!s.save_session.empty()) {
+            saveViewerSession(app, s.save_session);
+            s.message = "saved the session " + s.save_session + " (step " +
+                        std::to_string(app.state.steps_before + s.steps_done) + ")";
         }
         if (!s.export_path.empty()) {
             vkDeviceWaitIdle(app.ctx->device);
@@ -123,6 +148,7 @@ void handleRequests(App& app) {
     s.load_preset.clear();
     s.save_preset.clear();
     s.export_path.clear();
+    s.save_session.clear();
     s.import_path.clear();
     s.new_terrain_requested = false;
     if (s.reset_requested) {

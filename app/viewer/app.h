@@ -39,6 +39,10 @@ struct App {
     gpu::Brush* brush = nullptr;
     History* history = nullptr;   // undo, redo, scrubbing (history.h)
     gpu::BrushTotals brush_carry; // brush totals before the last reset
+    // Sessions (--load-session, --save-session, Ctrl+S): the sums of the state the budgets start
+    // from (the loaded session's, or the terrain's at the last reset).
+    StateSums initial_sums;
+    std::string session_path; // where Ctrl+S saves
     float stroke_height = 0;      // flatten: the ground's height where the stroke began
     bool hand_picking = false;    // the hand: the button is down, picking up
     bool hand_holding = false;    // the hand: holds ground until the next click
@@ -56,6 +60,9 @@ void applyParams(App& app);
 void measureRelief(App& app);
 // Uploads the initial terrain again (R, a new terrain, an import); waits for the device.
 void resetSimulation(App& app);
+// Saves the whole state between steps as a session `run --load-session` and
+// `view --load-session` resume (app/session.h); waits for the device. Throws on a bad path.
+void saveViewerSession(App& app, const std::string& path);
 // The panel's "Equilibrium water table" (issue 12): computes it, shows it, and with groundwater on
 // loads it into the groundwater.
 void equilibriumWaterTable(App& app);

@@ -23,6 +23,7 @@ struct History::Node {
     const char* kind = "";
     double time = 0;
     long long steps_done = 0;
+    long long steps_before = 0; // a loaded session's (ViewerState)
     double gpu_ms = -1;
     // The viewer's side of the state (the simulation's is in the snapshot).
     Params params;
@@ -158,6 +159,7 @@ int History::store(VkCommandBuffer cmd, App& app, const char* kind, uint64_t sub
     n.kind = kind;
     n.time = simulatedTime(s);
     n.steps_done = s.steps_done;
+    n.steps_before = s.steps_before;
     n.params = s.params;
     n.model = s.model;
     n.springs = sim_.springs(); // what the snapshot holds (the viewer's list may be ahead by this frame's edit)
@@ -220,6 +222,7 @@ bool History::goTo(VkCommandBuffer cmd, App& app, int target, const char* action
     s.springs_dirty = false; // the restore set the simulation's
     s.params_dirty = false;
     s.steps_done = t->steps_done;
+    s.steps_before = t->steps_before;
     s.watchdog.clear();
     app.hand_picking = false;
     head_ = target;

@@ -24,6 +24,10 @@ void onKey(GLFWwindow* w, int key, int, int action, int mods) {
     if (action != GLFW_PRESS && key != GLFW_KEY_LEFT_BRACKET && key != GLFW_KEY_RIGHT_BRACKET && key != GLFW_KEY_N) return;
     // History (history.h): Ctrl+Z, Ctrl+Y / Ctrl+Shift+Z, Home / End, , / .
     HistoryControl& h = s.history;
+    if ((mods & GLFW_MOD_CONTROL) && key == GLFW_KEY_S) {
+        s.save_session = app.session_path;
+        return;
+    }
     if ((mods & GLFW_MOD_CONTROL) && (key == GLFW_KEY_Z || key == GLFW_KEY_Y)) {
         if (key == GLFW_KEY_Z && !(mods & GLFW_MOD_SHIFT)) h.undo = true;
         else h.redo = true;

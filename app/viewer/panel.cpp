@@ -96,8 +96,9 @@ void statistics(ViewerState& s) {
     ImGui::Text("GPU: steps %.1f  pick %.2f  drawing %.1f ms", s.gpu_sim_ms, s.gpu_pick_ms, s.gpu_draw_ms);
     if (s.recording.active) ImGui::Text("GPU: the frame's copy for the recording %.2f ms", s.gpu_capture_ms);
     if (s.model == MODEL_FLUVIAL) {
-        const double years = double(s.steps_done) * s.params[Param::fluvial_time_step];
-        ImGui::Text("iteration %lld  (%.4g years)%s", s.steps_done, years, s.paused ? "  PAUSED" : "");
+        const long long steps = s.steps_before + s.steps_done; // a loaded session's steps first
+        const double years = double(steps) * s.params[Param::fluvial_time_step];
+        ImGui::Text("iteration %lld  (%.4g years)%s", steps, years, s.paused ? "  PAUSED" : "");
         ImGui::Text("lake fill: %u + %u basin rounds, %u flats rounds%s, %u pointer-jumping rounds",
                     s.fluvial.rounds_label, s.fluvial.rounds_boruvka + s.fluvial.rounds_hook, s.fluvial.rounds_flats,
                     s.fluvial.converged ? "" : " (NOT converged: raise fluvial_flat_rounds)",
@@ -106,8 +107,9 @@ void statistics(ViewerState& s) {
             ImGui::Text("closed lakes: %d, %.4g m^2 (solved on the host in %.1f ms)", s.lakes.closed_lakes,
                         s.lakes.closed_area_m2, s.lakes.host_ms);
     } else {
-        const double sim_seconds = double(s.steps_done) * s.params[Param::time_step];
-        ImGui::Text("step %lld  (%.1f s simulated)%s", s.steps_done, sim_seconds, s.paused ? "  PAUSED" : "");
+        const long long steps = s.steps_before + s.steps_done; // a loaded session's steps first
+        const double sim_seconds = double(steps) * s.params[Param::time_step];
+        ImGui::Text("step %lld  (%.1f s simulated)%s", steps, sim_seconds, s.paused ? "  PAUSED" : "");
     }
     if (!s.watchdog.empty()) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "%s", s.watchdog.c_str());
     if (!s.message.empty()) ImGui::TextWrapped("%s", s.message.c_str());
@@ -343,6 +345,12 @@ void files(ViewerState& s) {
     tooltip(".png (16-bit + .json sidecar), .f32, .exr, .tif, .asc");
     ImGui::SameLine();
     if (ImGui::Button("Export terrain")) s.export_path = export_path;
+    static char session_path[256] = "";
+    if (!session_path[0]) std::snprintf(session_path, sizeof session_path, "%s", s.session_default.c_str());
+    ImGui::InputText("##session", session_path, sizeof session_path);
+    tooltip("the whole state: resume with `alluvium run --load-session FILE` or `alluvium view --load-session FILE`");
+    ImGui::SameLine();
+    if (ImGui::Button("Save session (Ctrl+S)")) s.save_session = session_path;
     ImGui::InputText("##shot", shot_path, sizeof shot_path);
     ImGui::SameLine();
     if (ImGui::Button("Screenshot (F12)")) s.screenshot_request = shot_path;

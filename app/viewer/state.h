@@ -109,6 +109,8 @@ struct ViewerState {
     // Requests from the panel or keys, carried out by the loop.
     std::string screenshot_request; // path
     std::string load_preset, save_preset, import_path, export_path;
+    std::string save_session;    // path (Ctrl+S: --save-session's, or alluvium.session)
+    std::string session_default; // the panel's starting session path (the same)
     RecordingControl recording;
     HistoryControl history;
     bool quit = false;
@@ -124,7 +126,8 @@ struct ViewerState {
     gpu::BrushTotals brush_totals; // since the last reset
     bool hand_holding = false;
     double initial_water = 0; // m^3 at reset
-    long long steps_done = 0;
+    long long steps_done = 0;   // since the viewer started (or the last reset)
+    long long steps_before = 0; // a loaded session's steps before that (0 after a reset)
     bool pick_hit = false;
     float pick_x = 0, pick_y = 0, pick_height = 0;
     std::string watchdog; // non-empty: NaN seen, paused

@@ -29,6 +29,8 @@ struct ViewOptions {
     bool record_no_panel = false; // --record-no-panel: recordings and screenshots without the panel
     double history_budget_mb = -1; // --history-budget-mb: device memory for undo and scrubbing (< 0: automatic, 0: off)
     double history_every = 10;     // --history-every S: a snapshot every S simulated seconds (fluvial: years); 0: off
+    std::string load_session;      // --load-session FILE: start from a saved session (run's or the viewer's)
+    std::string save_session;      // --save-session FILE: save the state on exit (and where Ctrl+S saves)
 };
 
 int viewCommand(const ViewOptions& options, const DeviceOptions& device);

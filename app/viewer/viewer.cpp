@@ -34,6 +34,7 @@
 #include "recorder.h"
 #include "render_shared.h"
 #include "renderer.h"
+#include "session.h"
 #include "state.h"
 #include "view.h"
 #include "window.h"
@@ -118,17 +119,32 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         }
         if (overlay < 0) throw InputError("--overlay: unknown overlay '" + o.overlay + "' (" + known + ")");
     }
+    if (!o.save_session.empty() && !hasExtension(o.save_session, ".alluvium") && !hasExtension(o.save_session, ".session"))
+        throw InputError("--save-session '" + o.save_session + "': use a .alluvium or .session file");
     App app;
     ViewerState& s = app.state;
-    s.params = buildParams(o.preset, o.terrain.cell_size, o.sets);
-    app.initial = prepareTerrain(o.terrain, s.params[Param::cell_size]);
-    if (o.terrain.cell_size <= 0.0 && app.initial.terrain.cell_size > 0.0)
-        s.params = buildParams(o.preset, app.initial.terrain.cell_size, o.sets);
+    // A saved session (run's or the viewer's) replaces the starting terrain: its grid, its
+    // parameters (--preset and --set on top), its model (unless --model), its initial terrain for R.
+    std::optional<Session> resumed;
+    if (!o.load_session.empty()) resumed = loadSession(o.load_session);
+    if (resumed) {
+        s.params = sessionParams(*resumed, o.preset, o.terrain.cell_size, o.sets);
+        app.initial.terrain = {resumed->width, resumed->height, resumed->initial_terrain};
+        for (const auto& [field, values] : resumed->fields)
+            if (field == gpu::Field::Hardness) app.initial.hardness = values;
+    } else {
+        s.params = buildParams(o.preset, o.terrain.cell_size, o.sets);
+        app.initial = prepareTerrain(o.terrain, s.params[Param::cell_size]);
+        if (o.terrain.cell_size <= 0.0 && app.initial.terrain.cell_size > 0.0)
+            s.params = buildParams(o.preset, app.initial.terrain.cell_size, o.sets);
+    }
     s.params[Param::record_maps] = 1; // the erosion overlay and the export read them
     s.width = app.initial.terrain.width;
     s.height = app.initial.terrain.height;
     if (s.width < 2 || s.height < 2) throw InputError("the viewer needs at least 2x2 cells");
-    s.model = o.model.empty() ? MODEL_PIPE : gpu::modelFromName(o.model);
+    s.model = !o.model.empty() ? gpu::modelFromName(o.model) : resumed ? gpu::modelFromName(resumed->model) : MODEL_PIPE;
+    app.session_path = o.save_session.empty() ? "alluvium.session" : o.save_session;
+    s.session_default = app.session_path;
     s.seed = static_cast<int>(o.terrain.seed);
     s.steps_per_frame = std::max(o.steps_per_frame, 1);
     s.paused = o.paused || o.steps_per_frame == 0;
@@ -165,12 +181,20 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
 
     gpu::Simulation sim(ctx, s.width, s.height);
     app.sim = &sim;
-    loadInitialState(sim, app.initial, s.params);
+    if (resumed) {
+        restoreSession(sim, *resumed);
+        sim.setStepIndex(static_cast<int>(resumed->steps)); // rain events and droplet seeds continue
+        s.steps_before = resumed->steps;
+    } else {
+        loadInitialState(sim, app.initial, s.params);
+    }
     measureRelief(app);
     applyParams(app);
     gpu::Brush brush(ctx, sim);
     app.brush = &brush;
-    const StateSums before = sumState(sim, s.params[Param::cell_size]);
+    const StateSums before = resumed ? resumed->initial_sums : sumState(sim, s.params[Param::cell_size]);
+    app.initial_sums = before;
+    resumed.reset(); // the fields are on the GPU now
     s.initial_water = before.water;
     std::string history_off;
     const uint64_t history_budget = historyBudget(ctx, sim, brush, o.history_budget_mb, history_off);
@@ -542,6 +566,11 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         if (history.enabled()) std::printf("view bench: history: %s\n", history.summary().c_str());
     }
 
+    if (!o.save_session.empty()) {
+        saveViewerSession(app, o.save_session);
+        std::fprintf(stderr, "alluvium: saved the session to %s (step %lld)\n", displayPath(o.save_session).c_str(),
+                     s.steps_before + s.steps_done);
+    }
     if (!o.report.empty()) {
         // The history and the digest of the state first: the report's budgets below add the
         // brush's tallies into the simulation's totals.
@@ -556,7 +585,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         t.acc[SLOT_BRUSH_SOIL_ADD] += bt.terrain_added;
         t.acc[SLOT_BRUSH_SOIL_REMOVE] += bt.terrain_removed;
         sim.setTotals(t);
-        nlohmann::json report = makeReport(sim, before, after, int(s.steps_done), seconds, s.params[Param::cell_size]);
+        nlohmann::json report = makeReport(sim, app.initial_sums, after, int(s.steps_done), seconds, s.params[Param::cell_size]);
         report["model"] = gpu::modelName(s.model);
         const gpu::BrushTotals& c = app.brush_carry;
         report["brush"] = {
