@@ -28,6 +28,7 @@
 #include "history.h"
 #include "io/atomic_file.h"
 #include "io/errors.h"
+#include "options.h"
 #include "panel.h"
 #include "pipeline.h"
 #include "presets.h"
@@ -75,52 +76,9 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         return ok ? 0 : 1;
     }
     // Everything a person can get wrong is checked before the GPU starts.
-    if (!o.report.empty() && !hasExtension(o.report, ".json")) throw InputError("--report '" + o.report + "': use a .json file");
-    if (!o.screenshot.empty() && !hasExtension(o.screenshot, ".png"))
-        throw InputError("--screenshot '" + o.screenshot + "': use a .png file");
-    if (!o.model.empty() && gpu::modelFromName(o.model) < 0)
-        throw InputError("--model: unknown model '" + o.model + "' (" + modelList() + ")");
-    int win_w = 0, win_h = 0;
-    try {
-        parseSize(o.window, win_w, win_h);
-    } catch (const InputError& e) {
-        std::string message = e.what(); // parseSize speaks of --size
-        if (message.rfind("--size", 0) == 0) message.replace(0, 6, "--window");
-        throw InputError(message);
-    }
-    if (win_w < 64 || win_h < 64) throw InputError("--window: at least 64x64 pixels");
-    if (o.steps_per_frame < 0 || o.steps_per_frame > 1000) throw InputError("--steps-per-frame: 0..1000");
-    if (!(o.history_every >= 0) || o.history_every > 1e9) throw InputError("--history-every: 0 (off) or a positive number of simulated seconds");
-    RecordSettings record;
-    record.path = o.record;
-    record.fps = o.record_fps;
-    record.from_command_line = true;
-    if (!o.record_size.empty()) {
-        int rw = 0, rh = 0;
-        try {
-            parseSize(o.record_size, rw, rh);
-        } catch (const InputError& e) {
-            std::string message = e.what();
-            if (message.rfind("--size", 0) == 0) message.replace(0, 6, "--record-size");
-            throw InputError(message);
-        }
-        record.width = uint32_t(rw);
-        record.height = uint32_t(rh);
-    }
-    if (!o.record.empty()) checkRecordSettings(record, "--record");
-    else checkRecordFormat(record, "--record");
-    int overlay = 0;
-    if (!o.overlay.empty()) {
-        overlay = -1;
-        std::string known;
-        for (int i = 0; i < OVERLAY_COUNT; ++i) {
-            if (o.overlay == overlayKey(i)) overlay = i;
-            known += std::string(known.empty() ? "" : ", ") + overlayKey(i);
-        }
-        if (overlay < 0) throw InputError("--overlay: unknown overlay '" + o.overlay + "' (" + known + ")");
-    }
-    if (!o.save_session.empty() && !hasExtension(o.save_session, ".alluvium") && !hasExtension(o.save_session, ".session"))
-        throw InputError("--save-session '" + o.save_session + "': use a .alluvium or .session file");
+    const CheckedViewOptions checked = checkViewOptions(o);
+    const int win_w = checked.window_w, win_h = checked.window_h, overlay = checked.overlay;
+    const RecordSettings& record = checked.record;
     App app;
     ViewerState& s = app.state;
     // A saved session (run's or the viewer's) replaces the starting terrain: its grid, its
