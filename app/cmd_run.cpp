@@ -55,13 +55,7 @@ void checkTimelapse(const TimelapseOptions& t) {
     namespace fs = std::filesystem;
     if (t.every <= 0) throw InputError("--every: a frame every N steps needs N >= 1 (got " + std::to_string(t.every) + ")");
     int w = 0, h = 0;
-    try {
-        parseSize(t.size, w, h);
-    } catch (const InputError& e) {
-        std::string message = e.what(); // parseSize speaks of --size
-        if (message.rfind("--size", 0) == 0) message.replace(0, 6, "--timelapse-size");
-        throw InputError(message);
-    }
+    parseSize(t.size, w, h, "--timelapse-size");
     if (w < 16 || h < 16) throw InputError("--timelapse-size: at least 16x16 pixels");
     if (w % 2 || h % 2) throw InputError("--timelapse-size: width and height must be even (the video's 4:2:0 chroma)");
     if (t.fps < 1 || t.fps > 240) throw InputError("--timelapse-fps: 1..240 frames per second");
@@ -133,20 +127,17 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     // The model: --model, else the session's, else the pipe model.
     const std::string model_name = !o.model.empty() ? o.model : resumed ? resumed->model : "pipe";
     const int model = gpu::modelFromName(model_name);
-    Params params = resumed ? sessionParams(*resumed, o.preset, o.terrain.cell_size, o.sets)
-                            : buildParams(o.preset, o.terrain.cell_size, o.sets);
+    Params params;
+    InitialTerrain initial;
+    if (resumed) {
+        params = sessionParams(*resumed, o.preset, o.terrain.cell_size, o.sets);
+        initial.terrain = {resumed->width, resumed->height, std::move(resumed->initial_terrain)};
+    } else {
+        initial = prepareTerrainAndParams(o.terrain, o.preset, o.sets, params);
+    }
     // The wear and flow maps cost bandwidth every step: recorded when they will be written.
     if (!o.out_maps.empty() || !o.save_session.empty()) params[Param::record_maps] = 1;
-    double cell_size = params[Param::cell_size];
-    InitialTerrain initial;
-    if (resumed) initial.terrain = {resumed->width, resumed->height, std::move(resumed->initial_terrain)};
-    else initial = prepareTerrain(o.terrain, cell_size);
-    if (!resumed && o.terrain.cell_size <= 0.0 && initial.terrain.cell_size > 0.0) {
-        const double record_maps = params[Param::record_maps];
-        params = buildParams(o.preset, initial.terrain.cell_size, o.sets); // the file's (.asc)
-        params[Param::record_maps] = record_maps;
-        cell_size = params[Param::cell_size];
-    }
+    const double cell_size = params[Param::cell_size];
     const int w = initial.terrain.width, h = initial.terrain.height;
     if (!o.out_mesh.empty() && (w < 2 || h < 2))
         throw InputError("--out-mesh: a mesh needs at least 2x2 cells (the terrain is " + std::to_string(w) + "x" +

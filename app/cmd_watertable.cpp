@@ -15,10 +15,8 @@ namespace alluvium {
 
 int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     checkHeightmapAndReport(o.out, o.report);
-    Params params = buildParams(o.preset, o.terrain.cell_size, o.sets);
-    InitialTerrain initial = prepareTerrain(o.terrain, params[Param::cell_size]);
-    if (o.terrain.cell_size <= 0.0 && initial.terrain.cell_size > 0.0)
-        params = buildParams(o.preset, initial.terrain.cell_size, o.sets); // the file's (.asc)
+    Params params;
+    InitialTerrain initial = prepareTerrainAndParams(o.terrain, o.preset, o.sets, params);
     const double cell_size = params[Param::cell_size];
     const int w = initial.terrain.width, h = initial.terrain.height;
     const int iterations = static_cast<int>(std::lround(params[Param::table_iterations]));

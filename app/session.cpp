@@ -128,15 +128,7 @@ void restoreSession(gpu::Simulation& sim, const Session& s) {
 
 Params sessionParams(const Session& session, const std::string& preset, double cell_size,
                      const std::vector<std::string>& sets) {
-    Params params = session.params;
-    if (!preset.empty()) applyPreset(params, preset);
-    if (cell_size > 0.0) {
-        char text[40];
-        std::snprintf(text, sizeof text, "%.17g", cell_size);
-        params.set("cell_size", text);
-    }
-    for (const std::string& s : sets) params.set(s);
-    return params;
+    return buildParams(preset, cell_size, sets, session.params);
 }
 
 std::vector<std::byte> encodeSession(const Session& s) {

@@ -71,6 +71,10 @@ std::vector<std::byte> encodeSession(const Session& session);
 Session decodeSession(std::span<const std::byte> bytes, const std::string& what);
 
 void saveSession(const std::filesystem::path& path, const Session& session); // atomic
+// Whether a path names a session file (.alluvium or .session), for the viewer's saves.
+inline bool isSessionPath(const std::filesystem::path& path) {
+    return path.extension() == ".alluvium" || path.extension() == ".session";
+}
 Session loadSession(const std::filesystem::path& path);
 
 // The container's byte helpers (little-endian integers, FNV-1a 64 checksum), for tools and

@@ -25,13 +25,13 @@ double parseNumber(std::string_view text, const std::string& what) {
 
 } // namespace
 
-void parseSize(const std::string& text, int& width, int& height) {
+void parseSize(const std::string& text, int& width, int& height, const std::string& option) {
     const size_t x = text.find('x');
-    if (x == std::string::npos) throw InputError("--size: expected WxH, got '" + text + "'");
-    const double w = parseNumber(std::string_view(text).substr(0, x), "--size");
-    const double h = parseNumber(std::string_view(text).substr(x + 1), "--size");
+    if (x == std::string::npos) throw InputError(option + ": expected WxH, got '" + text + "'");
+    const double w = parseNumber(std::string_view(text).substr(0, x), option);
+    const double h = parseNumber(std::string_view(text).substr(x + 1), option);
     if (w < 1 || h < 1 || w != std::floor(w) || h != std::floor(h) || w > kMaxGridSide || h > kMaxGridSide)
-        throw InputError("--size: '" + text + "' must be two whole numbers in 1.." +
+        throw InputError(option + ": '" + text + "' must be two whole numbers in 1.." +
                          std::to_string(kMaxGridSide));
     width = static_cast<int>(w);
     height = static_cast<int>(h);
@@ -90,8 +90,9 @@ std::string modelList() {
     return list;
 }
 
-Params buildParams(const std::string& preset, double cell_size, const std::vector<std::string>& sets) {
-    Params params;
+Params buildParams(const std::string& preset, double cell_size, const std::vector<std::string>& sets,
+                   const Params& base) {
+    Params params = base;
     if (!preset.empty()) applyPreset(params, preset);
     if (cell_size > 0.0) {
         char text[32];
@@ -100,6 +101,15 @@ Params buildParams(const std::string& preset, double cell_size, const std::vecto
     }
     for (const std::string& s : sets) params.set(s);
     return params;
+}
+
+InitialTerrain prepareTerrainAndParams(const TerrainOptions& terrain, const std::string& preset,
+                                       const std::vector<std::string>& sets, Params& params) {
+    params = buildParams(preset, terrain.cell_size, sets);
+    InitialTerrain initial = prepareTerrain(terrain, params[Param::cell_size]);
+    if (terrain.cell_size <= 0.0 && initial.terrain.cell_size > 0.0)
+        params = buildParams(preset, initial.terrain.cell_size, sets); // the file's (.asc)
+    return initial;
 }
 
 void initialAquifer(const std::vector<float>& ground, const Params& params, std::vector<float>& base,

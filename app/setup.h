@@ -28,7 +28,8 @@ struct InitialTerrain {
     std::vector<float> hardness;
 };
 
-void parseSize(const std::string& text, int& width, int& height);   // "WxH", throws InputError
+// "WxH", throws InputError naming `option` (the command-line option the text came from).
+void parseSize(const std::string& text, int& width, int& height, const std::string& option = "--size");
 InitialTerrain prepareTerrain(const TerrainOptions& options, double cell_size);
 // "pipe, thermal, ...": every model's name, for messages.
 std::string modelList();
@@ -36,8 +37,13 @@ std::string modelList();
 // --out (a heightmap format) and --report (.json) of the commands that write a heightmap and a
 // report (fill, watertable): extensions and a writable folder, checked before the GPU starts.
 void checkHeightmapAndReport(const std::string& out, const std::string& report);
-// Defaults, then the preset, then --cell-size, then each --set in order.
-Params buildParams(const std::string& preset, double cell_size, const std::vector<std::string>& sets);
+// The defaults (or `base`: a session's), then the preset, then --cell-size, then each --set in order.
+Params buildParams(const std::string& preset, double cell_size, const std::vector<std::string>& sets,
+                   const Params& base = Params());
+// The parameters (as buildParams) and the starting terrain of --in / --size / --seed ...; a file
+// that carries its cell size (.asc) gives it unless --cell-size was set.
+InitialTerrain prepareTerrainAndParams(const TerrainOptions& terrain, const std::string& preset,
+                                       const std::vector<std::string>& sets, Params& params);
 // Uploads terrain and hardness; zero water, sediment, flux, velocity, lakes and drainage; uplift 1;
 // the aquifer's base aquifer_thickness below the ground and its water table initial_table_depth
 // below it (groundwater, from `params`).

@@ -78,7 +78,7 @@ void savePreset(const ViewerState& s, const std::string& path) {
 } // namespace
 
 void saveViewerSession(App& app, const std::string& path) {
-    if (!hasExtension(path, ".alluvium") && !hasExtension(path, ".session"))
+    if (!isSessionPath(path))
         throw InputError("a session file ends in .alluvium or .session ('" + path + "')");
     vkDeviceWaitIdle(app.ctx->device);
     const ViewerState& s = app.state;

@@ -7,6 +7,7 @@
 #include "io/errors.h"
 #include "panel.h"
 #include "render_shared.h"
+#include "session.h"
 #include "setup.h"
 #include "simulation.h"
 
@@ -21,13 +22,7 @@ CheckedViewOptions checkViewOptions(const ViewOptions& o) {
     CheckedViewOptions c;
     int& win_w = c.window_w;
     int& win_h = c.window_h;
-    try {
-        parseSize(o.window, win_w, win_h);
-    } catch (const InputError& e) {
-        std::string message = e.what(); // parseSize speaks of --size
-        if (message.rfind("--size", 0) == 0) message.replace(0, 6, "--window");
-        throw InputError(message);
-    }
+    parseSize(o.window, win_w, win_h, "--window");
     if (win_w < 64 || win_h < 64) throw InputError("--window: at least 64x64 pixels");
     if (o.steps_per_frame < 0 || o.steps_per_frame > 1000) throw InputError("--steps-per-frame: 0..1000");
     if (!(o.history_every >= 0) || o.history_every > 1e9) throw InputError("--history-every: 0 (off) or a positive number of simulated seconds");
@@ -37,13 +32,7 @@ CheckedViewOptions checkViewOptions(const ViewOptions& o) {
     record.from_command_line = true;
     if (!o.record_size.empty()) {
         int rw = 0, rh = 0;
-        try {
-            parseSize(o.record_size, rw, rh);
-        } catch (const InputError& e) {
-            std::string message = e.what();
-            if (message.rfind("--size", 0) == 0) message.replace(0, 6, "--record-size");
-            throw InputError(message);
-        }
+        parseSize(o.record_size, rw, rh, "--record-size");
         record.width = uint32_t(rw);
         record.height = uint32_t(rh);
     }
@@ -59,7 +48,7 @@ CheckedViewOptions checkViewOptions(const ViewOptions& o) {
         }
         if (overlay < 0) throw InputError("--overlay: unknown overlay '" + o.overlay + "' (" + known + ")");
     }
-    if (!o.save_session.empty() && !hasExtension(o.save_session, ".alluvium") && !hasExtension(o.save_session, ".session"))
+    if (!o.save_session.empty() && !isSessionPath(o.save_session))
         throw InputError("--save-session '" + o.save_session + "': use a .alluvium or .session file");
     return c;
 }

@@ -91,10 +91,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         for (const auto& [field, values] : resumed->fields)
             if (field == gpu::Field::Hardness) app.initial.hardness = values;
     } else {
-        s.params = buildParams(o.preset, o.terrain.cell_size, o.sets);
-        app.initial = prepareTerrain(o.terrain, s.params[Param::cell_size]);
-        if (o.terrain.cell_size <= 0.0 && app.initial.terrain.cell_size > 0.0)
-            s.params = buildParams(o.preset, app.initial.terrain.cell_size, o.sets);
+        app.initial = prepareTerrainAndParams(o.terrain, o.preset, o.sets, s.params);
     }
     s.params[Param::record_maps] = 1; // the erosion overlay and the export read them
     s.width = app.initial.terrain.width;
