@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "context.h"
+#include "io/terrain_gen.h"
 #include "params.h"
 #include "reference.h"
 #include "simulation.h"
@@ -160,6 +161,18 @@ inline ref::State randomState(int w, int h, uint32_t seed) {
         s.velocity[i] = {4.0 * u(rng) - 2.0, 4.0 * u(rng) - 2.0};
     }
     roundToFloat(s);
+    return s;
+}
+
+// The procedural terrain (ground and hardness) of `run --size WxH --seed N` as a reference state
+// (no water, sediment or flow).
+inline ref::State generatedState(int w, int h, uint64_t seed, double cell_size) {
+    GeneratedTerrain g = generateTerrain(w, h, seed, cell_size);
+    ref::State s(w, h);
+    for (size_t i = 0; i < s.terrain.size(); ++i) {
+        s.terrain[i] = g.terrain.heights[i];
+        s.hardness[i] = g.hardness[i];
+    }
     return s;
 }
 

@@ -184,16 +184,6 @@ INSTANTIATE_TEST_SUITE_P(RandomFields, GroundwaterPassTest, ::testing::ValuesIn(
 
 class GroundwaterTest : public GpuTest {};
 
-ref::State generatedState(int w, int h, uint64_t seed, double cell_size) {
-    GeneratedTerrain g = generateTerrain(w, h, seed, cell_size);
-    ref::State s(w, h);
-    for (size_t i = 0; i < s.terrain.size(); ++i) {
-        s.terrain[i] = g.terrain.heights[i];
-        s.hardness[i] = g.hardness[i];
-    }
-    return s;
-}
-
 // 100 whole steps with groundwater, the sea (a tide) and rain on the GPU against the reference
 // step, on ground that does not move (erosion and thermal off).
 TEST_F(GroundwaterTest, HundredStepsMatchReference) {

@@ -18,16 +18,6 @@ std::unique_ptr<gpu::Simulation> makeSim(const gpu::Context& ctx, const ref::Sta
     return sim;
 }
 
-ref::State generatedState(int w, int h, uint64_t seed, double cell_size) {
-    GeneratedTerrain g = generateTerrain(w, h, seed, cell_size);
-    ref::State s(w, h);
-    for (size_t i = 0; i < s.terrain.size(); ++i) {
-        s.terrain[i] = g.terrain.heights[i];
-        s.hardness[i] = g.hardness[i];
-    }
-    return s;
-}
-
 long long nonFinite(const std::vector<float>& v) {
     long long n = 0;
     for (float x : v) n += std::isfinite(x) ? 0 : 1;

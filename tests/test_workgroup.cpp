@@ -9,7 +9,6 @@
 #include <string>
 
 #include "gpu_fixture.h"
-#include "io/terrain_gen.h"
 
 namespace alluvium::test {
 namespace {
@@ -42,12 +41,7 @@ const std::vector<Field>& comparedFields() {
 
 Result runModel(const gpu::Context& ctx, const ModelCase& m, WorkgroupShape shape, int steps) {
     constexpr int w = 97, h = 61;
-    GeneratedTerrain g = generateTerrain(w, h, 5, 4.0);
-    ref::State s(w, h);
-    for (size_t i = 0; i < s.terrain.size(); ++i) {
-        s.terrain[i] = g.terrain.heights[i];
-        s.hardness[i] = g.hardness[i];
-    }
+    ref::State s = generatedState(w, h, 5, 4.0);
     Params params;
     params[Param::rain_rate] = 0.5;
     params[Param::edge_mode] = EDGE_OPEN;
