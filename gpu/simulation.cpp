@@ -1,3 +1,6 @@
+// The simulation: its buffers and descriptor sets, its pipelines, and a step's recording by
+// model (each model's passes in their own file: pipe.cpp, fluvial.cpp, groundwater.cpp, ...).
+// The fields' images are in fields.cpp, the fluvial model's buffers in fluvial_buffers.cpp.
 #include "simulation.h"
 
 #include <algorithm>
@@ -15,87 +18,6 @@ namespace alluvium::gpu {
 namespace {
 
 constexpr uint32_t kMaxSprings = 4096; // 64 KiB: the limit of vkCmdUpdateBuffer
-
-struct FieldInfo {
-    const char* name;
-    int channels;
-    VkFormat format;
-    bool ping_pong;
-    bool derived; // rewritten before it is read, or derived from other state: not saved
-};
-
-constexpr std::array<FieldInfo, static_cast<size_t>(Field::Count)> kFields = {{
-    {"terrain", 1, VK_FORMAT_R32_SFLOAT, true, false},
-    {"water", 1, VK_FORMAT_R32_SFLOAT, true, false},
-    {"sediment", 1, VK_FORMAT_R32_SFLOAT, true, false},
-    {"outflow", 4, VK_FORMAT_R32G32B32A32_SFLOAT, true, false},
-    {"velocity", 2, VK_FORMAT_R32G32_SFLOAT, false, false},
-    {"hardness", 1, VK_FORMAT_R32_SFLOAT, false, false},
-    {"thermal_axis", 4, VK_FORMAT_R32G32B32A32_SFLOAT, false, true},
-    {"thermal_diag", 4, VK_FORMAT_R32G32B32A32_SFLOAT, false, true},
-    {"rain_mask", 1, VK_FORMAT_R32_SFLOAT, false, false},
-    {"wear", 2, VK_FORMAT_R32G32_SFLOAT, false, false},
-    {"flow", 1, VK_FORMAT_R32_SFLOAT, false, false},
-    {"scratch", 4, VK_FORMAT_R32G32B32A32_SFLOAT, false, true},
-    {"lake", 1, VK_FORMAT_R32_SFLOAT, false, false},
-    {"drainage", 1, VK_FORMAT_R32_SFLOAT, false, false},
-    {"uplift", 1, VK_FORMAT_R32_SFLOAT, false, false},
-    {"water_mid", 1, VK_FORMAT_R32_SFLOAT, false, true},
-    {"spring_rate", 1, VK_FORMAT_R32_SFLOAT, false, true},
-    {"eroded", 2, VK_FORMAT_R32G32_SFLOAT, false, true},
-    {"thermal_rate", 2, VK_FORMAT_R32G32_SFLOAT, false, true},
-    {"groundwater", 1, VK_FORMAT_R32_SFLOAT, false, false},
-    {"aquifer_base", 1, VK_FORMAT_R32_SFLOAT, false, false},
-    {"groundwater_mid", 1, VK_FORMAT_R32_SFLOAT, false, true},
-    {"groundwater_head", 2, VK_FORMAT_R32G32_SFLOAT, false, true},
-    {"seepage", 1, VK_FORMAT_R32_SFLOAT, false, false},
-    {"water_table", 1, VK_FORMAT_R32_SFLOAT, false, false},
-    {"sea_spill", 1, VK_FORMAT_R32_SFLOAT, false, false},
-    {"relax_a", 1, VK_FORMAT_R32_SFLOAT, false, false},
-    {"relax_b", 1, VK_FORMAT_R32_SFLOAT, false, false},
-}};
-
-uint64_t blockCount(int width, int height) { return uint64_t((width + 1) / 2) * uint64_t((height + 1) / 2); }
-
-// The fluvial model's buffers, in the order the constructor creates them: per cell, per basin
-// block (one per 2 x 2 cells: pits are never neighbours), per tile and per ring node (RING_CELLS
-// per tile). None is above 8 bytes a cell, so a 4096 x 4096 grid binds each in 128 MiB.
-struct FluvialBufferSize {
-    uint64_t bytes;
-    const char* what;
-};
-std::array<FluvialBufferSize, 14> fluvialBufferSizes(int width, int height) {
-    const uint64_t cells = uint64_t(width) * uint64_t(height), blocks = blockCount(width, height);
-    const uint64_t tiles = uint64_t(groupsCovering(width, FLUVIAL_TILE)) * groupsCovering(height, FLUVIAL_TILE);
-    const uint64_t ring = tiles * RING_CELLS;
-    return {{{cells * 4, "filled levels"},
-             {2 * cells * 4, "steps across flats"},
-             {cells * 4, "receivers"},
-             {cells * 8, "drainage accumulation"},
-             {cells * 4, "erosion targets"},
-             {cells * 8, "implicit erosion maps"},
-             {3 * tiles * 4, "tile lists"},
-             {cells * 4, "basin labels"},
-             {2 * cells * 4, "basin edges"},
-             {6 * blocks * 4, "basin graph"},
-             {blocks * 8, "basin passes"},
-             {8 * blocks * 4, "basin lists and lakes"},
-             {6 * ring * 4, "tile crossings"},
-             {4 * ring * 8, "values at tile crossings"}}};
-}
-
-const FieldInfo& info(Field f) { return kFields[static_cast<size_t>(f)]; }
-
-// The bit of a ping-pong field in the parity key (-1: one image only).
-int pingPongBit(Field f) {
-    switch (f) {
-    case Field::Terrain: return 0;
-    case Field::Water: return 1;
-    case Field::Sediment: return 2;
-    case Field::Outflow: return 3;
-    default: return -1;
-    }
-}
 
 // The ping-pong fields a model's step writes (its "next" halves); the others keep their half.
 int writtenPingPong(int model) {
@@ -129,10 +51,6 @@ void checkSubgroups(const Context& ctx) {
 
 } // namespace
 
-int fieldChannels(Field f) { return info(f).channels; }
-const char* fieldName(Field f) { return info(f).name; }
-int fieldTexelBytes(Field f) { return static_cast<int>(formatTexelBytes(info(f).format)); }
-bool fieldIsDerived(Field f) { return info(f).derived; }
 
 uint64_t partialsCount(uint32_t workgroups) {
     uint64_t n = 0;
@@ -148,27 +66,13 @@ bool splitsWideFields(const Context& ctx, int width, int height) {
 
 uint64_t simulationBytes(int width, int height) {
     const uint64_t cells = uint64_t(width) * uint64_t(height);
-    uint64_t per_cell = 0;
-    for (const FieldInfo& f : kFields) per_cell += uint64_t(f.channels) * 4u * (f.ping_pong ? 2u : 1u);
-    // and the particles' height changes (the sums per workgroup follow)
-    per_cell += sizeof(int64_t);
+    // The fields, and the particles' height changes (the sums per workgroup follow).
+    const uint64_t per_cell = fieldBytesPerCell() + sizeof(int64_t);
     uint64_t sums = 0;
     for (const WorkgroupShape& s : workgroupShapes())
         sums = std::max(sums, (partialsCount(workgroupCount(width, height, s)) + 2 * uint64_t(workgroupCount(width, height, s))) * sizeof(double));
     return cells * per_cell + sums + sizeof(SimParams) + sizeof(Totals) + kMaxSprings * sizeof(Spring) +
            sizeof(SeaControl);
-}
-
-uint64_t fluvialBytes(int width, int height) {
-    uint64_t bytes = 2 * sizeof(FluvialControl); // on the device, and its host-visible copy
-    for (const FluvialBufferSize& b : fluvialBufferSizes(width, height)) bytes += b.bytes;
-    return bytes;
-}
-
-uint64_t fluvialLargestBuffer(int width, int height) {
-    uint64_t largest = 0;
-    for (const FluvialBufferSize& b : fluvialBufferSizes(width, height)) largest = std::max(largest, b.bytes);
-    return largest;
 }
 
 PipePasses resolvePipePasses(const Context& ctx, PipePasses asked) {
@@ -193,72 +97,14 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     checkSubgroups(ctx);
     split_wide_ = splitsWideFields(ctx, width, height);
 
-    const auto w = static_cast<uint32_t>(width), h = static_cast<uint32_t>(height);
-    auto field = [&](Image& img, Field f) { createStorageImage(img, ctx, w, h, info(f).format); };
-    for (size_t i = 0; i < 2; ++i) {
-        field(terrain_[i], Field::Terrain);
-        field(water_[i], Field::Water);
-        field(sediment_[i], Field::Sediment);
-        if (split_wide_) {
-            createStorageImage(outflow_xy_[i], ctx, w, h, VK_FORMAT_R32G32_SFLOAT);
-            createStorageImage(outflow_zw_[i], ctx, w, h, VK_FORMAT_R32G32_SFLOAT);
-        } else {
-            field(outflow_[i], Field::Outflow);
-        }
-    }
-    createStorageImage(unused_rgba_, ctx, 1, 1, VK_FORMAT_R32G32B32A32_SFLOAT);
-    createStorageImage(unused_rg_, ctx, 1, 1, VK_FORMAT_R32G32_SFLOAT);
-    field(velocity_, Field::Velocity);
-    field(hardness_, Field::Hardness);
-    // The musgrave and simple models' per-step transfer images; in the split layout those models
-    // are not available yet (recordStep refuses them).
-    for (auto [img, f] : {std::pair{&thermal_axis_, Field::ThermalAxis}, std::pair{&thermal_diag_, Field::ThermalDiag},
-                          std::pair{&scratch_, Field::Scratch}}) {
-        if (split_wide_)
-            createStorageImage(*img, ctx, 1, 1, info(f).format);
-        else
-            field(*img, f);
-    }
-    field(rain_mask_, Field::RainMask);
-    field(wear_, Field::Wear);
-    field(flow_, Field::Flow);
-    field(lake_, Field::Lake);
-    field(drainage_, Field::Drainage);
-    field(uplift_, Field::Uplift);
-    field(water_mid_, Field::WaterMid);
-    field(spring_rate_, Field::SpringRate);
-    // The pipe step's direct passes only; the thermal rate also serves the thermal and olsen models.
-    if (pipe_passes_ == PipePasses::Direct)
-        field(eroded_, Field::Eroded);
-    else
-        createStorageImage(eroded_, ctx, 1, 1, info(Field::Eroded).format);
-    field(thermal_rate_, Field::ThermalRate);
-    field(groundwater_, Field::Groundwater);
-    field(aquifer_base_, Field::AquiferBase);
-    field(groundwater_mid_, Field::GroundwaterMid);
-    field(groundwater_head_, Field::GroundwaterHead);
-    field(seepage_, Field::Seepage);
-    field(water_table_, Field::WaterTable);
-    field(sea_spill_, Field::SeaSpill);
-    field(relax_a_, Field::RelaxA);
-    field(relax_b_, Field::RelaxB);
-    upload(Field::RainMask, std::vector<float>(size_t(w) * h, 1.0f));
-    upload(Field::Uplift, std::vector<float>(size_t(w) * h, 1.0f));
-    // Nothing is ocean until the first spill relaxation, which starts from "unreached"; no
-    // groundwater until the host puts some (setup.cpp's loadInitialState).
-    for (Field f : {Field::SeaSpill, Field::RelaxA, Field::RelaxB})
-        upload(f, std::vector<float>(size_t(w) * h, float(SEA_UNREACHED)));
-    for (Image* img : {&groundwater_, &groundwater_mid_, &aquifer_base_, &seepage_, &water_table_}) {
-        const std::vector<float> zeros(size_t(w) * h, 0.0f);
-        uploadImage(ctx, *img, zeros.data(), zeros.size() * sizeof(float));
-    }
+    createFields();
 
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     createBuffer(params_buffer_, ctx, sizeof(SimParams), storage, false);
     createBuffer(partials_, ctx, partialsCount(workgroupCount(width, height, shape_)) * sizeof(double), storage, false);
     createBuffer(totals_, ctx, sizeof(Totals), storage, true);
     createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
-    createBuffer(delta_, ctx, uint64_t(w) * h * sizeof(int64_t), storage, false); // particles.glsl
+    createBuffer(delta_, ctx, uint64_t(width) * uint64_t(height) * sizeof(int64_t), storage, false); // particles.glsl
     // The model totals: the droplets' four int64 counters, then musgrave's and simple's water sums
     // per workgroup (two slots).
     createBuffer(drained_, ctx, 4 * sizeof(int64_t) + 2 * uint64_t(workgroupCount(width, height, shape_)) * sizeof(double),
@@ -335,7 +181,7 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
             wr.pBufferInfo = &buffers[binding];
             writes.push_back(wr);
         };
-        auto half = [&](Field f, bool next) { return static_cast<size_t>(((parity >> pingPongBit(f)) & 1) ^ (next ? 1 : 0)); };
+        auto half = [&](Field f, bool next) { return static_cast<size_t>(((parity >> fieldPingPongBit(f)) & 1) ^ (next ? 1 : 0)); };
         buffer(B_PARAMS, params_buffer_);
         image(B_TERRAIN_CUR, terrain_[half(Field::Terrain, false)]);
         image(B_TERRAIN_NEXT, terrain_[half(Field::Terrain, true)]);
@@ -391,88 +237,6 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     setParams(defaults);
 }
 
-void Simulation::bindFluvialBuffers() {
-    const std::pair<uint32_t, const Buffer*> bindings[] = {
-        {B_FLUVIAL_LEVEL, &fluvial_level_}, {B_FLUVIAL_STEPS, &fluvial_steps_},     {B_FLUVIAL_LABEL, &fluvial_label_},
-        {B_FLUVIAL_EDGES, &fluvial_edges_}, {B_FLUVIAL_BASIN, &fluvial_basin_},     {B_FLUVIAL_BEST, &fluvial_best_},
-        {B_FLUVIAL_LISTS, &fluvial_lists_}, {B_FLUVIAL_RING, &fluvial_ring_},       {B_FLUVIAL_RING_VAL, &fluvial_ring_val_},
-        {B_FLUVIAL_RCV, &fluvial_rcv_},     {B_FLUVIAL_ACC, &fluvial_acc_},         {B_FLUVIAL_ANC, &fluvial_anc_},
-        {B_FLUVIAL_AB, &fluvial_ab_},       {B_FLUVIAL_CONTROL, &fluvial_control_}, {B_FLUVIAL_TILES, &fluvial_tiles_}};
-    std::vector<VkDescriptorBufferInfo> infos;
-    infos.reserve(std::size(bindings));
-    for (const auto& [binding, buf] : bindings)
-        infos.push_back({fluvial_allocated_ ? buf->buffer : unused_buffer_.buffer, 0, VK_WHOLE_SIZE});
-    std::vector<VkWriteDescriptorSet> writes;
-    for (VkDescriptorSet set : sets_)
-        for (size_t k = 0; k < std::size(bindings); ++k) {
-            VkWriteDescriptorSet wr{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            wr.dstSet = set;
-            wr.dstBinding = bindings[k].first;
-            wr.descriptorCount = 1;
-            wr.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            wr.pBufferInfo = &infos[k];
-            writes.push_back(wr);
-        }
-    vkUpdateDescriptorSets(ctx_.device, static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
-}
-
-void Simulation::allocateFluvial() {
-    if (fluvial_allocated_) return;
-    const std::string grid = "a " + std::to_string(width_) + "x" + std::to_string(height_) + " grid";
-    const uint64_t cells = uint64_t(width_) * uint64_t(height_);
-    // Cell indices << 4 (edge lists) must fit in 32 bits, coordinates in 16 bits (cell lists).
-    if (cells >= (uint64_t(1) << 28) || width_ > 65535 || height_ > 65535)
-        throw DeviceError(grid + " has too many cells for the fluvial model (at most 2^28 - 1, 65535 a side)");
-    // Every buffer is bound whole: none may exceed the device's range for one binding (128 MiB
-    // on lavapipe) nor its largest allocation.
-    const uint64_t max_range = ctx_.properties.limits.maxStorageBufferRange;
-    const auto sizes = fluvialBufferSizes(width_, height_);
-    for (const FluvialBufferSize& b : sizes) {
-        if (b.bytes > max_range)
-            throw DeviceError(grid + " needs " + std::to_string(b.bytes >> 20) + " MiB for the fluvial model's " + b.what +
-                              "; " + ctx_.device_name + " binds at most " + std::to_string(max_range >> 20) +
-                              " MiB in one storage buffer");
-        if (ctx_.max_allocation_bytes > 0 && b.bytes > ctx_.max_allocation_bytes)
-            throw DeviceError(grid + " needs " + std::to_string(b.bytes >> 20) + " MiB for the fluvial model's " + b.what +
-                              "; " + ctx_.device_name + " allocates at most " +
-                              std::to_string(ctx_.max_allocation_bytes >> 20) + " MiB at once");
-    }
-    const uint64_t need = simulationBytes(width_, height_) + fluvialBytes(width_, height_);
-    if (ctx_.device_local_bytes > 0 && need > ctx_.device_local_bytes)
-        throw DeviceError(grid + " needs " + std::to_string(need >> 20) + " MiB of GPU memory with the fluvial model's " +
-                          std::to_string(fluvialBytes(width_, height_) >> 20) + " MiB of buffers; " + ctx_.device_name +
-                          " has " + std::to_string(ctx_.device_local_bytes >> 20) + " MiB");
-    vkDeviceWaitIdle(ctx_.device); // the descriptor sets change: no step may be in flight
-    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    Buffer* const fluvial[] = {&fluvial_level_, &fluvial_steps_, &fluvial_rcv_,   &fluvial_acc_,   &fluvial_anc_,
-                               &fluvial_ab_,    &fluvial_tiles_, &fluvial_label_, &fluvial_edges_, &fluvial_basin_,
-                               &fluvial_best_,  &fluvial_lists_, &fluvial_ring_,  &fluvial_ring_val_};
-    static_assert(std::size(fluvial) == std::tuple_size_v<decltype(sizes)>);
-    try {
-        for (size_t k = 0; k < sizes.size(); ++k) createBuffer(*fluvial[k], ctx_, sizes[k].bytes, storage, false);
-        // The control lives in device memory (every round's passes update its counters with
-        // atomics; in host memory each would cross the bus); each step ends with a copy for the host.
-        createBuffer(fluvial_control_, ctx_, sizeof(FluvialControl), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, false);
-        createBuffer(fluvial_control_host_, ctx_, sizeof(FluvialControl), 0, true);
-    } catch (...) {
-        destroyFluvialBuffers(); // what was allocated goes back: the simulation is as it was
-        throw;
-    }
-    std::memset(fluvial_control_host_.mapped, 0, sizeof(FluvialControl));
-    VkCommandBuffer cmd = beginOneShot(ctx_);
-    vkCmdFillBuffer(cmd, fluvial_control_.buffer, 0, VK_WHOLE_SIZE, 0);
-    endOneShot(ctx_, cmd);
-    fluvial_allocated_ = true;
-    bindFluvialBuffers();
-}
-
-void Simulation::destroyFluvialBuffers() {
-    for (Buffer* b : {&fluvial_level_, &fluvial_steps_, &fluvial_rcv_, &fluvial_acc_, &fluvial_anc_, &fluvial_ab_,
-                      &fluvial_control_, &fluvial_control_host_, &fluvial_tiles_, &fluvial_label_, &fluvial_edges_,
-                      &fluvial_basin_, &fluvial_best_, &fluvial_lists_, &fluvial_ring_, &fluvial_ring_val_})
-        destroyBuffer(*b, ctx_);
-}
-
 Simulation::~Simulation() {
     vkDeviceWaitIdle(ctx_.device);
     for (VkPipeline p : pipelines_)
@@ -484,115 +248,7 @@ Simulation::~Simulation() {
                       &sea_control_})
         destroyBuffer(*b, ctx_);
     destroyFluvialBuffers();
-    for (size_t i = 0; i < 2; ++i)
-        for (Image* img : {&terrain_[i], &water_[i], &sediment_[i], &outflow_[i], &outflow_xy_[i], &outflow_zw_[i]})
-            destroyImage(*img, ctx_);
-    for (Image* img : {&velocity_, &hardness_, &thermal_axis_, &thermal_diag_, &rain_mask_, &wear_, &flow_, &scratch_,
-                       &lake_, &drainage_, &uplift_, &water_mid_, &spring_rate_, &eroded_, &thermal_rate_, &unused_rgba_, &unused_rg_,
-                       &groundwater_, &aquifer_base_, &groundwater_mid_, &groundwater_head_, &seepage_, &water_table_, &sea_spill_, &relax_a_,
-                       &relax_b_})
-        destroyImage(*img, ctx_);
-}
-
-const Image& Simulation::currentImage(Field f, int key, int part) const {
-    const int bit = pingPongBit(f);
-    const int half = bit < 0 ? 0 : (key >> bit) & 1;
-    if (f == Field::Outflow && split_wide_) return (part == 0 ? outflow_xy_ : outflow_zw_)[size_t(half)];
-    return fieldImage(f, half);
-}
-
-const Image& Simulation::fieldImage(Field f, int half) const {
-    const int bit = pingPongBit(f);
-    if (bit < 0) return image(f, false);
-    return image(f, (((parity_ >> bit) & 1) ^ half) != 0);
-}
-
-const Image& Simulation::image(Field f, bool next) const {
-    const int bit = pingPongBit(f);
-    const size_t i = static_cast<size_t>((bit < 0 ? 0 : (parity_ >> bit) & 1) ^ (next ? 1 : 0));
-    switch (f) {
-    case Field::Terrain: return terrain_[i];
-    case Field::Water: return water_[i];
-    case Field::Sediment: return sediment_[i];
-    case Field::Outflow: return outflow_[i];
-    case Field::Velocity: return velocity_;
-    case Field::Hardness: return hardness_;
-    case Field::ThermalAxis: return thermal_axis_;
-    case Field::ThermalDiag: return thermal_diag_;
-    case Field::RainMask: return rain_mask_;
-    case Field::Wear: return wear_;
-    case Field::Flow: return flow_;
-    case Field::Scratch: return scratch_;
-    case Field::Lake: return lake_;
-    case Field::Drainage: return drainage_;
-    case Field::Uplift: return uplift_;
-    case Field::WaterMid: return water_mid_;
-    case Field::SpringRate: return spring_rate_;
-    case Field::Eroded: return eroded_;
-    case Field::ThermalRate: return thermal_rate_;
-    case Field::Groundwater: return groundwater_;
-    case Field::AquiferBase: return aquifer_base_;
-    case Field::GroundwaterMid: return groundwater_mid_;
-    case Field::GroundwaterHead: return groundwater_head_;
-    case Field::Seepage: return seepage_;
-    case Field::WaterTable: return water_table_;
-    case Field::SeaSpill: return sea_spill_;
-    case Field::RelaxA: return relax_a_;
-    case Field::RelaxB: return relax_b_;
-    case Field::Count: break;
-    }
-    assert(false);
-    return terrain_[0];
-}
-
-std::vector<const Image*> Simulation::fieldImages(Field f, bool next) const {
-    const int key = parity_ ^ (next ? kAllPingPong : 0);
-    if (f == Field::Outflow && split_wide_) return {&currentImage(f, key, 0), &currentImage(f, key, 1)};
-    return {&currentImage(f, key)};
-}
-
-void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
-    assert(data.size() == size_t(width_) * size_t(height_) * size_t(fieldChannels(f)));
-    if (f == Field::Outflow && split_wide_) {
-        // Channels xy and zw into their own images.
-        const size_t cells = size_t(width_) * size_t(height_);
-        std::vector<float> xy(2 * cells), zw(2 * cells);
-        for (size_t i = 0; i < cells; ++i) {
-            xy[2 * i] = data[4 * i];
-            xy[2 * i + 1] = data[4 * i + 1];
-            zw[2 * i] = data[4 * i + 2];
-            zw[2 * i + 1] = data[4 * i + 3];
-        }
-        const size_t half = size_t(((parity_ >> pingPongBit(Field::Outflow)) & 1) ^ (next ? 1 : 0));
-        uploadImage(ctx_, outflow_xy_[half], xy.data(), xy.size() * sizeof(float));
-        uploadImage(ctx_, outflow_zw_[half], zw.data(), zw.size() * sizeof(float));
-        return;
-    }
-    if (f == Field::RainMask)
-        rain_uniform_ = std::all_of(data.begin(), data.end(), [](float v) { return v == 1.0f; });
-    if (f == Field::Terrain) sea_dirty_ = true; // a new ground: a new spill surface for the sea
-    uploadImage(ctx_, image(f, next), data.data(), data.size() * sizeof(float));
-    if (f == Field::RainMask) setParams(params_);
-}
-
-std::vector<float> Simulation::download(Field f, bool next) const {
-    const size_t cells = size_t(width_) * size_t(height_);
-    std::vector<float> data(cells * size_t(fieldChannels(f)));
-    if (f == Field::Outflow && split_wide_) {
-        std::vector<float> xy(2 * cells), zw(2 * cells);
-        const size_t half = size_t(((parity_ >> pingPongBit(Field::Outflow)) & 1) ^ (next ? 1 : 0));
-        downloadImage(ctx_, outflow_xy_[half], xy.data(), xy.size() * sizeof(float));
-        downloadImage(ctx_, outflow_zw_[half], zw.data(), zw.size() * sizeof(float));
-        for (size_t i = 0; i < cells; ++i) {
-            data[4 * i] = xy[2 * i];
-            data[4 * i + 1] = xy[2 * i + 1];
-            data[4 * i + 2] = zw[2 * i];
-            data[4 * i + 3] = zw[2 * i + 1];
-        }
-        return data;
-    }
-    downloadImage(ctx_, image(f, next), data.data(), data.size() * sizeof(float));
-    return data;
+    destroyFields();
 }
 
 void Simulation::setParams(const SimParams& params) {

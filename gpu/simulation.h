@@ -39,6 +39,11 @@ const char* fieldName(Field f);
 int fieldTexelBytes(Field f);
 // Rewritten before it is read, or derived from other state: not part of a saved session.
 bool fieldIsDerived(Field f);
+// The bit of a ping-pong field (terrain, water, sediment, outflow) in a simulation's parity key;
+// -1 for a field with one image.
+int fieldPingPongBit(Field f);
+// Bytes per cell of all the fields' images together (both halves of each ping-pong pair).
+uint64_t fieldBytesPerCell();
 
 // The pipe step's passes in the design's order (gpu/pipe.cpp): sources with the outflow flux;
 // the water update with the velocity; erosion, transport, thermal erosion and evaporation; the
@@ -343,6 +348,10 @@ private:
     // stand-in while they are not allocated.
     void bindFluvialBuffers();
     void destroyFluvialBuffers();
+    // The fields' images (gpu/fields.cpp), at their first contents: rain mask and uplift 1, no
+    // sea reached, no groundwater.
+    void createFields();
+    void destroyFields();
 
     const Context& ctx_;
     int width_ = 0, height_ = 0;
