@@ -53,27 +53,11 @@ Brush::Brush(const Context& ctx, const Simulation& sim) : ctx_(ctx), sim_(sim) {
         {BB_PARTIALS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
         {BB_TOTALS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
         {BB_UPLIFT, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
-    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    set_info.bindingCount = BB_COUNT;
-    set_info.pBindings = bindings;
-    VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &set_layout_));
+    set_layout_ = createSetLayout(ctx, bindings, BB_COUNT);
     layout_ = createComputeLayout(ctx, set_layout_, sizeof(BrushParams));
-
     constexpr uint32_t keys = Simulation::kParityKeys;
-    const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 5 * keys},
-                                           {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * keys}};
-    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pool_info.maxSets = keys;
-    pool_info.poolSizeCount = 2;
-    pool_info.pPoolSizes = sizes;
-    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pool_info, nullptr, &pool_));
-    std::array<VkDescriptorSetLayout, keys> layouts;
-    layouts.fill(set_layout_);
-    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    alloc.descriptorPool = pool_;
-    alloc.descriptorSetCount = keys;
-    alloc.pSetLayouts = layouts.data();
-    VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, sets_.data()));
+    pool_ = createDescriptorPool(ctx, keys, {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 5 * keys}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * keys}});
+    allocateSets(ctx, pool_, set_layout_, keys, sets_.data());
     // One set per parity key of the simulation: set k binds the current images of key k.
     for (int key = 0; key < int(keys); ++key) {
         const VkDescriptorImageInfo images[4] = {

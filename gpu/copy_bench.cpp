@@ -27,23 +27,10 @@ struct CopyKernels {
             {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
             {2, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
             {3, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
-        VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-        set_info.bindingCount = 4;
-        set_info.pBindings = bindings;
-        VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &set_layout));
+        set_layout = createSetLayout(ctx, bindings, 4);
         layout = createComputeLayout(ctx, set_layout, sizeof(uint32_t));
-        const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2},
-                                               {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2}};
-        VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-        pool_info.maxSets = 1;
-        pool_info.poolSizeCount = 2;
-        pool_info.pPoolSizes = sizes;
-        VK_CHECK(vkCreateDescriptorPool(ctx.device, &pool_info, nullptr, &pool));
-        VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-        alloc.descriptorPool = pool;
-        alloc.descriptorSetCount = 1;
-        alloc.pSetLayouts = &set_layout;
-        VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, &set));
+        pool = createDescriptorPool(ctx, 1, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}, {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2}});
+        allocateSets(ctx, pool, set_layout, 1, &set);
         buffer_copy = build("copy_buffer");
         image_copy = build("copy_image");
     }

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <stdexcept>
 #include <vector>
 
@@ -38,6 +39,14 @@ std::vector<uint32_t> loadSpirv(const std::filesystem::path& path);
 
 // Wraps SPIR-V words in a module; destroy it with vkDestroyShaderModule once pipelines exist.
 VkShaderModule createShaderModule(const Context& ctx, const std::vector<uint32_t>& code);
+
+// A descriptor set layout of `count` bindings.
+VkDescriptorSetLayout createSetLayout(const Context& ctx, const VkDescriptorSetLayoutBinding* bindings, uint32_t count);
+// A pool for `max_sets` descriptor sets holding, in all, the descriptors of `sizes`.
+VkDescriptorPool createDescriptorPool(const Context& ctx, uint32_t max_sets, std::initializer_list<VkDescriptorPoolSize> sizes);
+// `count` sets of one layout from `pool`, into out[0 .. count).
+void allocateSets(const Context& ctx, VkDescriptorPool pool, VkDescriptorSetLayout layout, uint32_t count,
+                  VkDescriptorSet* out);
 
 // The layout of compute pipelines over one descriptor set with `push_bytes` of push constants.
 VkPipelineLayout createComputeLayout(const Context& ctx, VkDescriptorSetLayout set_layout, uint32_t push_bytes);

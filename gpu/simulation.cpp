@@ -134,27 +134,11 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
         bindings[b] = {b, buffer ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
                        1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     }
-    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    set_info.bindingCount = BINDING_COUNT;
-    set_info.pBindings = bindings.data();
-    VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &set_layout_));
-
+    set_layout_ = createSetLayout(ctx, bindings.data(), BINDING_COUNT);
     pipeline_layout_ = createComputeLayout(ctx, set_layout_, sizeof(PushConstants));
-
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kParityKeys * BINDING_COUNT},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kParityKeys * BINDING_COUNT}};
-    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pool_info.maxSets = kParityKeys;
-    pool_info.poolSizeCount = 2;
-    pool_info.pPoolSizes = sizes;
-    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pool_info, nullptr, &descriptor_pool_));
-    std::array<VkDescriptorSetLayout, kParityKeys> layouts;
-    layouts.fill(set_layout_);
-    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    alloc.descriptorPool = descriptor_pool_;
-    alloc.descriptorSetCount = kParityKeys;
-    alloc.pSetLayouts = layouts.data();
-    VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, sets_.data()));
+    descriptor_pool_ = createDescriptorPool(ctx, kParityKeys, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kParityKeys * BINDING_COUNT},
+                                                               {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kParityKeys * BINDING_COUNT}});
+    allocateSets(ctx, descriptor_pool_, set_layout_, kParityKeys, sets_.data());
 
     // Set `key` binds, for each ping-pong field, cur = [its bit of key], next = the other half.
     for (int parity = 0; parity < kParityKeys; ++parity) {

@@ -114,22 +114,10 @@ SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<co
     for (uint32_t b = 0; b < SB_COUNT; ++b)
         bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, b == SB_POOL ? SNAPSHOT_POOL_CHUNKS : 1u,
                        VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    set_info.bindingCount = SB_COUNT;
-    set_info.pBindings = bindings;
-    VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &set_layout_));
+    set_layout_ = createSetLayout(ctx, bindings, SB_COUNT);
     layout_ = createComputeLayout(ctx, set_layout_, sizeof(SnapshotPush));
-    const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SB_COUNT - 1 + SNAPSHOT_POOL_CHUNKS};
-    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pool_info.maxSets = 1;
-    pool_info.poolSizeCount = 1;
-    pool_info.pPoolSizes = &size;
-    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pool_info, nullptr, &descriptor_pool_));
-    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    alloc.descriptorPool = descriptor_pool_;
-    alloc.descriptorSetCount = 1;
-    alloc.pSetLayouts = &set_layout_;
-    VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, &set_));
+    descriptor_pool_ = createDescriptorPool(ctx, 1, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SB_COUNT - 1 + SNAPSHOT_POOL_CHUNKS}});
+    allocateSets(ctx, descriptor_pool_, set_layout_, 1, &set_);
     // The pool's bindings past its last buffer repeat the first (never read).
     VkDescriptorBufferInfo chunks[SNAPSHOT_POOL_CHUNKS];
     for (size_t c = 0; c < SNAPSHOT_POOL_CHUNKS; ++c) chunks[c] = {pools_[c < pools_.size() ? c : 0].buffer, 0, VK_WHOLE_SIZE};

@@ -123,17 +123,12 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     std::array<VkDescriptorSetLayoutBinding, R_IMAGE_COUNT> image_bindings{};
     for (uint32_t b = 0; b < R_IMAGE_COUNT; ++b)
         image_bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, stages, nullptr};
-    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    set_info.bindingCount = R_IMAGE_COUNT;
-    set_info.pBindings = image_bindings.data();
-    VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &image_layout_));
+    image_layout_ = gpu::createSetLayout(ctx, image_bindings.data(), R_IMAGE_COUNT);
     std::array<VkDescriptorSetLayoutBinding, R_FRAME_BINDINGS> frame_bindings{};
     for (uint32_t b = 0; b < R_FRAME_BINDINGS; ++b)
         frame_bindings[b] = {b, b == R_FRAME ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
                              stages, nullptr};
-    set_info.bindingCount = R_FRAME_BINDINGS;
-    set_info.pBindings = frame_bindings.data();
-    VK_CHECK(vkCreateDescriptorSetLayout(ctx.device, &set_info, nullptr, &frame_layout_));
+    frame_layout_ = gpu::createSetLayout(ctx, frame_bindings.data(), R_FRAME_BINDINGS);
     const VkDescriptorSetLayout layouts[2] = {image_layout_, frame_layout_};
     VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     layout_info.setLayoutCount = 2;
@@ -141,23 +136,13 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &pipeline_layout_));
 
     constexpr uint32_t keys = gpu::Simulation::kParityKeys;
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, keys * R_IMAGE_COUNT},
-                                          {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, frames_},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames_ * (R_FRAME_BINDINGS - 1)}};
-    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pool_info.maxSets = keys + frames_;
-    pool_info.poolSizeCount = 3;
-    pool_info.pPoolSizes = sizes;
-    VK_CHECK(vkCreateDescriptorPool(ctx.device, &pool_info, nullptr, &pool_));
+    pool_ = gpu::createDescriptorPool(ctx, keys + frames_,
+                                      {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, keys * R_IMAGE_COUNT},
+                                       {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, frames_},
+                                       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames_ * (R_FRAME_BINDINGS - 1)}});
 
     // One image set per parity key of the simulation: set k binds the current images of key k.
-    std::array<VkDescriptorSetLayout, keys> image_layouts;
-    image_layouts.fill(image_layout_);
-    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    alloc.descriptorPool = pool_;
-    alloc.descriptorSetCount = keys;
-    alloc.pSetLayouts = image_layouts.data();
-    VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, image_sets_));
+    gpu::allocateSets(ctx, pool_, image_layout_, keys, image_sets_);
     using gpu::Field;
     gpu::createStorageImage(sun_, ctx, uint32_t(sim.width()), uint32_t(sim.height()), VK_FORMAT_R32_SFLOAT);
     gpu::createStorageImage(unused_rgba_, ctx, 1, 1, VK_FORMAT_R32G32B32A32_SFLOAT);
@@ -216,9 +201,7 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
         std::memset(pick_buffers_[i].mapped, 0, kPickBytes);
         const uint32_t no_range[2] = {0xFFFFFFFFu, 0u}; // ground_lo, ground_hi
         std::memcpy(static_cast<char*>(pick_buffers_[i].mapped) + 20, no_range, sizeof no_range);
-        alloc.descriptorSetCount = 1;
-        alloc.pSetLayouts = &frame_layout_;
-        VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, &frame_sets_[i]));
+        gpu::allocateSets(ctx, pool_, frame_layout_, 1, &frame_sets_[i]);
         const VkDescriptorBufferInfo infos[R_FRAME_BINDINGS] = {
             {uniform_buffers_[i].buffer, 0, sizeof(FrameUniforms)}, {pick_buffers_[i].buffer, 0, kPickBytes},
             {vertex_buffers_[i].buffer, 0, VK_WHOLE_SIZE}, {water_index_buffers_[i].buffer, 0, VK_WHOLE_SIZE},
