@@ -135,13 +135,14 @@ const std::vector<PassInfo>& passTable() {
         {"water_table_init", {}},
         {"water_table", {}},
         {"water_table_store", {}},
+        {"reduce_subgroups", {}},
     };
     return table;
 }
 
 const PassInfo& info(Pass p) {
     const std::vector<PassInfo>& table = passTable();
-    static_assert(kPassCount == 47, "a pass was added: give it a row in passTable()");
+    static_assert(kPassCount == 48, "a pass was added: give it a row in passTable()");
     return table.at(static_cast<size_t>(p));
 }
 
@@ -178,7 +179,13 @@ double passBytesPerCell(Pass p, const SimParams& params, int width, int height) 
         const uint32_t groups = params.group_count_x > 0 && params.group_count_y > 0
                                     ? uint32_t(params.group_count_x) * uint32_t(params.group_count_y)
                                     : groupsCovering(width, 16) * groupsCovering(height, 16);
-        return double(partialsCount(groups)) * sizeof(double) / cells;
+        // CPU drivers: each subgroup's partial of each slot the step produces, written by the
+        // producing passes and read by the fold's first half (reduce_subgroups.comp).
+        double subgroups = 0.0;
+        if (params.partials_per_group > 1 && p == Pass::ReducePartials)
+            for (int slot = 0; slot < REDUCE_SLOTS; ++slot)
+                if (slotActive(params, slot)) subgroups += 2.0 * double(groups) * params.partials_per_group;
+        return (double(partialsCount(groups)) + subgroups) * sizeof(double) / cells;
     }
     double bytes = info(p).buffer_bytes;
     for (const Access& a : info(p).accesses) {

@@ -49,6 +49,12 @@ void Simulation::recordPipeStep(VkCommandBuffer cmd, GpuTimer* timer) {
 // Level k of the fold holds levels[k] partials per slot, at offset(k) in the partials buffer.
 void Simulation::recordFoldLevels(VkCommandBuffer cmd) {
     const std::vector<uint32_t> levels = foldLevelSizes(width_, height_, shape_);
+    if (partials_per_group_ > 1) {
+        // CPU drivers: each workgroup's subgroups into the first level (reduce_subgroups.comp).
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(Pass::ReduceSubgroups));
+        vkCmdDispatch(cmd, groupsCovering(int(levels[0]), 64), REDUCE_SLOTS, 1);
+        computeBarrier(cmd);
+    }
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(Pass::ReducePartials));
     uint32_t offset = 0;
     for (size_t k = 0; k + 1 < levels.size(); ++k) {

@@ -64,13 +64,16 @@ bool splitsWideFields(const Context& ctx, int width, int height) {
     return ctx.max_allocation_bytes > 0 && bytes + bytes / 64 > ctx.max_allocation_bytes;
 }
 
-uint64_t simulationBytes(int width, int height) {
+uint64_t simulationBytes(int width, int height, uint32_t partials_per_group) {
     const uint64_t cells = uint64_t(width) * uint64_t(height);
     // The fields, and the particles' height changes (the sums per workgroup follow).
     const uint64_t per_cell = fieldBytesPerCell() + sizeof(int64_t);
     uint64_t sums = 0;
-    for (const WorkgroupShape& s : workgroupShapes())
-        sums = std::max(sums, (partialsCount(workgroupCount(width, height, s)) + 2 * uint64_t(workgroupCount(width, height, s))) * sizeof(double));
+    for (const WorkgroupShape& s : workgroupShapes()) {
+        const uint64_t groups = workgroupCount(width, height, s);
+        const uint64_t subgroups = partials_per_group > 1 ? uint64_t(REDUCE_SLOTS) * groups * partials_per_group : 0;
+        sums = std::max(sums, (partialsCount(uint32_t(groups)) + subgroups + 2 * groups) * sizeof(double));
+    }
     return cells * per_cell + sums + sizeof(SimParams) + sizeof(Totals) + kMaxSprings * sizeof(Spring) +
            sizeof(SeaControl);
 }
@@ -88,7 +91,17 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     : ctx_(ctx), width_(width), height_(height), pipe_passes_(resolvePipePasses(ctx, pipe)),
       shape_(resolveWorkgroupShape(ctx, shape)) {
     assert(width > 0 && height > 0);
-    const uint64_t need = simulationBytes(width, height);
+    // One partial per subgroup (CPU drivers) while the partials buffer stays one allocation and
+    // one binding (maxStorageBufferRange: 128 MiB on lavapipe, about 2600^2 cells).
+    partials_per_group_ = resolvePartialsPerGroup(ctx);
+    if (partials_per_group_ > 1) {
+        const uint32_t groups = workgroupCount(width, height, shape_);
+        const uint64_t bytes = (partialsCount(groups) + uint64_t(REDUCE_SLOTS) * groups * partials_per_group_) * sizeof(double);
+        if (bytes > ctx.properties.limits.maxStorageBufferRange ||
+            (ctx.max_allocation_bytes > 0 && bytes > ctx.max_allocation_bytes))
+            partials_per_group_ = 1;
+    }
+    const uint64_t need = simulationBytes(width, height, partials_per_group_);
     if (ctx.device_local_bytes > 0 && need > ctx.device_local_bytes)
         throw DeviceError("a " + std::to_string(width) + "x" + std::to_string(height) +
                           " grid needs " + std::to_string(need >> 20) + " MiB of GPU memory; " +
@@ -101,7 +114,10 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
 
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     createBuffer(params_buffer_, ctx, sizeof(SimParams), storage, false);
-    createBuffer(partials_, ctx, partialsCount(workgroupCount(width, height, shape_)) * sizeof(double), storage, false);
+    // The fold's levels, then (CPU drivers) the partials of each subgroup.
+    const uint32_t groups = workgroupCount(width, height, shape_);
+    const uint64_t subgroup_partials = partials_per_group_ > 1 ? uint64_t(REDUCE_SLOTS) * groups * partials_per_group_ : 0;
+    createBuffer(partials_, ctx, (partialsCount(groups) + subgroup_partials) * sizeof(double), storage, false);
     createBuffer(totals_, ctx, sizeof(Totals), storage, true);
     createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
     createBuffer(delta_, ctx, uint64_t(width) * uint64_t(height) * sizeof(int64_t), storage, false); // particles.glsl
@@ -249,6 +265,9 @@ void Simulation::setParams(const SimParams& params) {
     params_.group_count_y = static_cast<int>(groupsCovering(height_, shape_.y));
     params_.tile_count_x = static_cast<int>(groupsCovering(width_, FLUVIAL_TILE));
     params_.tile_count_y = static_cast<int>(groupsCovering(height_, FLUVIAL_TILE));
+    params_.partials_per_group = static_cast<int>(partials_per_group_);
+    params_.subgroup_partials_at =
+        partials_per_group_ > 1 ? static_cast<int>(partialsCount(workgroupCount(width_, height_, shape_))) : 0;
     params_.rain_uniform = rain_uniform_ ? 1 : 0;
     params_.spring_count = static_cast<int>(springs_.size());
     params_dirty_ = true;
@@ -327,11 +346,14 @@ VkPipeline Simulation::createPipeline(VkShaderModule module) const {
     struct {
         VkBool32 split;
         uint32_t x, y;
-    } const values{split_wide_ ? VK_TRUE : VK_FALSE, uint32_t(shape_.x), uint32_t(shape_.y)};
-    const VkSpecializationMapEntry entries[3] = {{SPEC_SPLIT_WIDE, 0, sizeof(VkBool32)},
-                                                 {SPEC_WG_X, sizeof(VkBool32), sizeof(uint32_t)},
-                                                 {SPEC_WG_Y, sizeof(VkBool32) + sizeof(uint32_t), sizeof(uint32_t)}};
-    const VkSpecializationInfo spec{3, entries, sizeof values, &values};
+        VkBool32 subgroup_partials;
+    } const values{split_wide_ ? VK_TRUE : VK_FALSE, uint32_t(shape_.x), uint32_t(shape_.y),
+                   partials_per_group_ > 1 ? VK_TRUE : VK_FALSE};
+    const VkSpecializationMapEntry entries[4] = {{SPEC_SPLIT_WIDE, 0, sizeof(VkBool32)},
+                                                 {SPEC_WG_X, 4, sizeof(uint32_t)},
+                                                 {SPEC_WG_Y, 8, sizeof(uint32_t)},
+                                                 {SPEC_SUBGROUP_PARTIALS, 12, sizeof(VkBool32)}};
+    const VkSpecializationInfo spec{4, entries, sizeof values, &values};
     return createComputePipeline(ctx_, pipeline_layout_, module, &spec);
 }
 

@@ -74,6 +74,7 @@ enum class Pass {
     SeaSpill, WaterExchange, GroundwaterFlow, GroundwaterHead, SeaControl, SeaCommit,
     // The equilibrium water table (gpu/water_table.cpp): start, red-black rounds, result.
     WaterTableInit, WaterTable, WaterTableStore,
+    ReduceSubgroups, // CPU drivers: the fold's first half, each workgroup's subgroups (resolvePartialsPerGroup)
     Count
 };
 constexpr int kPassCount = static_cast<int>(Pass::Count);
@@ -110,8 +111,9 @@ struct Spring {
 
 // GPU bytes a W x H simulation needs (checked against the device before allocating), without the
 // fluvial model's buffers: those are allocated only when that model is first used. The most of
-// any workgroup shape (the sums' buffers follow the workgroups).
-uint64_t simulationBytes(int width, int height);
+// any workgroup shape (the sums' buffers follow the workgroups), with `partials_per_group` of the
+// step's sums per workgroup and slot (resolvePartialsPerGroup).
+uint64_t simulationBytes(int width, int height, uint32_t partials_per_group = 1);
 // GPU bytes of the fluvial model's buffers on a W x H grid (Simulation::allocateFluvial).
 uint64_t fluvialBytes(int width, int height);
 // The largest of the fluvial model's buffers (each is bound whole: it must fit the device's
@@ -196,6 +198,8 @@ public:
     bool splitWide() const { return split_wide_; }
     PipePasses pipePasses() const { return pipe_passes_; }
     WorkgroupShape workgroupShape() const { return shape_; }
+    // Partials of the step's sums per workgroup and slot (resolvePartialsPerGroup at creation).
+    uint32_t partialsPerGroup() const { return partials_per_group_; }
     // The passes of one step of the current model, as recordStep records them.
     const std::vector<Pass>& stepPasses() const { return modelPasses(params_.model, pipe_passes_); }
     // Records a single pass (tests); does not flip parity. SeaSpill, WaterExchange and
@@ -361,6 +365,7 @@ private:
     bool split_wide_ = false;   // 4-channel fields as two rg32f images each
     PipePasses pipe_passes_ = PipePasses::Fused;
     WorkgroupShape shape_{16, 16}; // the grid passes' workgroups (the fluvial model's: FLUVIAL_TILE^2)
+    uint32_t partials_per_group_ = 1; // > 1: one partial per subgroup (CPU drivers)
     bool rain_uniform_ = true;  // the rain mask is 1 everywhere
     int substeps_ = 1;          // the pipe step's CFL sub-steps
     long long substeps_taken_ = 0;

@@ -24,6 +24,7 @@ void hashHostState(StateHasher& h, int step_index, int substeps, const std::vect
     SimParams hashed = params;
     hashed.group_count_x = hashed.group_count_y = 0;
     hashed.tile_count_x = hashed.tile_count_y = 0;
+    hashed.partials_per_group = hashed.subgroup_partials_at = 0; // the device's, too
     h.add(&hashed, sizeof hashed);
 }
 

@@ -64,4 +64,16 @@ WorkgroupShape resolveWorkgroupShape(const Context& ctx, WorkgroupShape asked) {
     return deviceRunsShape(ctx, rows) ? rows : square;
 }
 
+uint32_t resolvePartialsPerGroup(const Context& ctx) {
+    const uint32_t subgroup = subgroupSize(ctx);
+    const uint32_t per_group = subgroup >= 4 && WG_SIZE % subgroup == 0 ? WG_SIZE / subgroup : 1;
+    if (const char* env = std::getenv("ALLUVIUM_PARTIALS"); env && *env) {
+        const std::string mode = env;
+        if (mode == "workgroup") return 1;
+        if (mode == "subgroup") return per_group;
+        throw DeviceError("ALLUVIUM_PARTIALS='" + mode + "' is not 'workgroup' or 'subgroup'");
+    }
+    return ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? per_group : 1;
+}
+
 } // namespace alluvium::gpu

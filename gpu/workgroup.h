@@ -42,6 +42,15 @@ uint32_t subgroupSize(const Context& ctx);
 // took 38-40 ms with 64x4 against 44-53 with 16x16 and 50-54 with 8x32.
 WorkgroupShape resolveWorkgroupShape(const Context& ctx, WorkgroupShape asked = {});
 
+// Partials of the step's sums per workgroup and slot (shaders/partials.glsl). 1 on GPUs: each
+// workgroup folds its subgroups' sums in shared memory, after a barrier. On CPU drivers, its
+// subgroups (WG_SIZE / subgroup size: 32 on lavapipe), each written without a barrier, and
+// folded in the same order by a pass of their own (reduce_subgroups.comp): the totals are bit
+// for bit the same either way. A barrier makes lavapipe run the whole pass as coroutines: at
+// 512^2 the pipe step took 39.1-40.0 ms with it, 37.2-37.4 ms this way. ALLUVIUM_PARTIALS=workgroup|subgroup
+// overrides (DeviceError for anything else).
+uint32_t resolvePartialsPerGroup(const Context& ctx);
+
 // Workgroups (or tiles) of `tile` cells that cover `cells` cells.
 inline uint32_t groupsCovering(int cells, int tile) {
     return static_cast<uint32_t>((cells + tile - 1) / tile);

@@ -104,6 +104,7 @@ using uint = uint32_t;
 #define SPEC_SPLIT_WIDE 0   // bool: 4-channel fields are split into two rg32f images
 #define SPEC_WG_X 1         // uint: the grid passes' workgroup shape (WG_X x WG_Y = WG_SIZE)
 #define SPEC_WG_Y 2
+#define SPEC_SUBGROUP_PARTIALS 3 // bool: one partial per subgroup, without a barrier (partials.glsl)
 
 // Reduction slots: each pass that moves mass writes its per-subgroup sums (m^3) into its slot.
 #define SLOT_RAIN 0
@@ -313,6 +314,11 @@ struct SimParams {
     float fluvial_rainfall;       // fluvial model: m/s of rain (times the rain mask) that lakes balance against it
     int tile_count_x;             // fluvial model: its FLUVIAL_TILE^2 tiles across and down
     int tile_count_y;
+    // The step's sums on CPU drivers (SPEC_SUBGROUP_PARTIALS): partials per workgroup and slot
+    // (its subgroups; 1 elsewhere), and where in partials[] they start (reduce_subgroups.comp
+    // folds them into the fold's first level).
+    int partials_per_group;
+    int subgroup_partials_at;
 };
 
 // Per dispatch, in push constants (changes every step, unlike SimParams).
@@ -376,9 +382,12 @@ struct Totals {
 #define REDUCE_WAVE_ONLY 1 // reduce_totals' mode after wave_speed.comp
 #define REDUCE_GROUNDWATER_ONLY 2 // musgrave and simple: only the groundwater's sums (their own go through grid_totals)
 
-#ifndef __cplusplus
 // Whether `slot` is written this step. Features that are off (no springs, closed edges, a
-// disabled pass) skip their reductions. Writers and the fold passes both ask this.
+// disabled pass) skip their reductions. Writers and the fold passes both ask this (and the
+// bench, for the bytes of the sums).
+#ifdef __cplusplus
+inline
+#endif
 bool slotActive(SimParams q, int slot) {
     switch (slot) {
     case SLOT_RAIN: return q.rain_rate > 0.0;
@@ -402,7 +411,6 @@ bool slotActive(SimParams q, int slot) {
     default: return true;
     }
 }
-#endif
 
 #ifdef __cplusplus
 // The groundwater's flow sub-steps come in pairs (groundwater -> groundwater_mid -> groundwater):

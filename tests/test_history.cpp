@@ -57,6 +57,7 @@ State capture(const gpu::Simulation& sim) {
     h.add(s.springs.data(), s.springs.size() * sizeof(gpu::Spring));
     gpu::SimParams hashed = s.params; // less the workgroup counts (the device's shape, not the state)
     hashed.group_count_x = hashed.group_count_y = hashed.tile_count_x = hashed.tile_count_y = 0;
+    hashed.partials_per_group = hashed.subgroup_partials_at = 0;
     h.add(&hashed, sizeof hashed);
     s.digest = h.value();
     return s;

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "gpu_fixture.h"
+#include "test_util.h"
 
 namespace alluvium::test {
 namespace {
@@ -157,12 +158,16 @@ class FoldTest : public GpuTest {};
 // partials take (with 16x16 workgroups) one level (1x50: 4 workgroups), two (1024x1024: 4096,
 // then 16; 16384x5, the widest image lavapipe allows: 1024, then 4), a last block of 2 (4097x17:
 // 514 partials, then 3) and an odd 333x257; with 64x4, 1x50 is 13 workgroups down one column.
+// Both kinds of partials: one per workgroup (GPUs) and one per subgroup, folded per workgroup by
+// reduce_subgroups (CPU drivers).
 TEST_F(FoldTest, SumWithin1e9AndMaxExactly) {
+    for (const char* partials : {"workgroup", "subgroup"}) // GPUs' partials, CPU drivers' (workgroup.h)
     for (const gpu::WorkgroupShape& shape : gpu::workgroupShapes())
     for (auto [w, h] : {std::pair{1, 50}, std::pair{1024, 1024}, std::pair{16384, 5}, std::pair{4097, 17},
                         std::pair{333, 257}}) {
         if (!gpu::deviceRunsShape(ctx(), shape)) continue;
-        SCOPED_TRACE(gpu::workgroupShapeName(shape));
+        const ScopedEnv env("ALLUVIUM_PARTIALS", partials);
+        SCOPED_TRACE(gpu::workgroupShapeName(shape) + ", partials per " + partials);
         std::mt19937 rng(uint32_t(w * 7919 + h));
         std::uniform_real_distribution<double> u(0.0, 1.0);
         std::vector<float> values(size_t(w) * size_t(h));
@@ -180,8 +185,8 @@ TEST_F(FoldTest, SumWithin1e9AndMaxExactly) {
         sim.runPass(Pass::ReduceTotals);
         const gpu::Totals t = sim.totals();
         const std::vector<uint32_t> levels = gpu::foldLevelSizes(w, h, sim.workgroupShape());
-        std::printf("[ fold %dx%d, %s ] %zu levels (%u partials per slot first): relative error %.3g\n", w, h,
-                    gpu::workgroupShapeName(shape).c_str(), levels.size(), levels[0],
+        std::printf("[ fold %dx%d, %s, %u per workgroup ] %zu levels (%u partials per slot first): relative error %.3g\n",
+                    w, h, gpu::workgroupShapeName(shape).c_str(), sim.partialsPerGroup(), levels.size(), levels[0],
                     relativeError(t.acc[SLOT_RAIN], cpu_sum));
         EXPECT_LE(relativeError(t.acc[SLOT_RAIN], cpu_sum), 1e-9) << w << "x" << h;
         EXPECT_EQ(t.max_speed, cpu_max) << w << "x" << h;

@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "gpu_fixture.h"
+#include "test_util.h"
 
 // [SECTION] helpers -------------------------------------------------------------------------------
 #include "io/atomic_file.h"
@@ -59,20 +60,6 @@ void writeBytes(const fsys::path& path, std::span<const std::byte> bytes) {
 bool bitEqual(const std::vector<float>& a, const std::vector<float>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
-
-// Sets an environment variable for one scope.
-struct ScopedEnv {
-    std::string name;
-    std::optional<std::string> old;
-    ScopedEnv(std::string n, const std::string& value) : name(std::move(n)) {
-        if (const char* v = std::getenv(name.c_str())) old = v;
-        ::setenv(name.c_str(), value.c_str(), 1);
-    }
-    ~ScopedEnv() {
-        if (old) ::setenv(name.c_str(), old->c_str(), 1);
-        else ::unsetenv(name.c_str());
-    }
-};
 
 // A procedural terrain with rain, open edges and two springs: every accumulator moves.
 struct Scenario {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "gpu_fixture.h"
+#include "test_util.h"
 
 namespace alluvium::test {
 namespace {
@@ -30,6 +31,7 @@ struct ModelCase {
 struct Result {
     std::vector<std::vector<float>> fields;
     gpu::Totals totals{};
+    uint32_t partials_per_group = 0;
 };
 
 const std::vector<Field>& comparedFields() {
@@ -62,6 +64,7 @@ Result runModel(const gpu::Context& ctx, const ModelCase& m, WorkgroupShape shap
     Result r;
     for (Field f : comparedFields()) r.fields.push_back(sim.download(f));
     r.totals = sim.totals();
+    r.partials_per_group = sim.partialsPerGroup();
     return r;
 }
 
@@ -122,22 +125,62 @@ TEST_F(WorkgroupTest, TheDeviceChoosesAShapeItRuns) {
         EXPECT_FALSE(gpu::parseWorkgroupShape(bad).has_value()) << "'" << bad << "'";
     EXPECT_THROW(gpu::resolveWorkgroupShape(ctx(), {128, 2}), gpu::DeviceError);
 
-    // The variable, if the suite runs with it set, is put back afterwards.
-    const char* outer = std::getenv("ALLUVIUM_WORKGROUP");
-    const std::string saved = outer ? outer : "";
-    ::setenv("ALLUVIUM_WORKGROUP", "32x8", 1);
-    EXPECT_EQ(gpu::resolveWorkgroupShape(ctx()), (WorkgroupShape{32, 8}));
     {
+        // (The variable, if the suite runs with it set, is put back afterwards.)
+        const ScopedEnv env("ALLUVIUM_WORKGROUP", "32x8");
+        EXPECT_EQ(gpu::resolveWorkgroupShape(ctx()), (WorkgroupShape{32, 8}));
         gpu::Simulation sim(ctx(), 33, 9);
         EXPECT_EQ(sim.workgroupShape(), (WorkgroupShape{32, 8}));
         EXPECT_EQ(gpu::foldLevelSizes(33, 9, sim.workgroupShape()).at(0), 2u * 2u);
     }
-    ::setenv("ALLUVIUM_WORKGROUP", "12x12", 1);
-    EXPECT_THROW(gpu::resolveWorkgroupShape(ctx()), gpu::DeviceError);
-    if (outer)
-        ::setenv("ALLUVIUM_WORKGROUP", saved.c_str(), 1);
-    else
-        ::unsetenv("ALLUVIUM_WORKGROUP");
+    {
+        const ScopedEnv env("ALLUVIUM_WORKGROUP", "12x12");
+        EXPECT_THROW(gpu::resolveWorkgroupShape(ctx()), gpu::DeviceError);
+    }
+}
+
+// The step's sums as CPU drivers make them (one partial per subgroup, no barrier, then
+// reduce_subgroups) and as GPUs do (each workgroup folds its subgroups in shared memory): the
+// same doubles added in the same order, so every total is the same to the last bit, and so is
+// every field (the sediment correction follows the totals). The pipe model in both forms, with
+// groundwater and a sea (their exchange pass produces sums too), on the device's shape and
+// 16x16. ALLUVIUM_PARTIALS picks the kind.
+TEST_F(WorkgroupTest, SubgroupPartialsSumExactlyAsWorkgroupPartials) {
+    const uint32_t per_subgroup = WG_SIZE / gpu::subgroupSize(ctx());
+    ASSERT_GT(per_subgroup, 1u) << "subgroups as wide as a workgroup: nothing to compare";
+    for (const WorkgroupShape& shape : {gpu::resolveWorkgroupShape(ctx()), WorkgroupShape{16, 16}})
+    for (const ModelCase& m : {ModelCase{"pipe (fused)", MODEL_PIPE, gpu::PipePasses::Fused},
+                               ModelCase{"pipe (direct)", MODEL_PIPE, gpu::PipePasses::Direct}}) {
+        SCOPED_TRACE(std::string(m.name) + ", " + gpu::workgroupShapeName(shape));
+        Result by_workgroup, by_subgroup;
+        {
+            const ScopedEnv env("ALLUVIUM_PARTIALS", "workgroup");
+            EXPECT_EQ(gpu::resolvePartialsPerGroup(ctx()), 1u);
+            by_workgroup = runModel(ctx(), m, shape, 30);
+        }
+        {
+            const ScopedEnv env("ALLUVIUM_PARTIALS", "subgroup");
+            EXPECT_EQ(gpu::resolvePartialsPerGroup(ctx()), per_subgroup);
+            by_subgroup = runModel(ctx(), m, shape, 30);
+        }
+        EXPECT_EQ(by_workgroup.partials_per_group, 1u);
+        EXPECT_EQ(by_subgroup.partials_per_group, per_subgroup);
+        for (size_t f = 0; f < comparedFields().size(); ++f)
+            EXPECT_TRUE(by_subgroup.fields[f] == by_workgroup.fields[f]) << gpu::fieldName(comparedFields()[f]) << " differs";
+        int moving = 0;
+        for (int slot = 0; slot < TOTAL_SLOTS; ++slot) {
+            EXPECT_EQ(by_subgroup.totals.acc[slot], by_workgroup.totals.acc[slot]) << "slot " << slot;
+            moving += by_workgroup.totals.acc[slot] != 0.0 ? 1 : 0;
+        }
+        EXPECT_GE(moving, 8) << "too few totals moved to tell the two apart";
+        EXPECT_EQ(by_subgroup.totals.max_speed, by_workgroup.totals.max_speed);
+        EXPECT_EQ(by_subgroup.totals.step_wave, by_workgroup.totals.step_wave);
+        EXPECT_EQ(by_subgroup.totals.sediment_scale, by_workgroup.totals.sediment_scale);
+        std::printf("[ %s, %s ] %u partials per workgroup vs 1: %d totals moved, all equal\n", m.name,
+                    gpu::workgroupShapeName(shape).c_str(), per_subgroup, moving);
+    }
+    const ScopedEnv env("ALLUVIUM_PARTIALS", "some");
+    EXPECT_THROW(gpu::resolvePartialsPerGroup(ctx()), gpu::DeviceError);
 }
 
 } // namespace
