@@ -179,6 +179,15 @@ TEST_F(WorkgroupTest, SubgroupPartialsSumExactlyAsWorkgroupPartials) {
         std::printf("[ %s, %s ] %u partials per workgroup vs 1: %d totals moved, all equal\n", m.name,
                     gpu::workgroupShapeName(shape).c_str(), per_subgroup, moving);
     }
+    {
+        // Where the subgroups' partials would not fit one allocation (here lowered to 64 KiB), a
+        // simulation keeps one per workgroup.
+        const ScopedEnv env("ALLUVIUM_PARTIALS", "subgroup");
+        gpu::Context low = ctx(); // shares the device; only the limit differs
+        low.max_allocation_bytes = 64 * 1024;
+        EXPECT_EQ(gpu::Simulation(low, 97, 61).partialsPerGroup(), 1u);
+        EXPECT_EQ(gpu::Simulation(ctx(), 97, 61).partialsPerGroup(), per_subgroup);
+    }
     const ScopedEnv env("ALLUVIUM_PARTIALS", "some");
     EXPECT_THROW(gpu::resolvePartialsPerGroup(ctx()), gpu::DeviceError);
 }
