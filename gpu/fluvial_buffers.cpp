@@ -100,7 +100,7 @@ void Simulation::allocateFluvial() {
                               "; " + ctx_.device_name + " allocates at most " +
                               std::to_string(ctx_.max_allocation_bytes >> 20) + " MiB at once");
     }
-    const uint64_t need = simulationBytes(width_, height_) + fluvialBytes(width_, height_);
+    const uint64_t need = simulationBytes(width_, height_, partials_per_group_) + fluvialBytes(width_, height_);
     if (ctx_.device_local_bytes > 0 && need > ctx_.device_local_bytes)
         throw DeviceError(grid + " needs " + std::to_string(need >> 20) + " MiB of GPU memory with the fluvial model's " +
                           std::to_string(fluvialBytes(width_, height_) >> 20) + " MiB of buffers; " + ctx_.device_name +

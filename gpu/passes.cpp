@@ -187,6 +187,14 @@ double passBytesPerCell(Pass p, const SimParams& params, int width, int height) 
                 if (slotActive(params, slot)) subgroups += 2.0 * double(groups) * params.partials_per_group;
         return (double(partialsCount(groups)) + subgroups) * sizeof(double) / cells;
     }
+    if (p == Pass::GridTotals) {
+        // Musgrave's and simple's rain and evaporation sums (grid_models.glsl), written by their
+        // passes and read here: one double per workgroup and slot, per subgroup on CPU drivers.
+        const double groups = params.group_count_x > 0 && params.group_count_y > 0
+                                  ? double(params.group_count_x) * double(params.group_count_y)
+                                  : double(groupsCovering(width, 16)) * double(groupsCovering(height, 16));
+        return 2.0 * 2.0 * groups * std::max(params.partials_per_group, 1) * sizeof(double) / cells;
+    }
     double bytes = info(p).buffer_bytes;
     for (const Access& a : info(p).accesses) {
         if (!happens(a.when, params)) continue;

@@ -72,7 +72,7 @@ uint64_t simulationBytes(int width, int height, uint32_t partials_per_group) {
     for (const WorkgroupShape& s : workgroupShapes()) {
         const uint64_t groups = workgroupCount(width, height, s);
         const uint64_t subgroups = partials_per_group > 1 ? uint64_t(REDUCE_SLOTS) * groups * partials_per_group : 0;
-        sums = std::max(sums, (partialsCount(uint32_t(groups)) + subgroups + 2 * groups) * sizeof(double));
+        sums = std::max(sums, (partialsCount(uint32_t(groups)) + subgroups + 2 * groups * partials_per_group) * sizeof(double));
     }
     return cells * per_cell + sums + sizeof(SimParams) + sizeof(Totals) + kMaxSprings * sizeof(Spring) +
            sizeof(SeaControl);
@@ -122,8 +122,9 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
     createBuffer(delta_, ctx, uint64_t(width) * uint64_t(height) * sizeof(int64_t), storage, false); // particles.glsl
     // The model totals: the droplets' four int64 counters, then musgrave's and simple's water sums
-    // per workgroup (two slots).
-    createBuffer(drained_, ctx, 4 * sizeof(int64_t) + 2 * uint64_t(workgroupCount(width, height, shape_)) * sizeof(double),
+    // per workgroup (two slots; per subgroup on CPU drivers).
+    createBuffer(drained_, ctx,
+                 4 * sizeof(int64_t) + 2 * uint64_t(workgroupCount(width, height, shape_)) * partials_per_group_ * sizeof(double),
                  storage, false);
     // The fluvial model's buffers wait for that model (allocateFluvial); until then its bindings
     // hold this stand-in.

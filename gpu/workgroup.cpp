@@ -70,7 +70,13 @@ uint32_t resolvePartialsPerGroup(const Context& ctx) {
     if (const char* env = std::getenv("ALLUVIUM_PARTIALS"); env && *env) {
         const std::string mode = env;
         if (mode == "workgroup") return 1;
-        if (mode == "subgroup") return per_group;
+        if (mode == "subgroup") {
+            // A GPU may compile a pipeline for another subgroup size than it reports (Intel's 8,
+            // 16 or 32): the partials' layout would not match. CPU drivers keep theirs.
+            if (ctx.properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU)
+                throw DeviceError("ALLUVIUM_PARTIALS=subgroup is for CPU drivers; " + ctx.device_name + " is a GPU");
+            return per_group;
+        }
         throw DeviceError("ALLUVIUM_PARTIALS='" + mode + "' is not 'workgroup' or 'subgroup'");
     }
     return ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? per_group : 1;

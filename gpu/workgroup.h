@@ -49,7 +49,8 @@ WorkgroupShape resolveWorkgroupShape(const Context& ctx, WorkgroupShape asked = 
 // for bit the same either way. A barrier makes lavapipe run the whole pass as coroutines: at
 // 512^2 the pipe step took 39.1-40.0 ms with it, 35.3-37.1 ms this way. The Simulation keeps 1
 // where the subgroups' partials would not fit one binding. ALLUVIUM_PARTIALS=workgroup|subgroup
-// overrides (DeviceError for anything else).
+// overrides (subgroup on CPU drivers only: a GPU may run a pipeline with another subgroup size
+// than it reports; DeviceError for anything else).
 uint32_t resolvePartialsPerGroup(const Context& ctx);
 
 // Workgroups (or tiles) of `tile` cells that cover `cells` cells.

@@ -67,6 +67,9 @@ layout(binding = B_RELAX_B, r32f) uniform image2D relax_b;
 // A 4-channel field too large for one allocation is two rg32f images (gpu/simulation.cpp
 // decides; the host sets this constant for every pipeline of the simulation).
 layout(constant_id = SPEC_SPLIT_WIDE) const bool SPLIT_WIDE = false;
+// The step's sums per subgroup, without a workgroup barrier (CPU drivers: gpu/workgroup.h,
+// resolvePartialsPerGroup; partials.glsl, grid_models.glsl), p.partials_per_group per workgroup.
+layout(constant_id = SPEC_SUBGROUP_PARTIALS) const bool SUBGROUP_PARTIALS = false;
 
 vec4 loadOutflowCur(ivec2 c) {
     if (SPLIT_WIDE) return vec4(imageLoad(outflow_xy_cur, c).xy, imageLoad(outflow_zw_cur, c).xy);

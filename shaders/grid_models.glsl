@@ -43,16 +43,24 @@ layout(std430, binding = B_DRAINED) buffer ModelTotalsBlock {
 shared double water_subgroup_sums[MAX_SUBGROUPS];
 
 // Every invocation of the workgroup, inside the grid or not, must reach this (uniform control
-// flow: it holds barriers), so every sum of the slot is rewritten each step.
+// flow: it holds barriers), so every sum of the slot is rewritten each step. The sums lie at
+// [slot][workgroup][p.partials_per_group]: one per workgroup on GPUs; on CPU drivers
+// (SUBGROUP_PARTIALS) one per subgroup, without the barriers, which grid_totals adds up per
+// workgroup in the order used here, so the totals are the same to the bit.
 void addWaterSum(int slot, float value) {
     double sum = subgroupAdd(double(value));
+    uint groups = uint(p.group_count_x * p.group_count_y);
+    uint group = gl_WorkGroupID.y * uint(p.group_count_x) + gl_WorkGroupID.x;
+    if (SUBGROUP_PARTIALS) {
+        // every lane: the same value at the same address (one store on a CPU driver)
+        water_sums[(uint(slot) * groups + group) * uint(p.partials_per_group) + gl_SubgroupID] = sum;
+        return;
+    }
     if (subgroupElect()) water_subgroup_sums[gl_SubgroupID] = sum;
     barrier();
     if (gl_LocalInvocationIndex == 0u) {
         double acc = 0.0lf;
         for (uint g = 0u; g < gl_NumSubgroups; ++g) acc += water_subgroup_sums[g];
-        uint groups = uint(p.group_count_x * p.group_count_y);
-        uint group = gl_WorkGroupID.y * uint(p.group_count_x) + gl_WorkGroupID.x;
         water_sums[uint(slot) * groups + group] = acc;
     }
     barrier();

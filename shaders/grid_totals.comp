@@ -1,6 +1,7 @@
 #version 450
-// The musgrave and simple models' last pass: this step's rain and evaporation (the per-workgroup
-// double sums their passes left in the model-totals buffer, grid_models.glsl) folded into the run's
+// The musgrave and simple models' last pass: this step's rain and evaporation (the per-workgroup,
+// on CPU drivers per-subgroup, double sums their passes left in the model-totals buffer,
+// grid_models.glsl) folded into the run's
 // double totals, so their reports keep a water budget like the pipe model's. One workgroup; a
 // fixed order, no atomics: deterministic.
 #extension GL_GOOGLE_include_directive : require
@@ -19,7 +20,12 @@ shared double sums[REDUCE_SIZE];
 double slotTotal(uint slot) {
     const uint count = uint(p.group_count_x * p.group_count_y), i = gl_LocalInvocationIndex;
     double acc = 0.0;
-    for (uint g = i; g < count; g += REDUCE_SIZE) acc += water_sums[slot * count + g];
+    const uint per_group = uint(p.partials_per_group); // CPU drivers: each workgroup's subgroups
+    for (uint g = i; g < count; g += REDUCE_SIZE) {
+        double group_sum = 0.0lf; // in grid_models.glsl's order: the same double as a GPU's
+        for (uint s = 0u; s < per_group; ++s) group_sum += water_sums[(slot * count + g) * per_group + s];
+        acc += group_sum;
+    }
     sums[i] = acc;
     barrier();
     for (uint stride = REDUCE_SIZE / 2; stride > 0; stride >>= 1) {

@@ -14,12 +14,11 @@
 
 shared double partial_subgroups[PARTIALS_MAX * SUBGROUPS_MAX];
 
-// CPU drivers (gpu/workgroup.h, resolvePartialsPerGroup): each subgroup leaves its partial in
-// partials[] and the workgroup holds no barrier; reduce_subgroups.comp then folds each
-// workgroup's subgroups in the order the loop below does, so the sums are bit for bit the same.
-// A barrier makes a CPU driver run the whole pass as coroutines: on lavapipe at 512^2 the step
-// took 39.1-40.0 ms with it, 35.3-37.1 ms this way (reduce_subgroups included).
-layout(constant_id = SPEC_SUBGROUP_PARTIALS) const bool SUBGROUP_PARTIALS = false;
+// CPU drivers (SUBGROUP_PARTIALS, common.glsl): each subgroup leaves its partial in partials[]
+// and the workgroup holds no barrier; reduce_subgroups.comp then folds each workgroup's
+// subgroups in the order the loop below does, so the sums are bit for bit the same. A barrier
+// makes a CPU driver run the whole pass as coroutines: on lavapipe at 512^2 the step took
+// 39.1-40.0 ms with it, 35.3-37.1 ms this way (reduce_subgroups included).
 
 bool slotIsMax(int slot) { return slot == SLOT_MAX_SPEED || slot == SLOT_MAX_WAVE; }
 uint partialGroupCount() { return uint(p.group_count_x) * uint(p.group_count_y); }

@@ -504,7 +504,7 @@ TEST_F(Fluvial, BuffersAreAllocatedOnlyWhenTheModelIsUsed) {
     narrow.properties.limits.maxStorageBufferRange = uint32_t(gpu::fluvialLargestBuffer(w, h) - 4);
     refused(narrow, "binds at most");
     gpu::Context small = ctx();
-    small.device_local_bytes = gpu::simulationBytes(w, h) + gpu::fluvialBytes(w, h) / 2;
+    small.device_local_bytes = gpu::simulationBytes(w, h, gpu::resolvePartialsPerGroup(ctx())) + gpu::fluvialBytes(w, h) / 2;
     refused(small, "MiB of GPU memory");
 }
 
