@@ -42,6 +42,7 @@ std::vector<Size> parseSizes(const std::string& text) {
 struct SizeResult {
     Size size{};
     gpu::WorkgroupShape shape{};
+    uint32_t partials_per_group = 1; // the step's sums per workgroup (> 1: per subgroup, CPU drivers)
     std::vector<gpu::Pass> passes;  // of one step, in order
     std::vector<double> pass_ms;    // per pass, in order
     std::vector<double> pass_bytes; // per cell, per pass
@@ -120,6 +121,7 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, S
 
     r.size = n;
     r.shape = sim.workgroupShape();
+    r.partials_per_group = sim.partialsPerGroup();
     r.fluvial = sim.fluvialControl();
     r.passes = passes;
     r.substeps = substeps;
@@ -182,6 +184,7 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
             nlohmann::json js;
             js["size"] = std::to_string(n.w) + "x" + std::to_string(n.h);
             js["workgroup"] = gpu::workgroupShapeName(r.shape);
+            js["partials_per_group"] = r.partials_per_group;
             js["width"] = n.w;
             js["height"] = n.h;
             js["step_ms"] = r.step_ms;

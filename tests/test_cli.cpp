@@ -699,8 +699,9 @@ TEST(CliRun, FluvialBenchPhasesAndRounds) {
 }
 
 // bench --workgroup all: each size once per workgroup shape the device runs (all four on
-// lavapipe and on GPUs with 32 KiB of shared memory or more), each entry naming its shape, and
-// the shape the device would choose.
+// lavapipe and on GPUs with 32 KiB of shared memory or more), each entry naming its shape and
+// how many partials of the step's sums each workgroup leaves, and the shape the device would
+// choose.
 TEST(CliRun, BenchComparesWorkgroupShapes) {
     Scratch s;
     const CliResult r = runCli({"bench", "--sizes", "33x17", "--steps", "2", "--workgroup", "all", "--json"}, s.io);
@@ -711,6 +712,9 @@ TEST(CliRun, BenchComparesWorkgroupShapes) {
         EXPECT_EQ(size["size"], "33x17");
         EXPECT_GT(size["step_ms"].get<double>(), 0.0);
         shapes.push_back(size["workgroup"].get<std::string>());
+        // the step's sums per workgroup: 1, or (CPU drivers) its subgroups, 256 / subgroup size
+        const uint32_t per_group = size["partials_per_group"].get<uint32_t>();
+        EXPECT_TRUE(per_group == 1 || per_group == WG_SIZE / j["subgroup_size"].get<uint32_t>()) << per_group;
     }
     EXPECT_EQ(shapes, (std::vector<std::string>{"8x32", "16x16", "32x8", "64x4"}));
     EXPECT_NE(std::find(shapes.begin(), shapes.end(), j["workgroup_auto"].get<std::string>()), shapes.end())
