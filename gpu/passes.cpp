@@ -164,6 +164,13 @@ bool happens(When when, const SimParams& q) {
     return false;
 }
 
+// Workgroups of the grid passes (the simulation's, once setParams filled them in; else 16 x 16).
+double sumWorkgroups(const SimParams& params, int width, int height) {
+    return params.group_count_x > 0 && params.group_count_y > 0
+               ? double(params.group_count_x) * double(params.group_count_y)
+               : double(groupsCovering(width, 16)) * double(groupsCovering(height, 16));
+}
+
 } // namespace
 
 const char* passName(Pass p) { return info(p).name; }
@@ -175,10 +182,8 @@ double passBytesPerCell(Pass p, const SimParams& params, int width, int height) 
         if ((params.model == MODEL_MUSGRAVE || params.model == MODEL_SIMPLE) && !happens(When::Groundwater, params))
             return 0.0;
         // The fold reads every level's partials once and writes the next level (doubles); the
-        // first level holds one per workgroup (the simulation's, once setParams filled them in).
-        const uint32_t groups = params.group_count_x > 0 && params.group_count_y > 0
-                                    ? uint32_t(params.group_count_x) * uint32_t(params.group_count_y)
-                                    : groupsCovering(width, 16) * groupsCovering(height, 16);
+        // first level holds one per workgroup.
+        const auto groups = uint32_t(sumWorkgroups(params, width, height));
         // CPU drivers: each subgroup's partial of each slot the step produces, written by the
         // producing passes and read by the fold's first half (reduce_subgroups.comp).
         double subgroups = 0.0;
@@ -190,10 +195,7 @@ double passBytesPerCell(Pass p, const SimParams& params, int width, int height) 
     if (p == Pass::GridTotals) {
         // Musgrave's and simple's rain and evaporation sums (grid_models.glsl), written by their
         // passes and read here: one double per workgroup and slot, per subgroup on CPU drivers.
-        const double groups = params.group_count_x > 0 && params.group_count_y > 0
-                                  ? double(params.group_count_x) * double(params.group_count_y)
-                                  : double(groupsCovering(width, 16)) * double(groupsCovering(height, 16));
-        return 2.0 * 2.0 * groups * std::max(params.partials_per_group, 1) * sizeof(double) / cells;
+        return 2.0 * 2.0 * sumWorkgroups(params, width, height) * std::max(params.partials_per_group, 1) * sizeof(double) / cells;
     }
     double bytes = info(p).buffer_bytes;
     for (const Access& a : info(p).accesses) {

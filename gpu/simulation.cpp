@@ -51,7 +51,6 @@ void checkSubgroups(const Context& ctx) {
 
 } // namespace
 
-
 uint64_t partialsCount(uint32_t workgroups) {
     uint64_t n = 0;
     for (uint32_t level : foldLevelSizes(workgroups)) n += uint64_t(level) * REDUCE_SLOTS;
@@ -70,9 +69,9 @@ uint64_t simulationBytes(int width, int height, uint32_t partials_per_group) {
     const uint64_t per_cell = fieldBytesPerCell() + sizeof(int64_t);
     uint64_t sums = 0;
     for (const WorkgroupShape& s : workgroupShapes()) {
-        const uint64_t groups = workgroupCount(width, height, s);
-        const uint64_t subgroups = partials_per_group > 1 ? uint64_t(REDUCE_SLOTS) * groups * partials_per_group : 0;
-        sums = std::max(sums, (partialsCount(uint32_t(groups)) + subgroups + 2 * groups * partials_per_group) * sizeof(double));
+        const uint32_t groups = workgroupCount(width, height, s);
+        sums = std::max(sums, (partialsBufferDoubles(groups, partials_per_group) + 2 * uint64_t(groups) * partials_per_group) *
+                                  sizeof(double));
     }
     return cells * per_cell + sums + sizeof(SimParams) + sizeof(Totals) + kMaxSprings * sizeof(Spring) +
            sizeof(SeaControl);
@@ -95,8 +94,8 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     // one binding (maxStorageBufferRange: 128 MiB on lavapipe, about 2600^2 cells).
     partials_per_group_ = resolvePartialsPerGroup(ctx);
     if (partials_per_group_ > 1) {
-        const uint32_t groups = workgroupCount(width, height, shape_);
-        const uint64_t bytes = (partialsCount(groups) + uint64_t(REDUCE_SLOTS) * groups * partials_per_group_) * sizeof(double);
+        const uint64_t bytes =
+            partialsBufferDoubles(workgroupCount(width, height, shape_), partials_per_group_) * sizeof(double);
         if (bytes > ctx.properties.limits.maxStorageBufferRange ||
             (ctx.max_allocation_bytes > 0 && bytes > ctx.max_allocation_bytes))
             partials_per_group_ = 1;
@@ -114,10 +113,8 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
 
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     createBuffer(params_buffer_, ctx, sizeof(SimParams), storage, false);
-    // The fold's levels, then (CPU drivers) the partials of each subgroup.
-    const uint32_t groups = workgroupCount(width, height, shape_);
-    const uint64_t subgroup_partials = partials_per_group_ > 1 ? uint64_t(REDUCE_SLOTS) * groups * partials_per_group_ : 0;
-    createBuffer(partials_, ctx, (partialsCount(groups) + subgroup_partials) * sizeof(double), storage, false);
+    createBuffer(partials_, ctx, partialsBufferDoubles(workgroupCount(width, height, shape_), partials_per_group_) * sizeof(double),
+                 storage, false);
     createBuffer(totals_, ctx, sizeof(Totals), storage, true);
     createBuffer(springs_buffer_, ctx, kMaxSprings * sizeof(Spring), storage, false);
     createBuffer(delta_, ctx, uint64_t(width) * uint64_t(height) * sizeof(int64_t), storage, false); // particles.glsl

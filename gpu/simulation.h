@@ -137,6 +137,11 @@ bool splitsWideFields(const Context& ctx, int width, int height);
 // most REDUCE_SIZE (which reduce_totals folds); and the doubles the partials buffer holds.
 std::vector<uint32_t> foldLevelSizes(uint32_t workgroups);
 uint64_t partialsCount(uint32_t workgroups);
+// Doubles in the partials buffer: the fold's levels, then, with `per_group` > 1 (CPU drivers),
+// each subgroup's partial of every slot (they start at partialsCount(workgroups)).
+inline uint64_t partialsBufferDoubles(uint32_t workgroups, uint32_t per_group) {
+    return partialsCount(workgroups) + (per_group > 1 ? uint64_t(REDUCE_SLOTS) * workgroups * per_group : 0);
+}
 inline uint32_t workgroupCount(int width, int height, WorkgroupShape shape) {
     return groupsCovering(width, shape.x) * groupsCovering(height, shape.y);
 }

@@ -20,7 +20,6 @@ shared double partial_subgroups[PARTIALS_MAX * SUBGROUPS_MAX];
 // makes a CPU driver run the whole pass as coroutines: on lavapipe at 512^2 the step took
 // 39.1-40.0 ms with it, 35.3-37.1 ms this way (reduce_subgroups included).
 
-bool slotIsMax(int slot) { return slot == SLOT_MAX_SPEED || slot == SLOT_MAX_WAVE; }
 uint partialGroupCount() { return uint(p.group_count_x) * uint(p.group_count_y); }
 uint partialGroup() { return gl_WorkGroupID.y * uint(p.group_count_x) + gl_WorkGroupID.x; }
 

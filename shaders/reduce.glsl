@@ -14,7 +14,6 @@ layout(std430, binding = B_PARTIALS) buffer PartialsBlock { double partials[]; }
 shared double fold_values[REDUCE_SIZE];
 shared double fold_chunks[REDUCE_SIZE / FOLD_CHUNK];
 
-bool slotIsMax(int slot) { return slot == SLOT_MAX_SPEED || slot == SLOT_MAX_WAVE; }
 
 // Folds partials[first .. first + count) (count <= REDUCE_SIZE) of one slot; the result is valid
 // in every invocation. Every invocation of the workgroup must call it (it holds barriers).

@@ -17,7 +17,7 @@ void main() {
     uint group = gl_GlobalInvocationID.x;
     int slot = int(gl_WorkGroupID.y);
     if (group >= groups || !slotActive(p, slot)) return;
-    bool is_max = slot == SLOT_MAX_SPEED || slot == SLOT_MAX_WAVE;
+    bool is_max = slotIsMax(slot);
     uint per_group = uint(p.partials_per_group);
     uint first = uint(p.subgroup_partials_at) + (uint(slot) * groups + group) * per_group;
     double acc = 0.0lf;

@@ -382,6 +382,12 @@ struct Totals {
 #define REDUCE_WAVE_ONLY 1 // reduce_totals' mode after wave_speed.comp
 #define REDUCE_GROUNDWATER_ONLY 2 // musgrave and simple: only the groundwater's sums (their own go through grid_totals)
 
+// Whether a slot holds a maximum (folded with max), not a sum.
+#ifdef __cplusplus
+inline
+#endif
+bool slotIsMax(int slot) { return slot == SLOT_MAX_SPEED || slot == SLOT_MAX_WAVE; }
+
 // Whether `slot` is written this step. Features that are off (no springs, closed edges, a
 // disabled pass) skip their reductions. Writers and the fold passes both ask this (and the
 // bench, for the bytes of the sums).
