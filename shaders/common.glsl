@@ -97,6 +97,11 @@ layout(std430, binding = B_DELTA) buffer DeltaBlock { int delta[]; };
 ivec2 cellId() { return ivec2(gl_GlobalInvocationID.xy); }
 bool insideGrid(ivec2 c) { return c.x < p.width && c.y < p.height; }
 bool inGrid(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < p.width && c.y < p.height; }
+// The nearest cell of the grid. A neighbour's value is loaded at clampToGrid(q) and then chosen
+// by inGrid(q) (`inGrid(q) ? v : outside`): the load runs in every invocation, outside any branch,
+// which CPU drivers vectorize (llvmpipe runs a load under a divergent branch per lane) and GPUs
+// do not mind; the value is the same.
+ivec2 clampToGrid(ivec2 q) { return clamp(q, ivec2(0), ivec2(p.width - 1, p.height - 1)); }
 float cellArea() { return p.cell_size * p.cell_size; }
 
 // The water a cell receives at the start of a pipe step (design step 1; m of depth): rain times

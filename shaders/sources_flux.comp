@@ -54,11 +54,18 @@ Line loadLine(ivec2 c, int axis, float d0, float eta0, vec4 w0, bool sea0) {
         }
         ivec2 q = c + (i - 2) * step;
         bool in_grid = inGrid(q);
-        l.d[i] = in_grid ? waterAfterSources(q) : 0.0;
-        float b = in_grid && (i == 1 || i == 3) ? imageLoad(terrain_cur, q).r : 0.0;
-        l.eta[i] = in_grid && (i == 1 || i == 3) ? b + l.d[i] : 0.0;
-        l.sea[i] = in_grid && (i == 1 || i == 3) && seaCell(q, b);
-        l.w[i] = in_grid ? loadOutflowCur(q) : vec4(0.0);
+        ivec2 qc = clampToGrid(q);
+        float d = waterAfterSources(qc);
+        l.d[i] = in_grid ? d : 0.0;
+        if (i == 1 || i == 3) {
+            float b = imageLoad(terrain_cur, qc).r;
+            l.eta[i] = in_grid ? b + d : 0.0;
+            l.sea[i] = in_grid && seaCell(qc, b);
+        } else {
+            l.eta[i] = 0.0;
+        }
+        vec4 w = loadOutflowCur(qc);
+        l.w[i] = in_grid ? w : vec4(0.0);
     }
     return l;
 }

@@ -10,7 +10,10 @@ const ivec2 kNeighbours[8] = ivec2[8](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), i
                                       ivec2(-1, -1), ivec2(1, -1), ivec2(-1, 1), ivec2(1, 1));
 const int kOpposite[8] = int[8](1, 0, 3, 2, 7, 6, 5, 4);
 
-float erodedGround(ivec2 q) { return inGrid(q) ? imageLoad(eroded_img, q).r : 1.0 / 0.0; }
+float erodedGround(ivec2 q) {
+    float b = imageLoad(eroded_img, clampToGrid(q)).r;
+    return inGrid(q) ? b : 1.0 / 0.0;
+}
 
 void main() {
     ivec2 c = cellId();
@@ -23,7 +26,8 @@ void main() {
             ivec2 y = c + kNeighbours[k];
             float b_y = erodedGround(y);
             out_sum += thermalSent(rate, b, b_y, k);
-            if (inGrid(y)) in_sum += thermalSent(imageLoad(thermal_rate_img, y).rg, b_y, b, kOpposite[k]);
+            float sent_here = thermalSent(imageLoad(thermal_rate_img, clampToGrid(y)).rg, b_y, b, kOpposite[k]);
+            if (inGrid(y)) in_sum += sent_here;
         }
         b = b - out_sum + in_sum;
     }

@@ -11,7 +11,10 @@
 const ivec2 kNeighbours[8] = ivec2[8](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1),
                                       ivec2(-1, -1), ivec2(1, -1), ivec2(-1, 1), ivec2(1, 1));
 
-float erodedGround(ivec2 q) { return inGrid(q) ? imageLoad(eroded_img, q).r : 1.0 / 0.0; }
+float erodedGround(ivec2 q) {
+    float b = imageLoad(eroded_img, clampToGrid(q)).r;
+    return inGrid(q) ? b : 1.0 / 0.0;
+}
 float erodedSediment(ivec2 q) { return imageLoad(eroded_img, q).g; }
 
 void main() {

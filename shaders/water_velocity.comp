@@ -16,7 +16,11 @@
 #include "partials.glsl"
 
 // Discharge per unit width of cell n through its face `dir` (m^2/s): d_s(n) w_n[dir].
-float discharge(ivec2 n, int dir) { return inGrid(n) ? waterAfterSources(n) * loadOutflowNext(n)[dir] : 0.0; }
+float discharge(ivec2 n, int dir) {
+    ivec2 q = clampToGrid(n);
+    float f = waterAfterSources(q) * loadOutflowNext(q)[dir];
+    return inGrid(n) ? f : 0.0;
+}
 
 void main() {
     ivec2 c = cellId();
