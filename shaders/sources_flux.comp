@@ -72,15 +72,16 @@ Line loadLine(ivec2 c, int axis, float d0, float eta0, vec4 w0, bool sea0) {
 
 // Face between local cells i-1 and i (global face f = first + i, between global cells f-1 and
 // f; faces 0 and n are the grid's edges). Returns (U, q): the face speed and the discharge per
-// unit width, positive toward +axis.
+// unit width, positive toward +axis. Branch-free (both cases computed, one chosen): CPU drivers
+// run a divergent branch for every lane anyway, and pay for its masks.
 vec2 face(Line l, int i) {
     int f = l.first + i;
-    if (f <= 0 || f >= l.n) {
-        if (p.edge_mode != EDGE_OPEN || f < 0 || f > l.n) return vec2(0.0);
-        float U = f == 0 ? -l.w[i][l.lo] : l.w[i - 1][l.hi];
-        return vec2(U, U * (f == 0 ? l.d[i] : l.d[i - 1]));
-    }
-    return vec2(l.w[i - 1][l.hi] - l.w[i][l.lo], l.w[i - 1][l.hi] * l.d[i - 1] - l.w[i][l.lo] * l.d[i]);
+    float w_up = l.w[i - 1][l.hi], w_down = l.w[i][l.lo];
+    vec2 inner = vec2(w_up - w_down, w_up * l.d[i - 1] - w_down * l.d[i]);
+    float U = f == 0 ? -w_down : w_up;
+    vec2 edge = vec2(U, U * (f == 0 ? l.d[i] : l.d[i - 1]));
+    bool open_edge = p.edge_mode == EDGE_OPEN && f >= 0 && f <= l.n;
+    return f <= 0 || f >= l.n ? (open_edge ? edge : vec2(0.0)) : inner;
 }
 
 float friction(float U, float hf) {
@@ -88,42 +89,52 @@ float friction(float U, float hf) {
     return U / (1.0 + p.dt * (p.flux_damping + p.gravity * n2 * abs(U) / pow(hf, 4.0 / 3.0)));
 }
 
-// New speed of the interior face between local cells i-1 and i (i = 2 or 3).
-float interiorFace(Line l, int i) {
+// The interior face between local cells i-1 and i (i = 2 or 3) before friction: (U', h), its
+// speed after gravity and advection and the upwind depth friction acts over.
+vec2 interiorFaceDrive(Line l, int i) {
     float da = l.d[i - 1], de = l.d[i];
     vec2 f0 = face(l, i);
     float U = f0.x;
     float acc = -p.gravity * (l.eta[i] - l.eta[i - 1]) / p.cell_size;
-    float adv = 0.0;
     float hm = 0.5 * (da + de);
-    if (hm > p.dry_depth) {
-        vec2 fu = face(l, i - 1), fd = face(l, i + 1);
-        float qa = 0.5 * (fu.y + f0.y), qe = 0.5 * (f0.y + fd.y);
-        if (qa > 0.0 && U >= 0.0) adv += qa / hm * (U - fu.x) / p.cell_size;
-        if (qe < 0.0 && U <= 0.0) adv += qe / hm * (fd.x - U) / p.cell_size;
-    }
+    vec2 fu = face(l, i - 1), fd = face(l, i + 1);
+    float qa = 0.5 * (fu.y + f0.y), qe = 0.5 * (f0.y + fd.y);
+    float adv_a = qa / hm * (U - fu.x) / p.cell_size;
+    float adv_e = qe / hm * (fd.x - U) / p.cell_size;
+    bool wet = hm > p.dry_depth;
+    float adv = 0.0;
+    adv = wet && qa > 0.0 && U >= 0.0 ? adv + adv_a : adv;
+    adv = wet && qe < 0.0 && U <= 0.0 ? adv + adv_e : adv;
     float Un = U + p.dt * (acc - adv);
-    float hf = Un > 0.0 ? da : de;
-    if (hf <= p.dry_depth) return 0.0;
-    return friction(Un, hf);
+    return vec2(Un, Un > 0.0 ? da : de);
 }
 
 // Over an open edge the water falls into a dry ghost cell level with this one; with a sea
 // (issue 12) the ghost holds the sea's surface, so the sea does not drain over its edges.
-float edgeOutflow(Line l, int dir) {
+// Before friction, as interiorFaceDrive.
+vec2 edgeDrive(Line l, int dir) {
     float dc = l.d[2];
-    if (dc <= p.dry_depth || l.sea[2]) return 0.0;
     float drop = p.enable_sea != 0 ? min(dc, l.eta[2] - pc.sea_surface) : dc;
-    float Un = l.w[2][dir] + p.dt * p.gravity * drop / p.cell_size;
-    return max(0.0, friction(Un, dc));
+    return vec2(l.w[2][dir] + p.dt * p.gravity * drop / p.cell_size, dc);
+}
+
+// The outflow speed of the cell toward one side (toward -axis: `sign` -1; the face's speed is
+// positive toward +axis): through an interior face, or over the grid's edge (open edges only).
+// One friction for either.
+float sideOutflow(Line l, bool interior, vec2 inner, vec2 edge, float sign) {
+    vec2 drive = interior ? inner : edge;
+    float U = friction(drive.x, drive.y);
+    bool open = p.edge_mode == EDGE_OPEN;
+    float through_face = max(0.0, sign * (drive.y <= p.dry_depth ? 0.0 : U));
+    float over_edge = open && !(drive.y <= p.dry_depth || l.sea[2]) ? max(0.0, U) : 0.0;
+    return interior ? through_face : over_edge;
 }
 
 // Outflow speeds of the cell toward -axis and +axis.
 vec2 axisOutflow(Line l) {
-    bool open = p.edge_mode == EDGE_OPEN;
     int self = l.first + 2;
-    float out_lo = self > 0 ? max(0.0, -interiorFace(l, 2)) : (open ? edgeOutflow(l, l.lo) : 0.0);
-    float out_hi = self < l.n - 1 ? max(0.0, interiorFace(l, 3)) : (open ? edgeOutflow(l, l.hi) : 0.0);
+    float out_lo = sideOutflow(l, self > 0, interiorFaceDrive(l, 2), edgeDrive(l, l.lo), -1.0);
+    float out_hi = sideOutflow(l, self < l.n - 1, interiorFaceDrive(l, 3), edgeDrive(l, l.hi), 1.0);
     return vec2(out_lo, out_hi);
 }
 
