@@ -10,14 +10,12 @@ float gather(ivec2 c) {
     float w = imageLoad(water_next, c).r;
     float s = imageLoad(sediment_next, c).r;
     for (int k = 0; k < 8; ++k) {
-        ivec2 n = c + kNeighbours[k];
-        if (!inGrid(n)) continue;
-        float share = sentToUs(n, k);
-        if (share > 0.0) {
-            vec2 sender = imageLoad(scratch_img, n).xy; // water moved, sediment sent
-            w += share;
-            s += sender.y * (share / sender.x);
-        }
+        ivec2 n = c + kNeighbours[k], q = clampToGrid(n); // loads outside any branch (common.glsl)
+        float share = sentToUs(q, k);
+        vec2 sender = imageLoad(scratch_img, q).xy; // water moved, sediment sent
+        bool gets = inGrid(n) && share > 0.0;
+        w = gets ? w + share : w;
+        s = gets ? s + sender.y * (share / sender.x) : s;
     }
     precise float kept = w * (1.0 - p.musgrave_evaporation);
     imageStore(water_next, c, vec4(kept));

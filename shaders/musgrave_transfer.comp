@@ -25,41 +25,31 @@ float transfer(ivec2 c) {
     float drop[8];
     float total_drop = 0.0, largest = 0.0;
     for (int k = 0; k < 8; ++k) {
-        ivec2 n = c + kNeighbours[k];
-        drop[k] = 0.0;
-        if (!inGrid(n)) continue;
-        float hn = imageLoad(terrain_cur, n).r + imageLoad(water_cur, n).r + rain();
-        if (hn < h) {
-            drop[k] = h - hn;
-            total_drop += drop[k];
-            largest = max(largest, drop[k]);
-        }
+        ivec2 n = c + kNeighbours[k], q = clampToGrid(n); // loads outside any branch (common.glsl)
+        float hn = imageLoad(terrain_cur, q).r + imageLoad(water_cur, q).r + rain();
+        drop[k] = inGrid(n) && hn < h ? h - hn : 0.0;
+        total_drop += drop[k]; // + 0 where nothing drops: the same sum
+        largest = max(largest, drop[k]);
     }
     float moved = total_drop > 0.0 ? min(w, 0.5 * largest) : 0.0;
-    float sent = 0.0;
-    if (moved > 0.0) {
-        float capacity = p.musgrave_capacity * moved;
-        float exchanged;
-        if (s > capacity) {
-            sent = capacity;
-            a = raiseGround(a, p.musgrave_deposition * (s - capacity), exchanged);
-            s = max(0.0, (s - capacity) - exchanged);
-        } else {
-            float dissolved = p.musgrave_softness * (capacity - s) * (1.0 - imageLoad(hardness_img, c).r);
-            a = lowerGround(a, dissolved, exchanged);
-            sent = s + exchanged;
-            s = 0.0;
-        }
-    } else {
-        float exchanged;
-        a = raiseGround(a, p.musgrave_deposition * s, exchanged);
-        s = max(0.0, s - exchanged);
-    }
-    vec4 axis = vec4(0.0), diag = vec4(0.0);
-    if (moved > 0.0) {
-        axis = moved * vec4(drop[0], drop[1], drop[2], drop[3]) / total_drop;
-        diag = moved * vec4(drop[4], drop[5], drop[6], drop[7]) / total_drop;
-    }
+    // The three cases (the water moves and leaves sediment / dissolves ground; no water moves and
+    // the sediment settles) are all computed and one kept: no divergent branch, which a CPU
+    // driver runs for every lane with masks anyway.
+    bool moves = moved > 0.0;
+    float capacity = p.musgrave_capacity * moved;
+    bool leaves = s > capacity;
+    float settled, dissolved_moved, settled_still;
+    float a_leaves = raiseGround(a, p.musgrave_deposition * (s - capacity), settled);
+    float s_leaves = max(0.0, (s - capacity) - settled);
+    float a_dissolves = lowerGround(a, p.musgrave_softness * (capacity - s) * (1.0 - imageLoad(hardness_img, c).r),
+                                    dissolved_moved);
+    float a_still = raiseGround(a, p.musgrave_deposition * s, settled_still);
+    float s_still = max(0.0, s - settled_still);
+    float sent = moves ? (leaves ? capacity : s + dissolved_moved) : 0.0;
+    a = moves ? (leaves ? a_leaves : a_dissolves) : a_still;
+    s = moves ? (leaves ? s_leaves : 0.0) : s_still;
+    vec4 axis = moves ? moved * vec4(drop[0], drop[1], drop[2], drop[3]) / total_drop : vec4(0.0);
+    vec4 diag = moves ? moved * vec4(drop[4], drop[5], drop[6], drop[7]) / total_drop : vec4(0.0);
     imageStore(thermal_axis, c, axis);
     imageStore(thermal_diag, c, diag);
     imageStore(scratch_img, c, vec4(moved, sent, 0.0, 0.0));

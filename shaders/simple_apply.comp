@@ -12,12 +12,10 @@ float gather(ivec2 c) {
     float a = imageLoad(terrain_next, c).r;
     for (int k = 0; k < 8; ++k) {
         ivec2 n = c + kNeighbours[k];
-        if (!inGrid(n)) continue;
-        vec4 move = imageLoad(scratch_img, n);
-        if (int(move.z) == kOpposite[k] && move.x > 0.0) {
-            w += move.x;
-            s += move.y;
-        }
+        vec4 move = imageLoad(scratch_img, clampToGrid(n)); // outside any branch (common.glsl)
+        bool gets = inGrid(n) && int(move.z) == kOpposite[k] && move.x > 0.0;
+        w = gets ? w + move.x : w;
+        s = gets ? s + move.y : s;
     }
     precise float before = w;
     w *= 1.0 - p.simple_evaporation;

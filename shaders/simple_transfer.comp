@@ -30,12 +30,10 @@ float transfer(ivec2 c) {
     float h_lowest = h;
     for (int k = 0; k < 8; ++k) {
         ivec2 n = c + kNeighbours[k];
-        if (!inGrid(n)) continue;
-        vec2 n_aw = groundAndWater(n);
-        if (n_aw.x + n_aw.y < h_lowest) {
-            h_lowest = n_aw.x + n_aw.y;
-            lowest = k;
-        }
+        vec2 n_aw = groundAndWater(clampToGrid(n)); // loads outside any branch (common.glsl)
+        bool lower = inGrid(n) && n_aw.x + n_aw.y < h_lowest;
+        h_lowest = lower ? n_aw.x + n_aw.y : h_lowest;
+        lowest = lower ? k : lowest;
     }
     float dw = 0.0, ds = 0.0;
     if (lowest >= 0 && w > 0.0) {

@@ -23,10 +23,12 @@ bool inNeighbourhood(int k) {
 
 float talusDistance(int k) { return (k < 4 ? 1.0 : sqrt(2.0)) * p.cell_size; }
 
-// Drop from ground b to neighbour k of cell c (-inf where it is not a neighbour).
+// Drop from ground b to neighbour k of cell c (-inf where it is not a neighbour). The load is
+// made at the grid's nearest cell, outside any branch (clampToGrid, common.glsl).
 float talusDrop(ivec2 c, float b, int k) {
     ivec2 n = c + kTalusOffsets[k];
-    return inNeighbourhood(k) && inGrid(n) ? b - imageLoad(terrain_cur, n).r : -1.0 / 0.0;
+    float b_n = imageLoad(terrain_cur, clampToGrid(n)).r;
+    return inNeighbourhood(k) && inGrid(n) ? b - b_n : -1.0 / 0.0;
 }
 
 // What cell c (ground b, transfer rate `rate`) sends to its neighbour k.

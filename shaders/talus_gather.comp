@@ -14,9 +14,9 @@ void main() {
     float out_sum = 0.0, in_sum = 0.0;
     for (int k = 0; k < 8; ++k) {
         out_sum += talusSent(c, b, rate, k);
-        ivec2 n = c + kTalusOffsets[k];
-        if (inNeighbourhood(k) && inGrid(n))
-            in_sum += talusSent(n, imageLoad(terrain_cur, n).r, imageLoad(thermal_rate_img, n).rg, kTalusOpposite[k]);
+        ivec2 n = c + kTalusOffsets[k], q = clampToGrid(n); // loads outside any branch (common.glsl)
+        float sent_here = talusSent(n, imageLoad(terrain_cur, q).r, imageLoad(thermal_rate_img, q).rg, kTalusOpposite[k]);
+        if (inNeighbourhood(k) && inGrid(n)) in_sum += sent_here;
     }
     imageStore(terrain_next, c, vec4(b - out_sum + in_sum));
 }
