@@ -20,14 +20,14 @@ void main() {
     float h_own = max(own.x - imageLoad(aquifer_base, c).r, 0.0);
     float g = from_mid ? imageLoad(groundwater_mid, c).r : imageLoad(groundwater_img, c).r;
     for (int k = 0; k < 4; ++k) {
-        ivec2 n = c + kFaces[k];
-        if (!inGrid(n)) continue;
-        vec2 other = imageLoad(groundwater_head, n).xy;
-        float h_other = max(other.x - imageLoad(aquifer_base, n).r, 0.0);
+        ivec2 n = c + kFaces[k], q = clampToGrid(n); // loads outside any branch (common.glsl)
+        vec2 other = imageLoad(groundwater_head, q).xy;
+        float h_other = max(other.x - imageLoad(aquifer_base, q).r, 0.0);
         precise float drop = own.x - other.x;
         precise float moved = faceCoefficient(h_own, h_other) * drop;
         precise float sent = moved * (drop > 0.0 ? own.y : other.y);
-        g -= sent;
+        precise float after = g - sent;
+        g = inGrid(n) ? after : g;
     }
     // (rounding may leave a limited sender a hair below zero; the ocean, which the sea supplies,
     // may go below: the next water_exchange restores and counts it)

@@ -32,9 +32,9 @@ void main() {
     float outflow = 0.0;
     for (int k = 0; k < 4; ++k) {
         ivec2 n = c + kFaces[k];
-        if (!inGrid(n)) continue;
-        vec2 other = headOf(n);
-        outflow += faceCoefficient(own.y, other.y) * max(own.x - other.x, 0.0);
+        vec2 other = headOf(clampToGrid(n)); // loads outside any branch (common.glsl)
+        float sent = faceCoefficient(own.y, other.y) * max(own.x - other.x, 0.0);
+        outflow = inGrid(n) ? outflow + sent : outflow;
     }
     float g = groundwaterAt(c);
     float scale = outflow > g ? g / outflow : 1.0;

@@ -32,7 +32,8 @@ void main() {
         if (!first) {
             for (int k = 0; k < 4; ++k) {
                 ivec2 n = c + kFaces[k];
-                if (inGrid(n)) lowest = min(lowest, relaxAt(src, n));
+                float there = relaxAt(src, clampToGrid(n)); // outside any branch (common.glsl)
+                lowest = inGrid(n) ? min(lowest, there) : lowest;
             }
         }
         float w = lowest >= SEA_UNREACHED ? SEA_UNREACHED : max(b, lowest);

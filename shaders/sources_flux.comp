@@ -18,8 +18,10 @@
 // Issue 12: an ocean cell (below the sea's surface and connected to the open sea, gpu/sea.cpp).
 // The sea holds its surface (water_exchange.comp) and reaches beyond the grid: no water leaves
 // an ocean cell over the grid's edge.
+// The spill surface is loaded before the test on b (as groundwater.glsl's isOcean).
 bool seaCell(ivec2 q, float b) {
-    return p.enable_sea != 0 && b < pc.sea_surface && imageLoad(sea_spill, q).r < pc.sea_surface;
+    float spill = p.enable_sea != 0 ? imageLoad(sea_spill, q).r : 0.0;
+    return p.enable_sea != 0 && b < pc.sea_surface && spill < pc.sea_surface;
 }
 
 // The cells c-2 .. c+2 along one axis: what the two faces of the cell on that axis need.
