@@ -40,10 +40,7 @@ namespace cli_test {
 
 inline fs::path scratchDir() { return test::scratchDir("cli"); }
 
-inline std::string readFile(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+using test::readText;
 
 inline void writeFile(const fs::path& path, const std::string& bytes) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -151,8 +148,8 @@ inline CliResult runCli(const std::vector<std::string>& args, const fs::path& ca
         }
     }
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = readFile(out_path);
-    r.err = readFile(err_path);
+    r.out = readText(out_path);
+    r.err = readText(err_path);
     r.err_lines = splitLines(r.err);
     return r;
 }
@@ -247,9 +244,9 @@ inline void expectRejected(const Scratch& s, const std::vector<std::string>& arg
     const CliResult r = runCli(a, s.io);
     EXPECT_TRUE(isUsageError(r, needles));
     EXPECT_TRUE(holdsExactly(s.out, {"old.png", "old.png.json", "old.json"}));
-    EXPECT_EQ(readFile(s.out / "old.png"), old_png);
-    EXPECT_EQ(readFile(s.out / "old.png.json"), old_side);
-    EXPECT_EQ(readFile(s.out / "old.json"), old_report);
+    EXPECT_EQ(readText(s.out / "old.png"), old_png);
+    EXPECT_EQ(readText(s.out / "old.png.json"), old_side);
+    EXPECT_EQ(readText(s.out / "old.json"), old_report);
     EXPECT_EQ(fs::last_write_time(s.out / "old.png"), mtime);
     EXPECT_EQ(filesBelow(s.in), inputs) << "the run changed its inputs";
 }

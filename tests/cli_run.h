@@ -5,13 +5,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
 #include <png.h>
 #include <sys/wait.h>
+
+#include "test_util.h"
 
 namespace alluvium::test {
 
@@ -35,11 +35,6 @@ inline Rgba readPng(const std::filesystem::path& path) {
 }
 
 inline std::string quote(const std::string& s) { return "'" + s + "'"; }
-
-inline std::string readText(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // The exit status of a std::system() call (128 if it did not exit).
 inline int exitStatus(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 128; }

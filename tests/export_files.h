@@ -1,9 +1,7 @@
 // Helpers of test_export*.cpp: scratch folder, listing it, reading text and JSON back.
 #pragma once
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -25,12 +23,7 @@ inline std::set<std::string> listDir(const fs::path& dir) {
 
 using test::expectInputError;
 
-inline std::string readText(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test::readText;
 
 inline nlohmann::json readJson(const fs::path& path) { return nlohmann::json::parse(readText(path)); }
 

@@ -22,7 +22,7 @@ TEST(CliBadInput, TruncatedPng) {
     Scratch s;
     const fs::path full = s.in / "full.png";
     saveHeightmap(full, smallTerrain(40, 30), 4.0);
-    const std::string bytes = readFile(full);
+    const std::string bytes = readText(full);
     ASSERT_GT(bytes.size(), 200u);
     // Cut in the IHDR chunk, in the image data, and just before the IEND chunk.
     for (size_t keep : {size_t(20), bytes.size() / 2, bytes.size() - 12}) {
@@ -185,7 +185,7 @@ TEST(CliOutput, OutputFolderCannotBeCreated) {
         EXPECT_TRUE(contains(r.err_lines.back(), "not a directory") ||
                     contains(r.err_lines.back(), "Not a directory")) << r;
         EXPECT_TRUE(holdsExactly(s.out, {"blocker"})) << r;
-        EXPECT_EQ(readFile(s.out / "blocker"), "a regular file, not a folder\n");
+        EXPECT_EQ(readText(s.out / "blocker"), "a regular file, not a folder\n");
     }
 }
 

@@ -25,23 +25,15 @@
 
 #include "io/heightmap.h"
 
+#include "test_util.h"
+
 namespace fs = std::filesystem;
 using namespace alluvium;
 
 namespace {
 
-fs::path scratchDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    fs::path dir = fs::path(ALLUVIUM_TEST_TMP_DIR) / "cli-export" / (std::string(info->test_suite_name()) + "." + info->name());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
-
-std::string readFile(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+fs::path scratchDir() { return test::scratchDir("cli-export"); }
+using test::readText;
 
 struct Result {
     int code = -1;
@@ -54,7 +46,7 @@ Result run(const fs::path& dir, const std::string& args) {
     const int status = std::system(cmd.c_str());
     Result r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.err = readFile(dir / "stderr.txt");
+    r.err = readText(dir / "stderr.txt");
     fs::remove(dir / "stderr.txt");
     return r;
 }
@@ -102,7 +94,7 @@ TEST(CliExport, RunWritesTheMapsAndTheMesh) {
                           "height.exr", "erosion.png", "deposition.exr"})
         EXPECT_TRUE(fs::is_regular_file(dir / "out/maps" / f)) << f;
 
-    std::istringstream obj(readFile(dir / "out/terrain.obj"));
+    std::istringstream obj(readText(dir / "out/terrain.obj"));
     std::size_t v = 0, f = 0;
     for (std::string line; std::getline(obj, line);) {
         if (line.rfind("v ", 0) == 0) ++v;
@@ -150,7 +142,7 @@ TEST(CliExport, WatertableWritesTheTableTheRiversAndItsReport) {
     EXPECT_EQ(fs::file_size(dir / "table.f32"), 48u * 40u * 4u);
     const std::set<std::string> maps = listDir(dir / "maps");
     EXPECT_TRUE(maps.count("rivers.png") && maps.count("rivers.exr") && maps.count("water_table.png")) << r.err;
-    const std::string report = readFile(dir / "report.json");
+    const std::string report = readText(dir / "report.json");
     for (const char* key : {"\"rivers\"", "\"river_cells\"", "\"sustained_cells\"", "\"dry_cells\"", "\"dry_end_points\"",
                             "\"lake_cells\"", "\"cells_still_moving\""})
         EXPECT_NE(report.find(key), std::string::npos) << key << "\n" << report;
@@ -167,7 +159,7 @@ TEST(CliExport, WatertableWritesTheTableTheRiversAndItsReport) {
 TEST(CliExport, ViewerLoadsAndSavesSessions) {
     const fs::path dir = scratchDir();
     auto digest = [&](const char* report) {
-        return nlohmann::json::parse(readFile(dir / report))["state_digest"].get<std::string>();
+        return nlohmann::json::parse(readText(dir / report))["state_digest"].get<std::string>();
     };
     ASSERT_EQ(run(dir, "run --size 48x40 --steps 30 --save-session a.alluvium --report ra.json --out a.f32").code, 0);
     Result r = run(dir, "view --offscreen --load-session a.alluvium --steps-per-frame 0 --exit-after-frames 2 "
@@ -180,10 +172,10 @@ TEST(CliExport, ViewerLoadsAndSavesSessions) {
     ASSERT_EQ(run(dir, "run --load-session a.alluvium --steps 20 --out r20.f32 --report r20.json").code, 0);
     EXPECT_EQ(digest("rv20.json"), digest("r20.json"));
     ASSERT_EQ(run(dir, "run --load-session c.alluvium --steps 0 --out c.f32").code, 0);
-    EXPECT_EQ(readFile(dir / "c.f32"), readFile(dir / "r20.f32"));
-    EXPECT_EQ(nlohmann::json::parse(readFile(dir / "rv20.json"))["steps"], 20);
+    EXPECT_EQ(readText(dir / "c.f32"), readText(dir / "r20.f32"));
+    EXPECT_EQ(nlohmann::json::parse(readText(dir / "rv20.json"))["steps"], 20);
     ASSERT_EQ(run(dir, "run --load-session b.alluvium --steps 20 --out b20.f32").code, 0);
-    EXPECT_EQ(readFile(dir / "b20.f32"), readFile(dir / "r20.f32"));
+    EXPECT_EQ(readText(dir / "b20.f32"), readText(dir / "r20.f32"));
 
     for (const char* bad : {"view --offscreen --load-session missing.alluvium", "view --offscreen --save-session out.txt",
                             "view --offscreen --load-session a.alluvium --size 10x10"}) {
@@ -205,11 +197,11 @@ TEST(CliExport, WatertableSettlesOnAProceduralTerrain) {
         const Result r = run(dir, std::string("watertable --size 128x128 --seed 1 --set table_iterations=") + rounds +
                                       " --out t" + rounds + ".f32 --report r" + rounds + ".json");
         ASSERT_EQ(r.code, 0) << r.err;
-        const nlohmann::json report = nlohmann::json::parse(readFile(dir / (std::string("r") + rounds + ".json")));
+        const nlohmann::json report = nlohmann::json::parse(readText(dir / (std::string("r") + rounds + ".json")));
         EXPECT_EQ(report["cells_still_moving"].get<int>(), 0) << rounds;
         EXPECT_GT(report["lake_cells"].get<int>(), 0);
     }
-    const std::string a = readFile(dir / "t4000.f32"), b = readFile(dir / "t6000.f32");
+    const std::string a = readText(dir / "t4000.f32"), b = readText(dir / "t6000.f32");
     ASSERT_EQ(a.size(), 128u * 128u * 4u);
     ASSERT_EQ(b.size(), a.size());
     double largest = 0.0;
@@ -238,7 +230,7 @@ TEST(CliExport, GroundwaterRunsInMusgraveAndSimple) {
                                       " --size 41x37 --steps 300 --set enable_groundwater=1 "
                                       "--set initial_table_depth=0.2 --out " + model + ".f32 --report " + report);
         ASSERT_EQ(r.code, 0) << r.err;
-        const nlohmann::json water = nlohmann::json::parse(readFile(dir / report))["water"];
+        const nlohmann::json water = nlohmann::json::parse(readText(dir / report))["water"];
         EXPECT_GT(water["infiltrated"].get<double>(), 0.0);
         EXPECT_GT(water["seeped"].get<double>(), 0.0);
         EXPECT_NE(water["groundwater_stored"].get<double>(), water["groundwater_stored_initial"].get<double>());

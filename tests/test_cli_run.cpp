@@ -12,7 +12,7 @@ namespace {
 nlohmann::json checkReport(const fs::path& path, int steps, int w, int h, double cell_size) {
     nlohmann::json r;
     try {
-        r = nlohmann::json::parse(readFile(path));
+        r = nlohmann::json::parse(readText(path));
     } catch (const nlohmann::json::exception& e) {
         ADD_FAILURE() << path << " is not JSON: " << e.what();
         return r;
@@ -77,7 +77,7 @@ TEST(CliRun, SmallRunPngAndReport) {
     const Heightmap m = loadHeightmap(out, {});
     EXPECT_EQ(m.width, 48);
     EXPECT_EQ(m.height, 40);
-    const nlohmann::json side = nlohmann::json::parse(readFile(out + ".json"));
+    const nlohmann::json side = nlohmann::json::parse(readText(out + ".json"));
     EXPECT_EQ(side["width"].get<int>(), 48);
     EXPECT_EQ(side["height"].get<int>(), 40);
     EXPECT_DOUBLE_EQ(side["cell_size_m"].get<double>(), paramInfo(Param::cell_size).default_value);
@@ -120,7 +120,7 @@ TEST(CliRun, SharedDem) {
     expectSuccess(r, out);
     EXPECT_TRUE(holdsExactly(s.out, {"olinda.png", "olinda.png.json", "r.json"}));
     checkReport(report, 50, 111, 111, 90.0);
-    const nlohmann::json side = nlohmann::json::parse(readFile(out + ".json"));
+    const nlohmann::json side = nlohmann::json::parse(readText(out + ".json"));
     EXPECT_DOUBLE_EQ(side["cell_size_m"].get<double>(), 90.0);
     // 50 steps of 0.05 s cannot move the relief much: the result spans about the DEM's range.
     const Heightmap in = loadHeightmap(dem, sized(111, 111));
@@ -149,7 +149,7 @@ TEST(CliRun, FillSharedDem) {
         volume += (double(filled.heights[i]) - in.heights[i]) * 90.0 * 90.0;
         cells += filled.heights[i] > in.heights[i];
     }
-    const nlohmann::json rep = nlohmann::json::parse(readFile(report));
+    const nlohmann::json rep = nlohmann::json::parse(readText(report));
     EXPECT_GT(cells, 0);
     EXPECT_EQ(rep["filled_cells"].get<long long>(), cells);
     EXPECT_NEAR(rep["fill_volume_m3"].get<double>(), volume, 1e-4 * volume);
@@ -157,8 +157,8 @@ TEST(CliRun, FillSharedDem) {
 
     const std::string again = s.outPath("again.f32"), report2 = s.outPath("again.json");
     expectSuccess(runCli({"fill", "--in", out, "--size", "240x144", "--out", again, "--report", report2}, s.io), again);
-    EXPECT_EQ(readFile(again), readFile(out));
-    EXPECT_EQ(nlohmann::json::parse(readFile(report2))["fill_volume_m3"].get<double>(), 0.0);
+    EXPECT_EQ(readText(again), readText(out));
+    EXPECT_EQ(nlohmann::json::parse(readText(report2))["fill_volume_m3"].get<double>(), 0.0);
 
     // Bad input: no --out, an unknown outlet side, a NaN cell.
     EXPECT_TRUE(isUsageError(runCli({"fill", "--in", dem, "--size", "240x144"}, s.io), {"--out"}));
@@ -185,7 +185,7 @@ TEST(CliRun, FluvialModelWithMaps) {
                                 "--report", report, "--out-maps", maps},
                                s.io);
     expectSuccess(r, out);
-    const nlohmann::json rep = nlohmann::json::parse(readFile(report));
+    const nlohmann::json rep = nlohmann::json::parse(readText(report));
     EXPECT_EQ(rep["model"], "fluvial");
     EXPECT_TRUE(rep["fluvial"]["last_iteration_fill_converged"].get<bool>());
     EXPECT_DOUBLE_EQ(rep["fluvial"]["years"].get<double>(), 20 * paramInfo(Param::fluvial_time_step).default_value);
@@ -265,12 +265,12 @@ TEST(CliRun, FluvialIsDeterministicAndResumesExactly) {
     };
     expectSuccess(runCli(with({"--steps", "8", "--out", s.outPath("a.f32")}), s.io), s.outPath("a.f32"));
     expectSuccess(runCli(with({"--steps", "8", "--out", s.outPath("b.f32")}), s.io), s.outPath("b.f32"));
-    EXPECT_EQ(readFile(s.outPath("a.f32")), readFile(s.outPath("b.f32")));
+    EXPECT_EQ(readText(s.outPath("a.f32")), readText(s.outPath("b.f32")));
     expectSuccess(runCli(with({"--steps", "5", "--out", s.outPath("half.f32"), "--save-session", s.outPath("s.alluvium")}), s.io),
                   s.outPath("half.f32"));
     expectSuccess(runCli({"run", "--load-session", s.outPath("s.alluvium"), "--steps", "3", "--out", s.outPath("c.f32")}, s.io),
                   s.outPath("c.f32"));
-    EXPECT_EQ(readFile(s.outPath("c.f32")), readFile(s.outPath("a.f32")));
+    EXPECT_EQ(readText(s.outPath("c.f32")), readText(s.outPath("a.f32")));
 }
 
 // [SECTION] params, presets, --help -----------------------------------------------------------
