@@ -42,15 +42,14 @@ uvec3 pcg3d(uvec3 v) {
     return v;
 }
 
-ivec2 clampCell(ivec2 c) { return clamp(c, ivec2(0), ivec2(p.width - 1, p.height - 1)); }
 float ground(ivec2 c) { return imageLoad(terrain_cur, c).r; }
 uint cellIndex(ivec2 c) { return uint(c.y) * uint(p.width) + uint(c.x); }
 
 // Horizontal part of the unit surface normal: central differences of the height in metres
 // over the distance in metres (one-sided at the edges).
 vec2 normalXY(ivec2 c) {
-    ivec2 l = clampCell(c - ivec2(1, 0)), r = clampCell(c + ivec2(1, 0));
-    ivec2 t = clampCell(c - ivec2(0, 1)), b = clampCell(c + ivec2(0, 1));
+    ivec2 l = clampToGrid(c - ivec2(1, 0)), r = clampToGrid(c + ivec2(1, 0));
+    ivec2 t = clampToGrid(c - ivec2(0, 1)), b = clampToGrid(c + ivec2(0, 1));
     precise float gx = (ground(r) - ground(l)) / (float(max(r.x - l.x, 1)) * p.cell_size);
     precise float gy = (ground(b) - ground(t)) / (float(max(b.y - t.y, 1)) * p.cell_size);
     precise float inv = 1.0 / sqrt(1.0 + gx * gx + gy * gy);
@@ -82,7 +81,7 @@ void main() {
     precise float volume = p.particle_volume;
     const float dt = p.particle_time_step;
     const bool mass_transfer = p.particle_variant == PARTICLES_MASS_TRANSFER;
-    ivec2 cell = clampCell(ivec2(floor(pos)));
+    ivec2 cell = clampToGrid(ivec2(floor(pos)));
     int load = 0; // S in units of 2^-20 m
     for (int age = 0; age < p.particle_lifetime; ++age) {
         const vec2 n = normalXY(cell);
@@ -99,7 +98,7 @@ void main() {
             cell = ivec2(clamp(floor(pos), vec2(0.0), vec2(w - 1.0, h - 1.0))); // stops at the wall
             break;
         }
-        const ivec2 next = clampCell(ivec2(floor(pos)));
+        const ivec2 next = clampToGrid(ivec2(floor(pos)));
         precise float v = sqrt(speed.x * speed.x + speed.y * speed.y);
         precise float carried = float(load) * (1.0 / PARTICLE_FIXED_ONE);
         precise float amount;
