@@ -110,5 +110,15 @@ float rainDepth(ivec2 c) {
     float mask = p.rain_uniform != 0 ? 1.0 : imageLoad(rain_mask, c).r;
     return p.dt * p.rain_rate * mask;
 }
+// Issue 12: an ocean cell, below the sea's surface and connected to a sea edge below it, i.e. its
+// spill surface (the lowest level at which it reaches the open sea, gpu/sea.cpp) is under the
+// surface. The spill surface is loaded before the test on b (a load under a divergent branch runs
+// lane by lane on a CPU driver), under the uniform test for a sea only.
+bool isOcean(ivec2 c, float b, float surface) {
+    bool sea = p.enable_sea != 0 && p.model == MODEL_PIPE;
+    float spill = sea ? imageLoad(sea_spill, c).r : 0.0;
+    return sea && b < surface && spill < surface;
+}
+
 float springDepth(ivec2 c) { return p.spring_count > 0 ? p.dt * imageLoad(spring_rate, c).r : 0.0; }
 float waterAfterSources(ivec2 c) { return imageLoad(water_cur, c).r + rainDepth(c) + springDepth(c); }

@@ -57,12 +57,3 @@ bool onSeaEdge(ivec2 c) {
            ((o & OUTLET_TOP) != 0 && c.y == 0) || ((o & OUTLET_BOTTOM) != 0 && c.y == p.height - 1);
 }
 
-// Ocean: below the sea's surface and connected to a sea edge below it, i.e. its spill surface
-// (the lowest level at which it reaches the open sea, gpu/sea.cpp) is under the surface.
-// The spill surface is loaded before the test on b (a load under a divergent branch runs lane by
-// lane on a CPU driver), under the uniform test for a sea only.
-bool isOcean(ivec2 c, float b, float surface) {
-    bool sea = p.enable_sea != 0 && p.model == MODEL_PIPE;
-    float spill = sea ? imageLoad(sea_spill, c).r : 0.0;
-    return sea && b < surface && spill < surface;
-}

@@ -15,15 +15,6 @@
 // outflow_next (ping-pong).
 #include "common.glsl"
 
-// Issue 12: an ocean cell (below the sea's surface and connected to the open sea, gpu/sea.cpp).
-// The sea holds its surface (water_exchange.comp) and reaches beyond the grid: no water leaves
-// an ocean cell over the grid's edge.
-// The spill surface is loaded before the test on b (as groundwater.glsl's isOcean).
-bool seaCell(ivec2 q, float b) {
-    float spill = p.enable_sea != 0 ? imageLoad(sea_spill, q).r : 0.0;
-    return p.enable_sea != 0 && b < pc.sea_surface && spill < pc.sea_surface;
-}
-
 // The cells c-2 .. c+2 along one axis: what the two faces of the cell on that axis need.
 // Loaded once (image loads are the cost of this pass); local index 2 is the cell itself.
 struct Line {
@@ -62,7 +53,7 @@ Line loadLine(ivec2 c, int axis, float d0, float eta0, vec4 w0, bool sea0) {
         if (i == 1 || i == 3) {
             float b = imageLoad(terrain_cur, qc).r;
             l.eta[i] = in_grid ? b + d : 0.0;
-            l.sea[i] = in_grid && seaCell(qc, b);
+            l.sea[i] = in_grid && isOcean(qc, b, pc.sea_surface);
         } else {
             l.eta[i] = 0.0;
         }
@@ -149,7 +140,7 @@ void main() {
         float b0 = imageLoad(terrain_cur, c).r;
         float eta0 = b0 + d0;
         vec4 w0 = loadOutflowCur(c);
-        bool sea0 = seaCell(c, b0);
+        bool sea0 = isOcean(c, b0, pc.sea_surface);
         vec2 x_out = axisOutflow(loadLine(c, 0, d0, eta0, w0, sea0));
         vec2 y_out = axisOutflow(loadLine(c, 1, d0, eta0, w0, sea0));
         o = vec4(x_out, y_out);
