@@ -52,6 +52,10 @@ struct SizeResult {
     bool lakes = false;             // lake_evaporation > 0: each iteration solved on the host first
     double lakes_host_ms = 0.0;     // per iteration: the basins' readback, the solve, the upload
     gpu::Simulation::LakeStats lake_stats{};
+    // The pipe model: sub-steps whose sediment correction the next step's erosion applied (all
+    // timed steps are recorded back to back; the last corrects in its own pass).
+    long long corrections_carried = 0;
+    long long pipe_steps = 0; // sub-steps timed
 };
 
 // Bytes per cell of each pass of a step with these parameters.
@@ -95,6 +99,7 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, S
     gpu::GpuTimer timer;
     gpu::createTimer(timer, ctx, static_cast<uint32_t>(steps * stride));
     SizeResult r;
+    const long long carried_before = sim.correctionsCarried(); // the warm-up's
     if (sim.fluvialLakesOn()) { // each iteration its own submission, its lakes solved before it
         r.lakes = true;
         VkCommandBuffer cmd = gpu::beginOneShot(ctx);
@@ -113,7 +118,7 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, S
         VkCommandBuffer cmd = gpu::beginOneShot(ctx);
         sim.recordUpdates(cmd);
         gpu::resetTimer(timer, cmd);
-        for (int i = 0; i < steps; ++i) sim.recordStep(cmd, &timer);
+        for (int i = 0; i < steps; ++i) sim.recordStep(cmd, &timer, i + 1 < steps);
         gpu::endOneShot(ctx, cmd);
     }
     const std::vector<double> t = gpu::readTimestampsMs(timer, ctx);
@@ -127,6 +132,11 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, S
     r.substeps = substeps;
     r.pass_bytes = stepBytes(passes, sim.params(), n);
     for (double& b : r.pass_bytes) b *= substeps;
+    r.corrections_carried = sim.correctionsCarried() - carried_before;
+    r.pipe_steps = model == MODEL_PIPE ? static_cast<long long>(steps) * substeps : 0;
+    for (size_t p = 0; p < passes.size(); ++p) // its bytes are moved only by the sub-steps that ran it
+        if (passes[p] == gpu::Pass::SedimentCorrect && r.pipe_steps > 0)
+            r.pass_bytes[p] *= 1.0 - double(r.corrections_carried) / double(r.pipe_steps);
     if (model == MODEL_FLUVIAL) // its phases: the rounds that ran and the lists' lengths
         for (size_t p = 0; p < passes.size(); ++p)
             r.pass_bytes[p] = gpu::fluvialPhaseBytes(p, r.fluvial, n.w, n.h, sp.fluvial_deposition > 0.0f) /
@@ -205,6 +215,7 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
             const double step_gbs = bytes * cells / (r.step_ms * 1e6);
             js["bytes_per_cell"] = bytes;
             js["substeps"] = r.substeps;
+            if (model == MODEL_PIPE) js["corrections_carried"] = r.corrections_carried;
             js["gb_per_s"] = step_gbs;
             js["share_of_copy"] = share(step_gbs);
             if (fluvial) js["fluvial_rounds"] = fluvialRounds(r.fluvial);
@@ -223,6 +234,10 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
                             "over %.0f MB)\n",
                             bytes, step_gbs, 100.0 * share(step_gbs), copy.buffer_gb_s, copy.image_gb_s, double(copy.bytes) / 1e6);
                 if (r.substeps > 1) std::printf("  %d CFL sub-steps per step (each pass's row sums them)\n", r.substeps);
+                if (r.corrections_carried > 0)
+                    std::printf("  sediment correction: %lld of %lld sub-steps left it to the next one's erosion (sediment_correct: "
+                                "the last one's pass, averaged over the steps)\n",
+                                r.corrections_carried, r.pipe_steps);
                 if (model == MODEL_FLUVIAL)
                     std::printf("  one iteration's rounds: %u basin labels, %u basin graph + %u hook jumps, %u flats (%s, "
                                 "%u tiles), %u accumulate, %u erode, %u deposit\n",

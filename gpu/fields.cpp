@@ -229,6 +229,7 @@ void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
 }
 
 std::vector<float> Simulation::download(Field f, bool next) const {
+    requireSettled("download");
     const size_t cells = size_t(width_) * size_t(height_);
     std::vector<float> data(cells * size_t(fieldChannels(f)));
     if (f == Field::Outflow && split_wide_) {

@@ -9,26 +9,37 @@
 //   reduce_partials (levels), reduce_totals the step's sums into the run's totals, and the
 //                                           sediment correction's scale
 //   sediment_correct                        the semi-Lagrangian transport's global correction
+//                                           (left to the next step's erosion when one follows)
 // with, before the fold, the sea and groundwater of issue 12 (gpu/groundwater.cpp).
 // Every pass reads what the one before wrote: a full compute barrier between each.
+#include <stdexcept>
+#include <string>
+
 #include "simulation.h"
 
 namespace alluvium::gpu {
 
-void Simulation::recordPipeStep(VkCommandBuffer cmd, GpuTimer* timer) {
-    auto pass = [&](Pass p) {
-        dispatch(cmd, p);
+// The sediment correction scales every cell by the factor reduce_totals leaves in the totals
+// buffer. The next step's erosion is the first pass to read the sediment, and it keeps that factor
+// until the next step's own fold, so when steps are recorded back to back the erosion multiplies
+// as it loads (sedimentAtStart, shaders/pipe_erosion.glsl): the same product, one pass over the
+// grid (8 bytes a cell) fewer per step. The last step of a command buffer corrects in its own pass.
+void Simulation::recordPipeStep(VkCommandBuffer cmd, GpuTimer* timer, bool another_follows) {
+    auto pass = [&](Pass p, int mode = 0) {
+        dispatch(cmd, p, mode);
         computeBarrier(cmd);
         if (timer) writeTimestamp(*timer, cmd);
     };
     pass(Pass::SourcesFlux);
     pass(Pass::WaterVelocity);
+    const int erode_mode = correction_carried_ ? ERODE_CARRIED_CORRECTION : 0;
+    correction_carried_ = false;
     if (pipe_passes_ == PipePasses::Direct) {
-        pass(Pass::Erosion);
+        pass(Pass::Erosion, erode_mode);
         pass(Pass::TransportThermalOutflowEvaporation);
         pass(Pass::ThermalGather);
     } else {
-        pass(Pass::ErosionTransportThermalEvaporation);
+        pass(Pass::ErosionTransportThermalEvaporation, erode_mode);
     }
     // Issue 12: the sea's spill rounds, the water exchange (seepage, infiltration, the ocean held
     // at the sea's surface) and the groundwater's flow, on the new ground and water; their sums
@@ -38,12 +49,24 @@ void Simulation::recordPipeStep(VkCommandBuffer cmd, GpuTimer* timer) {
     if (timer) writeTimestamp(*timer, cmd);
     recordFoldTotals(cmd);
     if (timer) writeTimestamp(*timer, cmd);
-    // Without transport the scale is exactly 1: nothing to correct.
+    // Without transport the scale is exactly 1: nothing to correct. A step that follows corrects
+    // as it erodes (its timestamp is still written: the bench's table keeps one row per pass).
     if (params_.enable_transport != 0) {
-        dispatch(cmd, Pass::SedimentCorrect);
-        computeBarrier(cmd);
+        if (another_follows) {
+            correction_carried_ = true;
+            ++corrections_carried_;
+        } else {
+            dispatch(cmd, Pass::SedimentCorrect);
+            computeBarrier(cmd);
+        }
     }
     if (timer) writeTimestamp(*timer, cmd);
+}
+
+void Simulation::requireSettled(const char* what) const {
+    if (correction_carried_)
+        throw std::logic_error(std::string(what) + ": a pipe step left its sediment correction to a next step that "
+                                                   "was not recorded (recordStep's another_follows)");
 }
 
 // Level k of the fold holds levels[k] partials per slot, at offset(k) in the partials buffer.

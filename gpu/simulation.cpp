@@ -295,6 +295,7 @@ Totals Simulation::totals() const {
 }
 
 void Simulation::recordUpdates(VkCommandBuffer cmd) {
+    requireSettled("recordUpdates");
     // The springs' source image depends on the springs and the cell size.
     const bool springs_changed = springs_dirty_ || params_dirty_;
     if (params_dirty_) {
@@ -390,6 +391,7 @@ void Simulation::bindSet(VkCommandBuffer cmd) {
 }
 
 void Simulation::recordPass(VkCommandBuffer cmd, Pass pass) {
+    requireSettled("recordPass");
     bindSet(cmd);
     if (pass == Pass::ReducePartials || pass == Pass::ReduceTotals)
         recordFold(cmd); // the whole fold: its levels are one unit
@@ -404,8 +406,9 @@ void Simulation::recordPass(VkCommandBuffer cmd, Pass pass) {
     computeBarrier(cmd);
 }
 
-void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer) {
+void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer, bool another_follows) {
     const int model = params_.model;
+    if (model != MODEL_PIPE) requireSettled("recordStep");
     if (split_wide_ && (model == MODEL_MUSGRAVE || model == MODEL_SIMPLE))
         throw DeviceError(std::string("the ") + modelName(model) + " model does not run on a grid this large (" +
                           std::to_string(width_) + "x" + std::to_string(height_) + " on " + ctx_.device_name +
@@ -419,7 +422,7 @@ void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer) {
                 parity_ ^= kAllPingPong;
                 bindSet(cmd);
             }
-            recordPipeStep(cmd, timer);
+            recordPipeStep(cmd, timer, another_follows || i + 1 < substeps_);
         }
         substeps_taken_ += substeps_;
     } else if (model == MODEL_FLUVIAL) {
@@ -488,7 +491,7 @@ void Simulation::run(int steps, const std::function<void(int)>& progress) {
         }
         VkCommandBuffer cmd = beginOneShot(ctx_);
         recordUpdates(cmd);
-        for (int i = 0; i < n; ++i) recordStep(cmd);
+        for (int i = 0; i < n; ++i) recordStep(cmd, nullptr, i + 1 < n);
         endOneShot(ctx_, cmd);
         done += n;
         if (progress) progress(done);

@@ -179,8 +179,14 @@ public:
 
     // Records one step of the model in params().model (its passes, with barriers) and flips the
     // ping-pong parity. With a timer, writes a timestamp before the first pass and after each
-    // (the pipe model: after each pass of each of its substeps()).
-    void recordStep(VkCommandBuffer cmd, GpuTimer* timer = nullptr);
+    // (the pipe model: after each pass of each of its substeps()). `another_follows`: the caller
+    // records another step right after this one in the same command buffer, with nothing in
+    // between, so the pipe step may leave its sediment correction (a pass over the grid) to that
+    // step's erosion, which reads the sediment anyway (gpu/pipe.cpp). The last step of a command
+    // buffer must be recorded without it: the state is then whole.
+    void recordStep(VkCommandBuffer cmd, GpuTimer* timer = nullptr, bool another_follows = false);
+    // Sediment corrections left to the next step's erosion so far (the pipe model).
+    long long correctionsCarried() const { return corrections_carried_; }
     // The pipe model's CFL sub-steps: a step of params().dt runs substeps() sub-steps of dt / n.
     // n is chosen from the wave speed of the last step run (totals().step_wave) so that
     // (|v| + sqrt(g d)) dt / (n L) <= CFL_TARGET, at most MAX_SUBSTEPS, once the GPU work is
@@ -317,7 +323,10 @@ public:
 private:
     const Image& image(Field f, bool next) const;
     // One step of the pipe model (gpu/pipe.cpp), a timestamp after each pass when timed.
-    void recordPipeStep(VkCommandBuffer cmd, GpuTimer* timer);
+    void recordPipeStep(VkCommandBuffer cmd, GpuTimer* timer, bool another_follows);
+    // Throws std::logic_error while a step's sediment correction waits for a step that was not
+    // recorded (a caller passed another_follows and then recorded something else).
+    void requireSettled(const char* what) const;
     // The fold of the step's per-workgroup sums into the totals (reduce_partials levels, then
     // reduce_totals), with its barriers.
     void recordFold(VkCommandBuffer cmd);
@@ -374,6 +383,8 @@ private:
     bool rain_uniform_ = true;  // the rain mask is 1 everywhere
     int substeps_ = 1;          // the pipe step's CFL sub-steps
     long long substeps_taken_ = 0;
+    bool correction_carried_ = false; // the last pipe step left its sediment correction to the next
+    long long corrections_carried_ = 0;
     int max_substeps_ = 1;
     SimParams params_{};
     bool params_dirty_ = true;

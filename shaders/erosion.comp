@@ -15,7 +15,7 @@ void main() {
     vec2 moved = vec2(0.0);
     if (inside) {
         float b = ground(c.x, c.y);
-        float s = imageLoad(sediment_cur, c).r;
+        float s = sedimentAtStart(c);
         if (p.enable_erosion != 0) {
             ivec2 lo = max(c - 1, ivec2(0)), hi = min(c + 1, ivec2(p.width - 1, p.height - 1));
             float sin_tilt = tiltSine(ground(lo.x, c.y), ground(hi.x, c.y), hi.x - lo.x, ground(c.x, lo.y),

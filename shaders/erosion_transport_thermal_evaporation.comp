@@ -69,7 +69,7 @@ void main() {
         vec2 moved = vec2(0.0);
         if (inGrid(x)) {
             b = oldGround(x, t);
-            s = imageLoad(sediment_cur, x).r;
+            s = sedimentAtStart(x);
             hardness = imageLoad(hardness_img, x).r;
             if (p.enable_erosion != 0) {
                 ivec2 lo = max(x - 1, ivec2(0)), hi = min(x + 1, ivec2(p.width - 1, p.height - 1));

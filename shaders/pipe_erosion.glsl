@@ -3,6 +3,18 @@
 // the direct passes (erosion.comp, transport_thermal_outflow_evaporation.comp, thermal_gather.comp:
 // CPU drivers, where shared memory is slow) compute exactly the same numbers.
 
+layout(std430, binding = B_TOTALS) readonly buffer TotalsBlock { Totals totals; };
+
+// The suspended sediment at the start of the step's erosion. When the step before was recorded
+// with another one after it, it left its sediment correction (sediment_correct.comp) to this
+// pass (pc.mode ERODE_CARRIED_CORRECTION, gpu/pipe.cpp): the same product s * scale, rounded
+// once (`precise`: no multiply-add with what follows), so the bits are those of the pass.
+float sedimentAtStart(ivec2 q) {
+    precise float s = imageLoad(sediment_cur, q).r;
+    if (pc.mode == ERODE_CARRIED_CORRECTION) s = s * totals.sediment_scale;
+    return s;
+}
+
 // Sine of the ground's tilt from central differences (one-sided at the edges, zero along a
 // 1-cell axis): `lo`/`hi` are the heights at the clamped neighbours, `span` their distance in
 // cells (0 when the axis has one cell).

@@ -380,6 +380,9 @@ struct Totals {
 #define CFL_TARGET 0.5
 #define MAX_SUBSTEPS 64
 #define REDUCE_WAVE_ONLY 1 // reduce_totals' mode after wave_speed.comp
+// The erosion pass's mode (erosion.comp, erosion_transport_thermal_evaporation.comp) when the step
+// before left its sediment correction to it (gpu/pipe.cpp): the sediment is read as s * scale.
+#define ERODE_CARRIED_CORRECTION 1
 #define REDUCE_GROUNDWATER_ONLY 2 // musgrave and simple: only the groundwater's sums (their own go through grid_totals)
 
 // Whether a slot holds a maximum (folded with max), not a sum.

@@ -152,6 +152,33 @@ TEST_F(StepTest, SplitLayoutIsBitIdentical) {
     }
 }
 
+// Steps recorded back to back leave each one's sediment correction to the next step's erosion
+// (gpu/pipe.cpp); a step recorded alone corrects in its own pass. Both give the same bits: 60
+// steps in batches (the run's batches of 8) against 60 submissions of one step, in both forms.
+TEST_F(StepTest, CarriedCorrectionIsBitIdentical) {
+    ref::State s = generatedState(97, 61, 19, 4.0);
+    Params params;
+    params[Param::rain_rate] = 0.5;
+    params[Param::edge_mode] = EDGE_OPEN;
+    params[Param::record_maps] = 1;
+    const gpu::SimParams p = toSimParams(params, s.w, s.h);
+    for (gpu::PipePasses passes : {gpu::PipePasses::Fused, gpu::PipePasses::Direct}) {
+        SCOPED_TRACE(gpu::pipePassesName(passes));
+        auto batched = makeSim(ctx(), s, p, passes);
+        auto single = makeSim(ctx(), s, p, passes);
+        batched->run(60);
+        for (int i = 0; i < 60; ++i) single->run(1);
+        EXPECT_GE(batched->correctionsCarried(), 50); // 7 of every 8
+        EXPECT_EQ(single->correctionsCarried(), 0);
+        const gpu::Totals a = batched->totals(), b = single->totals();
+        EXPECT_NE(a.sediment_scale, 1.0f); // a correction to carry
+        for (Field f : {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity, Field::Outflow, Field::Wear})
+            EXPECT_TRUE(batched->download(f) == single->download(f)) << gpu::fieldName(f);
+        for (int slot = 0; slot < TOTAL_SLOTS; ++slot) EXPECT_EQ(a.acc[slot], b.acc[slot]) << "slot " << slot;
+        EXPECT_EQ(a.sediment_scale, b.sediment_scale);
+    }
+}
+
 // Erosion/deposition and thermal erosion move soil between ground and water or between cells;
 // terrain + suspended sediment is unchanged up to float rounding (n cells * a few ulps). The
 // transport is off here (its global correction is tested on its own).

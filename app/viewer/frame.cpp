@@ -153,7 +153,7 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
             if (timed)
                 for (int k = 0; k < sim.substeps(); ++k)
                     f.timed_passes.insert(f.timed_passes.end(), sim.stepPasses().begin(), sim.stepPasses().end());
-            sim.recordStep(cmd, timed ? &f.timer : nullptr);
+            sim.recordStep(cmd, timed ? &f.timer : nullptr, i + 1 < steps);
         }
         s.steps_done += steps;
     }
