@@ -181,6 +181,8 @@ double passBytesPerCell(Pass p, const SimParams& params, int width, int height) 
         // Musgrave and simple fold only the groundwater's sums, and only when it runs.
         if ((params.model == MODEL_MUSGRAVE || params.model == MODEL_SIMPLE) && !happens(When::Groundwater, params))
             return 0.0;
+        // reduce_totals: the last level's one partial per slot, and the totals read and written.
+        if (p == Pass::ReduceTotals) return double(REDUCE_SLOTS * sizeof(double) + 2 * sizeof(Totals)) / cells;
         // The fold reads every level's partials once and writes the next level (doubles); the
         // first level holds one per workgroup.
         const auto groups = uint32_t(sumWorkgroups(params, width, height));

@@ -115,9 +115,12 @@ void Simulation::recordFold(VkCommandBuffer cmd) {
     recordFoldTotals(cmd);
 }
 
+// Down to one partial per slot: the last level runs one workgroup per slot side by side, so
+// reduce_totals only adds (one invocation; it folded the last <= REDUCE_SIZE partials of every
+// slot one after another before, 0.6 ms of a 30 ms step at 512^2 on lavapipe).
 std::vector<uint32_t> foldLevelSizes(uint32_t workgroups) {
     std::vector<uint32_t> levels = {workgroups};
-    while (levels.back() > REDUCE_SIZE) levels.push_back((levels.back() + REDUCE_SIZE - 1) / REDUCE_SIZE);
+    while (levels.back() > 1) levels.push_back((levels.back() + REDUCE_SIZE - 1) / REDUCE_SIZE);
     return levels;
 }
 

@@ -133,8 +133,8 @@ FluvialRoundBounds fluvialRoundBounds(int width, int height);
 // Whether a W x H grid keeps its 4-channel fields as two rg32f images each, because one rgba32f
 // image would exceed the device's largest allocation (ctx.max_allocation_bytes).
 bool splitsWideFields(const Context& ctx, int width, int height);
-// The fold of a step's sums: partials per slot in each level, from one per workgroup down to at
-// most REDUCE_SIZE (which reduce_totals folds); and the doubles the partials buffer holds.
+// The fold of a step's sums: partials per slot in each level, from one per workgroup down to one
+// (which reduce_totals adds to the totals); and the doubles the partials buffer holds.
 std::vector<uint32_t> foldLevelSizes(uint32_t workgroups);
 uint64_t partialsCount(uint32_t workgroups);
 // Doubles in the partials buffer: the fold's levels, then, with `per_group` > 1 (CPU drivers),

@@ -1,8 +1,36 @@
 #version 450
 // One level of the fold of the step's sums: workgroup (g, slot) folds partials g * REDUCE_SIZE ..
 // of that slot's input level into one partial of the output level. As many levels as the grid
-// needs run one after another (gpu/simulation.cpp); each is spread over many workgroups.
+// needs run one after another (gpu/pipe.cpp), down to one partial per slot; each level is spread
+// over many workgroups (the last one over the slots), none folds the whole grid.
 #include "reduce.glsl"
+
+layout(local_size_x = REDUCE_SIZE) in;
+
+#define FOLD_CHUNK 16
+shared double fold_values[REDUCE_SIZE];
+shared double fold_chunks[REDUCE_SIZE / FOLD_CHUNK];
+
+// Folds partials[first .. first + count) (count <= REDUCE_SIZE) of one slot in a fixed order:
+// chunks of FOLD_CHUNK in parallel, then the chunks in order. The result is valid in every
+// invocation. Every invocation of the workgroup must call it (it holds barriers).
+double foldBlock(uint first, uint count, bool is_max) {
+    uint i = gl_LocalInvocationIndex;
+    fold_values[i] = i < count ? partials[first + i] : 0.0lf;
+    barrier();
+    if (i < REDUCE_SIZE / FOLD_CHUNK) {
+        double acc = 0.0lf;
+        for (uint j = 0; j < FOLD_CHUNK; ++j) {
+            double v = fold_values[i * FOLD_CHUNK + j];
+            acc = is_max ? max(acc, v) : acc + v;
+        }
+        fold_chunks[i] = acc;
+    }
+    barrier();
+    double acc = 0.0lf;
+    for (uint j = 0; j < REDUCE_SIZE / FOLD_CHUNK; ++j) acc = is_max ? max(acc, fold_chunks[j]) : acc + fold_chunks[j];
+    return acc;
+}
 
 void main() {
     int slot = int(gl_WorkGroupID.y);
