@@ -6,6 +6,8 @@
 #include "reduce.glsl"
 
 layout(local_size_x = REDUCE_SIZE) in;
+// CPU drivers (gpu/workgroup.h): the step's sums per subgroup, and this fold without barriers.
+layout(constant_id = SPEC_SUBGROUP_PARTIALS) const bool SUBGROUP_PARTIALS = false;
 
 #define FOLD_CHUNK 16
 shared double fold_values[REDUCE_SIZE];
@@ -32,13 +34,32 @@ double foldBlock(uint first, uint count, bool is_max) {
     return acc;
 }
 
+// CPU drivers (SUBGROUP_PARTIALS): foldBlock's additions in foldBlock's order, by one invocation.
+// A barrier makes a CPU driver run the workgroup as coroutines, which cost more than the few
+// hundred loads (lavapipe, 512^2: the fold's levels took 0.5 ms of the step with barriers).
+double foldBlockSerial(uint first, uint count, bool is_max) {
+    double acc = 0.0lf;
+    for (uint i = 0; i < REDUCE_SIZE / FOLD_CHUNK; ++i) {
+        double chunk = 0.0lf;
+        for (uint j = 0; j < FOLD_CHUNK; ++j) {
+            uint k = i * FOLD_CHUNK + j;
+            double v = k < count ? partials[first + k] : 0.0lf;
+            chunk = is_max ? max(chunk, v) : chunk + v;
+        }
+        acc = is_max ? max(acc, chunk) : acc + chunk;
+    }
+    return acc;
+}
+
 void main() {
     int slot = int(gl_WorkGroupID.y);
     if (!slotActive(p, slot)) return; // uniform over the workgroup
+    if (SUBGROUP_PARTIALS && gl_LocalInvocationIndex != 0) return; // uniform: no barrier on this path
     uint count_in = pc.reduce_count;
     uint count_out = (count_in + REDUCE_SIZE - 1u) / REDUCE_SIZE;
-    uint first = gl_WorkGroupID.x * REDUCE_SIZE;
-    double sum = foldBlock(pc.reduce_in + uint(slot) * count_in + first, min(REDUCE_SIZE, count_in - first),
-                           slotIsMax(slot));
+    uint first = pc.reduce_in + uint(slot) * count_in + gl_WorkGroupID.x * REDUCE_SIZE;
+    uint count = min(REDUCE_SIZE, count_in - gl_WorkGroupID.x * REDUCE_SIZE);
+    bool is_max = slotIsMax(slot);
+    double sum = SUBGROUP_PARTIALS ? foldBlockSerial(first, count, is_max) : foldBlock(first, count, is_max);
     if (gl_LocalInvocationIndex == 0) partials[pc.reduce_out + uint(slot) * count_out + gl_WorkGroupID.x] = sum;
 }

@@ -3,6 +3,7 @@
 // (max |gpu - ref| over max |ref| of the field) <= 1e-5. And the fold of the step's sums against
 // a CPU sum on grids whose partials span several levels.
 #include <cstdio>
+#include <map>
 
 #include "gpu_fixture.h"
 #include "test_util.h"
@@ -153,14 +154,17 @@ INSTANTIATE_TEST_SUITE_P(RandomFields, PassTest, ::testing::ValuesIn(passCases()
 class FoldTest : public GpuTest {};
 
 // The fold of the step's sums (a double per workgroup and slot, then reduce_partials levels of
-// REDUCE_SIZE, then reduce_totals) against a CPU sum in double and the CPU maximum, with values
-// spanning six orders of magnitude, with every workgroup shape the device runs, on grids whose
-// partials take (with 16x16 workgroups) one level (1x50: 4 workgroups), two (1024x1024: 4096,
-// then 16; 16384x5, the widest image lavapipe allows: 1024, then 4), a last block of 2 (4097x17:
-// 514 partials, then 3) and an odd 333x257; with 64x4, 1x50 is 13 workgroups down one column.
-// Both kinds of partials: one per workgroup (GPUs) and one per subgroup, folded per workgroup by
-// reduce_subgroups (CPU drivers).
+// REDUCE_SIZE down to one, then reduce_totals) against a CPU sum in double and the CPU maximum,
+// with values spanning six orders of magnitude, with every workgroup shape the device runs, on
+// grids whose partials take (with 16x16 workgroups) one level (1x50: 4 workgroups), two
+// (1024x1024: 4096, then 16, then 1; 16384x5, the widest image lavapipe allows: 1024, 4, 1), a
+// last block of 2 (4097x17: 514 partials, then 3, then 1) and an odd 333x257; with 64x4, 1x50 is
+// 13 workgroups down one column. Both kinds of partials: one per workgroup (GPUs: the levels fold
+// with barriers) and one per subgroup, folded per workgroup by reduce_subgroups (CPU drivers: the
+// levels fold in one invocation each); both add in the same order, so their totals are the same
+// to the bit.
 TEST_F(FoldTest, SumWithin1e9AndMaxExactly) {
+    std::map<std::string, std::pair<double, float>> by_workgroup; // shape and grid: the sum and the max
     for (const char* partials : {"workgroup", "subgroup"}) // GPUs' partials, CPU drivers' (workgroup.h)
     for (const gpu::WorkgroupShape& shape : gpu::workgroupShapes())
     for (auto [w, h] : {std::pair{1, 50}, std::pair{1024, 1024}, std::pair{16384, 5}, std::pair{4097, 17},
@@ -192,6 +196,14 @@ TEST_F(FoldTest, SumWithin1e9AndMaxExactly) {
                     relativeError(t.acc[SLOT_RAIN], cpu_sum));
         EXPECT_LE(relativeError(t.acc[SLOT_RAIN], cpu_sum), 1e-9) << w << "x" << h;
         EXPECT_EQ(t.max_speed, cpu_max) << w << "x" << h;
+        const std::string key = gpu::workgroupShapeName(shape) + " " + std::to_string(w) + "x" + std::to_string(h);
+        if (std::string(partials) == "workgroup") {
+            by_workgroup[key] = {t.acc[SLOT_RAIN], t.max_speed};
+        } else {
+            ASSERT_EQ(by_workgroup.count(key), 1u);
+            EXPECT_EQ(t.acc[SLOT_RAIN], by_workgroup[key].first) << key << ": not the same order of additions";
+            EXPECT_EQ(t.max_speed, by_workgroup[key].second) << key;
+        }
     }
 }
 
