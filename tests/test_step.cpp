@@ -18,6 +18,16 @@ std::unique_ptr<gpu::Simulation> makeSim(const gpu::Context& ctx, const ref::Sta
     return sim;
 }
 
+// The steps the bit-for-bit comparisons run: rain enough to flow and erode within 100 steps, open
+// edges (the drained sums), the maps recorded when asked.
+gpu::SimParams rainOnOpenEdges(const ref::State& s, bool record_maps) {
+    Params params;
+    params[Param::rain_rate] = 0.5;
+    params[Param::edge_mode] = EDGE_OPEN;
+    params[Param::record_maps] = record_maps ? 1 : 0;
+    return toSimParams(params, s.w, s.h);
+}
+
 long long nonFinite(const std::vector<float>& v) {
     long long n = 0;
     for (float x : v) n += std::isfinite(x) ? 0 : 1;
@@ -107,11 +117,7 @@ TEST_F(StepTest, WaterBudgetCloses) {
 // lavapipe they agree to the bit.
 TEST_F(StepTest, FusedAndDirectPassesAgree) {
     ref::State s = generatedState(97, 61, 13, 4.0);
-    Params params;
-    params[Param::rain_rate] = 0.5;
-    params[Param::edge_mode] = EDGE_OPEN;
-    params[Param::record_maps] = 1;
-    const gpu::SimParams p = toSimParams(params, s.w, s.h);
+    const gpu::SimParams p = rainOnOpenEdges(s, true);
     auto fused = makeSim(ctx(), s, p, gpu::PipePasses::Fused);
     auto direct = makeSim(ctx(), s, p, gpu::PipePasses::Direct);
     fused->run(100);
@@ -131,10 +137,7 @@ TEST_F(StepTest, FusedAndDirectPassesAgree) {
 // image: the same shaders, another layout of the same bits. 100 steps compared bit for bit.
 TEST_F(StepTest, SplitLayoutIsBitIdentical) {
     ref::State s = generatedState(97, 61, 17, 4.0);
-    Params params;
-    params[Param::rain_rate] = 0.5;
-    params[Param::edge_mode] = EDGE_OPEN;
-    const gpu::SimParams p = toSimParams(params, s.w, s.h);
+    const gpu::SimParams p = rainOnOpenEdges(s, false);
     for (gpu::PipePasses passes : {gpu::PipePasses::Fused, gpu::PipePasses::Direct}) {
         SCOPED_TRACE(gpu::pipePassesName(passes));
         gpu::Context low = ctx(); // shares the device; only the limit differs
@@ -157,11 +160,7 @@ TEST_F(StepTest, SplitLayoutIsBitIdentical) {
 // steps in batches (the run's batches of 8) against 60 submissions of one step, in both forms.
 TEST_F(StepTest, CarriedCorrectionIsBitIdentical) {
     ref::State s = generatedState(97, 61, 19, 4.0);
-    Params params;
-    params[Param::rain_rate] = 0.5;
-    params[Param::edge_mode] = EDGE_OPEN;
-    params[Param::record_maps] = 1;
-    const gpu::SimParams p = toSimParams(params, s.w, s.h);
+    const gpu::SimParams p = rainOnOpenEdges(s, true);
     for (gpu::PipePasses passes : {gpu::PipePasses::Fused, gpu::PipePasses::Direct}) {
         SCOPED_TRACE(gpu::pipePassesName(passes));
         auto batched = makeSim(ctx(), s, p, passes);
