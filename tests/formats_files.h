@@ -38,27 +38,7 @@ inline std::size_t cells(int w, int h) {
     return static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
 }
 
-// Deterministic test data: heights in [lo, hi] with structure and noise, extremes present.
-inline Heightmap makeMap(int w, int h, float lo, float hi) {
-    Heightmap m;
-    m.width = w;
-    m.height = h;
-    m.heights.resize(cells(w, h));
-    uint32_t s = 987654u;
-    for (int y = 0; y < h; ++y) {
-        for (int x = 0; x < w; ++x) {
-            s = s * 1664525u + 1013904223u;
-            const double noise = static_cast<double>(s >> 8) / 16777216.0;
-            const double t = 0.5 * (static_cast<double>(x) / std::max(1, w - 1)) +
-                             0.3 * (static_cast<double>(y) / std::max(1, h - 1)) + 0.2 * noise;
-            m.heights[cells(w, y) + static_cast<std::size_t>(x)] =
-                static_cast<float>(lo + t * (static_cast<double>(hi) - lo));
-        }
-    }
-    m.heights[0] = lo;
-    m.heights.back() = hi;
-    return m;
-}
+inline Heightmap makeMap(int w, int h, float lo, float hi) { return test::rampWithNoise(w, h, lo, hi, 987654u); }
 
 inline LoadOptions sized(int w, int h) {
     LoadOptions o;

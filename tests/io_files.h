@@ -21,27 +21,7 @@ namespace {
 
 inline fs::path scratchDir() { return test::scratchDir("io"); }
 
-// Deterministic test data: heights in [lo, hi] with some structure and some noise.
-inline Heightmap makeMap(int w, int h, float lo, float hi) {
-    Heightmap m;
-    m.width = w;
-    m.height = h;
-    m.heights.resize(static_cast<std::size_t>(w) * h);
-    uint32_t s = 12345u;
-    for (int y = 0; y < h; ++y) {
-        for (int x = 0; x < w; ++x) {
-            s = s * 1664525u + 1013904223u;
-            const double noise = static_cast<double>(s >> 8) / 16777216.0;
-            const double t = 0.5 * (static_cast<double>(x) / std::max(1, w - 1)) +
-                             0.3 * (static_cast<double>(y) / std::max(1, h - 1)) + 0.2 * noise;
-            m.heights[static_cast<std::size_t>(y) * w + x] =
-                static_cast<float>(lo + t * (static_cast<double>(hi) - lo));
-        }
-    }
-    m.heights[0] = lo; // the exact extremes are present
-    m.heights.back() = hi;
-    return m;
-}
+inline Heightmap makeMap(int w, int h, float lo, float hi) { return test::rampWithNoise(w, h, lo, hi, 12345u); }
 
 // Writes a greyscale PNG with libpng: bit depth 8 or 16, optional alpha channel (samples are
 // grey,alpha interleaved in `samples` then), or an RGB one (colour = true).

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "io/errors.h"
+#include "io/heightmap.h"
 
 namespace alluvium::test {
 
@@ -90,5 +92,28 @@ struct ScopedEnv {
             ::unsetenv(name.c_str());
     }
 };
+
+// Deterministic test data: heights in [lo, hi], a ramp across both axes plus noise from `seed`,
+// with the exact extremes present (the first cell lo, the last hi).
+inline Heightmap rampWithNoise(int w, int h, float lo, float hi, uint32_t seed) {
+    Heightmap m;
+    m.width = w;
+    m.height = h;
+    m.heights.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
+    uint32_t s = seed;
+    for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+            s = s * 1664525u + 1013904223u;
+            const double noise = static_cast<double>(s >> 8) / 16777216.0;
+            const double t = 0.5 * (static_cast<double>(x) / std::max(1, w - 1)) +
+                             0.3 * (static_cast<double>(y) / std::max(1, h - 1)) + 0.2 * noise;
+            m.heights[static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x)] =
+                static_cast<float>(lo + t * (static_cast<double>(hi) - lo));
+        }
+    }
+    m.heights[0] = lo;
+    m.heights.back() = hi;
+    return m;
+}
 
 } // namespace alluvium::test
