@@ -175,6 +175,28 @@ double sumWorkgroups(const SimParams& params, int width, int height) {
 
 const char* passName(Pass p) { return info(p).name; }
 
+uint32_t stepParts(const SimParams& q) {
+    // Each the exact test the shaders make of the parameter (common.glsl's partOn callers).
+    uint32_t parts = 0;
+    if (q.rain_uniform == 0) parts |= STEP_RAIN_MASK;
+    if (q.spring_count > 0) parts |= STEP_SPRINGS;
+    if (q.enable_sea != 0) parts |= STEP_SEA;
+    if (q.record_maps != 0) parts |= STEP_MAPS;
+    if (q.edge_mode == EDGE_OPEN) parts |= STEP_OPEN_EDGES;
+    return parts;
+}
+
+bool passHasStepParts(Pass p) {
+    switch (p) {
+    case Pass::SourcesFlux:
+    case Pass::WaterVelocity:
+    case Pass::ErosionTransportThermalEvaporation:
+    case Pass::Erosion:
+    case Pass::TransportThermalOutflowEvaporation: return true;
+    default: return false;
+    }
+}
+
 double passBytesPerCell(Pass p, const SimParams& params, int width, int height) {
     const double cells = double(width) * double(height);
     if (p == Pass::ReducePartials || p == Pass::ReduceTotals) {

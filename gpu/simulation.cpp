@@ -237,8 +237,7 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
 
 Simulation::~Simulation() {
     vkDeviceWaitIdle(ctx_.device);
-    for (VkPipeline p : pipelines_)
-        if (p != VK_NULL_HANDLE) vkDestroyPipeline(ctx_.device, p, nullptr);
+    for (const auto& [key, p] : pipelines_) vkDestroyPipeline(ctx_.device, p, nullptr);
     vkDestroyDescriptorPool(ctx_.device, descriptor_pool_, nullptr);
     vkDestroyPipelineLayout(ctx_.device, pipeline_layout_, nullptr);
     vkDestroyDescriptorSetLayout(ctx_.device, set_layout_, nullptr);
@@ -303,6 +302,7 @@ void Simulation::recordUpdates(VkCommandBuffer cmd) {
         SimParams uploaded = params_;
         if (params_.model == MODEL_PIPE) uploaded.dt = params_.dt / float(substeps_);
         vkCmdUpdateBuffer(cmd, params_buffer_.buffer, 0, sizeof(SimParams), &uploaded);
+        uploaded_parts_ = stepParts(uploaded);
         params_dirty_ = false;
     }
     if (springs_dirty_ && !springs_.empty()) {
@@ -322,8 +322,10 @@ void Simulation::recordUpdates(VkCommandBuffer cmd) {
 }
 
 VkPipeline Simulation::pipeline(Pass pass) {
-    // Created at first use: a model's shaders are loaded only when that model runs.
-    VkPipeline& p = pipelines_[static_cast<size_t>(pass)];
+    // Created at first use: a model's shaders are loaded only when that model runs, a set of the
+    // step's parts only when the parameters turn it on.
+    const uint32_t parts = passHasStepParts(pass) ? builtStepParts() : STEP_ALL;
+    VkPipeline& p = pipelines_[{pass, parts}];
     if (p == VK_NULL_HANDLE) {
         const bool int64 = pass == Pass::Particles || pass == Pass::ParticlesApply ||
                            (pass >= Pass::FluvialControl && pass <= Pass::FluvialLakeFill);
@@ -331,28 +333,34 @@ VkPipeline Simulation::pipeline(Pass pass) {
             throw DeviceError(ctx_.device_name + " lacks 64-bit integer atomics on buffers (shaderInt64, "
                               "shaderBufferInt64Atomics), which the " + std::string(pass >= Pass::FluvialControl ? "fluvial" : "particles") +
                               " model needs");
-        const std::vector<uint32_t> code = loadSpirv(shaderDirectory() / (std::string(passName(pass)) + ".spv"));
+        const auto reloaded = reloaded_code_.find(pass);
+        const std::vector<uint32_t> code = reloaded != reloaded_code_.end()
+                                               ? reloaded->second
+                                               : loadSpirv(shaderDirectory() / (std::string(passName(pass)) + ".spv"));
         VkShaderModule module = createShaderModule(ctx_, code);
-        p = createPipeline(module);
+        p = createPipeline(module, parts);
         vkDestroyShaderModule(ctx_.device, module, nullptr);
     }
     return p;
 }
 
-VkPipeline Simulation::createPipeline(VkShaderModule module) const {
-    // The layout of 4-channel fields (common.glsl's SPLIT_WIDE) and the grid passes' workgroup
-    // shape (the fluvial passes and the folds have fixed sizes and ignore it).
+VkPipeline Simulation::createPipeline(VkShaderModule module, uint32_t parts) const {
+    // The layout of 4-channel fields (common.glsl's SPLIT_WIDE), the grid passes' workgroup
+    // shape (the fluvial passes and the folds have fixed sizes and ignore it), where the sums'
+    // partials go and the pipe step's parts (passes without parts ignore them).
     struct {
         VkBool32 split;
         uint32_t x, y;
         VkBool32 subgroup_partials;
+        uint32_t parts;
     } const values{split_wide_ ? VK_TRUE : VK_FALSE, uint32_t(shape_.x), uint32_t(shape_.y),
-                   partials_per_group_ > 1 ? VK_TRUE : VK_FALSE};
-    const VkSpecializationMapEntry entries[4] = {{SPEC_SPLIT_WIDE, 0, sizeof(VkBool32)},
+                   partials_per_group_ > 1 ? VK_TRUE : VK_FALSE, parts};
+    const VkSpecializationMapEntry entries[5] = {{SPEC_SPLIT_WIDE, 0, sizeof(VkBool32)},
                                                  {SPEC_WG_X, 4, sizeof(uint32_t)},
                                                  {SPEC_WG_Y, 8, sizeof(uint32_t)},
-                                                 {SPEC_SUBGROUP_PARTIALS, 12, sizeof(VkBool32)}};
-    const VkSpecializationInfo spec{4, entries, sizeof values, &values};
+                                                 {SPEC_SUBGROUP_PARTIALS, 12, sizeof(VkBool32)},
+                                                 {SPEC_STEP_PARTS, 16, sizeof(uint32_t)}};
+    const VkSpecializationInfo spec{5, entries, sizeof values, &values};
     return createComputePipeline(ctx_, pipeline_layout_, module, &spec);
 }
 
@@ -499,13 +507,22 @@ void Simulation::run(int steps, const std::function<void(int)>& progress) {
 }
 
 void Simulation::reloadPass(Pass pass, const std::vector<uint32_t>& spirv) {
+    // Built now for the parts in use, so a bad module fails here; other sets of parts at first use.
+    const uint32_t parts = passHasStepParts(pass) ? builtStepParts() : STEP_ALL;
     VkShaderModule module = createShaderModule(ctx_, spirv);
-    VkPipeline fresh = createPipeline(module);
+    VkPipeline fresh = createPipeline(module, parts);
     vkDestroyShaderModule(ctx_.device, module, nullptr);
-    vkDeviceWaitIdle(ctx_.device); // frames in flight may still use the old one
-    VkPipeline& p = pipelines_[static_cast<size_t>(pass)];
-    if (p != VK_NULL_HANDLE) vkDestroyPipeline(ctx_.device, p, nullptr);
-    p = fresh;
+    vkDeviceWaitIdle(ctx_.device); // frames in flight may still use the old ones
+    for (auto it = pipelines_.begin(); it != pipelines_.end();) {
+        if (it->first.first == pass) {
+            vkDestroyPipeline(ctx_.device, it->second, nullptr);
+            it = pipelines_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    pipelines_[{pass, parts}] = fresh;
+    reloaded_code_[pass] = spirv;
 }
 
 void Simulation::runPass(Pass pass) {

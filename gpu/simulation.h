@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,13 @@ const char* passName(Pass p);
 // `params` switches on (a neighbour's texel is counted once: caches serve the rest). For the fold
 // of the sums, its partials per cell. For the fluvial model's phases, per round.
 double passBytesPerCell(Pass p, const SimParams& params, int width, int height);
+// The pipe step's optional parts (STEP_* in shared.h) that `params` turns on: the step's passes
+// are built with exactly these (common.glsl's STEP_PARTS), so what is off costs nothing on a CPU
+// driver, which runs both sides of every branch. One pipeline per pass and set of parts in use.
+uint32_t stepParts(const SimParams& params);
+// Whether a pass's shader has parts (the pipe step's grid passes); the others are built with
+// STEP_ALL and test the parameters as they run.
+bool passHasStepParts(Pass p);
 // How the pipe step runs its erosion, transport, thermal erosion and evaporation: one fused pass
 // with tiles in shared memory (GPUs), or three direct passes that read neighbours from images
 // (CPU drivers such as lavapipe, where shared memory is slower than image reads). Both compute
@@ -277,6 +285,11 @@ public:
     // Replaces a pass's pipeline with one built from `spirv` (the viewer's shader hot reload).
     // Waits for the device first; the old pipeline is destroyed.
     void reloadPass(Pass pass, const std::vector<uint32_t>& spirv);
+    // The parts the step's passes are built with now (stepParts of the uploaded parameters).
+    uint32_t builtStepParts() const { return passes_with_parts_ ? uploaded_parts_ : STEP_ALL; }
+    // Tests: false builds the step's passes with every part (STEP_ALL), as all other passes are,
+    // testing the parameters as they run; the results are the same bits.
+    void setPassesWithParts(bool on) { passes_with_parts_ = on; }
 
     // The fluvial model's phases, recorded by recordStep (fluvialAnalyse uses them one by one).
     // Fill: depression routing from the current terrain, a bounded number of rounds of each loop
@@ -333,7 +346,8 @@ private:
     void recordFoldLevels(VkCommandBuffer cmd);
     void recordFoldTotals(VkCommandBuffer cmd, int mode = 0);
     VkPipeline pipeline(Pass pass);
-    VkPipeline createPipeline(VkShaderModule module) const; // with the simulation's specialization
+    // With the simulation's specialization and the step parts `parts`.
+    VkPipeline createPipeline(VkShaderModule module, uint32_t parts) const;
     void dispatch(VkCommandBuffer cmd, Pass pass, int mode = 0);
     void pushConstants(VkCommandBuffer cmd, const PushConstants& push);
     void bindSet(VkCommandBuffer cmd);
@@ -420,7 +434,11 @@ private:
     VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
     VkDescriptorPool descriptor_pool_ = VK_NULL_HANDLE;
     std::array<VkDescriptorSet, kParityKeys> sets_{};
-    std::array<VkPipeline, kPassCount> pipelines_{};
+    // Built at first use, one per pass and set of step parts (STEP_ALL for passes without parts).
+    std::map<std::pair<Pass, uint32_t>, VkPipeline> pipelines_;
+    std::map<Pass, std::vector<uint32_t>> reloaded_code_; // reloadPass's SPIR-V, for every set of parts
+    uint32_t uploaded_parts_ = STEP_ALL; // stepParts of the parameters the GPU holds
+    bool passes_with_parts_ = true;
 };
 
 } // namespace alluvium::gpu

@@ -70,6 +70,14 @@ layout(constant_id = SPEC_SPLIT_WIDE) const bool SPLIT_WIDE = false;
 // The step's sums per subgroup, without a workgroup barrier (CPU drivers: gpu/workgroup.h,
 // resolvePartialsPerGroup; partials.glsl, grid_models.glsl), p.partials_per_group per workgroup.
 layout(constant_id = SPEC_SUBGROUP_PARTIALS) const bool SUBGROUP_PARTIALS = false;
+// The pipe step's optional parts compiled into this pipeline (STEP_* in shared.h): the step's
+// passes get exactly those the parameters turn on (gpu::stepParts), every other pipeline all of
+// them. A CPU driver runs both sides of every branch, uniform ones too, under a mask: on lavapipe
+// at 512^2 the parts that are off (sea, springs, rain mask, maps) cost 2.2 ms of a 29 ms step.
+layout(constant_id = SPEC_STEP_PARTS) const uint STEP_PARTS = STEP_ALL;
+// Whether a part is on: compiled in, and on in the parameters (which the host keeps in step with
+// the parts, so the test of `on` is what a pipeline with every part does).
+bool partOn(uint part, bool on) { return (STEP_PARTS & part) != 0u && on; }
 
 vec4 loadOutflowCur(ivec2 c) {
     if (SPLIT_WIDE) return vec4(imageLoad(outflow_xy_cur, c).xy, imageLoad(outflow_zw_cur, c).xy);
@@ -107,7 +115,7 @@ float cellArea() { return p.cell_size * p.cell_size; }
 // The water a cell receives at the start of a pipe step (design step 1; m of depth): rain times
 // the rain mask (not read when it is uniform), and the springs' rate per cell.
 float rainDepth(ivec2 c) {
-    float mask = p.rain_uniform != 0 ? 1.0 : imageLoad(rain_mask, c).r;
+    float mask = partOn(STEP_RAIN_MASK, p.rain_uniform == 0) ? imageLoad(rain_mask, c).r : 1.0;
     return p.dt * p.rain_rate * mask;
 }
 // Issue 12: an ocean cell, below the sea's surface and connected to a sea edge below it, i.e. its
@@ -115,10 +123,10 @@ float rainDepth(ivec2 c) {
 // surface. The spill surface is loaded before the test on b (a load under a divergent branch runs
 // lane by lane on a CPU driver), under the uniform test for a sea only.
 bool isOcean(ivec2 c, float b, float surface) {
-    bool sea = p.enable_sea != 0 && p.model == MODEL_PIPE;
+    bool sea = partOn(STEP_SEA, p.enable_sea != 0) && p.model == MODEL_PIPE;
     float spill = sea ? imageLoad(sea_spill, c).r : 0.0;
     return sea && b < surface && spill < surface;
 }
 
-float springDepth(ivec2 c) { return p.spring_count > 0 ? p.dt * imageLoad(spring_rate, c).r : 0.0; }
+float springDepth(ivec2 c) { return partOn(STEP_SPRINGS, p.spring_count > 0) ? p.dt * imageLoad(spring_rate, c).r : 0.0; }
 float waterAfterSources(ivec2 c) { return imageLoad(water_cur, c).r + rainDepth(c) + springDepth(c); }

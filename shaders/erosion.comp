@@ -22,7 +22,7 @@ void main() {
                                       ground(c.x, hi.y), hi.y - lo.y);
             moved = erodeCell(b, s, sin_tilt, imageLoad(velocity_img, c).xy, imageLoad(water_mid, c).r,
                               imageLoad(hardness_img, c).r);
-            if (p.record_maps != 0) {
+            if (partOn(STEP_MAPS, p.record_maps != 0)) {
                 vec2 wear = imageLoad(wear_img, c).rg;
                 imageStore(wear_img, c, vec4(wear + moved / cellArea(), 0.0, 0.0));
             }

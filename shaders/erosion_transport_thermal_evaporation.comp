@@ -146,7 +146,7 @@ void main() {
         evaporated = evaporate(d) * area;
         imageStore(water_next, c, vec4(d));
 
-        if (p.record_maps != 0 && p.enable_erosion != 0) {
+        if (partOn(STEP_MAPS, p.record_maps != 0) && p.enable_erosion != 0) {
             vec2 wear = imageLoad(wear_img, c).rg;
             imageStore(wear_img, c, vec4(wear + moved / area, 0.0, 0.0));
         }

@@ -92,7 +92,7 @@ float evaporate(inout float d) {
 
 // The sediment that open edges carry off with the water leaving this step (m^3).
 float edgeSediment(ivec2 c, float s) {
-    if (p.edge_mode != EDGE_OPEN || (c.x != 0 && c.y != 0 && c.x != p.width - 1 && c.y != p.height - 1)) return 0.0;
+    if (!partOn(STEP_OPEN_EDGES, p.edge_mode == EDGE_OPEN) || (c.x != 0 && c.y != 0 && c.x != p.width - 1 && c.y != p.height - 1)) return 0.0;
     vec4 o = loadOutflowNext(c);
     float edge = 0.0;
     if (c.x == 0) edge += o[LEFT];

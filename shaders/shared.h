@@ -105,6 +105,17 @@ using uint = uint32_t;
 #define SPEC_WG_X 1         // uint: the grid passes' workgroup shape (WG_X x WG_Y = WG_SIZE)
 #define SPEC_WG_Y 2
 #define SPEC_SUBGROUP_PARTIALS 3 // bool: one partial per subgroup, without a barrier (partials.glsl)
+#define SPEC_STEP_PARTS 4   // uint: the pipe step's optional parts compiled in (STEP_*, common.glsl)
+
+// The pipe step's optional parts, each turned on by a parameter. The step's passes are built
+// with exactly the parts the uploaded parameters turn on (gpu::stepParts); every other pipeline
+// has them all (STEP_ALL) and tests the parameters as it runs.
+#define STEP_RAIN_MASK 1u  // rain_uniform == 0: the rain mask is read
+#define STEP_SPRINGS 2u    // spring_count > 0
+#define STEP_SEA 4u        // enable_sea != 0
+#define STEP_MAPS 8u       // record_maps != 0: the wear and flow maps
+#define STEP_OPEN_EDGES 16u // edge_mode == EDGE_OPEN
+#define STEP_ALL 31u
 
 // Reduction slots: each pass that moves mass writes its per-subgroup sums (m^3) into its slot.
 #define SLOT_RAIN 0

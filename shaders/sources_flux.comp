@@ -73,7 +73,7 @@ vec2 face(Line l, int i) {
     vec2 inner = vec2(w_up - w_down, w_up * l.d[i - 1] - w_down * l.d[i]);
     float U = f == 0 ? -w_down : w_up;
     vec2 edge = vec2(U, U * (f == 0 ? l.d[i] : l.d[i - 1]));
-    bool open_edge = p.edge_mode == EDGE_OPEN && f >= 0 && f <= l.n;
+    bool open_edge = partOn(STEP_OPEN_EDGES, p.edge_mode == EDGE_OPEN) && f >= 0 && f <= l.n;
     return f <= 0 || f >= l.n ? (open_edge ? edge : vec2(0.0)) : inner;
 }
 
@@ -107,7 +107,7 @@ vec2 interiorFaceDrive(Line l, int i) {
 // Before friction, as interiorFaceDrive.
 vec2 edgeDrive(Line l, int dir) {
     float dc = l.d[2];
-    float drop = p.enable_sea != 0 ? min(dc, l.eta[2] - pc.sea_surface) : dc;
+    float drop = partOn(STEP_SEA, p.enable_sea != 0) ? min(dc, l.eta[2] - pc.sea_surface) : dc;
     return vec2(l.w[2][dir] + p.dt * p.gravity * drop / p.cell_size, dc);
 }
 
@@ -117,7 +117,7 @@ vec2 edgeDrive(Line l, int dir) {
 float sideOutflow(Line l, bool interior, vec2 inner, vec2 edge, float sign) {
     vec2 drive = interior ? inner : edge;
     float U = friction(drive.x, drive.y);
-    bool open = p.edge_mode == EDGE_OPEN;
+    bool open = partOn(STEP_OPEN_EDGES, p.edge_mode == EDGE_OPEN);
     float through_face = max(0.0, sign * (drive.y <= p.dry_depth ? 0.0 : U));
     float over_edge = open && !(drive.y <= p.dry_depth || l.sea[2]) ? max(0.0, U) : 0.0;
     return interior ? through_face : over_edge;

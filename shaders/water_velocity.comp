@@ -32,7 +32,7 @@ void main() {
         spring = springDepth(c);
         float d0 = imageLoad(water_cur, c).r;
         float d = d0 + rain + spring;
-        if (p.enable_sea != 0 && isOcean(c, imageLoad(terrain_cur, c).r, pc.sea_surface)) {
+        if (partOn(STEP_SEA, p.enable_sea != 0) && isOcean(c, imageLoad(terrain_cur, c).r, pc.sea_surface)) {
             // Issue 12: on the deep, still sea (held at its surface every step) count the rain and
             // springs as the depth stored them: fl(d + rain) - d, not rain.
             precise float with_rain = d0 + rain;
@@ -48,7 +48,7 @@ void main() {
         float out_sum = d * (o.x + o.y + o.z + o.w);
         float d_new = max(0.0, d + p.dt * (in_sum - out_sum) / p.cell_size);
         imageStore(water_mid, c, vec4(d_new));
-        if (p.edge_mode == EDGE_OPEN) {
+        if (partOn(STEP_OPEN_EDGES, p.edge_mode == EDGE_OPEN)) {
             float edge = 0.0;
             if (c.x == 0) edge += o[LEFT];
             if (c.x == p.width - 1) edge += o[RIGHT];
@@ -70,7 +70,7 @@ void main() {
             float cap = p.cell_size / p.dt;
             if (speed > cap) v *= cap / speed;
             speed_out = min(speed, cap);
-            if (p.record_maps != 0) {
+            if (partOn(STEP_MAPS, p.record_maps != 0)) {
                 float flow = imageLoad(flow_img, c).r;
                 imageStore(flow_img, c, vec4(flow + speed_out * mean_depth * p.cell_size * p.dt));
             }

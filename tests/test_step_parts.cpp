@@ -1,0 +1,103 @@
+// The pipe step's passes are built with only the optional parts the parameters turn on (rain
+// mask, springs, sea, maps, open edges: STEP_* in shared.h, gpu::stepParts), because a CPU
+// driver runs both sides of every branch. Leaving a part out must change nothing: every
+// combination a case turns on, in both pass forms, runs 30 steps against a simulation whose
+// passes have every part (STEP_ALL, testing the parameters as before), and every field and total
+// must be the same bits.
+#include "gpu_fixture.h"
+
+namespace alluvium::test {
+namespace {
+
+using gpu::Field;
+
+struct PartsCase {
+    const char* name;
+    bool open_edges, rain_mask, springs, sea, maps;
+    uint32_t parts; // what gpu::stepParts must say
+};
+
+const PartsCase kCases[] = {
+    {"closed edges, uniform rain", false, false, false, false, false, 0u},
+    {"open edges", true, false, false, false, false, STEP_OPEN_EDGES},
+    {"rain mask", false, true, false, false, false, STEP_RAIN_MASK},
+    {"springs", true, false, true, false, false, STEP_SPRINGS | STEP_OPEN_EDGES},
+    {"sea", true, false, false, true, false, STEP_SEA | STEP_OPEN_EDGES},
+    {"maps", false, false, false, false, true, STEP_MAPS},
+    {"everything", true, true, true, true, true, STEP_ALL},
+};
+
+std::unique_ptr<gpu::Simulation> partsSim(const gpu::Context& ctx, const ref::State& s, const PartsCase& c,
+                                          gpu::PipePasses passes, bool with_parts) {
+    Params q;
+    q[Param::rain_rate] = 0.5;
+    q[Param::edge_mode] = c.open_edges ? EDGE_OPEN : EDGE_CLOSED;
+    q[Param::record_maps] = c.maps ? 1 : 0;
+    q[Param::enable_sea] = c.sea ? 1 : 0;
+    q[Param::sea_level] = 6.0; // randomState's ground is 5 .. 8 m: a sea over part of it
+    auto sim = std::make_unique<gpu::Simulation>(ctx, s.w, s.h, passes);
+    sim->setPassesWithParts(with_parts);
+    loadState(*sim, s, toSimParams(q, s.w, s.h));
+    if (!c.rain_mask) sim->upload(Field::RainMask, std::vector<float>(size_t(s.w) * s.h, 1.0f));
+    if (c.springs) sim->setSprings({{20.5f, 30.25f, 3.0f, 0.05f}, {70.75f, 10.5f, 1.5f, 0.1f}});
+    return sim;
+}
+
+class StepPartsTest : public GpuTest {};
+
+TEST_F(StepPartsTest, PassesWithOnlyTheirPartsAreBitIdentical) {
+    const ref::State s = randomState(97, 61, 23);
+    for (const PartsCase& c : kCases) {
+        for (gpu::PipePasses passes : {gpu::PipePasses::Fused, gpu::PipePasses::Direct}) {
+            SCOPED_TRACE(std::string(c.name) + ", " + gpu::pipePassesName(passes));
+            auto parts = partsSim(ctx(), s, c, passes, true);
+            auto every = partsSim(ctx(), s, c, passes, false);
+            EXPECT_EQ(gpu::stepParts(parts->params()), c.parts);
+            parts->run(30);
+            every->run(30);
+            EXPECT_EQ(parts->builtStepParts(), c.parts);
+            EXPECT_EQ(every->builtStepParts(), STEP_ALL);
+            for (Field f : {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity, Field::Outflow}) {
+                const std::vector<float> a = parts->download(f), b = every->download(f);
+                EXPECT_TRUE(a == b) << gpu::fieldName(f);
+                EXPECT_NE(a, std::vector<float>(a.size(), a[0])) << gpu::fieldName(f) << " never changed";
+            }
+            if (c.maps) {
+                for (Field f : {Field::Wear, Field::Flow})
+                    EXPECT_TRUE(parts->download(f) == every->download(f)) << gpu::fieldName(f);
+            }
+            const gpu::Totals a = parts->totals(), b = every->totals();
+            for (int slot = 0; slot < TOTAL_SLOTS; ++slot) EXPECT_EQ(a.acc[slot], b.acc[slot]) << "slot " << slot;
+            // Each part the case turns on moved something the sums see.
+            if (c.rain_mask || !c.sea) { EXPECT_GT(a.acc[SLOT_RAIN], 0.0); }
+            if (c.springs) { EXPECT_GT(a.acc[SLOT_SPRING], 0.0); }
+            if (c.open_edges) { EXPECT_GT(a.acc[SLOT_DRAINED_WATER], 0.0); }
+            if (c.sea) { EXPECT_NE(a.acc[SLOT_SEA_IN] + a.acc[SLOT_SEA_OUT], 0.0); }
+        }
+    }
+}
+
+// The parts follow the parameters the GPU holds: switching a part on builds the passes anew
+// with it, and off again goes back to the pipelines without it.
+TEST_F(StepPartsTest, PartsFollowTheUploadedParameters) {
+    const ref::State s = randomState(64, 64, 29);
+    PartsCase c = kCases[0];
+    auto sim = partsSim(ctx(), s, c, gpu::PipePasses::Auto, true);
+    EXPECT_EQ(sim->builtStepParts(), STEP_ALL); // nothing uploaded yet
+    sim->run(2);
+    EXPECT_EQ(sim->builtStepParts(), 0u);
+    gpu::SimParams q = sim->params();
+    q.record_maps = 1;
+    sim->setParams(q);
+    EXPECT_EQ(sim->builtStepParts(), 0u); // until the next submission uploads them
+    sim->run(2);
+    EXPECT_EQ(sim->builtStepParts(), STEP_MAPS);
+    EXPECT_NE(sim->download(Field::Flow), std::vector<float>(size_t(s.w) * s.h, 0.0f)); // the maps ran
+    q.record_maps = 0;
+    sim->setParams(q);
+    sim->run(2);
+    EXPECT_EQ(sim->builtStepParts(), 0u);
+}
+
+} // namespace
+} // namespace alluvium::test
