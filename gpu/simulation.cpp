@@ -338,29 +338,46 @@ VkPipeline Simulation::pipeline(Pass pass) {
                                                ? reloaded->second
                                                : loadSpirv(shaderDirectory() / (std::string(passName(pass)) + ".spv"));
         VkShaderModule module = createShaderModule(ctx_, code);
-        p = createPipeline(module, parts);
+        p = createPipeline(module, parts, sumRows(pass));
         vkDestroyShaderModule(ctx_.device, module, nullptr);
     }
     return p;
 }
 
-VkPipeline Simulation::createPipeline(VkShaderModule module, uint32_t parts) const {
+int Simulation::sumRows(Pass pass) const {
+    // CPU drivers: the pipe step's passes with sums in every step run kSumRows rows of cells per
+    // invocation (partials.glsl's SUM_ROWS): one subgroup reduction per kSumRows cells, which
+    // llvmpipe runs as a loop over the lanes. The tile stays the grid passes' (shape_.y rows),
+    // so the sums are grouped the same with partials per workgroup or per subgroup (whose places
+    // the tile's subgroups fill: partials_per_group_ of them).
+    const bool every_step = pass == Pass::WaterVelocity || pass == Pass::Erosion ||
+                            pass == Pass::TransportThermalOutflowEvaporation;
+    const bool cpu = ctx_.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    return every_step && cpu && shape_.y % kSumRows == 0 && (partials_per_group_ == 1 || partials_per_group_ % kSumRows == 0)
+               ? kSumRows
+               : 1;
+}
+
+VkPipeline Simulation::createPipeline(VkShaderModule module, uint32_t parts, int rows) const {
     // The layout of 4-channel fields (common.glsl's SPLIT_WIDE), the grid passes' workgroup
     // shape (the fluvial passes and the folds have fixed sizes and ignore it), where the sums'
-    // partials go and the pipe step's parts (passes without parts ignore them).
+    // partials go, the pipe step's parts (passes without parts ignore them) and the rows of
+    // cells per invocation (the workgroup is then the tile's height / rows high).
     struct {
         VkBool32 split;
         uint32_t x, y;
         VkBool32 subgroup_partials;
         uint32_t parts;
-    } const values{split_wide_ ? VK_TRUE : VK_FALSE, uint32_t(shape_.x), uint32_t(shape_.y),
-                   partials_per_group_ > 1 ? VK_TRUE : VK_FALSE, parts};
-    const VkSpecializationMapEntry entries[5] = {{SPEC_SPLIT_WIDE, 0, sizeof(VkBool32)},
+        int32_t rows;
+    } const values{split_wide_ ? VK_TRUE : VK_FALSE, uint32_t(shape_.x), uint32_t(shape_.y / rows),
+                   partials_per_group_ > 1 ? VK_TRUE : VK_FALSE, parts, rows};
+    const VkSpecializationMapEntry entries[6] = {{SPEC_SPLIT_WIDE, 0, sizeof(VkBool32)},
                                                  {SPEC_WG_X, 4, sizeof(uint32_t)},
                                                  {SPEC_WG_Y, 8, sizeof(uint32_t)},
                                                  {SPEC_SUBGROUP_PARTIALS, 12, sizeof(VkBool32)},
-                                                 {SPEC_STEP_PARTS, 16, sizeof(uint32_t)}};
-    const VkSpecializationInfo spec{5, entries, sizeof values, &values};
+                                                 {SPEC_STEP_PARTS, 16, sizeof(uint32_t)},
+                                                 {SPEC_SUM_ROWS, 20, sizeof(int32_t)}};
+    const VkSpecializationInfo spec{6, entries, sizeof values, &values};
     return createComputePipeline(ctx_, pipeline_layout_, module, &spec);
 }
 
@@ -510,7 +527,7 @@ void Simulation::reloadPass(Pass pass, const std::vector<uint32_t>& spirv) {
     // Built now for the parts in use, so a bad module fails here; other sets of parts at first use.
     const uint32_t parts = passHasStepParts(pass) ? builtStepParts() : STEP_ALL;
     VkShaderModule module = createShaderModule(ctx_, spirv);
-    VkPipeline fresh = createPipeline(module, parts);
+    VkPipeline fresh = createPipeline(module, parts, sumRows(pass));
     vkDestroyShaderModule(ctx_.device, module, nullptr);
     vkDeviceWaitIdle(ctx_.device); // frames in flight may still use the old ones
     for (auto it = pipelines_.begin(); it != pipelines_.end();) {

@@ -346,8 +346,11 @@ private:
     void recordFoldLevels(VkCommandBuffer cmd);
     void recordFoldTotals(VkCommandBuffer cmd, int mode = 0);
     VkPipeline pipeline(Pass pass);
-    // With the simulation's specialization and the step parts `parts`.
-    VkPipeline createPipeline(VkShaderModule module, uint32_t parts) const;
+    // With the simulation's specialization, the step parts `parts` and `rows` rows of cells per
+    // invocation (sumRows).
+    VkPipeline createPipeline(VkShaderModule module, uint32_t parts, int rows) const;
+    static constexpr int kSumRows = 4;
+    int sumRows(Pass pass) const; // rows of cells per invocation of a pass (partials.glsl's SUM_ROWS)
     void dispatch(VkCommandBuffer cmd, Pass pass, int mode = 0);
     void pushConstants(VkCommandBuffer cmd, const PushConstants& push);
     void bindSet(VkCommandBuffer cmd);

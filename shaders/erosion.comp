@@ -9,8 +9,8 @@
 
 float ground(int x, int y) { return imageLoad(terrain_cur, ivec2(x, y)).r; }
 
-void main() {
-    ivec2 c = cellId();
+// Erodes cell c into the eroded image; returns its sums' values (0 outside the grid).
+float[PARTIALS_MAX] erodeInto(ivec2 c) {
     bool inside = insideGrid(c);
     vec2 moved = vec2(0.0);
     if (inside) {
@@ -29,6 +29,12 @@ void main() {
         }
         imageStore(eroded_img, c, vec4(b, s, 0.0, 0.0));
     }
-    partialsWrite(2, float[PARTIALS_MAX](moved.x, moved.y, 0.0, 0.0, 0.0, 0.0),
-                  int[PARTIALS_MAX](SLOT_ERODED, SLOT_DEPOSITED, 0, 0, 0, 0), 0u);
+    return float[PARTIALS_MAX](moved.x, moved.y, 0.0, 0.0, 0.0, 0.0);
+}
+
+void main() {
+    const int slots[PARTIALS_MAX] = int[PARTIALS_MAX](SLOT_ERODED, SLOT_DEPOSITED, 0, 0, 0, 0);
+    double sums[PARTIALS_MAX];
+    [[unroll]] for (int row = 0; row < SUM_ROWS; ++row) rowSums(row, 2, erodeInto(rowCell(row)), slots, sums);
+    partialsWrite(2, sums, slots, 0u);
 }

@@ -106,6 +106,7 @@ using uint = uint32_t;
 #define SPEC_WG_Y 2
 #define SPEC_SUBGROUP_PARTIALS 3 // bool: one partial per subgroup, without a barrier (partials.glsl)
 #define SPEC_STEP_PARTS 4   // uint: the pipe step's optional parts compiled in (STEP_*, common.glsl)
+#define SPEC_SUM_ROWS 5     // int: rows of cells per invocation in the passes with sums (partials.glsl)
 
 // The pipe step's optional parts, each turned on by a parameter. The step's passes are built
 // with exactly the parts the uploaded parameters turn on (gpu::stepParts); every other pipeline

@@ -17,8 +17,8 @@ float erodedGround(ivec2 q) {
 }
 float erodedSediment(ivec2 q) { return imageLoad(eroded_img, q).g; }
 
-void main() {
-    ivec2 c = cellId();
+// Moves cell c's sediment and water; returns its sums' values (0 outside the grid).
+float[PARTIALS_MAX] transportCell(ivec2 c) {
     bool inside = insideGrid(c);
     float sed_before = 0.0, sed_after = 0.0, sed_drained = 0.0, evaporated = 0.0;
     if (inside) {
@@ -49,6 +49,13 @@ void main() {
         evaporated = evaporate(d) * area;
         imageStore(water_next, c, vec4(d));
     }
-    partialsWrite(4, float[PARTIALS_MAX](sed_before, sed_after, sed_drained, evaporated, 0.0, 0.0),
-                  int[PARTIALS_MAX](SLOT_SED_BEFORE, SLOT_SED_AFTER, SLOT_SED_DRAINED, SLOT_EVAPORATED, 0, 0), 1u << 2);
+    return float[PARTIALS_MAX](sed_before, sed_after, sed_drained, evaporated, 0.0, 0.0);
+}
+
+void main() {
+    const int slots[PARTIALS_MAX] =
+        int[PARTIALS_MAX](SLOT_SED_BEFORE, SLOT_SED_AFTER, SLOT_SED_DRAINED, SLOT_EVAPORATED, 0, 0);
+    double sums[PARTIALS_MAX];
+    [[unroll]] for (int row = 0; row < SUM_ROWS; ++row) rowSums(row, 4, transportCell(rowCell(row)), slots, sums);
+    partialsWrite(4, sums, slots, 1u << 2);
 }

@@ -22,8 +22,8 @@ float discharge(ivec2 n, int dir) {
     return inGrid(n) ? f : 0.0;
 }
 
-void main() {
-    ivec2 c = cellId();
+// Updates cell c; returns its sums' values (0 outside the grid).
+float[PARTIALS_MAX] updateCell(ivec2 c) {
     bool inside = insideGrid(c);
     float rain = 0.0, spring = 0.0, drained = 0.0, speed_out = 0.0, wave = 0.0;
     if (inside) {
@@ -79,6 +79,13 @@ void main() {
         rain *= area;
         spring *= area;
     }
-    partialsWrite(5, float[PARTIALS_MAX](rain, spring, drained, speed_out, wave, 0.0),
-                  int[PARTIALS_MAX](SLOT_RAIN, SLOT_SPRING, SLOT_DRAINED_WATER, SLOT_MAX_SPEED, SLOT_MAX_WAVE, 0), 1u << 2);
+    return float[PARTIALS_MAX](rain, spring, drained, speed_out, wave, 0.0);
+}
+
+void main() {
+    const int slots[PARTIALS_MAX] =
+        int[PARTIALS_MAX](SLOT_RAIN, SLOT_SPRING, SLOT_DRAINED_WATER, SLOT_MAX_SPEED, SLOT_MAX_WAVE, 0);
+    double sums[PARTIALS_MAX];
+    [[unroll]] for (int row = 0; row < SUM_ROWS; ++row) rowSums(row, 5, updateCell(rowCell(row)), slots, sums);
+    partialsWrite(5, sums, slots, 1u << 2);
 }

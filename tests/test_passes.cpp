@@ -207,5 +207,38 @@ TEST_F(FoldTest, SumWithin1e9AndMaxExactly) {
     }
 }
 
+// A pass with several rows of cells per invocation (CPU drivers: water_velocity, erosion and
+// transport_thermal_outflow_evaporation, partials.glsl's SUM_ROWS) fills fewer subgroups than
+// the tile has places for partials; it writes 0 to the others, so nothing another pass left
+// there (here reduce_check, one row per invocation, with depths of 1e3 m; in a session, the
+// musgrave model's rain before a switch to the pipe model) enters its sums. Against a
+// simulation whose partials never held anything: the rain and the largest speed to the bit.
+TEST_F(FoldTest, PassesWithRowsLeaveNoStalePartial) {
+    const int w = 97, h = 61;
+    auto run = [&](bool stale) {
+        gpu::Simulation sim(ctx(), w, h);
+        gpu::SimParams params = defaultParams(w, h);
+        params.rain_rate = 1.0f;
+        sim.setParams(params);
+        if (stale) {
+            sim.upload(Field::Water, std::vector<float>(size_t(w) * h, 1000.0f));
+            sim.runPass(Pass::ReduceCheck);
+        }
+        const ref::State s = randomState(w, h, 31);
+        sim.upload(Field::Water, toFloat(s.water));
+        sim.upload(Field::Outflow, toFloat(s.outflow), true);
+        sim.resetTotals();
+        sim.runPass(Pass::WaterVelocity);
+        sim.runPass(Pass::ReduceTotals);
+        return sim.totals();
+    };
+    const gpu::Totals fresh = run(false), after = run(true);
+    const double rain = double(w) * h * double(defaultParams(w, h).dt) * 1.0;
+    EXPECT_LE(relativeError(fresh.acc[SLOT_RAIN], rain), 1e-6); // rain_rate dt per cell of 1 m^2
+    EXPECT_EQ(after.acc[SLOT_RAIN], fresh.acc[SLOT_RAIN]);
+    EXPECT_GT(fresh.max_speed, 0.0f);
+    EXPECT_EQ(after.max_speed, fresh.max_speed);
+}
+
 } // namespace
 } // namespace alluvium::test
