@@ -1,8 +1,9 @@
-// The grid passes' workgroup shape, chosen per device. Every grid pass runs WG_SIZE (256)
-// invocations per workgroup, one per cell of a tile of x by y cells; the shape is a
-// specialization of each pipeline (SPEC_WG_X, SPEC_WG_Y in shaders/shared.h). What a cell
-// computes does not depend on the shape (the fused pipe pass computes its halo with the owned
-// cells' code), only the grouping of the step's double-precision sums does.
+// The grid passes' workgroup shape, chosen per device. Every grid pass runs over tiles of
+// WG_SIZE (256) cells, x by y, one invocation per cell (on CPU drivers the pipe step's three
+// passes with sums run 4 cells per invocation over the same tile: shaders/partials.glsl); the
+// shape is a specialization of each pipeline (SPEC_WG_X, SPEC_WG_Y in shaders/shared.h). What a
+// cell computes does not depend on the shape (the fused pipe pass computes its halo with the
+// owned cells' code), only the grouping of the step's double-precision sums does.
 #pragma once
 #include <optional>
 #include <string>
@@ -43,8 +44,9 @@ uint32_t subgroupSize(const Context& ctx);
 WorkgroupShape resolveWorkgroupShape(const Context& ctx, WorkgroupShape asked = {});
 
 // Partials of the step's sums per workgroup and slot (shaders/partials.glsl). 1 on GPUs: each
-// workgroup folds its subgroups' sums in shared memory, after a barrier. On CPU drivers, its
-// subgroups (WG_SIZE / subgroup size: 32 on lavapipe), each written without a barrier, and
+// workgroup folds its subgroups' sums in shared memory, after a barrier. On CPU drivers, the
+// subgroups of its tile (WG_SIZE / subgroup size: 32 on lavapipe; a pass with 4 rows per
+// invocation fills 8 and writes 0 to the others), each written without a barrier, and
 // folded in the same order by a pass of their own (reduce_subgroups.comp): the totals are bit
 // for bit the same either way. A barrier makes lavapipe run the whole pass as coroutines: at
 // 512^2 the pipe step took 39.1-40.0 ms with it, 35.3-37.1 ms this way. The Simulation keeps 1

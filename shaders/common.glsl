@@ -13,8 +13,9 @@ layout(local_size_x = FLUVIAL_TILE, local_size_y = FLUVIAL_TILE) in;
 #define WG_X FLUVIAL_TILE
 #define WG_Y FLUVIAL_TILE
 #else
-// The grid passes: the tile's shape is a specialization (SPEC_WG_X x SPEC_WG_Y = WG_SIZE; 16 x 16
-// unless the host sets it). WG_X and WG_Y are specialization-constant expressions, so shared
+// The grid passes: the workgroup's shape is a specialization (SPEC_WG_X x SPEC_WG_Y: the tile's,
+// WG_SIZE cells, 16 x 16 unless the host sets it; a pass with rows, partials.glsl's SUM_ROWS,
+// gets the tile's height / SUM_ROWS). WG_X and WG_Y are specialization-constant expressions, so shared
 // arrays sized by them follow the shape.
 layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = SPEC_WG_X, local_size_y_id = SPEC_WG_Y) in;
@@ -116,7 +117,11 @@ float cellArea() { return p.cell_size * p.cell_size; }
 // the rain mask (not read when it is uniform), and the springs' rate per cell.
 float rainDepth(ivec2 c) {
     float mask = partOn(STEP_RAIN_MASK, p.rain_uniform == 0) ? imageLoad(rain_mask, c).r : 1.0;
-    return p.dt * p.rain_rate * mask;
+    // `precise`: no multiply-add with what the depth is added to. A pipeline without the rain
+    // mask (STEP_PARTS) knows mask = 1 and could fuse dt * rate into that add; one with it could
+    // not, and the two would round differently.
+    precise float depth = p.dt * p.rain_rate * mask;
+    return depth;
 }
 // Issue 12: an ocean cell, below the sea's surface and connected to a sea edge below it, i.e. its
 // spill surface (the lowest level at which it reaches the open sea, gpu/sea.cpp) is under the
@@ -128,5 +133,9 @@ bool isOcean(ivec2 c, float b, float surface) {
     return sea && b < surface && spill < surface;
 }
 
-float springDepth(ivec2 c) { return partOn(STEP_SPRINGS, p.spring_count > 0) ? p.dt * imageLoad(spring_rate, c).r : 0.0; }
+float springDepth(ivec2 c) {
+    if (!partOn(STEP_SPRINGS, p.spring_count > 0)) return 0.0;
+    precise float depth = p.dt * imageLoad(spring_rate, c).r; // precise: as rainDepth
+    return depth;
+}
 float waterAfterSources(ivec2 c) { return imageLoad(water_cur, c).r + rainDepth(c) + springDepth(c); }

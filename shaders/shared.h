@@ -10,8 +10,9 @@ namespace alluvium::gpu {
 using uint = uint32_t;
 #endif
 
-// Every grid pass runs WG_SIZE invocations per workgroup, one per cell of a tile, and
-// bounds-checks its cell. The tile's shape (WG_X x WG_Y in GLSL: 8x32, 16x16, 32x8 or 64x4) is
+// Every grid pass runs over tiles of WG_SIZE cells, one invocation per cell (on CPU drivers the
+// pipe step's three passes with sums take SUM_ROWS cells each, shaders/partials.glsl), and
+// bounds-checks its cells. The tile's shape (WG_X x WG_Y in GLSL: 8x32, 16x16, 32x8 or 64x4) is
 // chosen per device (gpu::WorkgroupShape) and set by the specialization constants SPEC_WG_X and
 // SPEC_WG_Y. The fluvial model's tiles are always FLUVIAL_TILE x FLUVIAL_TILE (its ring of
 // tile-crossing cells, RING_CELLS, is built for that shape).
@@ -102,7 +103,7 @@ using uint = uint32_t;
 
 // Specialization constants every compute pass may declare.
 #define SPEC_SPLIT_WIDE 0   // bool: 4-channel fields are split into two rg32f images
-#define SPEC_WG_X 1         // uint: the grid passes' workgroup shape (WG_X x WG_Y = WG_SIZE)
+#define SPEC_WG_X 1         // uint: the grid passes' workgroup shape (WG_X x WG_Y = WG_SIZE / SUM_ROWS)
 #define SPEC_WG_Y 2
 #define SPEC_SUBGROUP_PARTIALS 3 // bool: one partial per subgroup, without a barrier (partials.glsl)
 #define SPEC_STEP_PARTS 4   // uint: the pipe step's optional parts compiled in (STEP_*, common.glsl)
@@ -327,7 +328,7 @@ struct SimParams {
     int tile_count_x;             // fluvial model: its FLUVIAL_TILE^2 tiles across and down
     int tile_count_y;
     // The step's sums on CPU drivers (SPEC_SUBGROUP_PARTIALS): partials per workgroup and slot
-    // (its subgroups; 1 elsewhere), and where in partials[] they start (reduce_subgroups.comp
+    // (the subgroups of a tile of one cell per invocation; 1 elsewhere), and where in partials[] they start (reduce_subgroups.comp
     // folds them into the fold's first level).
     int partials_per_group;
     int subgroup_partials_at;

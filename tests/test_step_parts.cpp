@@ -1,9 +1,11 @@
 // The pipe step's passes are built with only the optional parts the parameters turn on (rain
 // mask, springs, sea, maps, open edges: STEP_* in shared.h, gpu::stepParts), because a CPU
-// driver runs both sides of every branch. Leaving a part out must change nothing: every
-// combination a case turns on, in both pass forms, runs 30 steps against a simulation whose
-// passes have every part (STEP_ALL, testing the parameters as before), and every field and total
-// must be the same bits.
+// driver runs both sides of every branch. Leaving a part out must change nothing: each case (9
+// of the 32 combinations: none, each part alone or with open edges, two with several, all), in
+// both pass forms, runs 30 steps against a simulation whose passes have every part (STEP_ALL,
+// testing the parameters as before), and every field and total must be the same bits.
+#include <functional>
+
 #include "gpu_fixture.h"
 
 namespace alluvium::test {
@@ -22,6 +24,8 @@ const PartsCase kCases[] = {
     {"open edges", true, false, false, false, false, STEP_OPEN_EDGES},
     {"rain mask", false, true, false, false, false, STEP_RAIN_MASK},
     {"springs", true, false, true, false, false, STEP_SPRINGS | STEP_OPEN_EDGES},
+    {"springs, closed edges", false, false, true, false, false, STEP_SPRINGS},
+    {"sea, rain mask", true, true, false, true, false, STEP_SEA | STEP_RAIN_MASK | STEP_OPEN_EDGES},
     {"sea", true, false, false, true, false, STEP_SEA | STEP_OPEN_EDGES},
     {"maps", false, false, false, false, true, STEP_MAPS},
     {"everything", true, true, true, true, true, STEP_ALL},
@@ -78,25 +82,38 @@ TEST_F(StepPartsTest, PassesWithOnlyTheirPartsAreBitIdentical) {
 }
 
 // The parts follow the parameters the GPU holds: switching a part on builds the passes anew
-// with it, and off again goes back to the pipelines without it.
+// with it, and off again goes back to the pipelines without it; through the switches, the same
+// bits as passes with every part.
 TEST_F(StepPartsTest, PartsFollowTheUploadedParameters) {
     const ref::State s = randomState(64, 64, 29);
     PartsCase c = kCases[0];
     auto sim = partsSim(ctx(), s, c, gpu::PipePasses::Auto, true);
+    auto every = partsSim(ctx(), s, c, gpu::PipePasses::Auto, false);
     EXPECT_EQ(sim->builtStepParts(), STEP_ALL); // nothing uploaded yet
-    sim->run(2);
+    auto both = [&](const std::function<void(gpu::Simulation&)>& f) { f(*sim), f(*every); };
+    both([](gpu::Simulation& m) { m.run(2); });
     EXPECT_EQ(sim->builtStepParts(), 0u);
     gpu::SimParams q = sim->params();
     q.record_maps = 1;
-    sim->setParams(q);
+    q.edge_mode = EDGE_OPEN;
+    both([&](gpu::Simulation& m) { m.setParams(q); });
     EXPECT_EQ(sim->builtStepParts(), 0u); // until the next submission uploads them
-    sim->run(2);
-    EXPECT_EQ(sim->builtStepParts(), STEP_MAPS);
+    both([](gpu::Simulation& m) { m.run(2); });
+    EXPECT_EQ(sim->builtStepParts(), STEP_MAPS | STEP_OPEN_EDGES);
     EXPECT_NE(sim->download(Field::Flow), std::vector<float>(size_t(s.w) * s.h, 0.0f)); // the maps ran
+    both([](gpu::Simulation& m) { m.setSprings({{30.5f, 20.25f, 2.0f, 0.05f}}); });
+    both([](gpu::Simulation& m) { m.run(2); });
+    EXPECT_EQ(sim->builtStepParts(), STEP_MAPS | STEP_OPEN_EDGES | STEP_SPRINGS);
+    q = sim->params();
     q.record_maps = 0;
-    sim->setParams(q);
-    sim->run(2);
-    EXPECT_EQ(sim->builtStepParts(), 0u);
+    both([&](gpu::Simulation& m) { m.setParams(q); });
+    both([](gpu::Simulation& m) { m.run(2); });
+    EXPECT_EQ(sim->builtStepParts(), STEP_OPEN_EDGES | STEP_SPRINGS);
+    for (Field f : {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity, Field::Outflow, Field::Flow})
+        EXPECT_TRUE(sim->download(f) == every->download(f)) << gpu::fieldName(f);
+    const gpu::Totals a = sim->totals(), b = every->totals();
+    for (int slot = 0; slot < TOTAL_SLOTS; ++slot) EXPECT_EQ(a.acc[slot], b.acc[slot]) << "slot " << slot;
+    EXPECT_GT(a.acc[SLOT_SPRING], 0.0);
 }
 
 } // namespace
