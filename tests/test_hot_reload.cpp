@@ -76,6 +76,41 @@ TEST_F(HotReload, ChangedShaderRebuildsItsPassAndAnErrorKeepsTheOldOne) {
     EXPECT_TRUE(watcher.poll().empty());
 }
 
+// A pass of the pipe step is built once per set of the step's parts in use (gpu::stepParts): a
+// reload replaces every set, and a set first needed after the reload (here the maps switched on)
+// is built from the reloaded code, not from the shader folder.
+TEST_F(HotReload, AReloadedPassKeepsItsCodeForStepPartsBuiltLater) {
+    const fs::path dir = scratchDir("hot_reload_parts");
+    const fs::path src = fs::path(ALLUVIUM_SOURCE_DIR) / "shaders";
+    for (const auto& e : fs::directory_iterator(src))
+        if (e.path().extension() == ".h" || e.path().extension() == ".glsl") fs::copy_file(e.path(), dir / e.path().filename());
+    std::string edited = readAll(src / "water_velocity.comp");
+    const std::string store = "imageStore(velocity_img, c, vec4(v, 0.0, 0.0));";
+    ASSERT_NE(edited.find(store), std::string::npos);
+    edited.replace(edited.find(store), store.size(), "imageStore(velocity_img, c, vec4(7.0, 0.0, 0.0, 0.0));");
+    writeText(dir / "water_velocity.comp", edited);
+    const viewer::ShaderChange c = viewer::compileComputeShader(dir / "water_velocity.comp");
+    ASSERT_TRUE(c.error.empty()) << c.error;
+
+    const int w = 33, h = 17;
+    gpu::Simulation sim(ctx(), w, h);
+    gpu::SimParams params = defaultParams(w, h);
+    params.record_maps = 0;
+    sim.setParams(params);
+    auto velocity = [&] {
+        sim.runPass(gpu::Pass::WaterVelocity);
+        return sim.download(gpu::Field::Velocity)[2 * 40];
+    };
+    EXPECT_EQ(velocity(), 0.0f); // still water
+    const uint32_t before = sim.builtStepParts();
+    sim.reloadPass(gpu::Pass::WaterVelocity, c.spirv);
+    EXPECT_EQ(velocity(), 7.0f);
+    params.record_maps = 1;
+    sim.setParams(params);
+    EXPECT_EQ(velocity(), 7.0f);
+    EXPECT_NE(sim.builtStepParts(), before); // another set of parts, built after the reload
+}
+
 TEST(HotReloadCompile, EveryComputeShaderOfTheSourceTreeCompiles) {
     const fs::path src = fs::path(ALLUVIUM_SOURCE_DIR) / "shaders";
     int count = 0;
