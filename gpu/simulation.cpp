@@ -324,8 +324,7 @@ void Simulation::recordUpdates(VkCommandBuffer cmd) {
 VkPipeline Simulation::pipeline(Pass pass) {
     // Created at first use: a model's shaders are loaded only when that model runs, a set of the
     // step's parts only when the parameters turn it on.
-    const uint32_t parts = passHasStepParts(pass) ? builtStepParts() : STEP_ALL;
-    VkPipeline& p = pipelines_[{pass, parts}];
+    VkPipeline& p = pipelines_[{pass, stepPartsOf(pass)}];
     if (p == VK_NULL_HANDLE) {
         const bool int64 = pass == Pass::Particles || pass == Pass::ParticlesApply ||
                            (pass >= Pass::FluvialControl && pass <= Pass::FluvialLakeFill);
@@ -338,11 +337,13 @@ VkPipeline Simulation::pipeline(Pass pass) {
                                                ? reloaded->second
                                                : loadSpirv(shaderDirectory() / (std::string(passName(pass)) + ".spv"));
         VkShaderModule module = createShaderModule(ctx_, code);
-        p = createPipeline(module, parts, sumRows(pass));
+        p = createPipeline(module, pass);
         vkDestroyShaderModule(ctx_.device, module, nullptr);
     }
     return p;
 }
+
+uint32_t Simulation::stepPartsOf(Pass pass) const { return passHasStepParts(pass) ? builtStepParts() : STEP_ALL; }
 
 int Simulation::sumRows(Pass pass) const {
     // CPU drivers: the pipe step's passes with sums in every step run kSumRows rows of cells per
@@ -358,11 +359,13 @@ int Simulation::sumRows(Pass pass) const {
                : 1;
 }
 
-VkPipeline Simulation::createPipeline(VkShaderModule module, uint32_t parts, int rows) const {
+VkPipeline Simulation::createPipeline(VkShaderModule module, Pass pass) const {
     // The layout of 4-channel fields (common.glsl's SPLIT_WIDE), the grid passes' workgroup
     // shape (the fluvial passes and the folds have fixed sizes and ignore it), where the sums'
     // partials go, the pipe step's parts (passes without parts ignore them) and the rows of
     // cells per invocation (the workgroup is then the tile's height / rows high).
+    const uint32_t parts = stepPartsOf(pass);
+    const int rows = sumRows(pass);
     struct {
         VkBool32 split;
         uint32_t x, y;
@@ -525,9 +528,8 @@ void Simulation::run(int steps, const std::function<void(int)>& progress) {
 
 void Simulation::reloadPass(Pass pass, const std::vector<uint32_t>& spirv) {
     // Built now for the parts in use, so a bad module fails here; other sets of parts at first use.
-    const uint32_t parts = passHasStepParts(pass) ? builtStepParts() : STEP_ALL;
     VkShaderModule module = createShaderModule(ctx_, spirv);
-    VkPipeline fresh = createPipeline(module, parts, sumRows(pass));
+    VkPipeline fresh = createPipeline(module, pass);
     vkDestroyShaderModule(ctx_.device, module, nullptr);
     vkDeviceWaitIdle(ctx_.device); // frames in flight may still use the old ones
     for (auto it = pipelines_.begin(); it != pipelines_.end();) {
@@ -538,7 +540,7 @@ void Simulation::reloadPass(Pass pass, const std::vector<uint32_t>& spirv) {
             ++it;
         }
     }
-    pipelines_[{pass, parts}] = fresh;
+    pipelines_[{pass, stepPartsOf(pass)}] = fresh;
     reloaded_code_[pass] = spirv;
 }
 

@@ -346,9 +346,10 @@ private:
     void recordFoldLevels(VkCommandBuffer cmd);
     void recordFoldTotals(VkCommandBuffer cmd, int mode = 0);
     VkPipeline pipeline(Pass pass);
-    // With the simulation's specialization, the step parts `parts` and `rows` rows of cells per
-    // invocation (sumRows).
-    VkPipeline createPipeline(VkShaderModule module, uint32_t parts, int rows) const;
+    // With the simulation's specialization, the pass's step parts (stepPartsOf) and rows of cells
+    // per invocation (sumRows).
+    VkPipeline createPipeline(VkShaderModule module, Pass pass) const;
+    uint32_t stepPartsOf(Pass pass) const; // builtStepParts() for a pass with parts, else STEP_ALL
     static constexpr int kSumRows = 4;
     int sumRows(Pass pass) const; // rows of cells per invocation of a pass (partials.glsl's SUM_ROWS)
     void dispatch(VkCommandBuffer cmd, Pass pass, int mode = 0);
