@@ -1,9 +1,9 @@
 // The pipe step's passes are built with only the optional parts the parameters turn on (rain
 // mask, springs, sea, maps, open edges: STEP_* in shared.h, gpu::stepParts), because a CPU
-// driver runs both sides of every branch. Leaving a part out must change nothing: each case (9
-// of the 32 combinations: none, each part alone or with open edges, two with several, all), in
-// both pass forms, runs 30 steps against a simulation whose passes have every part (STEP_ALL,
-// testing the parameters as before), and every field and total must be the same bits.
+// driver runs both sides of every branch. Leaving a part out must change nothing: each of the 32
+// combinations, in both pass forms, runs 30 steps against a simulation whose passes have every
+// part (STEP_ALL, testing the parameters as before), and every field and total must be the same
+// bits.
 #include <functional>
 
 #include "gpu_fixture.h"
@@ -13,23 +13,25 @@ namespace {
 
 using gpu::Field;
 
+// One combination of the parameters behind the parts; `parts` is what gpu::stepParts must say.
 struct PartsCase {
-    const char* name;
     bool open_edges, rain_mask, springs, sea, maps;
-    uint32_t parts; // what gpu::stepParts must say
+    uint32_t parts;
 };
 
-const PartsCase kCases[] = {
-    {"closed edges, uniform rain", false, false, false, false, false, 0u},
-    {"open edges", true, false, false, false, false, STEP_OPEN_EDGES},
-    {"rain mask", false, true, false, false, false, STEP_RAIN_MASK},
-    {"springs", true, false, true, false, false, STEP_SPRINGS | STEP_OPEN_EDGES},
-    {"springs, closed edges", false, false, true, false, false, STEP_SPRINGS},
-    {"sea, rain mask", true, true, false, true, false, STEP_SEA | STEP_RAIN_MASK | STEP_OPEN_EDGES},
-    {"sea", true, false, false, true, false, STEP_SEA | STEP_OPEN_EDGES},
-    {"maps", false, false, false, false, true, STEP_MAPS},
-    {"everything", true, true, true, true, true, STEP_ALL},
-};
+PartsCase partsCase(uint32_t parts) {
+    return {(parts & STEP_OPEN_EDGES) != 0, (parts & STEP_RAIN_MASK) != 0, (parts & STEP_SPRINGS) != 0,
+            (parts & STEP_SEA) != 0,        (parts & STEP_MAPS) != 0,      parts};
+}
+
+std::string partsName(const ::testing::TestParamInfo<uint32_t>& info) {
+    const PartsCase c = partsCase(info.param);
+    std::string name;
+    for (auto [on, part] : {std::pair{c.open_edges, "OpenEdges"}, std::pair{c.rain_mask, "RainMask"},
+                            std::pair{c.springs, "Springs"}, std::pair{c.sea, "Sea"}, std::pair{c.maps, "Maps"}})
+        if (on) name += part;
+    return name.empty() ? "None" : name;
+}
 
 std::unique_ptr<gpu::Simulation> partsSim(const gpu::Context& ctx, const ref::State& s, const PartsCase& c,
                                           gpu::PipePasses passes, bool with_parts) {
@@ -48,45 +50,47 @@ std::unique_ptr<gpu::Simulation> partsSim(const gpu::Context& ctx, const ref::St
 }
 
 class StepPartsTest : public GpuTest {};
+class StepPartsCombinationTest : public GpuTest, public ::testing::WithParamInterface<uint32_t> {};
 
-TEST_F(StepPartsTest, PassesWithOnlyTheirPartsAreBitIdentical) {
+TEST_P(StepPartsCombinationTest, PassesWithOnlyTheirPartsAreBitIdentical) {
     const ref::State s = randomState(97, 61, 23);
-    for (const PartsCase& c : kCases) {
-        for (gpu::PipePasses passes : {gpu::PipePasses::Fused, gpu::PipePasses::Direct}) {
-            SCOPED_TRACE(std::string(c.name) + ", " + gpu::pipePassesName(passes));
-            auto parts = partsSim(ctx(), s, c, passes, true);
-            auto every = partsSim(ctx(), s, c, passes, false);
-            EXPECT_EQ(gpu::stepParts(parts->params()), c.parts);
-            parts->run(30);
-            every->run(30);
-            EXPECT_EQ(parts->builtStepParts(), c.parts);
-            EXPECT_EQ(every->builtStepParts(), STEP_ALL);
-            for (Field f : {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity, Field::Outflow}) {
-                const std::vector<float> a = parts->download(f), b = every->download(f);
-                EXPECT_TRUE(a == b) << gpu::fieldName(f);
-                EXPECT_NE(a, std::vector<float>(a.size(), a[0])) << gpu::fieldName(f) << " never changed";
-            }
-            if (c.maps) {
-                for (Field f : {Field::Wear, Field::Flow})
-                    EXPECT_TRUE(parts->download(f) == every->download(f)) << gpu::fieldName(f);
-            }
-            const gpu::Totals a = parts->totals(), b = every->totals();
-            for (int slot = 0; slot < TOTAL_SLOTS; ++slot) EXPECT_EQ(a.acc[slot], b.acc[slot]) << "slot " << slot;
-            // Each part the case turns on moved something the sums see.
-            if (c.rain_mask || !c.sea) { EXPECT_GT(a.acc[SLOT_RAIN], 0.0); }
-            if (c.springs) { EXPECT_GT(a.acc[SLOT_SPRING], 0.0); }
-            if (c.open_edges) { EXPECT_GT(a.acc[SLOT_DRAINED_WATER], 0.0); }
-            if (c.sea) { EXPECT_NE(a.acc[SLOT_SEA_IN] + a.acc[SLOT_SEA_OUT], 0.0); }
+    const PartsCase c = partsCase(GetParam());
+    for (gpu::PipePasses passes : {gpu::PipePasses::Fused, gpu::PipePasses::Direct}) {
+        SCOPED_TRACE(gpu::pipePassesName(passes));
+        auto parts = partsSim(ctx(), s, c, passes, true);
+        auto every = partsSim(ctx(), s, c, passes, false);
+        EXPECT_EQ(gpu::stepParts(parts->params()), c.parts);
+        parts->run(30);
+        every->run(30);
+        EXPECT_EQ(parts->builtStepParts(), c.parts);
+        EXPECT_EQ(every->builtStepParts(), STEP_ALL);
+        for (Field f : {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity, Field::Outflow}) {
+            const std::vector<float> a = parts->download(f), b = every->download(f);
+            EXPECT_TRUE(a == b) << gpu::fieldName(f);
+            EXPECT_NE(a, std::vector<float>(a.size(), a[0])) << gpu::fieldName(f) << " never changed";
         }
+        if (c.maps) {
+            for (Field f : {Field::Wear, Field::Flow})
+                EXPECT_TRUE(parts->download(f) == every->download(f)) << gpu::fieldName(f);
+        }
+        const gpu::Totals a = parts->totals(), b = every->totals();
+        for (int slot = 0; slot < TOTAL_SLOTS; ++slot) EXPECT_EQ(a.acc[slot], b.acc[slot]) << "slot " << slot;
+        // Each part the case turns on moved something the sums see (a sea needs an open edge).
+        EXPECT_GT(a.acc[SLOT_RAIN], 0.0);
+        if (c.springs) { EXPECT_GT(a.acc[SLOT_SPRING], 0.0); }
+        if (c.open_edges) { EXPECT_GT(a.acc[SLOT_DRAINED_WATER], 0.0); }
+        if (c.sea && c.open_edges) { EXPECT_NE(a.acc[SLOT_SEA_IN] + a.acc[SLOT_SEA_OUT], 0.0); }
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(AllCombinations, StepPartsCombinationTest, ::testing::Range(0u, STEP_ALL + 1), partsName);
 
 // The parts follow the parameters the GPU holds: switching a part on builds the passes anew
 // with it, and off again goes back to the pipelines without it; through the switches, the same
 // bits as passes with every part.
 TEST_F(StepPartsTest, PartsFollowTheUploadedParameters) {
     const ref::State s = randomState(64, 64, 29);
-    PartsCase c = kCases[0];
+    const PartsCase c = partsCase(0);
     auto sim = partsSim(ctx(), s, c, gpu::PipePasses::Auto, true);
     auto every = partsSim(ctx(), s, c, gpu::PipePasses::Auto, false);
     EXPECT_EQ(sim->builtStepParts(), STEP_ALL); // nothing uploaded yet
