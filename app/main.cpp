@@ -107,6 +107,10 @@ int runMain(int argc, char** argv) {
         ->check(CLI::Range(0, 1000000));
     view_cmd->add_option("--steps-per-frame", view.steps_per_frame, "simulation steps per frame (0: start paused)")
         ->check(CLI::Range(0, 1000));
+    view_cmd->add_option("--mesh", view.mesh,
+                         "the drawn grid's vertices a side at most (default 0: by device, 2048 on a discrete GPU, 512 "
+                         "on an integrated one, 128 on a CPU driver; never more than the grid's cells)")
+        ->check(CLI::Range(0, 16384));
     view_cmd->add_flag("--offscreen", view.offscreen, "render into an image even if a display is present");
     view_cmd->add_flag("--paused", view.paused, "start paused");
     view_cmd->add_flag("--no-panel", view.no_panel, "start with the panel hidden (Tab shows it)");

@@ -5,6 +5,8 @@
 #include <cstring>
 
 #include "gpu_fixture.h"
+#include "io/errors.h"
+#include "render_shared.h"
 #include "renderer.h"
 
 namespace alluvium::test {
@@ -92,6 +94,55 @@ TEST_F(Render, TheWatchdogSeesANonFiniteHeight) {
     terrain.assign(terrain.size(), 10.0f);
     sim.upload(gpu::Field::Terrain, terrain);
     EXPECT_FALSE(prepare()) << "the flag is cleared once read";
+}
+
+// The drawn grid (`view --mesh`): its buffers must fit one storage binding, the vertices
+// ((x + 2)(y + 2) of 16 bytes) and the water's indices ((x + 1)(y + 1) quads of 24 bytes).
+TEST(RenderMesh, SizesFitTheDevicesStorageBinding) {
+    const uint64_t lavapipe = uint64_t(128) << 20, largest = 0xFFFFFFFFull;
+    EXPECT_EQ(viewer::meshSideLimit(lavapipe), 2363u);
+    EXPECT_TRUE(viewer::meshFits(2363, 2363, lavapipe));
+    EXPECT_FALSE(viewer::meshFits(2364, 2364, lavapipe)); // 2365^2 x 24 bytes of indices
+    EXPECT_TRUE(viewer::meshFits(16384, 2, lavapipe));      // long and thin is fine
+    EXPECT_EQ(viewer::meshSideLimit(largest), 13376u);
+    EXPECT_FALSE(viewer::meshFits(16384, 16384, largest)); // above any device's range
+    EXPECT_GE(viewer::meshSideLimit(uint64_t(1) << 30), uint32_t(MESH_MAX_DISCRETE));
+}
+
+// The renderer draws min(--mesh, cells) a side, or the device's default; one it cannot bind is
+// one clear error, before it creates anything (the validation layer sees no leak).
+TEST_F(Render, MeshFollowsTheOptionTheGridAndTheDevice) {
+    gpu::Simulation sim(ctx(), 300, 200);
+    const uint32_t side = viewer::defaultMeshSide(ctx());
+    {
+        viewer::Renderer r(ctx(), sim, VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1);
+        EXPECT_EQ(r.meshX(), std::min(side, 300u));
+        EXPECT_EQ(r.meshY(), std::min(side, 200u));
+    }
+    {
+        viewer::Renderer r(ctx(), sim, VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1, 40);
+        EXPECT_EQ(r.meshX(), 40u);
+        EXPECT_EQ(r.meshY(), 40u);
+    }
+    {
+        viewer::Renderer r(ctx(), sim, VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1, 250);
+        EXPECT_EQ(r.meshX(), 250u);
+        EXPECT_EQ(r.meshY(), 200u);
+    }
+    const uint64_t range = ctx().properties.limits.maxStorageBufferRange;
+    const uint32_t limit = viewer::meshSideLimit(range);
+    EXPECT_LE(side, limit);
+    // A grid one vertex wider than the largest square, as thin as the binding allows to fail.
+    uint32_t h = 2;
+    while (viewer::meshFits(limit + 1, h, range)) ++h;
+    if (uint64_t(limit + 1) * h > (uint64_t(8) << 20)) GTEST_SKIP() << "the device binds a mesh larger than this test makes";
+    gpu::Simulation wide(ctx(), int(limit + 1), int(h));
+    try {
+        viewer::Renderer r(ctx(), wide, VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1, limit + 1);
+        ADD_FAILURE() << "a " << limit + 1 << "x" << h << " mesh was accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("--mesh"), std::string::npos) << e.what();
+    }
 }
 
 } // namespace

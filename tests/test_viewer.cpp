@@ -71,6 +71,8 @@ TEST(Viewer, BadOptionsAreOneLineErrors) {
         {"view --offscreen --model nope", "--model"},
         {"view --offscreen --in /nonexistent/terrain.png", "nonexistent"},
         {"view --offscreen --history-every -1", "--history-every"},
+        {"view --offscreen --mesh 1", "--mesh"},
+        {"view --offscreen --mesh 20000", "--mesh"},
     };
     for (const auto& c : cases) {
         EXPECT_EQ(runAlluvium(c.args, dir), 2) << c.args;
@@ -87,6 +89,10 @@ TEST(Viewer, BenchFramesPrintsMeanAndP95) {
     const std::string out = readText(dir / "stdout.txt");
     EXPECT_NE(out.find("mean"), std::string::npos) << out;
     EXPECT_NE(out.find("p95"), std::string::npos) << out;
+    EXPECT_NE(out.find("mesh 32x32"), std::string::npos) << out; // every cell a vertex on any device
+    ASSERT_EQ(runAlluvium("view --offscreen --size 32x24 --window 320x180 --bench-frames 2 --mesh 10", dir), 0)
+        << readText(dir / "stderr.txt");
+    EXPECT_NE(readText(dir / "stdout.txt").find("mesh 10x10"), std::string::npos) << readText(dir / "stdout.txt");
 }
 
 TEST(Viewer, WaterStrokeUnderXvfb) {

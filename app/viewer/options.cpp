@@ -25,6 +25,8 @@ CheckedViewOptions checkViewOptions(const ViewOptions& o) {
     parseSize(o.window, win_w, win_h, "--window");
     if (win_w < 64 || win_h < 64) throw InputError("--window: at least 64x64 pixels");
     if (o.steps_per_frame < 0 || o.steps_per_frame > 1000) throw InputError("--steps-per-frame: 0..1000");
+    if (o.mesh == 1 || o.mesh < 0 || o.mesh > 16384)
+        throw InputError("--mesh: 0 (by device) or 2..16384 vertices a side");
     if (!(o.history_every >= 0) || o.history_every > 1e9) throw InputError("--history-every: 0 (off) or a positive number of simulated seconds");
     RecordSettings& record = c.record;
     record.path = o.record;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "io/errors.h"
 #include "pipeline.h"
 #include "render_shared.h"
 
@@ -60,9 +61,41 @@ void destroyColorTarget(ColorTarget& t, const gpu::Context& ctx) {
     t = {};
 }
 
+bool meshFits(uint64_t x, uint64_t y, uint64_t max_range) {
+    return (x + 2) * (y + 2) * 16 <= max_range && (x + 1) * (y + 1) * 24 <= max_range;
+}
+
+uint32_t meshSideLimit(uint64_t max_range) {
+    uint64_t lo = 2, hi = 1u << 16; // meshFits(lo, lo) for any device (Vulkan's minimum range is 128 MiB)
+    while (lo < hi) {
+        const uint64_t mid = (lo + hi + 1) / 2;
+        if (meshFits(mid, mid, max_range)) lo = mid;
+        else hi = mid - 1;
+    }
+    return static_cast<uint32_t>(lo);
+}
+
+uint32_t defaultMeshSide(const gpu::Context& ctx) {
+    const VkPhysicalDeviceType type = ctx.properties.deviceType;
+    const uint32_t side = type == VK_PHYSICAL_DEVICE_TYPE_CPU              ? MESH_MAX_CPU
+                          : type == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ? MESH_MAX_DISCRETE
+                                                                          : MESH_MAX;
+    return std::min(side, meshSideLimit(ctx.properties.limits.maxStorageBufferRange));
+}
+
 Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat color_format,
-                   VkImageLayout final_layout, uint32_t frames_in_flight)
+                   VkImageLayout final_layout, uint32_t frames_in_flight, uint32_t mesh_side)
     : ctx_(ctx), sim_(sim), color_format_(color_format), frames_(frames_in_flight) {
+    // The mesh's size first: refused before anything is created.
+    const int side = static_cast<int>(mesh_side != 0 ? mesh_side : defaultMeshSide(ctx));
+    mesh_x_ = static_cast<uint32_t>(std::clamp(sim.width(), 2, side));
+    mesh_y_ = static_cast<uint32_t>(std::clamp(sim.height(), 2, side));
+    const uint64_t range = ctx.properties.limits.maxStorageBufferRange;
+    if (!meshFits(mesh_x_, mesh_y_, range))
+        throw InputError("--mesh " + std::to_string(mesh_side) + ": a drawn grid of " + std::to_string(mesh_x_) + "x" +
+                         std::to_string(mesh_y_) + " vertices needs more than the " + std::to_string(range >> 20) +
+                         " MiB this device binds in one storage buffer (at most " +
+                         std::to_string(meshSideLimit(range)) + " a side)");
     // Render pass: colour cleared, depth cleared and discarded. The external dependency orders
     // this frame's attachment writes after the previous frame's (one depth image for all).
     std::array<VkAttachmentDescription, 2> attachments{};
@@ -174,12 +207,6 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
 
     // The mesh: (n + 2)^2 vertices generated from gl_VertexIndex (the outer ring is the skirt);
     // only the triangle list is stored.
-    const VkPhysicalDeviceType type = ctx.properties.deviceType;
-    const int side = type == VK_PHYSICAL_DEVICE_TYPE_CPU              ? MESH_MAX_CPU
-                     : type == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ? MESH_MAX_DISCRETE
-                                                                     : MESH_MAX;
-    mesh_x_ = static_cast<uint32_t>(std::clamp(sim.width(), 2, side));
-    mesh_y_ = static_cast<uint32_t>(std::clamp(sim.height(), 2, side));
     const uint32_t vx = mesh_x_ + 2, vy = mesh_y_ + 2;
     const VkDeviceSize vertex_bytes = VkDeviceSize(vx) * vy * 16, index_bytes = VkDeviceSize(vx - 1) * (vy - 1) * 6 * 4;
 

@@ -44,11 +44,23 @@ struct ColorTarget {
 void createColorTarget(ColorTarget& t, const gpu::Context& ctx, VkFormat format, VkExtent2D extent);
 void destroyColorTarget(ColorTarget& t, const gpu::Context& ctx);
 
+// Whether a drawn grid of x by y vertices (the skirt's ring not counted) has buffers one storage
+// binding of max_range bytes (maxStorageBufferRange) holds: (x + 2)(y + 2) vertices of 16 bytes,
+// and the water's indices, 24 bytes for each of the (x + 1)(y + 1) quads that may be wet.
+bool meshFits(uint64_t x, uint64_t y, uint64_t max_range);
+// The largest square grid that fits (2363 at lavapipe's 128 MiB, 13376 at 4 GiB - 1).
+uint32_t meshSideLimit(uint64_t max_range);
+// The drawn grid's vertices a side at most, by device (MESH_MAX*, render_shared.h), within
+// meshSideLimit.
+uint32_t defaultMeshSide(const gpu::Context& ctx);
+
 class Renderer {
 public:
     // final_layout: PRESENT_SRC_KHR for a swapchain, TRANSFER_SRC_OPTIMAL for offscreen images.
+    // mesh_side: the drawn grid's vertices a side at most (`view --mesh`; 0: defaultMeshSide), and
+    // never more than the simulation's cells; a mesh whose buffers do not fit (meshFits) throws InputError.
     Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat color_format,
-             VkImageLayout final_layout, uint32_t frames_in_flight);
+             VkImageLayout final_layout, uint32_t frames_in_flight, uint32_t mesh_side = 0);
     ~Renderer();
     Renderer(const Renderer&) = delete;
     Renderer& operator=(const Renderer&) = delete;

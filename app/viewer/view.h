@@ -18,6 +18,7 @@ struct ViewOptions {
     int exit_after_frames = 0;    // 0: run until closed (windowed) / 1 frame (offscreen)
     int bench_frames = 0;         // > 0: time that many frames, print mean and p95, exit
     int steps_per_frame = 1;
+    int mesh = 0;                 // --mesh N: the drawn grid's vertices a side at most (0: by device)
     bool offscreen = false;       // render into an image even if a display is present
     bool paused = false;          // start paused
     bool no_panel = false;        // start with the panel hidden (Tab shows it)

@@ -187,7 +187,8 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     // Frames are drawn into images of our own and, in a window, copied to the swapchain's: CPU
     // drivers draw far slower straight into a presentable image (~55 ms against ~30 ms at
     // 1280x720 on lavapipe), and the same path serves --offscreen and screenshots.
-    auto renderer = std::make_unique<Renderer>(ctx, sim, format, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, kFramesInFlight);
+    auto renderer =
+        std::make_unique<Renderer>(ctx, sim, format, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, kFramesInFlight, uint32_t(o.mesh));
     auto makeTargets = [&]() {
         for (ColorTarget& t : offscreen) destroyColorTarget(t, ctx);
         offscreen.assign(kFramesInFlight, {});
@@ -511,10 +512,11 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
         std::sort(t.begin(), t.end());
         const double mean = std::accumulate(t.begin(), t.end(), 0.0) / double(t.size());
         const double p95 = t[std::min(t.size() - 1, size_t(std::ceil(0.95 * double(t.size()))) - 1)];
-        std::printf("view bench: %zu frames, %ux%u %s, %dx%d cells, %d steps/frame, model %s: mean %.2f ms (%.1f fps), "
-                    "p95 %.2f ms\n",
+        std::printf("view bench: %zu frames, %ux%u %s, %dx%d cells, mesh %ux%u, %d steps/frame, model %s: mean %.2f ms "
+                    "(%.1f fps), p95 %.2f ms\n",
                     t.size(), extent.width, extent.height, windowed ? "window" : "offscreen", s.width, s.height,
-                    s.paused ? 0 : s.steps_per_frame, gpu::modelName(s.model), mean, 1e3 / mean, p95);
+                    renderer->meshX(), renderer->meshY(), s.paused ? 0 : s.steps_per_frame, gpu::modelName(s.model), mean,
+                    1e3 / mean, p95);
         const double n = double(frame_times.size());
         std::printf("view bench: GPU per frame: steps %.2f ms, pick %.2f ms, drawing %.2f ms, copies out %.2f ms, history %.2f ms\n",
                     gpu_parts[0] / n, gpu_parts[1] / n, gpu_parts[2] / n, gpu_parts[3] / n, gpu_parts[4] / n);
