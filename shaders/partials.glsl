@@ -57,36 +57,49 @@ bool tileOnEdge() {
     return g.x == 0u || g.y == 0u || g.x + 1u == uint(p.group_count_x) || g.y + 1u == uint(p.group_count_y);
 }
 
+// Whether a slot is summed: active for the parameters (slotActive) and, for the slots of the
+// step's optional parts, its part compiled in (STEP_PARTS). The two agree, since the host builds
+// the parts from the parameters it uploads; testing the part first leaves a pipeline without it
+// no reduction and no read of the parameter for that slot (test_step_parts_spirv).
+bool slotOn(int slot) {
+    uint part = slot == SLOT_SPRING                                     ? STEP_SPRINGS
+                : slot == SLOT_DRAINED_WATER || slot == SLOT_SED_DRAINED ? STEP_OPEN_EDGES
+                : slot == SLOT_SEA_IN || slot == SLOT_SEA_OUT            ? STEP_SEA
+                                                                          : 0u;
+    return (part == 0u || (STEP_PARTS & part) != 0u) && slotActive(p, slot);
+}
+
 // `edge_only`: bit k set when slot k is 0 away from the grid's edge (what open edges carry off):
 // interior workgroups write 0 without reducing. Subgroup reductions are the costly part of the
 // sums on CPU drivers.
 // `sums`: the invocation's (rowSums), or a single cell's values (the float overload).
 void partialsWrite(int count, double sums[PARTIALS_MAX], int slots[PARTIALS_MAX], uint edge_only) {
     bool edge = tileOnEdge();
-    for (int k = 0; k < count; ++k) {
-        if (!slotActive(p, slots[k])) continue; // uniform: the whole workgroup skips it
-        double s = 0.0lf;
-        if (edge || (edge_only & (1u << k)) == 0u) {
-            double v = sums[k];
-            s = slotIsMax(slots[k]) ? subgroupMax(v) : subgroupAdd(v);
-        }
-        if (SUBGROUP_PARTIALS) {
-            // Every invocation stores its subgroup's sum (the same value at the same address): a
-            // store whose address and value are uniform is one scalar store on a CPU driver,
-            // where subgroupElect() would make it a loop over the lanes (1 ms of the step at
-            // 512^2 on lavapipe).
-            uint per_group = uint(p.partials_per_group);
-            uint first = uint(p.subgroup_partials_at) + (uint(slots[k]) * partialGroupCount() + partialGroup()) * per_group;
-            partials[first + gl_SubgroupID] = s;
-            [[unroll]] for (int row = 1; row < SUM_ROWS; ++row) partials[first + gl_SubgroupID + uint(row) * gl_NumSubgroups] = 0.0lf;
-        } else if (subgroupElect()) {
-            partial_subgroups[uint(k) * SUBGROUPS_MAX + gl_SubgroupID] = s;
+    [[unroll]] for (int k = 0; k < count; ++k) {
+        if (slotOn(slots[k])) { // uniform: the whole workgroup skips it
+            double s = 0.0lf;
+            if (edge || (edge_only & (1u << k)) == 0u) {
+                double v = sums[k];
+                s = slotIsMax(slots[k]) ? subgroupMax(v) : subgroupAdd(v);
+            }
+            if (SUBGROUP_PARTIALS) {
+                // Every invocation stores its subgroup's sum (the same value at the same address): a
+                // store whose address and value are uniform is one scalar store on a CPU driver,
+                // where subgroupElect() would make it a loop over the lanes (1 ms of the step at
+                // 512^2 on lavapipe).
+                uint per_group = uint(p.partials_per_group);
+                uint first = uint(p.subgroup_partials_at) + (uint(slots[k]) * partialGroupCount() + partialGroup()) * per_group;
+                partials[first + gl_SubgroupID] = s;
+                [[unroll]] for (int row = 1; row < SUM_ROWS; ++row) partials[first + gl_SubgroupID + uint(row) * gl_NumSubgroups] = 0.0lf;
+            } else if (subgroupElect()) {
+                partial_subgroups[uint(k) * SUBGROUPS_MAX + gl_SubgroupID] = s;
+            }
         }
     }
     if (SUBGROUP_PARTIALS) return;
     barrier();
     uint i = gl_LocalInvocationIndex;
-    if (i < uint(count) && slotActive(p, slots[i])) {
+    if (i < uint(count) && slotOn(slots[i])) {
         bool is_max = slotIsMax(slots[i]);
         double acc = 0.0lf;
         for (uint g = 0; g < gl_NumSubgroups; ++g) {
