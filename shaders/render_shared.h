@@ -28,6 +28,7 @@
 #define R_WATER_DRAW 4   // buffer: VkDrawIndexedIndirectCommand of the water surface
 #define R_FRAME_BINDINGS 5
 #define PREPARE_WG 64    // surface_prepare.comp: invocations per workgroup (one per vertex)
+#define PREPARE_ROW_GROUPS 4096 // surface_prepare.comp: workgroups per row of its dispatch (in y above that)
 #define WET_DEPTH 3e-3   // m: shallower water is not drawn (a film the eye would not see)
 
 // The drawn grid: at most this many vertices a side whatever the simulation's size, plus a ring

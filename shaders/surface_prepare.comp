@@ -35,7 +35,7 @@ vec2 vertexCell(int gx, int gy, int nx, int ny) {
 void main() {
     int nx = int(f.mesh.x), ny = int(f.mesh.y);
     int vx = nx + 2, vy = ny + 2;
-    int k = int(gl_GlobalInvocationID.x);
+    int k = int((gl_WorkGroupID.y * uint(PREPARE_ROW_GROUPS) + gl_WorkGroupID.x) * uint(PREPARE_WG) + gl_LocalInvocationID.x);
     if (k >= vx * vy) return;
     int gx = k % vx, gy = k / vx;
     vec2 p = vertexCell(gx, gy, nx, ny);

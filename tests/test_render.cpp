@@ -132,7 +132,8 @@ TEST_F(Render, MeshFollowsTheOptionTheGridAndTheDevice) {
     const uint64_t range = ctx().properties.limits.maxStorageBufferRange;
     const uint32_t limit = viewer::meshSideLimit(range);
     EXPECT_LE(side, limit);
-    // A grid one vertex wider than the largest square, as thin as the binding allows to fail.
+    // The smallest grid one vertex wider than the largest square that does not fit: about that
+    // square (2364 x 2364 cells on lavapipe, 0.5 s), so where the device binds more it is skipped.
     uint32_t h = 2;
     while (viewer::meshFits(limit + 1, h, range)) ++h;
     if (uint64_t(limit + 1) * h > (uint64_t(8) << 20)) GTEST_SKIP() << "the device binds a mesh larger than this test makes";
@@ -143,6 +144,26 @@ TEST_F(Render, MeshFollowsTheOptionTheGridAndTheDevice) {
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("--mesh"), std::string::npos) << e.what();
     }
+}
+
+// A mesh of more vertices than 65535 workgroups of PREPARE_WG hold (Vulkan's minimum
+// maxComputeWorkGroupCount, lavapipe's and Intel's): surface_prepare's dispatch stays within the
+// device's counts (the validation layer checks it; GpuTest fails on any error).
+TEST_F(Render, PrepareDispatchOfALargeMeshStaysWithinTheWorkgroupCount) {
+    const int side = 2100; // 2102^2 vertices, 69,040 workgroups of 64
+    gpu::Simulation sim(ctx(), side, side);
+    viewer::Renderer renderer(ctx(), sim, VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1, side);
+    ASSERT_EQ(renderer.meshX(), uint32_t(side));
+    viewer::FrameUniforms& u = renderer.uniforms(0);
+    std::memset(&u, 0, sizeof u);
+    const float grid[4] = {float(side), float(side), 4.0f, 1.0f};
+    const float mesh[4] = {float(renderer.meshX()), float(renderer.meshY()), 0.0f, 0.0f};
+    std::memcpy(u.grid, grid, sizeof grid);
+    std::memcpy(u.mesh, mesh, sizeof mesh);
+    VkCommandBuffer cmd = gpu::beginOneShot(ctx());
+    renderer.recordPrepare(cmd, 0);
+    gpu::endOneShot(ctx(), cmd);
+    EXPECT_FALSE(renderer.takeNonFinite(0));
 }
 
 } // namespace

@@ -83,19 +83,25 @@ uint32_t defaultMeshSide(const gpu::Context& ctx) {
     return std::min(side, meshSideLimit(ctx.properties.limits.maxStorageBufferRange));
 }
 
+VkExtent2D drawnMesh(const gpu::Context& ctx, int grid_w, int grid_h, uint32_t mesh_side) {
+    const int side = std::max(2, static_cast<int>(std::min<uint32_t>(mesh_side != 0 ? mesh_side : defaultMeshSide(ctx), 1u << 20)));
+    const VkExtent2D mesh{static_cast<uint32_t>(std::clamp(grid_w, 2, side)), static_cast<uint32_t>(std::clamp(grid_h, 2, side))};
+    const uint64_t range = ctx.properties.limits.maxStorageBufferRange;
+    if (!meshFits(mesh.width, mesh.height, range))
+        throw InputError("--mesh " + std::to_string(mesh_side) + ": a drawn grid of " + std::to_string(mesh.width) + "x" +
+                         std::to_string(mesh.height) + " vertices needs more than the " + std::to_string(range >> 20) +
+                         " MiB this device binds in one storage buffer (at most " +
+                         std::to_string(meshSideLimit(range)) + " a side)");
+    return mesh;
+}
+
 Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat color_format,
                    VkImageLayout final_layout, uint32_t frames_in_flight, uint32_t mesh_side)
     : ctx_(ctx), sim_(sim), color_format_(color_format), frames_(frames_in_flight) {
     // The mesh's size first: refused before anything is created.
-    const int side = static_cast<int>(mesh_side != 0 ? mesh_side : defaultMeshSide(ctx));
-    mesh_x_ = static_cast<uint32_t>(std::clamp(sim.width(), 2, side));
-    mesh_y_ = static_cast<uint32_t>(std::clamp(sim.height(), 2, side));
-    const uint64_t range = ctx.properties.limits.maxStorageBufferRange;
-    if (!meshFits(mesh_x_, mesh_y_, range))
-        throw InputError("--mesh " + std::to_string(mesh_side) + ": a drawn grid of " + std::to_string(mesh_x_) + "x" +
-                         std::to_string(mesh_y_) + " vertices needs more than the " + std::to_string(range >> 20) +
-                         " MiB this device binds in one storage buffer (at most " +
-                         std::to_string(meshSideLimit(range)) + " a side)");
+    const VkExtent2D mesh = drawnMesh(ctx, sim.width(), sim.height(), mesh_side);
+    mesh_x_ = mesh.width;
+    mesh_y_ = mesh.height;
     // Render pass: colour cleared, depth cleared and discarded. The external dependency orders
     // this frame's attachment writes after the previous frame's (one depth image for all).
     std::array<VkAttachmentDescription, 2> attachments{};
@@ -447,8 +453,11 @@ void Renderer::recordPrepare(VkCommandBuffer cmd, uint32_t frame) {
     const VkDescriptorSet sets[2] = {image_sets_[sim_.parity()], frame_sets_[frame]};
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 2, sets, 0, nullptr);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, prepare_pipeline_);
+    // Rows of PREPARE_ROW_GROUPS workgroups: a 2048^2 mesh has more than the 65535 workgroups a
+    // dispatch may count in x on some devices (Vulkan's minimum, Intel's and lavapipe's limit).
     const uint32_t vertices = (mesh_x_ + 2) * (mesh_y_ + 2);
-    vkCmdDispatch(cmd, (vertices + PREPARE_WG - 1) / PREPARE_WG, 1, 1);
+    const uint32_t groups = (vertices + PREPARE_WG - 1) / PREPARE_WG;
+    vkCmdDispatch(cmd, std::min(groups, uint32_t(PREPARE_ROW_GROUPS)), (groups + PREPARE_ROW_GROUPS - 1) / PREPARE_ROW_GROUPS, 1);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sun_pipeline_);
     vkCmdDispatch(cmd, (uint32_t(sim_.width()) + 15) / 16, (uint32_t(sim_.height()) + 15) / 16, 1);
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,

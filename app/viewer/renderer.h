@@ -53,12 +53,17 @@ uint32_t meshSideLimit(uint64_t max_range);
 // The drawn grid's vertices a side at most, by device (MESH_MAX*, render_shared.h), within
 // meshSideLimit.
 uint32_t defaultMeshSide(const gpu::Context& ctx);
+// The drawn grid of a simulation of grid_w x grid_h cells: at most mesh_side vertices a side
+// (`view --mesh`; 0: defaultMeshSide, 1 counts as 2), never more than the cells. Throws
+// InputError (one line) if its buffers do not fit (meshFits); the viewer asks before it opens
+// anything, the Renderer again.
+VkExtent2D drawnMesh(const gpu::Context& ctx, int grid_w, int grid_h, uint32_t mesh_side);
 
 class Renderer {
 public:
     // final_layout: PRESENT_SRC_KHR for a swapchain, TRANSFER_SRC_OPTIMAL for offscreen images.
-    // mesh_side: the drawn grid's vertices a side at most (`view --mesh`; 0: defaultMeshSide), and
-    // never more than the simulation's cells; a mesh whose buffers do not fit (meshFits) throws InputError.
+    // mesh_side: the drawn grid's vertices a side at most, as drawnMesh (which may throw, before
+    // anything is created).
     Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat color_format,
              VkImageLayout final_layout, uint32_t frames_in_flight, uint32_t mesh_side = 0);
     ~Renderer();

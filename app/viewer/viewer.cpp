@@ -133,6 +133,7 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     const uint32_t max_side = ctx.properties.limits.maxImageDimension2D;
     if (uint32_t(win_w) > max_side || uint32_t(win_h) > max_side)
         throw InputError("--window: " + ctx.device_name + " renders at most " + std::to_string(max_side) + " pixels a side");
+    drawnMesh(ctx, s.width, s.height, uint32_t(o.mesh)); // a mesh the device cannot bind: one line, before anything opens
 
     gpu::Simulation sim(ctx, s.width, s.height);
     app.sim = &sim;
