@@ -197,6 +197,10 @@ bool passHasStepParts(Pass p) {
     }
 }
 
+int cpuSumRows(Pass p) {
+    return p == Pass::WaterVelocity || p == Pass::Erosion || p == Pass::TransportThermalOutflowEvaporation ? kSumRows : 1;
+}
+
 double passBytesPerCell(Pass p, const SimParams& params, int width, int height) {
     const double cells = double(width) * double(height);
     if (p == Pass::ReducePartials || p == Pass::ReduceTotals) {

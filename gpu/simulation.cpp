@@ -351,12 +351,9 @@ int Simulation::sumRows(Pass pass) const {
     // llvmpipe runs as a loop over the lanes. The tile stays the grid passes' (shape_.y rows),
     // so the sums are grouped the same with partials per workgroup or per subgroup (whose places
     // the tile's subgroups fill: partials_per_group_ of them).
-    const bool every_step = pass == Pass::WaterVelocity || pass == Pass::Erosion ||
-                            pass == Pass::TransportThermalOutflowEvaporation;
+    const int rows = cpuSumRows(pass);
     const bool cpu = ctx_.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
-    return every_step && cpu && shape_.y % kSumRows == 0 && (partials_per_group_ == 1 || partials_per_group_ % kSumRows == 0)
-               ? kSumRows
-               : 1;
+    return cpu && shape_.y % rows == 0 && (partials_per_group_ == 1 || partials_per_group_ % rows == 0) ? rows : 1;
 }
 
 VkPipeline Simulation::createPipeline(VkShaderModule module, Pass pass) const {

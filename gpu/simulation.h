@@ -91,6 +91,11 @@ uint32_t stepParts(const SimParams& params);
 // Whether a pass's shader has parts (the pipe step's grid passes); the others are built with
 // STEP_ALL and test the parameters as they run.
 bool passHasStepParts(Pass p);
+// Rows of cells per invocation a pass runs on a CPU driver where the tile allows it
+// (partials.glsl's SUM_ROWS; Simulation::sumRows): kSumRows for the pipe step's passes with sums
+// in every step, else 1. GPUs run 1.
+constexpr int kSumRows = 4;
+int cpuSumRows(Pass p);
 // How the pipe step runs its erosion, transport, thermal erosion and evaporation: one fused pass
 // with tiles in shared memory (GPUs), or three direct passes that read neighbours from images
 // (CPU drivers such as lavapipe, where shared memory is slower than image reads). Both compute
@@ -350,7 +355,6 @@ private:
     // per invocation (sumRows).
     VkPipeline createPipeline(VkShaderModule module, Pass pass) const;
     uint32_t stepPartsOf(Pass pass) const; // builtStepParts() for a pass with parts, else STEP_ALL
-    static constexpr int kSumRows = 4;
     int sumRows(Pass pass) const; // rows of cells per invocation of a pass (partials.glsl's SUM_ROWS)
     void dispatch(VkCommandBuffer cmd, Pass pass, int mode = 0);
     void pushConstants(VkCommandBuffer cmd, const PushConstants& push);

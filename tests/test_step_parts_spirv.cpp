@@ -54,13 +54,6 @@ std::vector<Pass> passesWithParts() {
     return passes;
 }
 
-// As gpu::Simulation::sumRows on a CPU driver.
-int cpuSumRows(Pass pass) {
-    return pass == Pass::WaterVelocity || pass == Pass::Erosion || pass == Pass::TransportThermalOutflowEvaporation
-               ? 4 // gpu::Simulation::kSumRows
-               : 1;
-}
-
 // The pass's SPIR-V with STEP_PARTS = parts, as a CPU driver builds it, folded, unrolled and
 // without dead code.
 std::vector<uint32_t> specialised(Pass pass, uint32_t parts) {
@@ -73,7 +66,7 @@ std::vector<uint32_t> specialised(Pass pass, uint32_t parts) {
     });
     opt.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass({{SPEC_STEP_PARTS, std::to_string(parts)},
                                                                        {SPEC_SUBGROUP_PARTIALS, "true"},
-                                                                       {SPEC_SUM_ROWS, std::to_string(cpuSumRows(pass))}}));
+                                                                       {SPEC_SUM_ROWS, std::to_string(gpu::cpuSumRows(pass))}}));
     opt.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass());
     opt.RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass());
     opt.RegisterPerformancePasses();
