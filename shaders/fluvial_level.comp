@@ -68,6 +68,6 @@ void main() {
         uint t = uint(tile.y) * uint(p.tile_count_x) + uint(tile.x);
         fluvial_tiles[t] = inner;     // "changed in round 0": round 1 visits it and its neighbours
         fluvial_tiles[tileCount() + t] = 0u;
-        if (inner != 0u) fluvial_tiles[2u * tileCount() + atomicAdd(ctl.job[JOB_FLATS * 3], 1u)] = packCell(tile);
+        if (inner != 0u) fluvial_tiles[2u * tileCount() + atomicAdd(ctl.flat_tiles, 1u)] = packCell(tile);
     }
 }

@@ -14,8 +14,9 @@ layout(std430, binding = B_PARTIALS) buffer PartialsBlock { double partials[]; }
 
 void main() {
     uint groups = uint(p.group_count_x) * uint(p.group_count_y);
-    uint group = gl_GlobalInvocationID.x;
-    int slot = int(gl_WorkGroupID.y);
+    // Rows of JOB_ROW_GROUPS workgroups (y) and a slot each (z): 8192^2 grids need over 65535.
+    uint group = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 64u + gl_LocalInvocationID.x;
+    int slot = int(gl_WorkGroupID.z);
     if (group >= groups || !slotActive(p, slot)) return;
     bool is_max = slotIsMax(slot);
     uint per_group = uint(p.partials_per_group);

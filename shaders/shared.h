@@ -199,6 +199,9 @@ using uint = uint32_t;
 #define JOB_FLATS 5   // the flat tiles to relax
 #define JOB_EXITS 6   // pointer jumping over the tiles' exits (accumulation, erosion, sediment)
 #define FLUVIAL_JOBS 7
+// A job's workgroups go in rows of this many (x), as many rows as needed (y): its lists outgrow
+// 65535 workgroups at 8192^2, the most one dimension takes on some devices (lavapipe, Intel).
+#define JOB_ROW_GROUPS 4096
 #define CONTROL_START_FILL 0    // reset the counters and the jobs
 #define CONTROL_AFTER_LABEL 1   // a label round ran: flip parity; nothing left to resolve: stop
 #define CONTROL_AFTER_EDGES 2   // the roots' hooking job from the root list; swap the edge lists
@@ -305,6 +308,7 @@ struct SimParams {
     int fluvial_flat_rounds;      // most rounds across flats per iteration (a safety bound)
     float fluvial_deposition;     // G: a cell keeps G cell_area / A of the sediment passing it
     int fluvial_tile_order;       // tests: 0 the natural order of tiles and list chunks; 1 reversed; 2 strided
+    int fluvial_job_row;          // tests: workgroups per row of a job's dispatch (0: JOB_ROW_GROUPS)
     // (groundwater: the pipe model)
     int enable_groundwater;
     float infiltration_rate;      // m/s of depth, limited by the free pore space
@@ -366,6 +370,7 @@ struct FluvialControl {
     uint tiles_flats;     // tiles the flats rounds visited
     uint rounds_tree[3];  // pointer-jumping rounds over the exits: accumulation, erosion, sediment
     uint edges_first;     // boundary cells of the basins (the first edge round)
+    uint flat_tiles;      // tiles with flats (fluvial_level.comp lists them; the flats job covers them)
 };
 
 // The sea's spill relaxation and the water table's (gpu/sea.cpp): rounds count the cells they

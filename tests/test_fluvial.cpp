@@ -299,8 +299,10 @@ TEST_F(Fluvial, SerpentineChannelOfNestedBasinsInFewRounds) {
 }
 
 // The rounds and every bit of the result do not depend on the order in which workgroups take
-// their tiles and list chunks (lavapipe runs them one after another, in order).
-TEST_F(Fluvial, RoundsAndBitsDoNotDependOnTheOrderOfTiles) {
+// their tiles and list chunks (lavapipe runs them one after another, in order), nor on how the
+// jobs' workgroups are laid out in rows (JOB_ROW_GROUPS: grids from 8192^2 need several rows;
+// here rows of 1 and 3 workgroups, the last row part empty).
+TEST_F(Fluvial, RoundsAndBitsDoNotDependOnTheOrderOfTilesOrTheRowsOfJobs) {
     struct Case {
         std::vector<float> z;
         int w, h;
@@ -315,15 +317,25 @@ TEST_F(Fluvial, RoundsAndBitsDoNotDependOnTheOrderOfTiles) {
         std::vector<uint64_t> keys, acc;
         std::vector<uint32_t> rcv;
         std::vector<float> terrain;
-        for (int order : {0, 1, 2}) {
-            SCOPED_TRACE(::testing::Message() << "tile order " << order);
+        struct Layout {
+            int order, row;
+        };
+        for (const Layout l : {Layout{0, 0}, Layout{1, 0}, Layout{2, 0}, Layout{0, 1}, Layout{2, 3}}) {
+            const int order = l.order;
+            SCOPED_TRACE(::testing::Message() << "tile order " << order << ", rows of " << l.row << " workgroups");
             gpu::SimParams p = params(c.w, c.h, 0);
             p.fluvial_tile_order = order;
+            p.fluvial_job_row = l.row;
             auto sim = make(c.z, c.w, c.h, p);
             const gpu::FluvialControl fc = sim->fluvialAnalyse();
             sim->run(1);
             const gpu::FluvialControl step = sim->fluvialControl();
-            if (order == 0) {
+            // The label job (the ring nodes) kept its rows when it ended (only its x is zeroed).
+            const uint32_t ring_groups = gpu::groupsCovering(
+                int(gpu::groupsCovering(c.w, FLUVIAL_TILE) * gpu::groupsCovering(c.h, FLUVIAL_TILE) * RING_CELLS),
+                WG_SIZE);
+            EXPECT_EQ(fc.job[JOB_RING * 3 + 1], gpu::groupsCovering(int(ring_groups), l.row > 0 ? l.row : JOB_ROW_GROUPS));
+            if (order == 0 && l.row == 0) { // the natural order, rows of JOB_ROW_GROUPS: the reference
                 first = fc;
                 first_step = step;
                 keys = sim->fluvialKeys();
