@@ -21,6 +21,19 @@ layout(set = 0, binding = R_SUN, r32f) uniform writeonly image2D sun_img;
 #else
 layout(set = 0, binding = R_SUN, r32f) uniform readonly image2D sun_img;
 #endif
+#ifdef SUN_CHECK
+layout(set = 0, binding = R_SUN_SEEN, rg32f) uniform image2D sun_seen_img;
+layout(std430, set = 1, binding = R_SUN_CONTROL) buffer SunControlBlock {
+    uint dispatch_x, dispatch_y, dispatch_z; // surface_sun.comp's workgroups (0: the sunlight is kept)
+    uint changed;    // a cell's ground or water changed (surface_sun_check.comp)
+    uint valid;      // 0: the inputs below, or the sunlight, are not those of the last check
+    uint recomputed; // sunlight passes the checks dispatched (tests)
+    uint pad0, pad1;
+    vec4 sun_dir;    // the frame block's, when last checked
+    vec4 grid;
+    float lakes;     // relief.w
+} sun_ctl;
+#endif
 
 layout(std140, set = 1, binding = R_FRAME) uniform FrameBlock {
     mat4 view_proj;

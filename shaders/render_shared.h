@@ -18,7 +18,9 @@
 #define R_OUTFLOW_ZW 11 // rg32f ... top, bottom
 #define R_WATER_TABLE 12 // r32f the water table (m): the groundwater's, or the equilibrium's (issue 12)
 #define R_SEEPAGE 13     // r32f groundwater seeping out (m/s): springs, drawn as such
-#define R_IMAGE_COUNT 14
+#define R_SUN_SEEN 14    // rg32f the viewer's own: each cell's ground and drawn water (m) when a
+                         // paused frame last checked them (surface_sun_check.comp)
+#define R_IMAGE_COUNT 15
 // Set 1: per frame in flight.
 #define R_FRAME 0 // uniform FrameBlock (the C++ mirror is viewer::FrameUniforms)
 #define R_PICK 1  // buffer: vec4 hit (cell x, cell y, height m, 1 if hit), uint non_finite (the
@@ -26,7 +28,11 @@
 #define R_VERTICES 2     // buffer: vec4 per mesh vertex (ground m, water depth m, 0, 0)
 #define R_WATER_INDICES 3 // buffer: uint[], the triangles of the wet quads (an index buffer)
 #define R_WATER_DRAW 4   // buffer: VkDrawIndexedIndirectCommand of the water surface
-#define R_FRAME_BINDINGS 5
+#define R_SUN_CONTROL 5  // buffer: SunControl, one for all frames (surface_sun_control.comp)
+#define R_FRAME_BINDINGS 6
+// SunControl's 32-bit words (the C++ mirror is viewer::SunControl): the sunlight's indirect
+// dispatch, a cell changed, the sun inputs below were seen, sunlight passes the checks dispatched.
+#define SUN_CONTROL_VALID 4
 #define PREPARE_WG 64    // surface_prepare.comp: invocations per workgroup (one per vertex)
 #define PREPARE_ROW_GROUPS 4096 // surface_prepare.comp: workgroups per row of its dispatch (in y above that)
 #define WET_DEPTH 3e-3   // m: shallower water is not drawn (a film the eye would not see)

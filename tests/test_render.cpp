@@ -1,8 +1,10 @@
 // The viewer's renderer: picking (shaders/pick.comp), the point under the cursor,
 // found by marching the ray over the current heightfield, against the exact intersection with a
 // steep plane (slope 3), from several directions; and a ray that misses; and the NaN watchdog of surface_prepare.comp.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <random>
 
 #include "gpu_fixture.h"
 #include "io/errors.h"
@@ -94,6 +96,88 @@ TEST_F(Render, TheWatchdogSeesANonFiniteHeight) {
     terrain.assign(terrain.size(), 10.0f);
     sim.upload(gpu::Field::Terrain, terrain);
     EXPECT_FALSE(prepare()) << "the flag is cleared once read";
+}
+
+// Frames that ran no step keep the sunlight unless what it reads changed (surface_sun_check.comp):
+// a cell's ground or water, whatever wrote it (here uploads: the brush and undo are writers too),
+// the sun. What is kept or computed always equals the sunlight a new renderer computes.
+TEST_F(Render, FramesWithoutStepsComputeTheSunlightOnlyWhenWhatItReadsChanged) {
+    const int w = 97, h = 61;
+    gpu::Simulation sim(ctx(), w, h);
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> noise(0.0f, 2.0f);
+    std::vector<float> terrain(size_t(w) * h), water(size_t(w) * h, 0.0f);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            terrain[size_t(y) * w + x] = 25.0f * std::sin(0.21f * float(x)) * std::cos(0.17f * float(y)) + noise(rng);
+    for (int x = 30; x < 50; ++x) water[size_t(20) * w + x] = 0.8f;
+    sim.upload(gpu::Field::Terrain, terrain);
+    sim.upload(gpu::Field::Water, water);
+    const float low_sun[4] = {0.8f, 0.25f, 0.3f, 3.0f}, other_sun[4] = {-0.5f, 0.4f, -0.6f, 3.0f};
+    auto frame = [&](viewer::Renderer& r, bool check, const float* sun) {
+        viewer::FrameUniforms& u = r.uniforms(0);
+        std::memset(&u, 0, sizeof u);
+        const float grid[4] = {float(w), float(h), 4.0f, 1.0f};
+        const float mesh[4] = {float(r.meshX()), float(r.meshY()), 0.0f, 0.0f};
+        std::memcpy(u.grid, grid, sizeof grid);
+        std::memcpy(u.mesh, mesh, sizeof mesh);
+        std::memcpy(u.sun_dir, sun, 4 * sizeof(float));
+        VkCommandBuffer cmd = gpu::beginOneShot(ctx());
+        r.recordPrepare(cmd, 0, check);
+        gpu::endOneShot(ctx(), cmd);
+    };
+    auto fresh = [&](const float* sun) {
+        viewer::Renderer other(ctx(), sim, VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1);
+        frame(other, false, sun);
+        return other.sunlight();
+    };
+    viewer::Renderer renderer(ctx(), sim, VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1);
+
+    frame(renderer, true, low_sun);
+    EXPECT_EQ(renderer.sunRecomputed(), 1u) << "the first check computes the sunlight";
+    const std::vector<float> first = renderer.sunlight();
+    EXPECT_EQ(first, fresh(low_sun));
+    EXPECT_LT(*std::min_element(first.begin(), first.end()), 0.1f) << "the low sun casts shadows";
+    EXPECT_EQ(*std::max_element(first.begin(), first.end()), 1.0f);
+
+    frame(renderer, true, low_sun);
+    EXPECT_EQ(renderer.sunRecomputed(), 1u) << "nothing changed: kept";
+    EXPECT_EQ(renderer.sunlight(), first);
+
+    // One cell's ground: a tower whose shadow falls across the grid.
+    const std::vector<float> before_tower = terrain;
+    terrain[size_t(30) * w + 40] += 60.0f;
+    sim.upload(gpu::Field::Terrain, terrain);
+    frame(renderer, true, low_sun);
+    EXPECT_EQ(renderer.sunRecomputed(), 2u) << "a cell's ground changed";
+    const std::vector<float> tower = renderer.sunlight();
+    EXPECT_NE(tower, first);
+    EXPECT_EQ(tower, fresh(low_sun));
+
+    // One cell's water only.
+    water[size_t(40) * w + 60] = 5.0f;
+    sim.upload(gpu::Field::Water, water);
+    frame(renderer, true, low_sun);
+    EXPECT_EQ(renderer.sunRecomputed(), 3u) << "a cell's water changed";
+    EXPECT_EQ(renderer.sunlight(), fresh(low_sun));
+
+    frame(renderer, true, other_sun);
+    EXPECT_EQ(renderer.sunRecomputed(), 4u) << "the sun moved";
+    EXPECT_EQ(renderer.sunlight(), fresh(other_sun));
+    frame(renderer, true, low_sun);
+    EXPECT_EQ(renderer.sunRecomputed(), 5u) << "the sun moved back";
+
+    // A frame that steps computes the sunlight without a check; the next check computes it again
+    // even where the fields are back to what the last check saw (an undo right after the steps).
+    terrain = before_tower;
+    sim.upload(gpu::Field::Terrain, terrain);
+    frame(renderer, false, low_sun);
+    EXPECT_EQ(renderer.sunRecomputed(), 5u);
+    terrain[size_t(30) * w + 40] += 60.0f; // the fields the last check saw
+    sim.upload(gpu::Field::Terrain, terrain);
+    frame(renderer, true, low_sun);
+    EXPECT_EQ(renderer.sunRecomputed(), 6u) << "the sunlight was computed from other fields than the check saw";
+    EXPECT_EQ(renderer.sunlight(), fresh(low_sun));
 }
 
 // The drawn grid (`view --mesh`): its buffers must fit one storage binding, the vertices

@@ -161,7 +161,8 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
     f.ts_steps = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
     renderer.recordPick(cmd, slot);
     f.ts_pick = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
-    renderer.recordPrepare(cmd, slot);
+    // Frames that stepped need new sunlight; others keep it unless what it reads changed.
+    renderer.recordPrepare(cmd, slot, steps == 0);
     f.picked = true;
     renderer.beginScene(cmd, slot, target, s.show_water && s.overlay == 0);
     auto timedCapture = [&] {

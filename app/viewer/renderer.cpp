@@ -184,19 +184,26 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     gpu::allocateSets(ctx, pool_, image_layout_, keys, image_sets_);
     using gpu::Field;
     gpu::createStorageImage(sun_, ctx, uint32_t(sim.width()), uint32_t(sim.height()), VK_FORMAT_R32_SFLOAT);
+    gpu::createStorageImage(sun_seen_, ctx, uint32_t(sim.width()), uint32_t(sim.height()), VK_FORMAT_R32G32_SFLOAT);
+    gpu::createBuffer(sun_control_, ctx, sizeof(SunControl),
+                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                      true);
+    std::memset(sun_control_.mapped, 0, sizeof(SunControl)); // valid 0: the first check computes the sunlight
     gpu::createStorageImage(unused_rgba_, ctx, 1, 1, VK_FORMAT_R32G32B32A32_SFLOAT);
     gpu::createStorageImage(unused_rg_, ctx, 1, 1, VK_FORMAT_R32G32_SFLOAT);
-    // By binding; R_SUN is the viewer's own image (its entry here is not used).
+    // By binding; R_SUN and R_SUN_SEEN are the viewer's own images (their entries here are not used).
     const std::array<Field, R_IMAGE_COUNT> fields = {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity,
                                                      Field::Hardness, Field::Wear, Field::Outflow, Field::Terrain,
                                                      Field::Lake, Field::Drainage, Field::Outflow, Field::Outflow,
-                                                     Field::WaterTable, Field::Seepage};
+                                                     Field::WaterTable, Field::Seepage, Field::Terrain};
     const bool split = sim.splitWide();
     for (uint32_t key = 0; key < keys; ++key) {
         std::array<VkDescriptorImageInfo, R_IMAGE_COUNT> infos{};
         std::array<VkWriteDescriptorSet, R_IMAGE_COUNT> writes{};
         for (uint32_t b = 0; b < R_IMAGE_COUNT; ++b) {
-            VkImageView view = b == R_SUN ? sun_.view : sim.currentImage(fields[b], int(key)).view;
+            VkImageView view = b == R_SUN        ? sun_.view
+                               : b == R_SUN_SEEN ? sun_seen_.view
+                                                 : sim.currentImage(fields[b], int(key)).view;
             if (b == R_OUTFLOW && split) view = unused_rgba_.view;
             if (b == R_OUTFLOW_XY || b == R_OUTFLOW_ZW)
                 view = split ? sim.currentImage(Field::Outflow, int(key), b == R_OUTFLOW_XY ? 0 : 1).view : unused_rg_.view;
@@ -238,7 +245,7 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
         const VkDescriptorBufferInfo infos[R_FRAME_BINDINGS] = {
             {uniform_buffers_[i].buffer, 0, sizeof(FrameUniforms)}, {pick_buffers_[i].buffer, 0, kPickBytes},
             {vertex_buffers_[i].buffer, 0, VK_WHOLE_SIZE}, {water_index_buffers_[i].buffer, 0, VK_WHOLE_SIZE},
-            {water_draw_buffers_[i].buffer, 0, VK_WHOLE_SIZE}};
+            {water_draw_buffers_[i].buffer, 0, VK_WHOLE_SIZE}, {sun_control_.buffer, 0, sizeof(SunControl)}};
         std::array<VkWriteDescriptorSet, R_FRAME_BINDINGS> w{};
         for (uint32_t b = 0; b < R_FRAME_BINDINGS; ++b) {
             w[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
@@ -271,6 +278,8 @@ void Renderer::createPipelines() {
     VkShaderModule pick = loadModule(ctx_, "pick");
     VkShaderModule prepare = loadModule(ctx_, "surface_prepare");
     VkShaderModule sun = loadModule(ctx_, "surface_sun");
+    VkShaderModule sun_check = loadModule(ctx_, "surface_sun_check");
+    VkShaderModule sun_control = loadModule(ctx_, "surface_sun_control");
     for (int layer : {LAYER_TERRAIN, LAYER_WATER}) {
         // The layer, and the outflow's layout (the flux overlay reads it).
         const struct {
@@ -344,16 +353,22 @@ void Renderer::createPipelines() {
     pick_pipeline_ = gpu::createComputePipeline(ctx_, pipeline_layout_, pick);
     prepare_pipeline_ = gpu::createComputePipeline(ctx_, pipeline_layout_, prepare);
     sun_pipeline_ = gpu::createComputePipeline(ctx_, pipeline_layout_, sun);
-    for (VkShaderModule m : {vert, frag, pick, prepare, sun}) vkDestroyShaderModule(ctx_.device, m, nullptr);
+    sun_check_pipeline_ = gpu::createComputePipeline(ctx_, pipeline_layout_, sun_check);
+    sun_control_pipeline_ = gpu::createComputePipeline(ctx_, pipeline_layout_, sun_control);
+    for (VkShaderModule m : {vert, frag, pick, prepare, sun, sun_check, sun_control})
+        vkDestroyShaderModule(ctx_.device, m, nullptr);
 }
 
 Renderer::~Renderer() {
     vkDeviceWaitIdle(ctx_.device);
     setTargets({}, {});
     gpu::destroyImage(sun_, ctx_);
+    gpu::destroyImage(sun_seen_, ctx_);
+    gpu::destroyBuffer(sun_control_, ctx_);
     gpu::destroyImage(unused_rgba_, ctx_);
     gpu::destroyImage(unused_rg_, ctx_);
-    for (VkPipeline p : {terrain_pipeline_, water_pipeline_, pick_pipeline_, prepare_pipeline_, sun_pipeline_})
+    for (VkPipeline p : {terrain_pipeline_, water_pipeline_, pick_pipeline_, prepare_pipeline_, sun_pipeline_,
+                         sun_check_pipeline_, sun_control_pipeline_})
         vkDestroyPipeline(ctx_.device, p, nullptr);
     vkDestroyPipelineLayout(ctx_.device, pipeline_layout_, nullptr);
     vkDestroyDescriptorPool(ctx_.device, pool_, nullptr);
@@ -445,7 +460,7 @@ void Renderer::recordPick(VkCommandBuffer cmd, uint32_t frame) {
             VK_ACCESS_HOST_READ_BIT);
 }
 
-void Renderer::recordPrepare(VkCommandBuffer cmd, uint32_t frame) {
+void Renderer::recordPrepare(VkCommandBuffer cmd, uint32_t frame, bool check_sun) {
     const uint32_t reset[5] = {0, 1, 0, 0, 0}; // no water triangles yet, one instance
     vkCmdUpdateBuffer(cmd, water_draw_buffers_[frame].buffer, 0, sizeof reset, reset);
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -458,8 +473,7 @@ void Renderer::recordPrepare(VkCommandBuffer cmd, uint32_t frame) {
     const uint32_t vertices = (mesh_x_ + 2) * (mesh_y_ + 2);
     const uint32_t groups = (vertices + PREPARE_WG - 1) / PREPARE_WG;
     vkCmdDispatch(cmd, std::min(groups, uint32_t(PREPARE_ROW_GROUPS)), (groups + PREPARE_ROW_GROUPS - 1) / PREPARE_ROW_GROUPS, 1);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sun_pipeline_);
-    vkCmdDispatch(cmd, (uint32_t(sim_.width()) + 15) / 16, (uint32_t(sim_.height()) + 15) / 16, 1);
+    recordSun(cmd, check_sun);
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
             VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
                 VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
@@ -467,6 +481,46 @@ void Renderer::recordPrepare(VkCommandBuffer cmd, uint32_t frame) {
     // The host reads the watchdog's flag after the frame's fence.
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
             VK_ACCESS_HOST_READ_BIT);
+}
+
+void Renderer::recordSun(VkCommandBuffer cmd, bool check) {
+    // The previous frames' reads of the sunlight (fragments), of its dispatch and of the check's
+    // block -> this frame's writes.
+    constexpr VkPipelineStageFlags compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    gpu::memoryBarrier(cmd, kDrawStages | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+            compute | VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+            VK_ACCESS_TRANSFER_WRITE_BIT);
+    const uint32_t gx = (uint32_t(sim_.width()) + 15) / 16, gy = (uint32_t(sim_.height()) + 15) / 16;
+    if (!check) {
+        // The next check starts afresh: its cells and inputs are not what this sunlight read.
+        vkCmdFillBuffer(cmd, sun_control_.buffer, SUN_CONTROL_VALID * 4, 4, 0u);
+        gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, compute,
+                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sun_pipeline_);
+        vkCmdDispatch(cmd, gx, gy, 1);
+        return;
+    }
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sun_check_pipeline_);
+    vkCmdDispatch(cmd, gx, gy, 1);
+    gpu::memoryBarrier(cmd, compute, VK_ACCESS_SHADER_WRITE_BIT, compute, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sun_control_pipeline_);
+    vkCmdDispatch(cmd, 1, 1, 1);
+    gpu::memoryBarrier(cmd, compute, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | compute,
+            VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sun_pipeline_);
+    vkCmdDispatchIndirect(cmd, sun_control_.buffer, 0);
+}
+
+uint32_t Renderer::sunRecomputed() const {
+    return static_cast<const SunControl*>(sun_control_.mapped)->recomputed;
+}
+
+std::vector<float> Renderer::sunlight() const {
+    vkDeviceWaitIdle(ctx_.device);
+    std::vector<float> out(size_t(sim_.width()) * size_t(sim_.height()));
+    gpu::downloadImage(ctx_, sun_, out.data(), out.size() * sizeof(float));
+    return out;
 }
 
 void Renderer::beginScene(VkCommandBuffer cmd, uint32_t frame, uint32_t target, bool water) {

@@ -3,6 +3,7 @@
 // Owns the render pass (colour + depth), the framebuffers of its targets and the per-frame
 // uniform and pick buffers. The caller owns the command buffers, the frames and the targets.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -11,6 +12,7 @@
 #include <vulkan/vulkan.h>
 
 #include "context.h"
+#include "render_shared.h"
 #include "resources.h"
 #include "simulation.h"
 
@@ -29,6 +31,15 @@ struct FrameUniforms {
     float ray_dir[4];
     float relief[4];
 };
+
+// The sunlight's check (surface_sun_check.comp, surface_sun_control.comp; std430, as render.glsl).
+struct SunControl {
+    uint32_t dispatch[3];
+    uint32_t changed, valid, recomputed, pad[2];
+    float sun_dir[4], grid[4];
+    float lakes, pad2[3];
+};
+static_assert(sizeof(SunControl) == 80 && offsetof(SunControl, valid) == SUN_CONTROL_VALID * 4);
 
 struct PickResult {
     float x = 0, y = 0, height = 0; // cells, cells, metres
@@ -98,8 +109,16 @@ public:
     void recordPick(VkCommandBuffer cmd, uint32_t frame);
     // The mesh's heights and the wet quads' triangles (surface_prepare.comp), and the sunlight
     // per cell (surface_sun.comp), with the barriers the drawing needs; after the simulation's
-    // steps, before beginScene.
-    void recordPrepare(VkCommandBuffer cmd, uint32_t frame);
+    // steps, before beginScene. check_sun (frames that ran no step): the sunlight is computed
+    // only if a cell's ground or water, the sun, the grid's scale or the lakes' drawing changed
+    // since the last such frame (surface_sun_check.comp reads 16 bytes a cell; the sunlight
+    // marches 30 samples of 4 cells each); else it is computed, as every frame that steps needs.
+    void recordPrepare(VkCommandBuffer cmd, uint32_t frame, bool check_sun = false);
+    // Sunlight passes that checks found necessary since the Renderer was made (tests; after the
+    // frame's fence).
+    uint32_t sunRecomputed() const;
+    // The sunlight per cell, row by row (tests; waits for the device).
+    std::vector<float> sunlight() const;
     // Begins the render pass on target `target`, clears, draws ground and (if water) water.
     void beginScene(VkCommandBuffer cmd, uint32_t frame, uint32_t target, bool water);
     // Begins a pass on target `target` that keeps what the scene drew: the panel drawn after a
@@ -110,6 +129,7 @@ public:
 
 private:
     void createPipelines();
+    void recordSun(VkCommandBuffer cmd, bool check);
 
     const gpu::Context& ctx_;
     const gpu::Simulation& sim_;
@@ -133,7 +153,10 @@ private:
     gpu::Buffer index_buffer_;
     VkPipeline terrain_pipeline_ = VK_NULL_HANDLE, water_pipeline_ = VK_NULL_HANDLE;
     VkPipeline pick_pipeline_ = VK_NULL_HANDLE, prepare_pipeline_ = VK_NULL_HANDLE, sun_pipeline_ = VK_NULL_HANDLE;
-    gpu::Image sun_; // sunlight per cell (surface_sun.comp), bound in both image sets
+    VkPipeline sun_check_pipeline_ = VK_NULL_HANDLE, sun_control_pipeline_ = VK_NULL_HANDLE;
+    gpu::Image sun_;      // sunlight per cell (surface_sun.comp), bound in both image sets
+    gpu::Image sun_seen_; // ground and water per cell at the last check (surface_sun_check.comp)
+    gpu::Buffer sun_control_; // SunControl, host-visible, bound in every frame set
 };
 
 } // namespace alluvium::viewer
