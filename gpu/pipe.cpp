@@ -75,9 +75,7 @@ void Simulation::recordFoldLevels(VkCommandBuffer cmd) {
     if (partials_per_group_ > 1) {
         // CPU drivers: each workgroup's subgroups into the first level (reduce_subgroups.comp).
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(Pass::ReduceSubgroups));
-        const uint32_t groups = groupsCovering(int(levels[0]), 64);
-        vkCmdDispatch(cmd, std::min<uint32_t>(groups, JOB_ROW_GROUPS), groupsCovering(int(groups), JOB_ROW_GROUPS),
-                      REDUCE_SLOTS);
+        vkCmdDispatch(cmd, groupsCovering(int(levels[0]), 64), REDUCE_SLOTS, 1);
         computeBarrier(cmd);
     }
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(Pass::ReducePartials));

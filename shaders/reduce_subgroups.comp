@@ -14,9 +14,8 @@ layout(std430, binding = B_PARTIALS) buffer PartialsBlock { double partials[]; }
 
 void main() {
     uint groups = uint(p.group_count_x) * uint(p.group_count_y);
-    // Rows of JOB_ROW_GROUPS workgroups (y) and a slot each (z): 8192^2 grids need over 65535.
-    uint group = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 64u + gl_LocalInvocationID.x;
-    int slot = int(gl_WorkGroupID.z);
+    uint group = gl_GlobalInvocationID.x;
+    int slot = int(gl_WorkGroupID.y);
     if (group >= groups || !slotActive(p, slot)) return;
     bool is_max = slotIsMax(slot);
     uint per_group = uint(p.partials_per_group);
