@@ -100,7 +100,8 @@ TEST_F(Render, TheWatchdogSeesANonFiniteHeight) {
 
 // Frames that ran no step keep the sunlight unless what it reads changed (surface_sun_check.comp):
 // a cell's ground or water, whatever wrote it (here uploads: the brush and undo are writers too),
-// the sun. What is kept or computed always equals the sunlight a new renderer computes.
+// the sun, the height scale, the lakes' drawing. What is kept or computed always equals the
+// sunlight a new renderer computes. Two frames in flight share the check's image and block.
 TEST_F(Render, FramesWithoutStepsComputeTheSunlightOnlyWhenWhatItReadsChanged) {
     const int w = 97, h = 61;
     gpu::Simulation sim(ctx(), w, h);
@@ -113,71 +114,103 @@ TEST_F(Render, FramesWithoutStepsComputeTheSunlightOnlyWhenWhatItReadsChanged) {
     for (int x = 30; x < 50; ++x) water[size_t(20) * w + x] = 0.8f;
     sim.upload(gpu::Field::Terrain, terrain);
     sim.upload(gpu::Field::Water, water);
-    const float low_sun[4] = {0.8f, 0.25f, 0.3f, 3.0f}, other_sun[4] = {-0.5f, 0.4f, -0.6f, 3.0f};
-    auto frame = [&](viewer::Renderer& r, bool check, const float* sun) {
-        viewer::FrameUniforms& u = r.uniforms(0);
+    struct View {
+        float sun[4];
+        float scale = 1.0f, lakes = 0.0f;
+    };
+    const View low{{0.8f, 0.25f, 0.3f, 3.0f}}, other{{-0.5f, 0.4f, -0.6f, 3.0f}};
+    View steep = low, lakes = low;
+    steep.scale = 2.0f;
+    lakes.lakes = 1.0f;
+    uint32_t slot = 0;
+    auto frame = [&](viewer::Renderer& r, bool check, const View& v) {
+        slot = (slot + 1) % 2;
+        viewer::FrameUniforms& u = r.uniforms(slot);
         std::memset(&u, 0, sizeof u);
-        const float grid[4] = {float(w), float(h), 4.0f, 1.0f};
+        const float grid[4] = {float(w), float(h), 4.0f, v.scale};
         const float mesh[4] = {float(r.meshX()), float(r.meshY()), 0.0f, 0.0f};
         std::memcpy(u.grid, grid, sizeof grid);
         std::memcpy(u.mesh, mesh, sizeof mesh);
-        std::memcpy(u.sun_dir, sun, 4 * sizeof(float));
+        std::memcpy(u.sun_dir, v.sun, sizeof v.sun);
+        u.relief[3] = v.lakes;
         VkCommandBuffer cmd = gpu::beginOneShot(ctx());
-        r.recordPrepare(cmd, 0, check);
+        r.recordPrepare(cmd, slot, check);
         gpu::endOneShot(ctx(), cmd);
     };
-    auto fresh = [&](const float* sun) {
-        viewer::Renderer other(ctx(), sim, VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1);
-        frame(other, false, sun);
-        return other.sunlight();
+    auto fresh = [&](const View& v) {
+        viewer::Renderer r(ctx(), sim, VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 2);
+        frame(r, false, v);
+        return r.sunlight();
     };
-    viewer::Renderer renderer(ctx(), sim, VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1);
+    viewer::Renderer renderer(ctx(), sim, VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 2);
+    // The checks' count of sunlight passes, and whether the last check dispatched the grid's.
+    auto expectChecks = [&](uint32_t recomputed, bool dispatched, const char* why) {
+        const viewer::SunControl c = renderer.sunControl();
+        EXPECT_EQ(c.recomputed, recomputed) << why;
+        EXPECT_EQ(c.dispatch[0], dispatched ? uint32_t(w + 15) / 16 : 0u) << why;
+        EXPECT_EQ(c.dispatch[1], dispatched ? uint32_t(h + 15) / 16 : 1u) << why;
+    };
 
-    frame(renderer, true, low_sun);
-    EXPECT_EQ(renderer.sunRecomputed(), 1u) << "the first check computes the sunlight";
+    frame(renderer, true, low);
+    expectChecks(1, true, "the first check computes the sunlight");
     const std::vector<float> first = renderer.sunlight();
-    EXPECT_EQ(first, fresh(low_sun));
+    EXPECT_EQ(first, fresh(low));
     EXPECT_LT(*std::min_element(first.begin(), first.end()), 0.1f) << "the low sun casts shadows";
     EXPECT_EQ(*std::max_element(first.begin(), first.end()), 1.0f);
 
-    frame(renderer, true, low_sun);
-    EXPECT_EQ(renderer.sunRecomputed(), 1u) << "nothing changed: kept";
+    frame(renderer, true, low);
+    frame(renderer, true, low);
+    expectChecks(1, false, "nothing changed: kept");
     EXPECT_EQ(renderer.sunlight(), first);
 
     // One cell's ground: a tower whose shadow falls across the grid.
     const std::vector<float> before_tower = terrain;
     terrain[size_t(30) * w + 40] += 60.0f;
     sim.upload(gpu::Field::Terrain, terrain);
-    frame(renderer, true, low_sun);
-    EXPECT_EQ(renderer.sunRecomputed(), 2u) << "a cell's ground changed";
+    frame(renderer, true, low);
+    expectChecks(2, true, "a cell's ground changed");
     const std::vector<float> tower = renderer.sunlight();
     EXPECT_NE(tower, first);
-    EXPECT_EQ(tower, fresh(low_sun));
+    EXPECT_EQ(tower, fresh(low));
 
     // One cell's water only.
     water[size_t(40) * w + 60] = 5.0f;
     sim.upload(gpu::Field::Water, water);
-    frame(renderer, true, low_sun);
-    EXPECT_EQ(renderer.sunRecomputed(), 3u) << "a cell's water changed";
-    EXPECT_EQ(renderer.sunlight(), fresh(low_sun));
+    frame(renderer, true, low);
+    expectChecks(3, true, "a cell's water changed");
+    EXPECT_EQ(renderer.sunlight(), fresh(low));
+    frame(renderer, true, low);
+    expectChecks(3, false, "kept again");
 
-    frame(renderer, true, other_sun);
-    EXPECT_EQ(renderer.sunRecomputed(), 4u) << "the sun moved";
-    EXPECT_EQ(renderer.sunlight(), fresh(other_sun));
-    frame(renderer, true, low_sun);
-    EXPECT_EQ(renderer.sunRecomputed(), 5u) << "the sun moved back";
+    uint32_t n = 3;
+    for (const auto& [view, why] : {std::pair{other, "the sun moved"}, std::pair{low, "the sun moved back"},
+                                    std::pair{steep, "the height scale changed"}, std::pair{lakes, "lakes drawn as water"},
+                                    std::pair{low, "lakes not drawn"}}) {
+        frame(renderer, true, view);
+        expectChecks(++n, true, why);
+        EXPECT_EQ(renderer.sunlight(), fresh(view)) << why;
+    }
 
     // A frame that steps computes the sunlight without a check; the next check computes it again
     // even where the fields are back to what the last check saw (an undo right after the steps).
     terrain = before_tower;
     sim.upload(gpu::Field::Terrain, terrain);
-    frame(renderer, false, low_sun);
-    EXPECT_EQ(renderer.sunRecomputed(), 5u);
+    frame(renderer, false, low);
+    EXPECT_EQ(renderer.sunControl().recomputed, n);
     terrain[size_t(30) * w + 40] += 60.0f; // the fields the last check saw
     sim.upload(gpu::Field::Terrain, terrain);
-    frame(renderer, true, low_sun);
-    EXPECT_EQ(renderer.sunRecomputed(), 6u) << "the sunlight was computed from other fields than the check saw";
-    EXPECT_EQ(renderer.sunlight(), fresh(low_sun));
+    frame(renderer, true, low);
+    expectChecks(n + 1, true, "the sunlight was computed from other fields than the check saw");
+    EXPECT_EQ(renderer.sunlight(), fresh(low));
+
+    // A renderer without the check (the time-lapse's) computes the sunlight every frame.
+    viewer::Renderer plain(ctx(), sim, VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 2, 0, false);
+    frame(plain, true, low);
+    terrain = before_tower;
+    sim.upload(gpu::Field::Terrain, terrain);
+    frame(plain, true, low);
+    EXPECT_EQ(plain.sunControl().recomputed, 0u);
+    EXPECT_EQ(plain.sunlight(), fresh(low));
 }
 
 // The drawn grid (`view --mesh`): its buffers must fit one storage binding, the vertices

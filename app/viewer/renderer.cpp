@@ -96,8 +96,8 @@ VkExtent2D drawnMesh(const gpu::Context& ctx, int grid_w, int grid_h, uint32_t m
 }
 
 Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat color_format,
-                   VkImageLayout final_layout, uint32_t frames_in_flight, uint32_t mesh_side)
-    : ctx_(ctx), sim_(sim), color_format_(color_format), frames_(frames_in_flight) {
+                   VkImageLayout final_layout, uint32_t frames_in_flight, uint32_t mesh_side, bool keeps_sunlight)
+    : ctx_(ctx), sim_(sim), color_format_(color_format), frames_(frames_in_flight), keeps_sunlight_(keeps_sunlight) {
     // The mesh's size first: refused before anything is created.
     const VkExtent2D mesh = drawnMesh(ctx, sim.width(), sim.height(), mesh_side);
     mesh_x_ = mesh.width;
@@ -160,13 +160,14 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     const VkShaderStageFlags stages =
         VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT | VK_SHADER_STAGE_COMPUTE_BIT;
     std::array<VkDescriptorSetLayoutBinding, R_IMAGE_COUNT> image_bindings{};
-    for (uint32_t b = 0; b < R_IMAGE_COUNT; ++b)
-        image_bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, stages, nullptr};
+    for (uint32_t b = 0; b < R_IMAGE_COUNT; ++b) // (the sunlight's check is the compute stage's)
+        image_bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, b == R_SUN_SEEN ? VkShaderStageFlags(VK_SHADER_STAGE_COMPUTE_BIT) : stages,
+                             nullptr};
     image_layout_ = gpu::createSetLayout(ctx, image_bindings.data(), R_IMAGE_COUNT);
     std::array<VkDescriptorSetLayoutBinding, R_FRAME_BINDINGS> frame_bindings{};
     for (uint32_t b = 0; b < R_FRAME_BINDINGS; ++b)
         frame_bindings[b] = {b, b == R_FRAME ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-                             stages, nullptr};
+                             b == R_SUN_CONTROL ? VkShaderStageFlags(VK_SHADER_STAGE_COMPUTE_BIT) : stages, nullptr};
     frame_layout_ = gpu::createSetLayout(ctx, frame_bindings.data(), R_FRAME_BINDINGS);
     const VkDescriptorSetLayout layouts[2] = {image_layout_, frame_layout_};
     VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -184,7 +185,8 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     gpu::allocateSets(ctx, pool_, image_layout_, keys, image_sets_);
     using gpu::Field;
     gpu::createStorageImage(sun_, ctx, uint32_t(sim.width()), uint32_t(sim.height()), VK_FORMAT_R32_SFLOAT);
-    gpu::createStorageImage(sun_seen_, ctx, uint32_t(sim.width()), uint32_t(sim.height()), VK_FORMAT_R32G32_SFLOAT);
+    if (keeps_sunlight_)
+        gpu::createStorageImage(sun_seen_, ctx, uint32_t(sim.width()), uint32_t(sim.height()), VK_FORMAT_R32G32_SFLOAT);
     gpu::createBuffer(sun_control_, ctx, sizeof(SunControl),
                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                       true);
@@ -202,7 +204,7 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
         std::array<VkWriteDescriptorSet, R_IMAGE_COUNT> writes{};
         for (uint32_t b = 0; b < R_IMAGE_COUNT; ++b) {
             VkImageView view = b == R_SUN        ? sun_.view
-                               : b == R_SUN_SEEN ? sun_seen_.view
+                               : b == R_SUN_SEEN ? (keeps_sunlight_ ? sun_seen_.view : unused_rg_.view)
                                                  : sim.currentImage(fields[b], int(key)).view;
             if (b == R_OUTFLOW && split) view = unused_rgba_.view;
             if (b == R_OUTFLOW_XY || b == R_OUTFLOW_ZW)
@@ -492,7 +494,7 @@ void Renderer::recordSun(VkCommandBuffer cmd, bool check) {
             compute | VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
             VK_ACCESS_TRANSFER_WRITE_BIT);
     const uint32_t gx = (uint32_t(sim_.width()) + 15) / 16, gy = (uint32_t(sim_.height()) + 15) / 16;
-    if (!check) {
+    if (!check || !keeps_sunlight_) {
         // The next check starts afresh: its cells and inputs are not what this sunlight read.
         vkCmdFillBuffer(cmd, sun_control_.buffer, SUN_CONTROL_VALID * 4, 4, 0u);
         gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, compute,
@@ -512,8 +514,10 @@ void Renderer::recordSun(VkCommandBuffer cmd, bool check) {
     vkCmdDispatchIndirect(cmd, sun_control_.buffer, 0);
 }
 
-uint32_t Renderer::sunRecomputed() const {
-    return static_cast<const SunControl*>(sun_control_.mapped)->recomputed;
+SunControl Renderer::sunControl() const {
+    SunControl c;
+    std::memcpy(&c, sun_control_.mapped, sizeof c);
+    return c;
 }
 
 std::vector<float> Renderer::sunlight() const {

@@ -74,9 +74,12 @@ class Renderer {
 public:
     // final_layout: PRESENT_SRC_KHR for a swapchain, TRANSFER_SRC_OPTIMAL for offscreen images.
     // mesh_side: the drawn grid's vertices a side at most, as drawnMesh (which may throw, before
-    // anything is created).
+    // anything is created). keeps_sunlight: frames may keep the sunlight (recordPrepare's
+    // check_sun), at 8 bytes a cell of memory; a renderer that draws only after steps (the
+    // time-lapse) has no use for it.
     Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat color_format,
-             VkImageLayout final_layout, uint32_t frames_in_flight, uint32_t mesh_side = 0);
+             VkImageLayout final_layout, uint32_t frames_in_flight, uint32_t mesh_side = 0,
+             bool keeps_sunlight = true);
     ~Renderer();
     Renderer(const Renderer&) = delete;
     Renderer& operator=(const Renderer&) = delete;
@@ -114,9 +117,9 @@ public:
     // since the last such frame (surface_sun_check.comp reads 16 bytes a cell; the sunlight
     // marches 30 samples of 4 cells each); else it is computed, as every frame that steps needs.
     void recordPrepare(VkCommandBuffer cmd, uint32_t frame, bool check_sun = false);
-    // Sunlight passes that checks found necessary since the Renderer was made (tests; after the
-    // frame's fence).
-    uint32_t sunRecomputed() const;
+    // The checks' block: the last sunlight dispatch and the sunlight passes the checks found
+    // necessary since the Renderer was made (tests; after the frame's fence).
+    SunControl sunControl() const;
     // The sunlight per cell, row by row (tests; waits for the device).
     std::vector<float> sunlight() const;
     // Begins the render pass on target `target`, clears, draws ground and (if water) water.
@@ -135,6 +138,7 @@ private:
     const gpu::Simulation& sim_;
     VkFormat color_format_;
     uint32_t frames_;
+    bool keeps_sunlight_;
     VkExtent2D extent_{};
     uint32_t mesh_x_ = 0, mesh_y_ = 0, index_count_ = 0;
 
@@ -155,7 +159,8 @@ private:
     VkPipeline pick_pipeline_ = VK_NULL_HANDLE, prepare_pipeline_ = VK_NULL_HANDLE, sun_pipeline_ = VK_NULL_HANDLE;
     VkPipeline sun_check_pipeline_ = VK_NULL_HANDLE, sun_control_pipeline_ = VK_NULL_HANDLE;
     gpu::Image sun_;      // sunlight per cell (surface_sun.comp), bound in both image sets
-    gpu::Image sun_seen_; // ground and water per cell at the last check (surface_sun_check.comp)
+    gpu::Image sun_seen_; // ground and water per cell at the last check (surface_sun_check.comp);
+                          // none without keeps_sunlight (unused_rg_ is bound)
     gpu::Buffer sun_control_; // SunControl, host-visible, bound in every frame set
 };
 

@@ -29,7 +29,7 @@ constexpr uint32_t kRingBuffers = 3;
 class Timelapse final : public TimelapseSink {
 public:
     Timelapse(gpu::Context& ctx, gpu::Simulation& sim, const TimelapseOptions& o, const Params& params)
-        : ctx_(ctx), options_(o), renderer_(ctx, sim, kFormat, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1) {
+        : ctx_(ctx), options_(o), renderer_(ctx, sim, kFormat, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1, 0, /*keeps_sunlight=*/false) {
         int w = 0, h = 0;
         parseSize(o.size, w, h); // checked by runCommand
         extent_ = {uint32_t(w), uint32_t(h)};
