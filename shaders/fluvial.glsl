@@ -126,12 +126,13 @@ ivec2 fluvialTile() {
     return ivec2(int(g % uint(p.tile_count_x)), int(g / uint(p.tile_count_x)));
 }
 ivec2 fluvialCell() { return fluvialTile() * ivec2(WG_X, WG_Y) + ivec2(gl_LocalInvocationID.xy); }
-// The entry of a list (or ring node) an invocation of a 1D-indexed pass works on.
-uint listEntry() {
+// The workgroup of a job (fluvial_control.comp's rows of JOB_ROW_GROUPS), numbered row by row.
+uint jobGroup() {
     uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-    uint g = permutedGroup(gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x, groups);
-    return g * uint(WG_SIZE) + gl_LocalInvocationIndex;
+    return permutedGroup(gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x, groups);
 }
+// The entry of a list (or ring node) an invocation of a 1D-indexed pass works on.
+uint listEntry() { return jobGroup() * uint(WG_SIZE) + gl_LocalInvocationIndex; }
 
 // Tiles and their border (ring) cells: 16 top, 16 bottom, 14 left, 14 right.
 uint ringCount() { return tileCount() * uint(RING_CELLS); }

@@ -13,7 +13,7 @@ layout(std430, binding = B_FLUVIAL_CONTROL) buffer ControlBlock { FluvialControl
 
 uint groups(uint entries) { return (entries + uint(WG_SIZE) - 1u) / uint(WG_SIZE); }
 
-// `count` workgroups in rows (listEntry() and fluvial_flats.comp number them row by row); a
+// `count` workgroups in rows (fluvial.glsl's jobGroup() numbers them row by row); a
 // job of 0 runs no workgroup, and the passes skip the last row's workgroups past their list.
 void setJob(int job, uint count) {
     uint row = p.fluvial_job_row > 0 ? uint(p.fluvial_job_row) : uint(JOB_ROW_GROUPS);

@@ -17,8 +17,7 @@ shared uint flags[3]; // [0], [1]: something was lowered in an odd / even sweep;
 uint at(ivec2 local) { return uint((local.y + 1) * HALO + local.x + 1); }
 
 void main() {
-    uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-    uint g = permutedGroup(gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x, groups);
+    uint g = jobGroup(); // a flat tile
     if (g >= ctl.flat_tiles) return; // the last row's workgroups past the list (uniform)
     ivec2 tile = unpackCell(fluvial_tiles[2u * tileCount() + g]);
     uint t = uint(tile.y) * uint(p.tile_count_x) + uint(tile.x);

@@ -30,8 +30,8 @@
 #define R_WATER_DRAW 4   // buffer: VkDrawIndexedIndirectCommand of the water surface
 #define R_SUN_CONTROL 5  // buffer: SunControl, one for all frames (surface_sun_control.comp)
 #define R_FRAME_BINDINGS 6
-// SunControl's 32-bit words (the C++ mirror is viewer::SunControl): the sunlight's indirect
-// dispatch, a cell changed, the sun inputs below were seen, sunlight passes the checks dispatched.
+// SunControl's `valid` word (render.glsl's SunControlBlock; the C++ mirror is viewer::SunControl),
+// which frames that step clear.
 #define SUN_CONTROL_VALID 4
 #define PREPARE_WG 64    // surface_prepare.comp: invocations per workgroup (one per vertex)
 #define PREPARE_ROW_GROUPS 4096 // surface_prepare.comp: workgroups per row of its dispatch (in y above that)
