@@ -13,13 +13,6 @@ namespace {
 
 uint32_t groups(int n) { return static_cast<uint32_t>((n + BRUSH_WG - 1) / BRUSH_WG); }
 
-VkPipeline loadPipeline(const Context& ctx, VkPipelineLayout layout, const char* name) {
-    VkShaderModule module = createShaderModule(ctx, loadSpirv(shaderDirectory() / (std::string(name) + ".spv")));
-    VkPipeline p = createComputePipeline(ctx, layout, module);
-    vkDestroyShaderModule(ctx.device, module, nullptr);
-    return p;
-}
-
 } // namespace
 
 double brushWeightSum(int width, int height, float x, float y, float radius, float falloff) {
@@ -86,9 +79,9 @@ Brush::Brush(const Context& ctx, const Simulation& sim) : ctx_(ctx), sim_(sim) {
         }
         vkUpdateDescriptorSets(ctx.device, BB_COUNT, writes, 0, nullptr);
     }
-    apply_ = loadPipeline(ctx, layout_, "brush");
-    commit_ = loadPipeline(ctx, layout_, "brush_commit");
-    reduce_ = loadPipeline(ctx, layout_, "brush_reduce");
+    apply_ = loadComputePipeline(ctx, layout_, "brush");
+    commit_ = loadComputePipeline(ctx, layout_, "brush_commit");
+    reduce_ = loadComputePipeline(ctx, layout_, "brush_reduce");
 }
 
 Brush::~Brush() {

@@ -175,6 +175,17 @@ double sumWorkgroups(const SimParams& params, int width, int height) {
 
 const char* passName(Pass p) { return info(p).name; }
 
+static_assert(kTileCells == WG_SIZE, "gpu/vk/workgroup.h's tile is the shaders' WG_SIZE");
+
+uint32_t fusedSharedBytes(WorkgroupShape s) {
+    // erosion_transport_thermal_evaporation.comp: old ground of the tile and a ring of 3; eroded
+    // ground, sediment and hardness with a ring of 2; the thermal outflows (two vec4) with a ring
+    // of 1; the owned cells' moved volumes (vec2); partials.glsl's subgroup sums.
+    const uint32_t x = uint32_t(s.x), y = uint32_t(s.y);
+    return (x + 6) * (y + 6) * 4 + 3 * (x + 4) * (y + 4) * 4 + 2 * (x + 2) * (y + 2) * 16 + WG_SIZE * 8 +
+           6 * (WG_SIZE / 4) * 8;
+}
+
 uint32_t stepParts(const SimParams& q) {
     // Each the exact test the shaders make of the parameter (common.glsl's partOn callers).
     uint32_t parts = 0;

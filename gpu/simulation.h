@@ -96,6 +96,14 @@ bool passHasStepParts(Pass p);
 // in every step, else 1. GPUs run 1.
 constexpr int kSumRows = 4;
 int cpuSumRows(Pass p);
+// Shared memory the grid passes need per workgroup of a shape: the fused pipe pass's (its tile and
+// rings in shared memory, and partials.glsl's subgroup sums).
+uint32_t fusedSharedBytes(WorkgroupShape s);
+// Whether the device runs the grid passes with this shape; the shape they run with (gpu/vk/workgroup.h).
+inline bool deviceRunsShape(const Context& ctx, WorkgroupShape s) { return deviceRunsShape(ctx, s, fusedSharedBytes); }
+inline WorkgroupShape resolveWorkgroupShape(const Context& ctx, WorkgroupShape asked = {}) {
+    return resolveWorkgroupShape(ctx, asked, fusedSharedBytes);
+}
 // How the pipe step runs its erosion, transport, thermal erosion and evaporation: one fused pass
 // with tiles in shared memory (GPUs), or three direct passes that read neighbours from images
 // (CPU drivers such as lavapipe, where shared memory is slower than image reads). Both compute

@@ -18,17 +18,6 @@ namespace alluvium::gpu {
 
 using namespace snapshot_detail;
 
-namespace {
-
-VkPipeline loadPipeline(const Context& ctx, VkPipelineLayout layout, const char* name) {
-    VkShaderModule module = createShaderModule(ctx, loadSpirv(shaderDirectory() / (std::string(name) + ".spv")));
-    VkPipeline p = createComputePipeline(ctx, layout, module);
-    vkDestroyShaderModule(ctx.device, module, nullptr);
-    return p;
-}
-
-} // namespace
-
 const char* snapshotModeName(SnapshotMode mode) {
     switch (mode) {
     case SnapshotMode::Auto: return "auto";
@@ -135,9 +124,9 @@ SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<co
         writes[b].pBufferInfo = b == SB_POOL ? chunks : &infos[b];
     }
     vkUpdateDescriptorSets(ctx.device, SB_COUNT, writes, 0, nullptr);
-    compare_ = loadPipeline(ctx, layout_, "snapshot_compare");
-    store_ = loadPipeline(ctx, layout_, "snapshot_store");
-    restore_ = loadPipeline(ctx, layout_, "snapshot_restore");
+    compare_ = loadComputePipeline(ctx, layout_, "snapshot_compare");
+    store_ = loadComputePipeline(ctx, layout_, "snapshot_store");
+    restore_ = loadComputePipeline(ctx, layout_, "snapshot_restore");
 }
 
 SnapshotStore::~SnapshotStore() {

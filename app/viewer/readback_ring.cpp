@@ -10,18 +10,11 @@ namespace alluvium::viewer {
 
 namespace {
 
-void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to, VkAccessFlags src_access,
-                  VkAccessFlags dst_access) {
-    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-    b.srcAccessMask = src_access;
-    b.dstAccessMask = dst_access;
-    b.oldLayout = from;
-    b.newLayout = to;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = image;
-    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr,
-                         1, &b);
+// Between the transfers of one frame's copy (the blit, the clear, the copy out).
+void transferBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to, VkAccessFlags src_access,
+                     VkAccessFlags dst_access) {
+    gpu::imageBarrier(cmd, image,
+                      {from, to, VK_PIPELINE_STAGE_TRANSFER_BIT, src_access, VK_PIPELINE_STAGE_TRANSFER_BIT, dst_access});
 }
 
 // Host-cached memory if the device has it: the writer reads every byte of each frame, which is
@@ -65,8 +58,7 @@ ReadbackRing::ReadbackRing(const gpu::Context& ctx, VkExtent2D size, VkFormat fo
 ReadbackRing::~ReadbackRing() {
     // The owner releases the ring only once no frame in flight copies into it.
     for (gpu::Buffer& b : buffers_) gpu::destroyBuffer(b, ctx_);
-    if (scaled_) vkDestroyImage(ctx_.device, scaled_, nullptr);
-    if (scaled_memory_) vkFreeMemory(ctx_.device, scaled_memory_, nullptr);
+    gpu::destroyImage(scaled_, ctx_);
 }
 
 uint32_t ReadbackRing::inUse() const { return uint32_t(std::count(in_use_.begin(), in_use_.end(), true)); }
@@ -85,36 +77,23 @@ void ReadbackRing::release(int index) { in_use_[size_t(index)] = false; }
 void ReadbackRing::recordCopy(VkCommandBuffer cmd, int index, VkImage src, VkExtent2D src_extent) {
     VkImage from = src;
     if (src_extent.width != extent_.width || src_extent.height != extent_.height) {
-        if (!scaled_) {
-            VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-            info.imageType = VK_IMAGE_TYPE_2D;
-            info.format = format_;
-            info.extent = {extent_.width, extent_.height, 1};
-            info.mipLevels = 1;
-            info.arrayLayers = 1;
-            info.samples = VK_SAMPLE_COUNT_1_BIT;
-            info.tiling = VK_IMAGE_TILING_OPTIMAL;
-            info.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-            info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-            VK_CHECK(vkCreateImage(ctx_.device, &info, nullptr, &scaled_));
-            VkMemoryRequirements req;
-            vkGetImageMemoryRequirements(ctx_.device, scaled_, &req);
-            scaled_memory_ = gpu::allocateMemory(ctx_, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "a recording's scaled frame");
-            VK_CHECK(vkBindImageMemory(ctx_.device, scaled_, scaled_memory_, 0));
-        }
+        if (!scaled_.image)
+            gpu::createImage2D(scaled_, ctx_, format_, extent_,
+                               VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                               0, "a recording's scaled frame");
         // The whole view, scaled to fit and centred; black bars where the aspects differ.
         const double scale = std::min(double(extent_.width) / src_extent.width, double(extent_.height) / src_extent.height);
         const int32_t w = std::clamp(int32_t(std::lround(src_extent.width * scale)), 1, int32_t(extent_.width));
         const int32_t h = std::clamp(int32_t(std::lround(src_extent.height * scale)), 1, int32_t(extent_.height));
         const int32_t x = (int32_t(extent_.width) - w) / 2, y = (int32_t(extent_.height) - h) / 2;
         // The previous frame's copy out of it was a transfer too: the barrier orders after it.
-        imageBarrier(cmd, scaled_, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
+        transferBarrier(cmd, scaled_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
                      VK_ACCESS_TRANSFER_WRITE_BIT);
         if (w != int32_t(extent_.width) || h != int32_t(extent_.height)) {
             const VkClearColorValue black{{0.0f, 0.0f, 0.0f, 1.0f}};
             const VkImageSubresourceRange all{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-            vkCmdClearColorImage(cmd, scaled_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &black, 1, &all);
-            imageBarrier(cmd, scaled_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+            vkCmdClearColorImage(cmd, scaled_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &black, 1, &all);
+            transferBarrier(cmd, scaled_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                          VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
         }
         VkImageBlit blit{};
@@ -122,11 +101,11 @@ void ReadbackRing::recordCopy(VkCommandBuffer cmd, int index, VkImage src, VkExt
         blit.srcOffsets[1] = {int32_t(src_extent.width), int32_t(src_extent.height), 1};
         blit.dstOffsets[0] = {x, y, 0};
         blit.dstOffsets[1] = {x + w, y + h, 1};
-        vkCmdBlitImage(cmd, src, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, scaled_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+        vkCmdBlitImage(cmd, src, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, scaled_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
                        &blit, filter_);
-        imageBarrier(cmd, scaled_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+        transferBarrier(cmd, scaled_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                      VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-        from = scaled_;
+        from = scaled_.image;
     }
     VkBufferImageCopy region{};
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};

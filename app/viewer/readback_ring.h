@@ -42,8 +42,7 @@ private:
     VkFilter filter_ = VK_FILTER_NEAREST;
     std::vector<gpu::Buffer> buffers_;
     std::vector<bool> in_use_;
-    VkImage scaled_ = VK_NULL_HANDLE; // the blit's target when the sizes differ (made on first use)
-    VkDeviceMemory scaled_memory_ = VK_NULL_HANDLE;
+    gpu::Image scaled_; // the blit's target when the sizes differ (made on first use)
 };
 
 } // namespace alluvium::viewer

@@ -13,35 +13,6 @@ namespace alluvium::viewer {
 
 namespace {
 
-void createAttachment(ColorTarget& t, const gpu::Context& ctx, VkFormat format, VkExtent2D extent,
-                      VkImageUsageFlags usage, VkImageAspectFlags aspect) {
-    VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    info.imageType = VK_IMAGE_TYPE_2D;
-    info.format = format;
-    info.extent = {extent.width, extent.height, 1};
-    info.mipLevels = 1;
-    info.arrayLayers = 1;
-    info.samples = VK_SAMPLE_COUNT_1_BIT;
-    info.tiling = VK_IMAGE_TILING_OPTIMAL;
-    info.usage = usage;
-    info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    VK_CHECK(vkCreateImage(ctx.device, &info, nullptr, &t.image));
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(ctx.device, t.image, &req);
-    t.memory = gpu::allocateMemory(ctx, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "a render target");
-    VK_CHECK(vkBindImageMemory(ctx.device, t.image, t.memory, 0));
-    VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    view.image = t.image;
-    view.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    view.format = format;
-    view.subresourceRange = {aspect, 0, 1, 0, 1};
-    VK_CHECK(vkCreateImageView(ctx.device, &view, nullptr, &t.view));
-}
-
-VkShaderModule loadModule(const gpu::Context& ctx, const char* name) {
-    return gpu::createShaderModule(ctx, gpu::loadSpirv(gpu::shaderDirectory() / (std::string(name) + ".spv")));
-}
-
 constexpr VkDeviceSize kPickBytes = 32; // vec4 hit, uint non_finite, ground_lo, ground_hi (std430, padded)
 
 constexpr VkPipelineStageFlags kDrawStages =
@@ -50,16 +21,11 @@ constexpr VkPipelineStageFlags kDrawStages =
 } // namespace
 
 void createColorTarget(ColorTarget& t, const gpu::Context& ctx, VkFormat format, VkExtent2D extent) {
-    createAttachment(t, ctx, format, extent, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                     VK_IMAGE_ASPECT_COLOR_BIT);
+    gpu::createImage2D(t, ctx, format, extent, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                       VK_IMAGE_ASPECT_COLOR_BIT, "a render target");
 }
 
-void destroyColorTarget(ColorTarget& t, const gpu::Context& ctx) {
-    if (t.view) vkDestroyImageView(ctx.device, t.view, nullptr);
-    if (t.image) vkDestroyImage(ctx.device, t.image, nullptr);
-    if (t.memory) vkFreeMemory(ctx.device, t.memory, nullptr);
-    t = {};
-}
+void destroyColorTarget(ColorTarget& t, const gpu::Context& ctx) { gpu::destroyImage(t, ctx); }
 
 bool meshFits(uint64_t x, uint64_t y, uint64_t max_range) {
     return (x + 2) * (y + 2) * 16 <= max_range && (x + 1) * (y + 1) * 24 <= max_range;
@@ -275,13 +241,13 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
 }
 
 void Renderer::createPipelines() {
-    VkShaderModule vert = loadModule(ctx_, "surface_mesh");
-    VkShaderModule frag = loadModule(ctx_, "surface_shade");
-    VkShaderModule pick = loadModule(ctx_, "pick");
-    VkShaderModule prepare = loadModule(ctx_, "surface_prepare");
-    VkShaderModule sun = loadModule(ctx_, "surface_sun");
-    VkShaderModule sun_check = loadModule(ctx_, "surface_sun_check");
-    VkShaderModule sun_control = loadModule(ctx_, "surface_sun_control");
+    VkShaderModule vert = gpu::loadShaderModule(ctx_, "surface_mesh");
+    VkShaderModule frag = gpu::loadShaderModule(ctx_, "surface_shade");
+    VkShaderModule pick = gpu::loadShaderModule(ctx_, "pick");
+    VkShaderModule prepare = gpu::loadShaderModule(ctx_, "surface_prepare");
+    VkShaderModule sun = gpu::loadShaderModule(ctx_, "surface_sun");
+    VkShaderModule sun_check = gpu::loadShaderModule(ctx_, "surface_sun_check");
+    VkShaderModule sun_control = gpu::loadShaderModule(ctx_, "surface_sun_control");
     for (int layer : {LAYER_TERRAIN, LAYER_WATER}) {
         // The layer, and the outflow's layout (the flux overlay reads it).
         const struct {
@@ -392,8 +358,8 @@ void Renderer::setTargets(const std::vector<VkImageView>& views, VkExtent2D exte
     destroyColorTarget(depth_, ctx_);
     extent_ = extent;
     if (views.empty()) return;
-    createAttachment(depth_, ctx_, VK_FORMAT_D32_SFLOAT, extent, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                     VK_IMAGE_ASPECT_DEPTH_BIT);
+    gpu::createImage2D(depth_, ctx_, VK_FORMAT_D32_SFLOAT, extent, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                       VK_IMAGE_ASPECT_DEPTH_BIT, "a depth buffer");
     for (VkImageView view : views) {
         const VkImageView attachments[2] = {view, depth_.view};
         VkFramebufferCreateInfo info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};

@@ -47,11 +47,7 @@ struct PickResult {
 };
 
 // A colour image the viewer renders into when there is no window (or for --offscreen).
-struct ColorTarget {
-    VkImage image = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkImageView view = VK_NULL_HANDLE;
-};
+using ColorTarget = gpu::Image;
 void createColorTarget(ColorTarget& t, const gpu::Context& ctx, VkFormat format, VkExtent2D extent);
 void destroyColorTarget(ColorTarget& t, const gpu::Context& ctx);
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <initializer_list>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <vulkan/vulkan.h>
@@ -37,8 +38,13 @@ std::filesystem::path shaderDirectory();
 // empty, not a multiple of 4 bytes or lacks the SPIR-V magic number.
 std::vector<uint32_t> loadSpirv(const std::filesystem::path& path);
 
+// The SPIR-V of the shader `name`: shaderDirectory() / "<name>.spv" (loadSpirv's errors).
+std::vector<uint32_t> loadShader(const std::string& name);
+
 // Wraps SPIR-V words in a module; destroy it with vkDestroyShaderModule once pipelines exist.
 VkShaderModule createShaderModule(const Context& ctx, const std::vector<uint32_t>& code);
+// A module of the shader `name` (loadShader).
+VkShaderModule loadShaderModule(const Context& ctx, const std::string& name);
 
 // A descriptor set layout of `count` bindings.
 VkDescriptorSetLayout createSetLayout(const Context& ctx, const VkDescriptorSetLayoutBinding* bindings, uint32_t count);
@@ -54,5 +60,11 @@ VkPipelineLayout createComputeLayout(const Context& ctx, VkDescriptorSetLayout s
 // A compute pipeline with entry point "main"; `spec` selects a variant of the shader.
 VkPipeline createComputePipeline(const Context& ctx, VkPipelineLayout layout, VkShaderModule module,
                                  const VkSpecializationInfo* spec = nullptr);
+// The same from SPIR-V words (the module lives only as long as the call).
+VkPipeline createComputePipeline(const Context& ctx, VkPipelineLayout layout, const std::vector<uint32_t>& code,
+                                 const VkSpecializationInfo* spec = nullptr);
+// The compute pipeline of the shader `name` (loadShader): how every compute pass is loaded.
+VkPipeline loadComputePipeline(const Context& ctx, VkPipelineLayout layout, const std::string& name,
+                               const VkSpecializationInfo* spec = nullptr);
 
 } // namespace alluvium::gpu

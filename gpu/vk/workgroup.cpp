@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "shared.h"
-
 namespace alluvium::gpu {
 
 const std::vector<WorkgroupShape>& workgroupShapes() {
@@ -20,21 +18,12 @@ std::optional<WorkgroupShape> parseWorkgroupShape(const std::string& text) {
     return std::nullopt;
 }
 
-uint32_t fusedSharedBytes(WorkgroupShape s) {
-    // erosion_transport_thermal_evaporation.comp: old ground of the tile and a ring of 3; eroded
-    // ground, sediment and hardness with a ring of 2; the thermal outflows (two vec4) with a ring
-    // of 1; the owned cells' moved volumes (vec2); partials.glsl's subgroup sums.
-    const uint32_t x = uint32_t(s.x), y = uint32_t(s.y);
-    return (x + 6) * (y + 6) * 4 + 3 * (x + 4) * (y + 4) * 4 + 2 * (x + 2) * (y + 2) * 16 + WG_SIZE * 8 +
-           6 * (WG_SIZE / 4) * 8;
-}
-
-bool deviceRunsShape(const Context& ctx, WorkgroupShape s) {
+bool deviceRunsShape(const Context& ctx, WorkgroupShape s, SharedBytesOf shared_bytes) {
     const VkPhysicalDeviceLimits& l = ctx.properties.limits;
     const std::vector<WorkgroupShape>& known = workgroupShapes();
     return std::find(known.begin(), known.end(), s) != known.end() && uint32_t(s.x) <= l.maxComputeWorkGroupSize[0] &&
-           uint32_t(s.y) <= l.maxComputeWorkGroupSize[1] && uint32_t(WG_SIZE) <= l.maxComputeWorkGroupInvocations &&
-           fusedSharedBytes(s) <= l.maxComputeSharedMemorySize;
+           uint32_t(s.y) <= l.maxComputeWorkGroupSize[1] && uint32_t(kTileCells) <= l.maxComputeWorkGroupInvocations &&
+           shared_bytes(s) <= l.maxComputeSharedMemorySize;
 }
 
 uint32_t subgroupSize(const Context& ctx) {
@@ -45,9 +34,9 @@ uint32_t subgroupSize(const Context& ctx) {
     return subgroup.subgroupSize;
 }
 
-WorkgroupShape resolveWorkgroupShape(const Context& ctx, WorkgroupShape asked) {
+WorkgroupShape resolveWorkgroupShape(const Context& ctx, WorkgroupShape asked, SharedBytesOf shared_bytes) {
     if (!asked.automatic()) {
-        if (!deviceRunsShape(ctx, asked))
+        if (!deviceRunsShape(ctx, asked, shared_bytes))
             throw DeviceError(ctx.device_name + " cannot run " + workgroupShapeName(asked) +
                               " workgroups (its workgroup size or shared memory limits)");
         return asked;
@@ -55,18 +44,19 @@ WorkgroupShape resolveWorkgroupShape(const Context& ctx, WorkgroupShape asked) {
     if (const char* env = std::getenv("ALLUVIUM_WORKGROUP"); env && *env) {
         const std::optional<WorkgroupShape> s = parseWorkgroupShape(env);
         if (!s) throw DeviceError(std::string("ALLUVIUM_WORKGROUP='") + env + "' is not 8x32, 16x16, 32x8 or 64x4");
-        return resolveWorkgroupShape(ctx, *s);
+        return resolveWorkgroupShape(ctx, *s, shared_bytes);
     }
     const WorkgroupShape square{16, 16}, wide{64, 4};
-    if (ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) return deviceRunsShape(ctx, wide) ? wide : square;
+    if (ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
+        return deviceRunsShape(ctx, wide, shared_bytes) ? wide : square;
     const int x = int(std::clamp<uint32_t>(subgroupSize(ctx), 16u, 64u));
-    const WorkgroupShape rows{x, WG_SIZE / x};
-    return deviceRunsShape(ctx, rows) ? rows : square;
+    const WorkgroupShape rows{x, kTileCells / x};
+    return deviceRunsShape(ctx, rows, shared_bytes) ? rows : square;
 }
 
 uint32_t resolvePartialsPerGroup(const Context& ctx) {
     const uint32_t subgroup = subgroupSize(ctx);
-    const uint32_t per_group = subgroup >= 4 && WG_SIZE % subgroup == 0 ? WG_SIZE / subgroup : 1;
+    const uint32_t per_group = subgroup >= 4 && kTileCells % subgroup == 0 ? kTileCells / subgroup : 1;
     if (const char* env = std::getenv("ALLUVIUM_PARTIALS"); env && *env) {
         const std::string mode = env;
         if (mode == "workgroup") return 1;

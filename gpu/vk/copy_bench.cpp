@@ -31,8 +31,8 @@ struct CopyKernels {
         layout = createComputeLayout(ctx, set_layout, sizeof(uint32_t));
         pool = createDescriptorPool(ctx, 1, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}, {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2}});
         allocateSets(ctx, pool, set_layout, 1, &set);
-        buffer_copy = build("copy_buffer");
-        image_copy = build("copy_image");
+        buffer_copy = loadComputePipeline(ctx, layout, "copy_buffer");
+        image_copy = loadComputePipeline(ctx, layout, "copy_image");
     }
     ~CopyKernels() {
         vkDestroyPipeline(ctx_.device, buffer_copy, nullptr);
@@ -45,13 +45,6 @@ struct CopyKernels {
     CopyKernels& operator=(const CopyKernels&) = delete;
 
 private:
-    VkPipeline build(const char* name) {
-        const std::vector<uint32_t> code = loadSpirv(shaderDirectory() / (std::string(name) + ".spv"));
-        VkShaderModule module = createShaderModule(ctx_, code);
-        VkPipeline p = createComputePipeline(ctx_, layout, module);
-        vkDestroyShaderModule(ctx_.device, module, nullptr);
-        return p;
-    }
     const Context& ctx_;
 };
 

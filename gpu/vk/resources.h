@@ -38,6 +38,22 @@ void createStorageImage(Image& img, const Context& ctx, uint32_t width, uint32_t
                         VkFormat format);
 // Frees the image and resets `img`; no-op on an empty Image.
 void destroyImage(Image& img, const Context& ctx);
+// A 2D image of one mip and layer, optimal tiling, DEVICE_LOCAL, left in the UNDEFINED layout,
+// with a view of `aspect` (render targets, depth; 0: no view, for an image only transfers use). `what` names it in an
+// out-of-memory message ("a render target").
+void createImage2D(Image& img, const Context& ctx, VkFormat format, VkExtent2D extent, VkImageUsageFlags usage,
+                   VkImageAspectFlags aspect, const char* what);
+
+// One image's layout transition and memory dependency, over its whole `aspect` range.
+struct ImageTransition {
+    VkImageLayout from, to;
+    VkPipelineStageFlags src_stage;
+    VkAccessFlags src_access;
+    VkPipelineStageFlags dst_stage;
+    VkAccessFlags dst_access;
+    VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+};
+void imageBarrier(VkCommandBuffer cmd, VkImage image, const ImageTransition& t);
 
 // Bytes per texel of the formats Alluvium uses (R32F 4, RG32F 8, RGBA32F 16, ...); 0 if unknown.
 size_t formatTexelBytes(VkFormat format);

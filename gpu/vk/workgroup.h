@@ -1,5 +1,5 @@
 // The grid passes' workgroup shape, chosen per device. Every grid pass runs over tiles of
-// WG_SIZE (256) cells, x by y, one invocation per cell (on CPU drivers the pipe step's three
+// kTileCells (256, WG_SIZE in shaders/shared.h) cells, x by y, one invocation per cell (on CPU drivers the pipe step's three
 // passes with sums run 4 cells per invocation over the same tile: shaders/partials.glsl); the
 // shape is a specialization of each pipeline (SPEC_WG_X, SPEC_WG_Y in shaders/shared.h). What a
 // cell computes does not depend on the shape (the fused pipe pass computes its halo with the
@@ -13,6 +13,9 @@
 
 namespace alluvium::gpu {
 
+// Cells of a grid pass's tile (shaders/shared.h's WG_SIZE; gpu/passes.cpp checks they agree).
+inline constexpr int kTileCells = 256;
+
 struct WorkgroupShape {
     int x = 0, y = 0; // 0 x 0: choose for the device (resolveWorkgroupShape)
     bool automatic() const { return x == 0 && y == 0; }
@@ -24,11 +27,11 @@ const std::vector<WorkgroupShape>& workgroupShapes();
 std::string workgroupShapeName(WorkgroupShape s); // "32x8"
 // "WxH" naming one of workgroupShapes(); nullopt for anything else.
 std::optional<WorkgroupShape> parseWorkgroupShape(const std::string& text);
-// Shared memory the fused pipe pass needs with this shape (its tile, rings and sums).
-uint32_t fusedSharedBytes(WorkgroupShape s);
-// Whether this is one of workgroupShapes() and the device runs it (workgroup size limits, shared
-// memory for the fused pass).
-bool deviceRunsShape(const Context& ctx, WorkgroupShape s);
+// Shared memory a pass needs per workgroup with a shape (the caller's most demanding pass).
+using SharedBytesOf = uint32_t (*)(WorkgroupShape);
+// Whether this is one of workgroupShapes() and the device runs it (workgroup size limits, and
+// the shared memory `shared_bytes` asks of it).
+bool deviceRunsShape(const Context& ctx, WorkgroupShape s, SharedBytesOf shared_bytes);
 // The subgroup size the device reports (VkPhysicalDeviceSubgroupProperties).
 uint32_t subgroupSize(const Context& ctx);
 
@@ -41,7 +44,7 @@ uint32_t subgroupSize(const Context& ctx);
 // own workgroup. Not measured on a GPU yet. CPU drivers: 64x4. lavapipe runs a workgroup's
 // invocations in SIMD batches of 8 along a row, one batch after another; at 512^2 the pipe step
 // took 38-40 ms with 64x4 against 44-53 with 16x16 and 50-54 with 8x32.
-WorkgroupShape resolveWorkgroupShape(const Context& ctx, WorkgroupShape asked = {});
+WorkgroupShape resolveWorkgroupShape(const Context& ctx, WorkgroupShape asked, SharedBytesOf shared_bytes);
 
 // Partials of the step's sums per workgroup and slot (shaders/partials.glsl). 1 on GPUs: each
 // workgroup folds its subgroups' sums in shared memory, after a barrier. On CPU drivers, the

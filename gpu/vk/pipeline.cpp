@@ -80,6 +80,12 @@ std::vector<uint32_t> loadSpirv(const fs::path& path) {
     return code;
 }
 
+std::vector<uint32_t> loadShader(const std::string& name) { return loadSpirv(shaderDirectory() / (name + ".spv")); }
+
+VkShaderModule loadShaderModule(const Context& ctx, const std::string& name) {
+    return createShaderModule(ctx, loadShader(name));
+}
+
 VkShaderModule createShaderModule(const Context& ctx, const std::vector<uint32_t>& code) {
     VkShaderModuleCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
@@ -144,6 +150,19 @@ VkPipeline createComputePipeline(const Context& ctx, VkPipelineLayout layout, Vk
     VkPipeline pipeline = VK_NULL_HANDLE;
     VK_CHECK(vkCreateComputePipelines(ctx.device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
     return pipeline;
+}
+
+VkPipeline createComputePipeline(const Context& ctx, VkPipelineLayout layout, const std::vector<uint32_t>& code,
+                                 const VkSpecializationInfo* spec) {
+    VkShaderModule module = createShaderModule(ctx, code);
+    VkPipeline pipeline = createComputePipeline(ctx, layout, module, spec);
+    vkDestroyShaderModule(ctx.device, module, nullptr);
+    return pipeline;
+}
+
+VkPipeline loadComputePipeline(const Context& ctx, VkPipelineLayout layout, const std::string& name,
+                               const VkSpecializationInfo* spec) {
+    return createComputePipeline(ctx, layout, loadShader(name), spec);
 }
 
 } // namespace alluvium::gpu

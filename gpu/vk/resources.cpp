@@ -179,11 +179,28 @@ void createStorageImage(Image& img, const Context& ctx, uint32_t width, uint32_t
                           std::to_string(limits.maxExtent.width) + " x " +
                           std::to_string(limits.maxExtent.height) + ")");
 
-    VkImageCreateInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
+    createImage2D(img, ctx, format, {width, height}, usage, VK_IMAGE_ASPECT_COLOR_BIT, "an image");
+
+    // GENERAL for life: compute reads and writes it as a storage image, transfers and sampling
+    // are valid in GENERAL too, so no pass ever needs a layout transition.
+    VkCommandBuffer cmd = beginOneShot(ctx);
+    imageBarrier(cmd, img.image,
+                 {VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT});
+    const VkClearColorValue zero{}; // all-zero bits: 0.0f for float formats, 0 for integer ones
+    const VkImageSubresourceRange all{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdClearColorImage(cmd, img.image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &all);
+    barrierAfterTransfer(cmd);
+    endOneShot(ctx, cmd);
+}
+
+void createImage2D(Image& img, const Context& ctx, VkFormat format, VkExtent2D extent, VkImageUsageFlags usage,
+                   VkImageAspectFlags aspect, const char* what) {
+    img = Image{};
+    VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     info.imageType = VK_IMAGE_TYPE_2D;
     info.format = format;
-    info.extent = {width, height, 1};
+    info.extent = {extent.width, extent.height, 1};
     info.mipLevels = 1;
     info.arrayLayers = 1;
     info.samples = VK_SAMPLE_COUNT_1_BIT;
@@ -192,51 +209,43 @@ void createStorageImage(Image& img, const Context& ctx, uint32_t width, uint32_t
     info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     const VkResult result = vkCreateImage(ctx.device, &info, nullptr, &img.image);
+    const uint64_t bytes = uint64_t(extent.width) * extent.height * formatTexelBytes(format);
     if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY)
-        throwOutOfMemory(ctx, image_bytes, "an image", "");
+        throwOutOfMemory(ctx, bytes, what, "");
     VK_CHECK(result);
-
     VkMemoryRequirements req{};
     vkGetImageMemoryRequirements(ctx.device, img.image, &req);
     try {
-        img.memory = allocateMemory(ctx, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "an image");
+        img.memory = allocateMemory(ctx, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, what);
     } catch (...) {
         vkDestroyImage(ctx.device, img.image, nullptr);
         img = Image{};
         throw;
     }
     VK_CHECK(vkBindImageMemory(ctx.device, img.image, img.memory, 0));
-
-    VkImageViewCreateInfo view{};
-    view.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO;
-    view.image = img.image;
-    view.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    view.format = format;
-    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    VK_CHECK(vkCreateImageView(ctx.device, &view, nullptr, &img.view));
+    if (aspect != 0) {
+        VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+        view.image = img.image;
+        view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+        view.format = format;
+        view.subresourceRange = {aspect, 0, 1, 0, 1};
+        VK_CHECK(vkCreateImageView(ctx.device, &view, nullptr, &img.view));
+    }
     img.format = format;
-    img.width = width;
-    img.height = height;
+    img.width = extent.width;
+    img.height = extent.height;
+}
 
-    // GENERAL for life: compute reads and writes it as a storage image, transfers and sampling
-    // are valid in GENERAL too, so no pass ever needs a layout transition.
-    VkCommandBuffer cmd = beginOneShot(ctx);
-    VkImageMemoryBarrier to_general{};
-    to_general.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-    to_general.srcAccessMask = 0;
-    to_general.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    to_general.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    to_general.newLayout = VK_IMAGE_LAYOUT_GENERAL;
-    to_general.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    to_general.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    to_general.image = img.image;
-    to_general.subresourceRange = view.subresourceRange;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
-                         0, nullptr, 0, nullptr, 1, &to_general);
-    const VkClearColorValue zero{}; // all-zero bits: 0.0f for float formats, 0 for integer ones
-    vkCmdClearColorImage(cmd, img.image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &view.subresourceRange);
-    barrierAfterTransfer(cmd);
-    endOneShot(ctx, cmd);
+void imageBarrier(VkCommandBuffer cmd, VkImage image, const ImageTransition& t) {
+    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    b.srcAccessMask = t.src_access;
+    b.dstAccessMask = t.dst_access;
+    b.oldLayout = t.from;
+    b.newLayout = t.to;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange = {t.aspect, 0, 1, 0, 1};
+    vkCmdPipelineBarrier(cmd, t.src_stage, t.dst_stage, 0, 0, nullptr, 0, nullptr, 1, &b);
 }
 
 void destroyImage(Image& img, const Context& ctx) {
