@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <string>
 
 #include "pipeline.h"
@@ -109,7 +110,7 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     checkSubgroups(ctx);
     split_wide_ = splitsWideFields(ctx, width, height);
 
-    createFields();
+    fields_ = std::make_unique<FieldImages>(ctx, width, height, split_wide_, pipe_passes_ == PipePasses::Direct);
 
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     createBuffer(params_buffer_, ctx, sizeof(SimParams), storage, false);
@@ -138,98 +139,7 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     vkCmdFillBuffer(cmd, unused_buffer_.buffer, 0, VK_WHOLE_SIZE, 0);
     endOneShot(ctx, cmd);
 
-    // One layout for every pass: each shader declares the bindings it uses from shared.h.
-    std::vector<VkDescriptorSetLayoutBinding> bindings(BINDING_COUNT);
-    for (uint32_t b = 0; b < BINDING_COUNT; ++b) {
-        const bool buffer = b == B_PARAMS || b == B_PARTIALS || b == B_TOTALS || b == B_SPRINGS ||
-                            b == B_DELTA || b == B_DRAINED || (b >= B_FLUVIAL_LEVEL && b <= B_FLUVIAL_CONTROL) ||
-                            b == B_FLUVIAL_TILES || (b >= B_FLUVIAL_STEPS && b <= B_FLUVIAL_RING_VAL) ||
-                            b == B_SEA_CONTROL;
-        bindings[b] = {b, buffer ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
-                       1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-    }
-    set_layout_ = createSetLayout(ctx, bindings.data(), BINDING_COUNT);
-    pipeline_layout_ = createComputeLayout(ctx, set_layout_, sizeof(PushConstants));
-    descriptor_pool_ = createDescriptorPool(ctx, kParityKeys, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kParityKeys * BINDING_COUNT},
-                                                               {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kParityKeys * BINDING_COUNT}});
-    allocateSets(ctx, descriptor_pool_, set_layout_, kParityKeys, sets_.data());
-
-    // Set `key` binds, for each ping-pong field, cur = [its bit of key], next = the other half.
-    for (int parity = 0; parity < kParityKeys; ++parity) {
-        std::array<VkDescriptorImageInfo, BINDING_COUNT> images{};
-        std::array<VkDescriptorBufferInfo, BINDING_COUNT> buffers{};
-        std::vector<VkWriteDescriptorSet> writes;
-        auto image = [&](uint32_t binding, const Image& img) {
-            images[binding] = {VK_NULL_HANDLE, img.view, VK_IMAGE_LAYOUT_GENERAL};
-            VkWriteDescriptorSet wr{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            wr.dstSet = sets_[static_cast<size_t>(parity)];
-            wr.dstBinding = binding;
-            wr.descriptorCount = 1;
-            wr.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-            wr.pImageInfo = &images[binding];
-            writes.push_back(wr);
-        };
-        auto buffer = [&](uint32_t binding, const Buffer& buf) {
-            buffers[binding] = {buf.buffer, 0, VK_WHOLE_SIZE};
-            VkWriteDescriptorSet wr{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            wr.dstSet = sets_[static_cast<size_t>(parity)];
-            wr.dstBinding = binding;
-            wr.descriptorCount = 1;
-            wr.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            wr.pBufferInfo = &buffers[binding];
-            writes.push_back(wr);
-        };
-        auto half = [&](Field f, bool next) { return static_cast<size_t>(((parity >> fieldPingPongBit(f)) & 1) ^ (next ? 1 : 0)); };
-        buffer(B_PARAMS, params_buffer_);
-        image(B_TERRAIN_CUR, terrain_[half(Field::Terrain, false)]);
-        image(B_TERRAIN_NEXT, terrain_[half(Field::Terrain, true)]);
-        image(B_WATER_CUR, water_[half(Field::Water, false)]);
-        image(B_WATER_NEXT, water_[half(Field::Water, true)]);
-        image(B_SEDIMENT_CUR, sediment_[half(Field::Sediment, false)]);
-        image(B_SEDIMENT_NEXT, sediment_[half(Field::Sediment, true)]);
-        const size_t cur = half(Field::Outflow, false), next = half(Field::Outflow, true);
-        image(B_OUTFLOW_CUR, split_wide_ ? unused_rgba_ : outflow_[cur]);
-        image(B_OUTFLOW_NEXT, split_wide_ ? unused_rgba_ : outflow_[next]);
-        image(B_OUTFLOW_XY_CUR, split_wide_ ? outflow_xy_[cur] : unused_rg_);
-        image(B_OUTFLOW_ZW_CUR, split_wide_ ? outflow_zw_[cur] : unused_rg_);
-        image(B_OUTFLOW_XY_NEXT, split_wide_ ? outflow_xy_[next] : unused_rg_);
-        image(B_OUTFLOW_ZW_NEXT, split_wide_ ? outflow_zw_[next] : unused_rg_);
-        image(B_WATER_MID, water_mid_);
-        image(B_SPRING_RATE, spring_rate_);
-        image(B_ERODED, eroded_);
-        image(B_THERMAL_RATE, thermal_rate_);
-        image(B_VELOCITY, velocity_);
-        image(B_HARDNESS, hardness_);
-        image(B_THERMAL_AXIS, thermal_axis_);
-        image(B_THERMAL_DIAG, thermal_diag_);
-        image(B_RAIN_MASK, rain_mask_);
-        image(B_WEAR, wear_);
-        image(B_FLOW, flow_);
-        image(B_SCRATCH, scratch_);
-        buffer(B_DELTA, delta_);
-        buffer(B_DRAINED, drained_);
-        buffer(B_PARTIALS, partials_);
-        buffer(B_TOTALS, totals_);
-        buffer(B_SPRINGS, springs_buffer_);
-        image(B_LAKE, lake_);
-        image(B_DRAINAGE, drainage_);
-        image(B_UPLIFT, uplift_);
-        image(B_GROUNDWATER, groundwater_);
-        image(B_UNUSED_49, groundwater_mid_);
-        image(B_AQUIFER_BASE, aquifer_base_);
-        image(B_GROUNDWATER_MID, groundwater_mid_);
-        image(B_GROUNDWATER_HEAD, groundwater_head_);
-        image(B_SEEPAGE, seepage_);
-        image(B_WATER_TABLE, water_table_);
-        image(B_SEA_SPILL, sea_spill_);
-        image(B_RELAX_A, relax_a_);
-        image(B_RELAX_B, relax_b_);
-        buffer(B_SEA_CONTROL, sea_control_);
-        vkUpdateDescriptorSets(ctx.device, static_cast<uint32_t>(writes.size()), writes.data(), 0,
-                               nullptr);
-    }
-
-    bindFluvialBuffers();
+    createDescriptorSets();
 
     SimParams defaults{};
     setParams(defaults);
@@ -245,7 +155,74 @@ Simulation::~Simulation() {
                       &sea_control_})
         destroyBuffer(*b, ctx_);
     destroyFluvialBuffers();
-    destroyFields();
+}
+
+void Simulation::createDescriptorSets() {
+    // One layout for every pass: the buffers' slots (shared.h), then the fields' (their rows);
+    // each shader declares the bindings it uses.
+    std::vector<VkDescriptorSetLayoutBinding> bindings;
+    uint32_t image_slots = 0;
+    for (uint32_t b = 0; b < B_BUFFER_COUNT; ++b)
+        bindings.push_back({b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+    for (int i = 0; i < kFieldCount; ++i)
+        for (uint32_t k = 0; k < fieldSlots(Field(i)); ++k, ++image_slots)
+            bindings.push_back({kFieldTable[size_t(i)].binding + k, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1,
+                                VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+    set_layout_ = createSetLayout(ctx_, bindings.data(), uint32_t(bindings.size()));
+    pipeline_layout_ = createComputeLayout(ctx_, set_layout_, sizeof(PushConstants));
+    descriptor_pool_ = createDescriptorPool(ctx_, kParityKeys,
+                                            {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kParityKeys * B_BUFFER_COUNT},
+                                             {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kParityKeys * image_slots}});
+    allocateSets(ctx_, descriptor_pool_, set_layout_, kParityKeys, sets_.data());
+    // Set `key` binds, for each ping-pong field, cur = [its bit of key], next = the other half.
+    const std::pair<uint32_t, const Buffer*> buffers[] = {
+        {B_PARAMS, &params_buffer_}, {B_PARTIALS, &partials_}, {B_TOTALS, &totals_},          {B_SPRINGS, &springs_buffer_},
+        {B_DELTA, &delta_},          {B_DRAINED, &drained_},   {B_SEA_CONTROL, &sea_control_}};
+    for (int key = 0; key < kParityKeys; ++key) {
+        std::vector<VkWriteDescriptorSet> writes;
+        std::deque<VkDescriptorImageInfo> images;
+        std::deque<VkDescriptorBufferInfo> infos;
+        fields_->describe(sets_[size_t(key)], key, writes, images);
+        for (const auto& [slot, buffer] : buffers) {
+            infos.push_back({buffer->buffer, 0, VK_WHOLE_SIZE});
+            VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            w.dstSet = sets_[size_t(key)];
+            w.dstBinding = slot;
+            w.descriptorCount = 1;
+            w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            w.pBufferInfo = &infos.back();
+            writes.push_back(w);
+        }
+        vkUpdateDescriptorSets(ctx_.device, uint32_t(writes.size()), writes.data(), 0, nullptr);
+    }
+    bindFluvialBuffers();
+}
+
+int Simulation::half(Field f, bool next) const {
+    const int bit = fieldPingPongBit(f);
+    return bit < 0 ? 0 : ((parity_ >> bit) & 1) ^ (next ? 1 : 0);
+}
+
+const Image& Simulation::currentImage(Field f, int key, int part) const {
+    const int bit = fieldPingPongBit(f);
+    return fields_->image(f, bit < 0 ? 0 : (key >> bit) & 1, part);
+}
+
+const Image& Simulation::fieldImage(Field f, int half) const { return fields_->image(f, half); }
+
+std::vector<const Image*> Simulation::fieldImages(Field f, bool next) const { return fields_->images(f, half(f, next)); }
+
+void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
+    if (f == Field::RainMask)
+        rain_uniform_ = std::all_of(data.begin(), data.end(), [](float v) { return v == 1.0f; });
+    if (f == Field::Terrain) sea_dirty_ = true; // a new ground: a new spill surface for the sea
+    fields_->upload(f, half(f, next), data);
+    if (f == Field::RainMask) setParams(params_);
+}
+
+std::vector<float> Simulation::download(Field f, bool next) const {
+    requireSettled("download");
+    return fields_->download(f, half(f, next));
 }
 
 void Simulation::setParams(const SimParams& params) {

@@ -4,10 +4,12 @@
 #include <array>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "context.h"
+#include "fields.h"
 #include "resources.h"
 #include "shared.h"
 #include "timer.h"
@@ -15,36 +17,6 @@
 
 namespace alluvium::gpu {
 
-enum class Field {
-    Terrain, Water, Sediment, Outflow, Velocity, Hardness, ThermalAxis, ThermalDiag, RainMask, Wear, Flow, Scratch,
-    Lake, Drainage, Uplift, // the fluvial model: lake depth (m), drainage area (m^2), uplift multiplier
-    WaterMid,   // the pipe step: water after the water update, before evaporation (rewritten each step)
-    SpringRate, // the springs' source per cell (m/s), derived from the springs
-    Eroded,      // the pipe step's direct passes: ground and sediment after erosion
-    ThermalRate, // ... and each cell's thermal rate and tan(talus); the thermal and olsen models' rates
-    // Groundwater, the sea and the water table (issue 12; the pipe model).
-    Groundwater,     // m of water in the ground's pores (one image: updated in place and by pairs
-                     // of flow sub-steps through GroundwaterMid)
-    AquiferBase,     // the aquifer's impermeable base (m, elevation)
-    GroundwaterMid,  // between two flow sub-steps
-    GroundwaterHead, // a sub-step's head (m) and outflow limiter
-    Seepage,         // groundwater seeping out this step (m/s): springs
-    WaterTable,      // the water table drawn and exported (m): the live one, or the equilibrium's
-    SeaSpill,        // lowest level at which the cell reaches the open sea (m; SEA_UNREACHED)
-    RelaxA, RelaxB,  // the relaxations' ping-pong pair (sea spill rounds, the equilibrium table)
-    Count
-};
-int fieldChannels(Field f);
-const char* fieldName(Field f);
-// Bytes per cell of one image of the field (both halves of a ping-pong pair count separately).
-int fieldTexelBytes(Field f);
-// Rewritten before it is read, or derived from other state: not part of a saved session.
-bool fieldIsDerived(Field f);
-// The bit of a ping-pong field (terrain, water, sediment, outflow) in a simulation's parity key;
-// -1 for a field with one image.
-int fieldPingPongBit(Field f);
-// Bytes per cell of all the fields' images together (both halves of each ping-pong pair).
-uint64_t fieldBytesPerCell();
 
 // The pipe step's passes in the design's order (gpu/pipe.cpp): sources with the outflow flux;
 // the water update with the velocity; erosion, transport, thermal erosion and evaporation; the
@@ -244,7 +216,7 @@ public:
     // flips only the fields it writes, so the others need no copying. parity() is the key of the
     // current combination (0 .. kParityKeys - 1); descriptor sets that bind the current images
     // (the viewer's drawing, the brush) keep one set per key, built with currentImage().
-    static constexpr int kParityKeys = 16;
+    static constexpr int kParityKeys = gpu::kParityKeys;
     int parity() const { return parity_; }
     // `part` 1: the second image of a split field (splitWide(): the outflow's zw channels; part 0
     // is then its xy channels).
@@ -347,7 +319,7 @@ public:
     // (Each of these is empty, and the control zero, while the fluvial buffers are not allocated.)
 
 private:
-    const Image& image(Field f, bool next) const;
+    int half(Field f, bool next) const; // the absolute half of f's cur (or next) image
     // One step of the pipe model (gpu/pipe.cpp), a timestamp after each pass when timed.
     void recordPipeStep(VkCommandBuffer cmd, GpuTimer* timer, bool another_follows);
     // Throws std::logic_error while a step's sediment correction waits for a step that was not
@@ -395,16 +367,13 @@ private:
     // Points every descriptor set's fluvial bindings at the model's buffers, or at a small
     // stand-in while they are not allocated.
     void bindFluvialBuffers();
+    // The descriptor sets, one per parity key, over the buffers and the fields' images.
+    void createDescriptorSets();
     void destroyFluvialBuffers();
-    // The fields' images (gpu/fields.cpp), at their first contents: rain mask and uplift 1, no
-    // sea reached, no groundwater.
-    void createFields();
-    void destroyFields();
 
     const Context& ctx_;
     int width_ = 0, height_ = 0;
     // Bit i: the current half of ping-pong field i (terrain, water, sediment, outflow).
-    static constexpr int kAllPingPong = 0xF;
     int parity_ = 0;
     bool split_wide_ = false;   // 4-channel fields as two rg32f images each
     PipePasses pipe_passes_ = PipePasses::Fused;
@@ -421,13 +390,7 @@ private:
     std::vector<Spring> springs_;
     bool springs_dirty_ = true;
 
-    std::array<Image, 2> terrain_, water_, sediment_, outflow_;
-    std::array<Image, 2> outflow_xy_, outflow_zw_; // the split layout of outflow_
-    Image velocity_, hardness_, thermal_axis_, thermal_diag_, rain_mask_, wear_, flow_, scratch_;
-    Image lake_, drainage_, uplift_, water_mid_, spring_rate_, eroded_, thermal_rate_;
-    // 1x1 stand-ins bound to the layout a simulation does not use (rgba32f when split, rg32f
-    // when not): every binding of the set stays valid.
-    Image unused_rgba_, unused_rg_;
+    std::unique_ptr<FieldImages> fields_;
     Buffer params_buffer_, partials_, totals_, springs_buffer_, delta_, drained_;
     Buffer fluvial_level_, fluvial_steps_, fluvial_rcv_, fluvial_acc_, fluvial_anc_, fluvial_ab_, fluvial_control_,
         fluvial_control_host_,
@@ -439,8 +402,6 @@ private:
     int step_index_ = 0; // steps recorded since construction (models with events in time)
     double sim_time_ = 0.0; // simulated seconds (the tide)
 
-    // Groundwater, the sea and the water table (issue 12).
-    Image groundwater_, aquifer_base_, groundwater_mid_, groundwater_head_, seepage_, water_table_, sea_spill_, relax_a_, relax_b_;
     Buffer sea_control_;
     int sea_half_ = 0;          // the half of the relax pair the next spill round reads
     bool sea_dirty_ = true;     // the spill surface in use is not the ground's: run it to its end

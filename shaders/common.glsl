@@ -6,6 +6,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "shared.h"
+#include "field_table.h"
 
 #ifdef FLUVIAL_TILES
 // The fluvial model's passes: one invocation per cell of a FLUVIAL_TILE^2 tile.
@@ -28,42 +29,21 @@ layout(push_constant) uniform PushBlock { PushConstants pc; };
 layout(std430, binding = B_PARTIALS) buffer PartialsBlock { double partials[]; };
 layout(std430, binding = B_SPRINGS) readonly buffer SpringsBlock { vec4 springs[]; };
 
-layout(binding = B_TERRAIN_CUR, r32f) uniform image2D terrain_cur;
-layout(binding = B_TERRAIN_NEXT, r32f) uniform image2D terrain_next;
-layout(binding = B_WATER_CUR, r32f) uniform image2D water_cur;
-layout(binding = B_WATER_NEXT, r32f) uniform image2D water_next;
-layout(binding = B_SEDIMENT_CUR, r32f) uniform image2D sediment_cur;
-layout(binding = B_SEDIMENT_NEXT, r32f) uniform image2D sediment_next;
-layout(binding = B_OUTFLOW_CUR, rgba32f) uniform image2D outflow_cur;
-layout(binding = B_OUTFLOW_NEXT, rgba32f) uniform image2D outflow_next;
-layout(binding = B_OUTFLOW_XY_CUR, rg32f) uniform image2D outflow_xy_cur;
-layout(binding = B_OUTFLOW_ZW_CUR, rg32f) uniform image2D outflow_zw_cur;
-layout(binding = B_OUTFLOW_XY_NEXT, rg32f) uniform image2D outflow_xy_next;
-layout(binding = B_OUTFLOW_ZW_NEXT, rg32f) uniform image2D outflow_zw_next;
-layout(binding = B_VELOCITY, rg32f) uniform image2D velocity_img;
-layout(binding = B_HARDNESS, r32f) uniform image2D hardness_img;
-layout(binding = B_THERMAL_AXIS, rgba32f) uniform image2D thermal_axis;
-layout(binding = B_THERMAL_DIAG, rgba32f) uniform image2D thermal_diag;
-layout(binding = B_RAIN_MASK, r32f) uniform image2D rain_mask;
-layout(binding = B_WEAR, rg32f) uniform image2D wear_img;
-layout(binding = B_FLOW, r32f) uniform image2D flow_img;
-layout(binding = B_SCRATCH, rgba32f) uniform image2D scratch_img;
-layout(binding = B_LAKE, r32f) uniform image2D lake_img;
-layout(binding = B_DRAINAGE, r32f) uniform image2D drainage_img;
-layout(binding = B_UPLIFT, r32f) uniform image2D uplift_img;
-layout(binding = B_WATER_MID, r32f) uniform image2D water_mid;
-layout(binding = B_SPRING_RATE, r32f) uniform image2D spring_rate;
-layout(binding = B_ERODED, rg32f) uniform image2D eroded_img;
-layout(binding = B_THERMAL_RATE, rg32f) uniform image2D thermal_rate_img;
-layout(binding = B_GROUNDWATER, r32f) uniform image2D groundwater_img;
-layout(binding = B_AQUIFER_BASE, r32f) uniform image2D aquifer_base;
-layout(binding = B_GROUNDWATER_MID, r32f) uniform image2D groundwater_mid;
-layout(binding = B_GROUNDWATER_HEAD, rg32f) uniform image2D groundwater_head;
-layout(binding = B_SEEPAGE, r32f) uniform image2D seepage_img;
-layout(binding = B_WATER_TABLE, r32f) uniform image2D water_table_img;
-layout(binding = B_SEA_SPILL, r32f) uniform image2D sea_spill;
-layout(binding = B_RELAX_A, r32f) uniform image2D relax_a;
-layout(binding = B_RELAX_B, r32f) uniform image2D relax_b;
+// Every field's images, from its row (field_table.h): `<name>_img`, or `<name>_cur` and
+// `<name>_next` for a ping-pong field (and `<name>_xy_cur` ... for its split layout).
+#define FIELD_IMAGES_Single(name, format, slot) layout(binding = slot, format) uniform image2D name##_img;
+#define FIELD_IMAGES_PingPong(name, format, slot)                                                  \
+    layout(binding = slot, format) uniform image2D name##_cur;                                     \
+    layout(binding = slot + 1, format) uniform image2D name##_next;
+#define FIELD_IMAGES_PingPongSplit(name, format, slot)                                             \
+    FIELD_IMAGES_PingPong(name, format, slot)                                                      \
+    layout(binding = slot + 2, rg32f) uniform image2D name##_xy_cur;                               \
+    layout(binding = slot + 3, rg32f) uniform image2D name##_zw_cur;                               \
+    layout(binding = slot + 4, rg32f) uniform image2D name##_xy_next;                              \
+    layout(binding = slot + 5, rg32f) uniform image2D name##_zw_next;
+#define FIELD_IMAGES(Enum, name, channels, format, layout, kept, size, initial, binding, meaning)   \
+    FIELD_IMAGES_##layout(name, format, binding)
+ALLUVIUM_FIELDS(FIELD_IMAGES)
 
 // A 4-channel field too large for one allocation is two rg32f images (gpu/simulation.cpp
 // decides; the host sets this constant for every pipeline of the simulation).
@@ -116,7 +96,7 @@ float cellArea() { return p.cell_size * p.cell_size; }
 // The water a cell receives at the start of a pipe step (design step 1; m of depth): rain times
 // the rain mask (not read when it is uniform), and the springs' rate per cell.
 float rainDepth(ivec2 c) {
-    float mask = partOn(STEP_RAIN_MASK, p.rain_uniform == 0) ? imageLoad(rain_mask, c).r : 1.0;
+    float mask = partOn(STEP_RAIN_MASK, p.rain_uniform == 0) ? imageLoad(rain_mask_img, c).r : 1.0;
     // `precise`: no multiply-add with what the depth is added to. A pipeline without the rain
     // mask (STEP_PARTS) knows mask = 1 and could fuse dt * rate into that add; one with it could
     // not, and the two would round differently.
@@ -129,13 +109,13 @@ float rainDepth(ivec2 c) {
 // lane by lane on a CPU driver), under the uniform test for a sea only.
 bool isOcean(ivec2 c, float b, float surface) {
     bool sea = partOn(STEP_SEA, p.enable_sea != 0) && p.model == MODEL_PIPE;
-    float spill = sea ? imageLoad(sea_spill, c).r : 0.0;
+    float spill = sea ? imageLoad(sea_spill_img, c).r : 0.0;
     return sea && b < surface && spill < surface;
 }
 
 float springDepth(ivec2 c) {
     if (!partOn(STEP_SPRINGS, p.spring_count > 0)) return 0.0;
-    precise float depth = p.dt * imageLoad(spring_rate, c).r; // precise: as rainDepth
+    precise float depth = p.dt * imageLoad(spring_rate_img, c).r; // precise: as rainDepth
     return depth;
 }
 float waterAfterSources(ivec2 c) { return imageLoad(water_cur, c).r + rainDepth(c) + springDepth(c); }

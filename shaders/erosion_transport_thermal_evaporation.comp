@@ -75,7 +75,7 @@ void main() {
                 ivec2 lo = max(x - 1, ivec2(0)), hi = min(x + 1, ivec2(p.width - 1, p.height - 1));
                 float sin_tilt = tiltSine(oldGround(ivec2(lo.x, x.y), t), oldGround(ivec2(hi.x, x.y), t), hi.x - lo.x,
                                           oldGround(ivec2(x.x, lo.y), t), oldGround(ivec2(x.x, hi.y), t), hi.y - lo.y);
-                moved = erodeCell(b, s, sin_tilt, imageLoad(velocity_img, x).xy, imageLoad(water_mid, x).r, hardness);
+                moved = erodeCell(b, s, sin_tilt, imageLoad(velocity_img, x).xy, imageLoad(water_mid_img, x).r, hardness);
             }
         }
         eroded_ground[i] = b;
@@ -142,7 +142,7 @@ void main() {
         }
         imageStore(terrain_next, c, vec4(b));
 
-        float d = imageLoad(water_mid, c).r;
+        float d = imageLoad(water_mid_img, c).r;
         evaporated = evaporate(d) * area;
         imageStore(water_next, c, vec4(d));
 

@@ -59,7 +59,7 @@ void main() {
             if (best >= 0) receiver = uint(best);
         }
         imageStore(lake_img, c, vec4(lake));
-        float rain = clamp(imageLoad(rain_mask, c).r, 0.0, 1.0);
+        float rain = clamp(imageLoad(rain_mask_img, c).r, 0.0, 1.0);
         weight = uint(rain * float(FLUVIAL_ACC_ONE) + 0.5);
         fluvial_rcv[i] = receiver; // replaces the ground bits the fill kept here (read above, own cell only)
         if (receiver != RCV_SELF) {

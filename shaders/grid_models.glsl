@@ -7,7 +7,7 @@ const int kOpposite[8] = int[8](1, 0, 3, 2, 7, 6, 5, 4);
 // What neighbour n (at direction k from us) put in its slot facing us.
 float sentToUs(ivec2 n, int k) {
     int slot = kOpposite[k];
-    return slot < 4 ? imageLoad(thermal_axis, n)[slot] : imageLoad(thermal_diag, n)[slot - 4];
+    return slot < 4 ? imageLoad(thermal_axis_img, n)[slot] : imageLoad(thermal_diag_img, n)[slot - 4];
 }
 
 // Exact transfer between the ground (float, metres) and the sediment: returns the new ground

@@ -16,13 +16,13 @@ void main() {
     ivec2 c = cellId();
     if (!insideGrid(c)) return;
     bool from_mid = (pc.mode & 1) != 0;
-    vec2 own = imageLoad(groundwater_head, c).xy;
-    float h_own = max(own.x - imageLoad(aquifer_base, c).r, 0.0);
-    float g = from_mid ? imageLoad(groundwater_mid, c).r : imageLoad(groundwater_img, c).r;
+    vec2 own = imageLoad(groundwater_head_img, c).xy;
+    float h_own = max(own.x - imageLoad(aquifer_base_img, c).r, 0.0);
+    float g = from_mid ? imageLoad(groundwater_mid_img, c).r : imageLoad(groundwater_img, c).r;
     for (int k = 0; k < 4; ++k) {
         ivec2 n = c + kFaces[k], q = clampToGrid(n); // loads outside any branch (common.glsl)
-        vec2 other = imageLoad(groundwater_head, q).xy;
-        float h_other = max(other.x - imageLoad(aquifer_base, q).r, 0.0);
+        vec2 other = imageLoad(groundwater_head_img, q).xy;
+        float h_other = max(other.x - imageLoad(aquifer_base_img, q).r, 0.0);
         precise float drop = own.x - other.x;
         precise float moved = faceCoefficient(h_own, h_other) * drop;
         precise float sent = moved * (drop > 0.0 ? own.y : other.y);
@@ -33,5 +33,5 @@ void main() {
     // may go below: the next water_exchange restores and counts it)
     if (!isOcean(c, imageLoad(terrain_next, c).r, pc.sea_surface)) g = max(g, 0.0);
     if (from_mid) imageStore(groundwater_img, c, vec4(g));
-    else imageStore(groundwater_mid, c, vec4(g));
+    else imageStore(groundwater_mid_img, c, vec4(g));
 }

@@ -12,12 +12,12 @@
 #include "groundwater.glsl"
 
 float groundwaterAt(ivec2 q) {
-    return (pc.mode & 1) != 0 ? imageLoad(groundwater_mid, q).r : imageLoad(groundwater_img, q).r;
+    return (pc.mode & 1) != 0 ? imageLoad(groundwater_mid_img, q).r : imageLoad(groundwater_img, q).r;
 }
 
 // Head and saturated thickness of cell q.
 vec2 headOf(ivec2 q) {
-    float base = imageLoad(aquifer_base, q).r;
+    float base = imageLoad(aquifer_base_img, q).r;
     float b = imageLoad(terrain_next, q).r;
     float H = groundwaterHead(b, imageLoad(water_next, q).r, groundwaterAt(q), base, isOcean(q, b, pc.sea_surface));
     return vec2(H, max(H - base, 0.0));
@@ -39,5 +39,5 @@ void main() {
     float g = groundwaterAt(c);
     float scale = outflow > g ? g / outflow : 1.0;
     if (isOcean(c, imageLoad(terrain_next, c).r, pc.sea_surface)) scale = 1.0; // the sea supplies it
-    imageStore(groundwater_head, c, vec4(own.x, scale, 0.0, 0.0));
+    imageStore(groundwater_head_img, c, vec4(own.x, scale, 0.0, 0.0));
 }

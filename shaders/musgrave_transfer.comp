@@ -50,8 +50,8 @@ float transfer(ivec2 c) {
     s = moves ? (leaves ? s_leaves : 0.0) : s_still;
     vec4 axis = moves ? moved * vec4(drop[0], drop[1], drop[2], drop[3]) / total_drop : vec4(0.0);
     vec4 diag = moves ? moved * vec4(drop[4], drop[5], drop[6], drop[7]) / total_drop : vec4(0.0);
-    imageStore(thermal_axis, c, axis);
-    imageStore(thermal_diag, c, diag);
+    imageStore(thermal_axis_img, c, axis);
+    imageStore(thermal_diag_img, c, diag);
     imageStore(scratch_img, c, vec4(moved, sent, 0.0, 0.0));
     imageStore(terrain_next, c, vec4(a));
     imageStore(water_next, c, vec4(w - moved));

@@ -4,11 +4,11 @@
 layout(std430, binding = B_SEA_CONTROL) buffer SeaControlBlock { SeaControl ctl; };
 
 float relaxAt(int half_index, ivec2 q) {
-    return half_index == 0 ? imageLoad(relax_a, q).r : imageLoad(relax_b, q).r;
+    return half_index == 0 ? imageLoad(relax_a_img, q).r : imageLoad(relax_b_img, q).r;
 }
 void relaxStore(int half_index, ivec2 q, float v) {
-    if (half_index == 0) imageStore(relax_a, q, vec4(v));
-    else imageStore(relax_b, q, vec4(v));
+    if (half_index == 0) imageStore(relax_a_img, q, vec4(v));
+    else imageStore(relax_b_img, q, vec4(v));
 }
 
 // Counts the invocations of the workgroup for which `changed` holds into ctl.changed[parity]

@@ -16,6 +16,6 @@ void main() {
     if (!commit) return; // uniform
     if (c == ivec2(0)) ctl.commits += 1u;
     if (!insideGrid(c)) return;
-    imageStore(sea_spill, c, vec4(relaxAt(held, c)));
+    imageStore(sea_spill_img, c, vec4(relaxAt(held, c)));
     relaxStore(held, c, SEA_UNREACHED);
 }

@@ -24,82 +24,36 @@ using uint = uint32_t;
 // At most this many subgroups in a workgroup (subgroups of 4 or more invocations).
 #define MAX_SUBGROUPS 64
 
-// Descriptor set 0. "cur" images hold the state at the start of a step, "next" the state at
-// its end; the host swaps the two descriptor sets every step (ping-pong).
+// Descriptor set 0: the storage buffers below, then the fields' images from FIELD_BINDING_FIRST
+// (shaders/field_table.h: a row per field, its binding slots and its unit).
 #define B_PARAMS 0          // SimParams (storage buffer, read-only)
-#define B_TERRAIN_CUR 1     // r32f  ground height b (m)
-#define B_TERRAIN_NEXT 2    // r32f
-#define B_WATER_CUR 3       // r32f  water depth d (m)
-#define B_WATER_NEXT 4      // r32f
-#define B_SEDIMENT_CUR 5    // r32f  suspended sediment s (m of soil)
-#define B_SEDIMENT_NEXT 6   // r32f
-#define B_OUTFLOW_CUR 7     // rgba32f outflow face speed w (m/s) to left, right, top, bottom
-#define B_OUTFLOW_NEXT 8    // rgba32f (flux f = L * d * w, m^3/s)
-#define B_VELOCITY 9        // rg32f  water velocity (u, v) (m/s)
-#define B_HARDNESS 10       // r32f  0 soft .. 1 rock
-#define B_THERMAL_AXIS 11   // rgba32f thermal outflow (m) to left, right, top, bottom
-#define B_THERMAL_DIAG 12   // rgba32f thermal outflow (m) to top-left, top-right, bottom-left, bottom-right
-#define B_RAIN_MASK 13      // r32f  rain multiplier, 0..1
-#define B_PARTIALS 14       // double[]: per-workgroup sums of one step by slot, then the fold's levels
-#define B_TOTALS 15         // Totals: double accumulators over the run
-#define B_SPRINGS 16        // vec4[] springs: x, y (cells), radius (cells), rate per cell (m^3/s)
-#define B_WEAR 17           // rg32f  ground eroded, deposited since the start (m), for export maps
-#define B_FLOW 18           // r32f   water volume that flowed through the cell since the start (m^3)
-#define B_SCRATCH 19        // rgba32f per-step transfer totals of the grid models (musgrave, simple)
-#define B_DELTA 20          // int64[] per-cell fixed-point height changes (particles: integer atomics)
-#define B_DRAINED 21        // this step's model totals: the droplets' int64[4] (particles.glsl), musgrave's and simple's water sums (grid_models.glsl)
-// The fluvial model (issues 5, 11): depression routing, receivers, drainage area and stream power.
-#define B_FLUVIAL_LEVEL 22  // uint[cells]: W, the lake-filled surface (ordered float bits); FLUVIAL_NONE: no outlet reaches the cell
-#define B_FLUVIAL_RCV 23    // uint[cells]: the receiver, as the index of its neighbour (NB order) or RCV_SELF
+#define B_PARTIALS 1        // double[]: per-workgroup sums of one step by slot, then the fold's levels
+#define B_TOTALS 2          // Totals: double accumulators over the run
+#define B_SPRINGS 3         // vec4[] springs: x, y (cells), radius (cells), rate per cell (m^3/s)
+#define B_DELTA 4           // int64[] per-cell fixed-point height changes (particles: integer atomics)
+#define B_DRAINED 5         // this step's model totals: the droplets' int64[4] (particles.glsl), musgrave's and simple's water sums (grid_models.glsl)
+#define B_SEA_CONTROL 6     // SeaControl: the relaxations' change counters and indirect dispatch
+// The fluvial model: depression routing, receivers, drainage area and stream power.
+#define B_FLUVIAL_LEVEL 7   // uint[cells]: W, the lake-filled surface (ordered float bits); FLUVIAL_NONE: no outlet reaches the cell
+#define B_FLUVIAL_RCV 8     // uint[cells]: the receiver, as the index of its neighbour (NB order) or RCV_SELF
                             //   (an outlet, or a cell no outlet reaches); while the fill runs, the ground's ordered height bits
-#define B_FLUVIAL_ACC 24    // uint64[cells]: drainage accumulation (units of 2^-16 cell), within the tile, then whole
-#define B_FLUVIAL_ANC 25    // uint[cells]: the exit cell that a cell's implicit erosion map leads to (FLUVIAL_NONE: its root)
-#define B_FLUVIAL_AB 26     // uvec2[cells]: implicit erosion z' = A + B z'(exit) (float bits); then sediment within the tile
-#define B_FLUVIAL_CONTROL 27 // FluvialControl: round counters and the indirect dispatches of the iterative passes
-#define B_LAKE 28           // r32f  lake depth over the ground (m): water of the fluvial model, not ground
-#define B_DRAINAGE 29       // r32f  drainage area (m^2), weighted by the rain mask
-#define B_UPLIFT 30         // r32f  uplift multiplier (times uplift_rate), paintable
-#define B_FLUVIAL_TILES 31  // uint[2][tiles]: per tile, FLAT_TILE | the last flats round that changed it; the tiles to visit
-// The pipe step (issue 10): the water between the water update and evaporation, and the
-// springs' source rate per cell (rebuilt when the springs change).
-#define B_WATER_MID 32      // r32f  water depth after the water update (m), read by erosion
-#define B_SPRING_RATE 33    // r32f  springs' water source (m/s of depth)
-// A 4-channel field whose one image would exceed the device's largest allocation is kept as two
-// rg32f images (channels xy, zw); shaders pick the layout by the SPLIT_WIDE specialization.
-#define B_OUTFLOW_XY_CUR 34  // rg32f outflow to left, right (split layout)
-#define B_OUTFLOW_ZW_CUR 35  // rg32f outflow to top, bottom
-#define B_OUTFLOW_XY_NEXT 36
-#define B_OUTFLOW_ZW_NEXT 37
-#define B_ERODED 38         // rg32f ground and sediment after erosion (the pipe step's direct passes)
-#define B_THERMAL_RATE 39   // rg32f thermal rate (moved / total excess) and tan(talus) (direct passes)
-// The fluvial model's depression routing and its loops over the tiles' exits (issue 11).
-#define B_FLUVIAL_STEPS 40  // uint[2][cells]: steps across a flat of W to its exit (ping-pong between flats rounds)
-#define B_FLUVIAL_LABEL 41  // uint[cells]: each cell's basin (LABEL_* encoding), while the fill runs
-#define B_FLUVIAL_EDGES 42  // uint[2][cells]: cells on a basin boundary, index << 4 | the EDGE_DIRS that cross it
-#define B_FLUVIAL_BASIN 43  // uint[6][blocks]: per basin: component, spill, pointer[2], pass[2] (BASIN_* sections)
-#define B_FLUVIAL_BEST 44   // uint64[blocks]: per component, its lowest pass to another (ordered height << 32 | edge)
-#define B_FLUVIAL_LISTS 45  // uint[8][blocks]: the basins, the roots (two lists), the roots hooked this round; lakes (LAKE_*)
-#define B_FLUVIAL_RING 46   // uint[6][ring nodes]: tile crossings (RING_CELLS per tile): pointers [2] (basin labels,
+#define B_FLUVIAL_ACC 9     // uint64[cells]: drainage accumulation (units of 2^-16 cell), within the tile, then whole
+#define B_FLUVIAL_ANC 10    // uint[cells]: the exit cell that a cell's implicit erosion map leads to (FLUVIAL_NONE: its root)
+#define B_FLUVIAL_AB 11     // uvec2[cells]: implicit erosion z' = A + B z'(exit) (float bits); then sediment within the tile
+#define B_FLUVIAL_CONTROL 12 // FluvialControl: round counters and the indirect dispatches of the iterative passes
+#define B_FLUVIAL_TILES 13  // uint[2][tiles]: per tile, FLAT_TILE | the last flats round that changed it; the tiles to visit
+#define B_FLUVIAL_STEPS 14  // uint[2][cells]: steps across a flat of W to its exit (ping-pong between flats rounds)
+#define B_FLUVIAL_LABEL 15  // uint[cells]: each cell's basin (LABEL_* encoding), while the fill runs
+#define B_FLUVIAL_EDGES 16  // uint[2][cells]: cells on a basin boundary, index << 4 | the EDGE_DIRS that cross it
+#define B_FLUVIAL_BASIN 17  // uint[6][blocks]: per basin: component, spill, pointer[2], pass[2] (BASIN_* sections)
+#define B_FLUVIAL_BEST 18   // uint64[blocks]: per component, its lowest pass to another (ordered height << 32 | edge)
+#define B_FLUVIAL_LISTS 19  // uint[8][blocks]: the basins, the roots (two lists), the roots hooked this round; lakes (LAKE_*)
+#define B_FLUVIAL_RING 20   // uint[6][ring nodes]: tile crossings (RING_CELLS per tile): pointers [2] (basin labels,
                             //   then the next exit), each ring cell's exit, the list of exits, sediment products [2]
-#define B_FLUVIAL_RING_VAL 47 // uint64[4][ring nodes]: per exit, values [2] (drainage, erosion maps, sediment),
+#define B_FLUVIAL_RING_VAL 21 // uint64[4][ring nodes]: per exit, values [2] (drainage, erosion maps, sediment),
                             //   what it passes on (erosion: its a, b; sediment: 1 - f and the product to the next
                             //   exit); per ring cell, what the exits of other tiles pour into it
-// Groundwater, the sea and the water table (issue 12; gpu/groundwater.cpp, gpu/sea.cpp,
-// gpu/water_table.cpp), after the fluvial model's.
-#define B_GROUNDWATER 48      // r32f  groundwater stored in the ground's pores (m of water); one image:
-                              //       water_exchange updates it in place, the flow's sub-steps
-                              //       (an even number) go through groundwater_mid and back
-#define B_UNUSED_49 49        // (bound to groundwater_mid; no shader declares it)
-#define B_AQUIFER_BASE 50     // r32f  the aquifer's impermeable base (m, elevation)
-#define B_GROUNDWATER_MID 51  // r32f  groundwater between two flow sub-steps (m of water)
-#define B_GROUNDWATER_HEAD 52 // rg32f hydraulic head H (m) and the outflow limiter of a sub-step
-#define B_SEEPAGE 53          // r32f  groundwater that seeped out this step (m/s of depth): springs
-#define B_WATER_TABLE 54      // r32f  the water table drawn and exported (m, elevation)
-#define B_SEA_SPILL 55        // r32f  lowest surface at which the cell reaches the open sea (m)
-#define B_RELAX_A 56          // r32f  ping-pong of the relaxations (sea spill rounds, water table)
-#define B_RELAX_B 57          // r32f
-#define B_SEA_CONTROL 58      // SeaControl: the relaxations' change counters and indirect dispatch
-#define BINDING_COUNT 59
+#define B_BUFFER_COUNT 22   // slots 0 .. B_BUFFER_COUNT - 1 are storage buffers
 
 // Specialization constants every compute pass may declare.
 #define SPEC_SPLIT_WIDE 0   // bool: 4-channel fields are split into two rg32f images

@@ -14,5 +14,5 @@ void main() {
         vec2 delta = centre - sp.xy;
         if (dot(delta, delta) <= sp.z * sp.z) rate += sp.w / cellArea();
     }
-    imageStore(spring_rate, c, vec4(rate));
+    imageStore(spring_rate_img, c, vec4(rate));
 }

@@ -45,7 +45,7 @@ float[PARTIALS_MAX] transportCell(ivec2 c) {
             imageStore(thermal_rate_img, c, vec4(thermalRate(eroded.x, imageLoad(hardness_img, c).r, b_n), 0.0, 0.0));
         }
 
-        float d = imageLoad(water_mid, c).r;
+        float d = imageLoad(water_mid_img, c).r;
         evaporated = evaporate(d) * area;
         imageStore(water_next, c, vec4(d));
     }

@@ -23,7 +23,7 @@ void main() {
         float b = imageLoad(terrain_next, c).r;
         float d = imageLoad(water_next, c).r;
         float g = imageLoad(groundwater_img, c).r;
-        float base = imageLoad(aquifer_base, c).r;
+        float base = imageLoad(aquifer_base_img, c).r;
         bool groundwater = p.enable_groundwater != 0;
         float capacity = groundwater ? poreCapacity(b, base) : 0.0;
         float seep = 0.0;

@@ -74,7 +74,7 @@ void main() {
             // ground (the kink between the two is the ground itself).
             float best = t;
             if (lake) {
-                best = (num + p.table_gravity * imageLoad(sea_spill, c).r) / (den + p.table_gravity);
+                best = (num + p.table_gravity * imageLoad(sea_spill_img, c).r) / (den + p.table_gravity);
             } else {
                 float load = contact ? (p.table_internal - p.table_capillarity) * p.porosity : 0.0;
                 best = den > 0.0 ? (num - load) / den : t;
@@ -84,7 +84,7 @@ void main() {
             next = t + ((pc.mode & TABLE_POLISH) != 0 ? 1.0 : TABLE_OVERRELAX) * (best - t);
             if (!lake && (best - b) * (next - b) < 0.0) next = b; // over-relaxed, never across the kink
             if (!lake && contact && next <= b) next = max(next, beside);
-            next = max(next, imageLoad(aquifer_base, c).r);
+            next = max(next, imageLoad(aquifer_base_img, c).r);
         }
         relaxStore(1 - src, c, next);
         // Moved: by more than 1e-5 m and more than float rounding (8 to 16 ulps: 9.6e-5 m at 100 m,

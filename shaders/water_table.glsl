@@ -10,9 +10,9 @@
 // cells kept moving by ~10 ulps round after round, some 0.022 m from the settled table).
 const float TABLE_OVERRELAX = 1.6;
 
-bool tableOcean(ivec2 c, float b) { return p.enable_sea != 0 && b < p.sea_level && imageLoad(sea_spill, c).r < p.sea_level; }
+bool tableOcean(ivec2 c, float b) { return p.enable_sea != 0 && b < p.sea_level && imageLoad(sea_spill_img, c).r < p.sea_level; }
 bool tableLake(ivec2 c, float b) {
-    float w = imageLoad(sea_spill, c).r;
+    float w = imageLoad(sea_spill_img, c).r;
     return w < SEA_UNREACHED && w > b;
 }
 // The value a fixed cell holds, or NaN-free sentinel -1e38 for a free one.

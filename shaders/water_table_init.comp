@@ -15,7 +15,7 @@ void main() {
     if (!insideGrid(c)) return;
     float b = imageLoad(terrain_cur, c).r;
     float t = tableFixed(c, b);
-    if (t == TABLE_FREE) t = tableLake(c, b) ? imageLoad(sea_spill, c).r : b;
+    if (t == TABLE_FREE) t = tableLake(c, b) ? imageLoad(sea_spill_img, c).r : b;
     relaxStore(0, c, t);
     relaxStore(1, c, t);
 }

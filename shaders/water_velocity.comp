@@ -47,7 +47,7 @@ float[PARTIALS_MAX] updateCell(ivec2 c) {
         float in_sum = from_left + from_right + from_top + from_bottom;
         float out_sum = d * (o.x + o.y + o.z + o.w);
         float d_new = max(0.0, d + p.dt * (in_sum - out_sum) / p.cell_size);
-        imageStore(water_mid, c, vec4(d_new));
+        imageStore(water_mid_img, c, vec4(d_new));
         if (partOn(STEP_OPEN_EDGES, p.edge_mode == EDGE_OPEN)) {
             float edge = 0.0;
             if (c.x == 0) edge += o[LEFT];

@@ -26,7 +26,10 @@
 namespace alluvium::test {
 namespace {
 
+using gpu::Field;
 using gpu::Pass;
+
+uint32_t binding(Field f) { return gpu::fieldInfo(f).binding; }
 
 // What a part reads: its images (bindings) and the parameter that turns it on.
 struct PartUse {
@@ -38,10 +41,10 @@ struct PartUse {
 
 const std::vector<PartUse>& partUses() {
     static const std::vector<PartUse> uses = {
-        {STEP_RAIN_MASK, "rain mask", {B_RAIN_MASK}, offsetof(gpu::SimParams, rain_uniform)},
-        {STEP_SPRINGS, "springs", {B_SPRING_RATE}, offsetof(gpu::SimParams, spring_count)},
-        {STEP_SEA, "sea", {B_SEA_SPILL}, offsetof(gpu::SimParams, enable_sea)},
-        {STEP_MAPS, "maps", {B_WEAR, B_FLOW}, offsetof(gpu::SimParams, record_maps)},
+        {STEP_RAIN_MASK, "rain mask", {binding(Field::RainMask)}, offsetof(gpu::SimParams, rain_uniform)},
+        {STEP_SPRINGS, "springs", {binding(Field::SpringRate)}, offsetof(gpu::SimParams, spring_count)},
+        {STEP_SEA, "sea", {binding(Field::SeaSpill)}, offsetof(gpu::SimParams, enable_sea)},
+        {STEP_MAPS, "maps", {binding(Field::Wear), binding(Field::Flow)}, offsetof(gpu::SimParams, record_maps)},
         {STEP_OPEN_EDGES, "open edges", {}, offsetof(gpu::SimParams, edge_mode)},
     };
     return uses;
