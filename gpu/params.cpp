@@ -7,14 +7,54 @@
 
 namespace alluvium {
 
+#define ALLUVIUM_KIND_Number 'f'
+#define ALLUVIUM_KIND_Switch 'b'
+#define ALLUVIUM_KIND_Choice 'e'
+
+// A choice's names without their values ("all=15|left=1" -> "all|left"): its unit as listings
+// show it.
+static std::string withoutValues(std::string_view text) {
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '=')
+            while (i + 1 < text.size() && text[i + 1] != '|') ++i;
+        else
+            out += text[i];
+    }
+    return out;
+}
+
 const std::array<ParamInfo, kParamCount>& paramTable() {
-    static const std::array<ParamInfo, kParamCount> table = {{
-#define ALLUVIUM_ROW(name, group, def, lo, hi, unit, to_si, kind, meaning)                         \
-    ParamInfo{#name, group, def, lo, hi, unit, to_si, kind, meaning},
-        ALLUVIUM_PARAMS(ALLUVIUM_ROW)
-#undef ALLUVIUM_ROW
+    static const std::array<std::string, kParamCount> units = {{
+#define ALLUVIUM_UNIT(name, group, def, lo, hi, unit, ...) withoutValues(unit),
+        ALLUVIUM_PARAMETER_BLOCK(ALLUVIUM_UNIT, ALLUVIUM_SKIP_ENGINE)
+#undef ALLUVIUM_UNIT
     }};
+    static const std::array<ParamInfo, kParamCount> table = [] {
+        std::array<ParamInfo, kParamCount> rows = {{
+#define ALLUVIUM_ROW(name, group, def, lo, hi, unit, to_si, kind, block, meaning)                  \
+    ParamInfo{#name, group, def, lo, hi, unit, to_si, ALLUVIUM_KIND_##kind, meaning, unit},
+            ALLUVIUM_PARAMETER_BLOCK(ALLUVIUM_ROW, ALLUVIUM_SKIP_ENGINE)
+#undef ALLUVIUM_ROW
+        }};
+        for (size_t i = 0; i < rows.size(); ++i) rows[i].unit = units[i].c_str();
+        return rows;
+    }();
     return table;
+}
+
+const std::vector<Param>& paramsByGroup() {
+    static const std::vector<Param> order = [] {
+        std::vector<Param> out;
+        std::vector<std::string_view> groups;
+        for (const ParamInfo& p : paramTable())
+            if (std::find(groups.begin(), groups.end(), p.group) == groups.end()) groups.push_back(p.group);
+        for (std::string_view group : groups)
+            for (int i = 0; i < kParamCount; ++i)
+                if (paramTable()[size_t(i)].group == group) out.push_back(Param(i));
+        return out;
+    }();
+    return order;
 }
 
 const ParamInfo& paramInfo(Param p) { return paramTable()[static_cast<size_t>(p)]; }
@@ -34,22 +74,34 @@ Params::Params() {
     for (int i = 0; i < kParamCount; ++i) values[static_cast<size_t>(i)] = paramTable()[static_cast<size_t>(i)].default_value;
 }
 
-// Index of `text` among the '|'-separated names in info.unit, or -1.
-static int choiceIndex(const ParamInfo& info, std::string_view text) {
-    std::string_view names = info.unit;
-    for (int i = 0;; ++i) {
-        const size_t bar = names.find('|');
-        if (names.substr(0, bar) == text) return i;
-        if (bar == std::string_view::npos) return -1;
-        names.remove_prefix(bar + 1);
+std::vector<std::string> choiceNames(const ParamInfo& info) {
+    std::vector<std::string> names;
+    std::string_view rest = info.unit;
+    while (true) {
+        const size_t bar = rest.find('|');
+        names.emplace_back(rest.substr(0, bar));
+        if (bar == std::string_view::npos) return names;
+        rest.remove_prefix(bar + 1);
     }
 }
 
-static std::string choiceName(const ParamInfo& info, int index) {
-    std::string_view names = info.unit;
-    for (int i = 0; i < index && names.find('|') != std::string_view::npos; ++i)
-        names.remove_prefix(names.find('|') + 1);
-    return std::string(names.substr(0, names.find('|')));
+int choiceValue(const ParamInfo& info, int index) {
+    std::string_view rest = info.choices;
+    for (int i = 0; i < index && rest.find('|') != std::string_view::npos; ++i) rest.remove_prefix(rest.find('|') + 1);
+    const std::string_view item = rest.substr(0, rest.find('|'));
+    const size_t eq = item.find('=');
+    if (eq == std::string_view::npos) return index;
+    int value = 0;
+    std::from_chars(item.data() + eq + 1, item.data() + item.size(), value);
+    return value;
+}
+
+// Index of `text` among a choice's names, or -1.
+static int choiceIndex(const ParamInfo& info, std::string_view text) {
+    const std::vector<std::string> names = choiceNames(info);
+    for (size_t i = 0; i < names.size(); ++i)
+        if (names[i] == text) return static_cast<int>(i);
+    return -1;
 }
 
 static std::string formatNumber(double v) {
@@ -102,16 +154,12 @@ void Params::set(std::string_view name, std::string_view text) {
 std::string Params::format(Param p) const {
     const ParamInfo& info = paramInfo(p);
     const double v = (*this)[p];
-    if (info.kind == 'e') return choiceName(info, static_cast<int>(std::lround(v)));
+    if (info.kind == 'e') {
+        const std::vector<std::string> names = choiceNames(info);
+        return names[size_t(std::clamp(static_cast<int>(std::lround(v)), 0, static_cast<int>(names.size()) - 1))];
+    }
     if (info.kind == 'b') return v >= 0.5 ? "on" : "off";
     return formatNumber(v);
-}
-
-int fluvialOutletBits(int choice) {
-    static constexpr int bits[] = {OUTLET_LEFT | OUTLET_RIGHT | OUTLET_TOP | OUTLET_BOTTOM,
-                                   OUTLET_LEFT, OUTLET_RIGHT, OUTLET_TOP, OUTLET_BOTTOM,
-                                   OUTLET_LEFT | OUTLET_RIGHT, OUTLET_TOP | OUTLET_BOTTOM};
-    return bits[std::clamp(choice, 0, 6)];
 }
 
 int groundwaterSubsteps(const Params& params) {
@@ -125,91 +173,34 @@ int groundwaterSubsteps(const Params& params) {
     return gpu::evenGroundwaterSubsteps(static_cast<int>(std::clamp(n, 1.0, double(GROUNDWATER_MAX_SUBSTEPS))));
 }
 
+// The block value of a parameter: its SI value, or an integer (a switch's 0 or 1, a choice's
+// value, a count rounded).
+static float blockFloat(const Params& params, Param p) {
+    return static_cast<float>(params[p] * paramInfo(p).to_si);
+}
+static int blockInt(const Params& params, Param p) {
+    const ParamInfo& info = paramInfo(p);
+    if (info.kind == 'b') return params[p] >= 0.5 ? 1 : 0;
+    if (info.kind == 'e') return choiceValue(info, static_cast<int>(params[p]));
+    return static_cast<int>(std::lround(params[p] * info.to_si));
+}
+
 gpu::SimParams toSimParams(const Params& params, int width, int height) {
-    auto si = [&](Param p) { return static_cast<float>(params[p] * paramInfo(p).to_si); };
-    auto flag = [&](Param p) { return params[p] >= 0.5 ? 1 : 0; };
     gpu::SimParams s{};
+#define ALLUVIUM_TO_BLOCK_Float(name) s.name = blockFloat(params, Param::name);
+#define ALLUVIUM_TO_BLOCK_Int(name) s.name = blockInt(params, Param::name);
+#define ALLUVIUM_TO_BLOCK_None(name)
+#define ALLUVIUM_TO_BLOCK(name, group, def, lo, hi, unit, to_si, kind, block, meaning) ALLUVIUM_TO_BLOCK_##block(name)
+    ALLUVIUM_PARAMETER_BLOCK(ALLUVIUM_TO_BLOCK, ALLUVIUM_SKIP_ENGINE)
+#undef ALLUVIUM_TO_BLOCK
+    // The engine's fields: the simulation fills in the workgroups, the rain mask's uniformity and
+    // the springs; a run sets the model and the droplets' seed.
     s.width = width;
     s.height = height;
-    s.cell_size = si(Param::cell_size);
-    s.dt = si(Param::time_step);
-    s.gravity = si(Param::gravity);
-    s.edge_mode = flag(Param::edge_mode) ? EDGE_OPEN : EDGE_CLOSED;
-    s.rain_rate = si(Param::rain_rate);
-    s.evaporation_rate = si(Param::evaporation_rate);
-    s.flux_damping = si(Param::flux_damping);
-    s.manning_n = si(Param::manning_n);
-    s.dry_depth = si(Param::dry_depth);
-    s.sediment_capacity = si(Param::sediment_capacity);
-    s.capacity_depth = si(Param::capacity_depth);
-    s.min_tilt = si(Param::min_tilt);
-    s.dissolve_rate = si(Param::dissolve_rate);
-    s.deposit_rate = si(Param::deposit_rate);
-    s.thermal_rate = si(Param::thermal_rate);
-    s.talus_angle = si(Param::talus_angle);
-    s.talus_hardness_gain = si(Param::talus_hardness_gain);
-    s.enable_flow = flag(Param::enable_flow);
-    s.enable_erosion = flag(Param::enable_erosion);
-    s.enable_transport = flag(Param::enable_transport);
-    s.enable_thermal = flag(Param::enable_thermal);
-    s.enable_evaporation = flag(Param::enable_evaporation);
-    s.spring_count = 0;
-    s.rain_uniform = 1; // the simulation knows its rain mask and sets this
-    s.record_maps = flag(Param::record_maps);
+    s.rain_uniform = 1;
     s.model = MODEL_PIPE;
-    s.talus_slope = si(Param::talus_slope);
-    s.olsen_talus_slope = si(Param::olsen_talus_slope);
-    s.talus_fraction = si(Param::talus_fraction);
-    s.talus_neighbourhood = static_cast<int>(params[Param::talus_neighbourhood]);
-    s.musgrave_rain_amount = si(Param::musgrave_rain_amount);
-    s.musgrave_rain_interval = static_cast<int>(std::lround(params[Param::musgrave_rain_interval]));
-    s.musgrave_capacity = si(Param::musgrave_capacity);
-    s.musgrave_softness = si(Param::musgrave_softness);
-    s.musgrave_deposition = si(Param::musgrave_deposition);
-    s.musgrave_evaporation = si(Param::musgrave_evaporation);
-    s.simple_rain_amount = si(Param::simple_rain_amount);
-    s.simple_solubility = si(Param::simple_solubility);
-    s.simple_evaporation = si(Param::simple_evaporation);
-    s.simple_capacity = si(Param::simple_capacity);
-    s.particle_count = static_cast<int>(std::lround(params[Param::particle_count]));
-    s.particle_variant = static_cast<int>(params[Param::particle_variant]);
     s.particle_seed = 1;
-    s.particle_lifetime = static_cast<int>(std::lround(params[Param::particle_lifetime]));
-    s.particle_time_step = si(Param::particle_time_step);
-    s.particle_density = si(Param::particle_density);
-    s.particle_friction = si(Param::particle_friction);
-    s.particle_evaporation = si(Param::particle_evaporation);
-    s.particle_deposition = si(Param::particle_deposition);
-    s.particle_softness = si(Param::particle_softness);
-    s.particle_capacity = si(Param::particle_capacity);
-    s.particle_volume = si(Param::particle_volume);
-    s.particle_min_volume = si(Param::particle_min_volume);
-    s.uplift_rate = si(Param::uplift_rate);
-    s.stream_power_k = si(Param::stream_power_k);
-    s.stream_power_m = si(Param::stream_power_m);
-    s.stream_power_n = si(Param::stream_power_n);
-    s.hillslope_diffusion = si(Param::hillslope_diffusion);
-    s.fluvial_dt = si(Param::fluvial_time_step);
-    s.fluvial_outlets = fluvialOutletBits(static_cast<int>(params[Param::fluvial_outlets]));
-    s.fluvial_deposition = si(Param::fluvial_deposition);
-    s.fluvial_flat_rounds = static_cast<int>(std::lround(params[Param::fluvial_flat_rounds]));
-    s.enable_groundwater = flag(Param::enable_groundwater);
-    s.infiltration_rate = si(Param::infiltration_rate);
-    s.porosity = si(Param::porosity);
-    s.hydraulic_conductivity = si(Param::hydraulic_conductivity);
     s.groundwater_substeps = groundwaterSubsteps(params);
-    s.enable_sea = flag(Param::enable_sea);
-    s.sea_level = si(Param::sea_level);
-    s.tide_amplitude = si(Param::tide_amplitude);
-    s.tide_period = si(Param::tide_period);
-    s.sea_damping = si(Param::sea_damping);
-    s.table_tension_air = si(Param::table_tension_air);
-    s.table_tension_ground = si(Param::table_tension_ground);
-    s.table_internal = si(Param::table_internal);
-    s.table_gravity = si(Param::table_gravity);
-    s.table_capillarity = si(Param::table_capillarity);
-    s.lake_evaporation = si(Param::lake_evaporation);
-    s.fluvial_rainfall = si(Param::fluvial_rainfall);
     return s;
 }
 

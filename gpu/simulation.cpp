@@ -277,7 +277,7 @@ void Simulation::recordUpdates(VkCommandBuffer cmd) {
     if (params_dirty_) {
         // The shaders see the sub-step's dt (the pipe model's CFL sub-steps; 1 otherwise).
         SimParams uploaded = params_;
-        if (params_.model == MODEL_PIPE) uploaded.dt = params_.dt / float(substeps_);
+        if (params_.model == MODEL_PIPE) uploaded.time_step = params_.time_step / float(substeps_);
         vkCmdUpdateBuffer(cmd, params_buffer_.buffer, 0, sizeof(SimParams), &uploaded);
         uploaded_parts_ = stepParts(uploaded);
         params_dirty_ = false;
@@ -447,7 +447,7 @@ void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer, bool another_f
     }
     parity_ ^= writtenPingPong(model);
     ++step_index_;
-    sim_time_ += double(params_.dt);
+    sim_time_ += double(params_.time_step);
 }
 
 void Simulation::setSubsteps(int n) {
@@ -459,7 +459,7 @@ void Simulation::setSubsteps(int n) {
 void Simulation::adaptSubsteps(bool anywhere) {
     if (params_.model != MODEL_PIPE || (!anywhere && !substepsDue())) return;
     const Totals t = totals();
-    const double cfl = double(t.step_wave) * double(params_.dt) / double(params_.cell_size);
+    const double cfl = double(t.step_wave) * double(params_.time_step) / double(params_.cell_size);
     // The CFL bound is the outflow flux's: without flow, water stands where it falls, and sub-steps
     // would only add rain in smaller float increments (64 sub-steps of 0.09 m onto 1,000 m of
     // standing water lose 2e-5 of the budget to rounding).

@@ -180,7 +180,7 @@ public:
     void recordStep(VkCommandBuffer cmd, GpuTimer* timer = nullptr, bool another_follows = false);
     // Sediment corrections left to the next step's erosion so far (the pipe model).
     long long correctionsCarried() const { return corrections_carried_; }
-    // The pipe model's CFL sub-steps: a step of params().dt runs substeps() sub-steps of dt / n.
+    // The pipe model's CFL sub-steps: a step of params().time_step runs substeps() sub-steps of dt / n.
     // n is chosen from the wave speed of the last step run (totals().step_wave) so that
     // (|v| + sqrt(g d)) dt / (n L) <= CFL_TARGET, at most MAX_SUBSTEPS, once the GPU work is
     // finished. run() chooses it at the start of each block of kSubstepBlock steps (absolute step

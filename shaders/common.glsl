@@ -100,7 +100,7 @@ float rainDepth(ivec2 c) {
     // `precise`: no multiply-add with what the depth is added to. A pipeline without the rain
     // mask (STEP_PARTS) knows mask = 1 and could fuse dt * rate into that add; one with it could
     // not, and the two would round differently.
-    precise float depth = p.dt * p.rain_rate * mask;
+    precise float depth = p.time_step * p.rain_rate * mask;
     return depth;
 }
 // Issue 12: an ocean cell, below the sea's surface and connected to a sea edge below it, i.e. its
@@ -115,7 +115,7 @@ bool isOcean(ivec2 c, float b, float surface) {
 
 float springDepth(ivec2 c) {
     if (!partOn(STEP_SPRINGS, p.spring_count > 0)) return 0.0;
-    precise float depth = p.dt * imageLoad(spring_rate_img, c).r; // precise: as rainDepth
+    precise float depth = p.time_step * imageLoad(spring_rate_img, c).r; // precise: as rainDepth
     return depth;
 }
 float waterAfterSources(ivec2 c) { return imageLoad(water_cur, c).r + rainDepth(c) + springDepth(c); }

@@ -38,13 +38,13 @@ void main() {
         if (!isBase(c, i)) {
             z_new = z_stream;
             if (p.hillslope_diffusion > 0.0) {
-                float kappa = min(p.hillslope_diffusion * p.fluvial_dt / cellArea(), 0.2);
+                float kappa = min(p.hillslope_diffusion * p.fluvial_time_step / cellArea(), 0.2);
                 float lap = neighbourDiff(c + ivec2(-1, 0), z) + neighbourDiff(c + ivec2(1, 0), z) +
                             neighbourDiff(c + ivec2(0, -1), z) + neighbourDiff(c + ivec2(0, 1), z);
                 z_new += kappa * lap;
             }
             if (imageLoad(lake_img, c).r <= 0.0) {
-                float rise = p.uplift_rate * imageLoad(uplift_img, c).r * p.fluvial_dt;
+                float rise = p.uplift_rate * imageLoad(uplift_img, c).r * p.fluvial_time_step;
                 eroded = max(z + rise - z_stream, 0.0);
             }
         }

@@ -45,7 +45,7 @@ void main() {
         imageStore(drainage_img, c, vec4(area));
 
         float z = imageLoad(terrain_cur, c).r;
-        float rise = p.uplift_rate * imageLoad(uplift_img, c).r * p.fluvial_dt;
+        float rise = p.uplift_rate * imageLoad(uplift_img, c).r * p.fluvial_time_step;
         uint code = fluvial_rcv[i];
         a = z + rise;
         if (isBase(c, i)) {
@@ -56,7 +56,7 @@ void main() {
             float dist = length(vec2(rc - c)) * p.cell_size;
             float hardness = clamp(imageLoad(hardness_img, c).r, 0.0, 1.0);
             float k = p.stream_power_k * (1.0 - 0.9 * hardness);
-            float f = k * p.fluvial_dt * pow(area, p.stream_power_m) / pow(dist, p.stream_power_n);
+            float f = k * p.fluvial_time_step * pow(area, p.stream_power_m) / pow(dist, p.stream_power_n);
             bool into_lake = imageLoad(lake_img, rc).r > 0.0;
             float zr = into_lake ? (isOceanCell(r) ? p.sea_level : fromOrdered(fluvial_level[r])) : imageLoad(terrain_cur, rc).r;
             if (p.stream_power_n != 1.0) f *= pow(max((z - zr) / dist, 1e-6), p.stream_power_n - 1.0);

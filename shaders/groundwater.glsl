@@ -40,7 +40,7 @@ float groundwaterTable(float b, float g, float base) {
 // range (four faces move at most half the difference): stable for any K, h and dt.
 float faceCoefficient(float h_a, float h_b) {
     precise float h_face = 0.5 * (h_a + h_b);
-    float dt_sub = p.dt / float(max(p.groundwater_substeps, 1));
+    float dt_sub = p.time_step / float(max(p.groundwater_substeps, 1));
     precise float coef = dt_sub * p.hydraulic_conductivity * h_face / (p.cell_size * p.cell_size);
     return min(coef, 0.125 * p.porosity);
 }

@@ -36,14 +36,14 @@ vec2 erodeCell(inout float b, inout float s, float sin_tilt, vec2 v, float depth
     // below half an ulp of b would otherwise vanish from b but not from s, and soil would drift
     // over thousands of steps). `precise` stops the compiler from folding b - (b - e) into e.
     if (capacity > s) {
-        float e = min(1.0, p.dt * p.dissolve_rate) * (capacity - s) * (1.0 - hardness);
+        float e = min(1.0, p.time_step * p.dissolve_rate) * (capacity - s) * (1.0 - hardness);
         precise float lowered = b - e;
         precise float applied = b - lowered;
         b = lowered;
         s += applied;
         return vec2(applied * cellArea(), 0.0);
     }
-    float dep = min(1.0, p.dt * p.deposit_rate) * (s - capacity);
+    float dep = min(1.0, p.time_step * p.deposit_rate) * (s - capacity);
     precise float raised = b + dep;
     precise float applied = raised - b;
     b = raised;
@@ -75,7 +75,7 @@ vec2 thermalRate(float b, float hardness, float b_n[8]) {
         largest = max(largest, e);
         total += e;
     }
-    if (total > 0.0) rate.x = 0.5 * min(1.0, p.dt * p.thermal_rate) * largest / total;
+    if (total > 0.0) rate.x = 0.5 * min(1.0, p.time_step * p.thermal_rate) * largest / total;
     return rate;
 }
 
@@ -83,7 +83,7 @@ vec2 thermalRate(float b, float hardness, float b_n[8]) {
 // stored depth lost (a sea refilled every step would otherwise round the budget away).
 float evaporate(inout float d) {
     if (p.enable_evaporation == 0) return 0.0;
-    float e = d * min(1.0, p.evaporation_rate * p.dt);
+    float e = d * min(1.0, p.evaporation_rate * p.time_step);
     precise float kept = d - e;
     precise float lost = d - kept;
     d = kept;
@@ -99,7 +99,7 @@ float edgeSediment(ivec2 c, float s) {
     if (c.x == p.width - 1) edge += o[RIGHT];
     if (c.y == 0) edge += o[TOP];
     if (c.y == p.height - 1) edge += o[BOTTOM];
-    return s * min(1.0, p.dt * edge / p.cell_size) * cellArea();
+    return s * min(1.0, p.time_step * edge / p.cell_size) * cellArea();
 }
 
 // Design step 6, semi-Lagrangian transport s(x) = s_e(x - v dt), bilinear, sampled inside the
@@ -107,8 +107,8 @@ float edgeSediment(ivec2 c, float s) {
 // cells of c, which |v| <= L / dt guarantees up to rounding; the clamp only keeps a non-finite
 // velocity from reading outside a tile's ring), the upper corner and the weights.
 void transportFootprint(ivec2 c, vec2 v, out ivec2 lo, out ivec2 hi, out vec2 f) {
-    float px = clamp(float(c.x) - v.x * p.dt / p.cell_size, 0.0, float(p.width - 1));
-    float py = clamp(float(c.y) - v.y * p.dt / p.cell_size, 0.0, float(p.height - 1));
+    float px = clamp(float(c.x) - v.x * p.time_step / p.cell_size, 0.0, float(p.width - 1));
+    float py = clamp(float(c.y) - v.y * p.time_step / p.cell_size, 0.0, float(p.height - 1));
     lo = ivec2(min(int(floor(px)), p.width - 1), min(int(floor(py)), p.height - 1));
     f = vec2(px - float(lo.x), py - float(lo.y));
     lo = clamp(lo, c - 2, c + 1);

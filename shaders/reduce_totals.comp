@@ -30,9 +30,9 @@ void main() {
     double after = slotSum(SLOT_SED_AFTER);
     double drained = slotSum(SLOT_SED_DRAINED);
     totals.max_speed = max(totals.max_speed, float(speed));
-    // p.dt is the sub-step's (gpu/simulation.cpp uploads dt / sub-steps).
+    // p.time_step is the sub-step's (gpu/simulation.cpp uploads dt / sub-steps).
     totals.step_wave = float(wave);
-    totals.max_cfl = max(totals.max_cfl, float(wave * double(p.dt) / double(p.cell_size)));
+    totals.max_cfl = max(totals.max_cfl, float(wave * double(p.time_step) / double(p.cell_size)));
     double target = max(0.0lf, before - drained);
     double scale = after > 0.0lf ? target / after : 1.0lf;
     totals.acc[SLOT_SED_AFTER] += after;

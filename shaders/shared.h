@@ -9,6 +9,7 @@
 namespace alluvium::gpu {
 using uint = uint32_t;
 #endif
+#include "param_table.h"
 
 // Every grid pass runs over tiles of WG_SIZE cells, one invocation per cell (on CPU drivers the
 // pipe step's three passes with sums take SUM_ROWS cells each, shaders/partials.glsl), and
@@ -191,105 +192,16 @@ using uint = uint32_t;
 #define NEIGHBOURS_ROTATED 1
 #define NEIGHBOURS_MOORE 2
 
-// Everything a step reads, in SI units (the table in gpu/params.h converts from its units).
+// Everything a step reads, in SI units: a field per row of param_table.h (parameters with a
+// block, and the fields the engine fills), in the rows' order.
+#define ALLUVIUM_BLOCK_MEMBER_Float(name) float name;
+#define ALLUVIUM_BLOCK_MEMBER_Int(name) int name;
+#define ALLUVIUM_BLOCK_MEMBER_None(name)
+#define ALLUVIUM_BLOCK_PARAM(name, group, def, lo, hi, unit, to_si, kind, block, meaning)          \
+    ALLUVIUM_BLOCK_MEMBER_##block(name)
+#define ALLUVIUM_BLOCK_ENGINE(type, name, meaning) type name;
 struct SimParams {
-    int width;  // cells
-    int height; // cells
-    int group_count_x;    // the grid passes' workgroups across (WG_X cells each) and down
-    int group_count_y;
-    int rain_uniform;     // 1: the rain mask is 1 everywhere (the passes skip reading it)
-    float cell_size;  // L (m)
-    float dt;         // s
-    float gravity;    // m/s^2
-    int edge_mode;    // EDGE_CLOSED or EDGE_OPEN
-    float rain_rate;  // m/s of water depth
-    float evaporation_rate; // 1/s
-    float flux_damping;     // 1/s, linear drag on face speeds
-    float manning_n;        // s/m^(1/3)
-    float dry_depth;        // m: shallower water is treated as dry
-    float sediment_capacity; // Kc (s)
-    float capacity_depth;   // m: capacity scales with min(1, d / capacity_depth); 0 = off
-    float min_tilt;         // lower bound of sin(tilt) in the capacity
-    float dissolve_rate;    // Ks (1/s)
-    float deposit_rate;     // Kd (1/s)
-    float thermal_rate;     // 1/s
-    float talus_angle;      // rad, soft ground
-    float talus_hardness_gain; // rad added at hardness 1
-    int enable_flow;
-    int enable_erosion;
-    int enable_transport;
-    int enable_thermal;
-    int enable_evaporation;
-    int spring_count;     // > 0: the spring_rate image holds their sources
-    int record_maps;      // 1: accumulate the wear (erosion, deposition) and flow maps
-    int model;            // MODEL_*
-    float talus_slope;       // thermal model: stable slope (m/m)
-    float olsen_talus_slope; // olsen model: flatten at or below this slope (m/m)
-    float talus_fraction;    // thermal/olsen: fraction of the excess moved per step
-    int talus_neighbourhood; // NEIGHBOURS_*
-    float musgrave_rain_amount;   // m of water per rain event
-    int musgrave_rain_interval;   // steps between rain events
-    float musgrave_capacity;      // Kc: sediment carried per unit of water moved
-    float musgrave_softness;      // Ks
-    float musgrave_deposition;    // Kd
-    float musgrave_evaporation;   // fraction of the water lost per step
-    float simple_rain_amount;     // m of water per step
-    float simple_solubility;      // ground dissolved per unit of water per step
-    float simple_evaporation;     // fraction of the water lost per step
-    float simple_capacity;        // sediment a unit of water holds
-    int particle_count;           // droplets per step (one invocation each)
-    // (particles model parameters follow)
-    int particle_variant;         // PARTICLES_MASS_TRANSFER (seed 002) or PARTICLES_CAPACITY (seed 000)
-    uint particle_seed;           // droplet RNG seed (the run's --seed)
-    int particle_lifetime;        // iterations a droplet lives at most
-    float particle_time_step;     // droplet time step (seed 002's dt; time is dimensionless)
-    float particle_density;       // inertia: acceleration = normal / (volume density)
-    float particle_friction;      // speed *= 1 - dt friction per iteration
-    float particle_evaporation;   // volume *= 1 - dt evap (mass transfer); -= dt evap volume0 (capacity)
-    float particle_deposition;    // mass-transfer rate (seed 002) / Kd fraction (seed 000)
-    float particle_softness;      // Ks fraction (capacity variant)
-    float particle_capacity;      // Kc scale of the equilibrium / capacity
-    float particle_volume;        // initial volume
-    float particle_min_volume;    // a droplet below this volume dies
-    // (fluvial model)
-    float uplift_rate;            // U (m/s), times the uplift map
-    float stream_power_k;         // K (m^(1-2m)/s), times (1 - hardness)
-    float stream_power_m;         // area exponent m
-    float stream_power_n;         // slope exponent n (n = 1 exact implicit; else linearised)
-    float hillslope_diffusion;    // D (m^2/s), explicit, capped at its stability limit
-    float fluvial_dt;             // s per iteration (geological time)
-    int fluvial_outlets;          // OUTLET_* bits: the sides that are base level
-    int fluvial_flat_rounds;      // most rounds across flats per iteration (a safety bound)
-    float fluvial_deposition;     // G: a cell keeps G cell_area / A of the sediment passing it
-    int fluvial_tile_order;       // tests: 0 the natural order of tiles and list chunks; 1 reversed; 2 strided
-    int fluvial_job_row;          // tests: workgroups per row of a job's dispatch (0: JOB_ROW_GROUPS)
-    // (groundwater: the pipe model)
-    int enable_groundwater;
-    float infiltration_rate;      // m/s of depth, limited by the free pore space
-    float porosity;               // fraction of the ground's volume that holds water
-    float hydraulic_conductivity; // K (m/s)
-    int groundwater_substeps;     // flow sub-steps per step (from the parameters, <= GROUNDWATER_MAX_SUBSTEPS)
-    // (the sea)
-    int enable_sea;
-    float sea_level;              // m (the mean; the step's surface with the tide is pc.sea_surface)
-    float tide_amplitude;         // m
-    float tide_period;            // s
-    float sea_damping;            // 1/s: the flow's speed decays at this rate in ocean cells
-    // (the equilibrium water table, seed 003)
-    float table_tension_air;      // m^2: surface tension where the table is above the ground (lakes)
-    float table_tension_ground;   // m^2: ... inside the ground
-    float table_internal;         // m of head: penalty per metre of water in the pores
-    float table_gravity;          // gravity's weight (1: full)
-    float table_capillarity;      // m of head: capillary pull beside free water
-    float lake_evaporation;       // fluvial model: m/s of depth evaporating from lakes (0: lakes fill to their spill)
-    float fluvial_rainfall;       // fluvial model: m/s of rain (times the rain mask) that lakes balance against it
-    int tile_count_x;             // fluvial model: its FLUVIAL_TILE^2 tiles across and down
-    int tile_count_y;
-    // The step's sums on CPU drivers (SPEC_SUBGROUP_PARTIALS): partials per workgroup and slot
-    // (the subgroups of a tile of one cell per invocation; 1 elsewhere), and where in partials[] they start (reduce_subgroups.comp
-    // folds them into the fold's first level).
-    int partials_per_group;
-    int subgroup_partials_at;
+    ALLUVIUM_PARAMETER_BLOCK(ALLUVIUM_BLOCK_PARAM, ALLUVIUM_BLOCK_ENGINE)
 };
 
 // Per dispatch, in push constants (changes every step, unlike SimParams).

@@ -79,7 +79,7 @@ vec2 face(Line l, int i) {
 
 float friction(float U, float hf) {
     float n2 = p.manning_n * p.manning_n;
-    return U / (1.0 + p.dt * (p.flux_damping + p.gravity * n2 * abs(U) / pow(hf, 4.0 / 3.0)));
+    return U / (1.0 + p.time_step * (p.flux_damping + p.gravity * n2 * abs(U) / pow(hf, 4.0 / 3.0)));
 }
 
 // The interior face between local cells i-1 and i (i = 2 or 3) before friction: (U', h), its
@@ -98,7 +98,7 @@ vec2 interiorFaceDrive(Line l, int i) {
     float adv = 0.0;
     adv = wet && qa > 0.0 && U >= 0.0 ? adv + adv_a : adv;
     adv = wet && qe < 0.0 && U <= 0.0 ? adv + adv_e : adv;
-    float Un = U + p.dt * (acc - adv);
+    float Un = U + p.time_step * (acc - adv);
     return vec2(Un, Un > 0.0 ? da : de);
 }
 
@@ -108,7 +108,7 @@ vec2 interiorFaceDrive(Line l, int i) {
 vec2 edgeDrive(Line l, int dir) {
     float dc = l.d[2];
     float drop = partOn(STEP_SEA, p.enable_sea != 0) ? min(dc, l.eta[2] - pc.sea_surface) : dc;
-    return vec2(l.w[2][dir] + p.dt * p.gravity * drop / p.cell_size, dc);
+    return vec2(l.w[2][dir] + p.time_step * p.gravity * drop / p.cell_size, dc);
 }
 
 // The outflow speed of the cell toward one side (toward -axis: `sign` -1; the face's speed is
@@ -147,7 +147,7 @@ void main() {
         // Limiter (K of the design): the volume leaving in one step, dt * L * d * sum(w), may not
         // exceed the cell's water L^2 d, i.e. sum(w) <= L / dt.
         float sum = o.x + o.y + o.z + o.w;
-        if (sum * p.dt > p.cell_size) o *= p.cell_size / (sum * p.dt);
+        if (sum * p.time_step > p.cell_size) o *= p.cell_size / (sum * p.time_step);
     }
     storeOutflowNext(c, o);
 }

@@ -35,7 +35,7 @@ void main() {
             precise float seeped_out = g - g_seeped;
             g = g_seeped;
             d += seeped_out;
-            float soak = min(min(d, p.dt * p.infiltration_rate), max(capacity - g, 0.0));
+            float soak = min(min(d, p.time_step * p.infiltration_rate), max(capacity - g, 0.0));
             precise float g_soaked = g + soak;
             precise float in_ = g_soaked - g;
             g = g_soaked;
@@ -61,12 +61,12 @@ void main() {
             seep = 0.0; // no spring drawn in the sea
             // The open sea absorbs currents (a sponge layer): without it a pinned, frictionless
             // sea would slosh on for ever, and rivers' jets would cross it.
-            storeOutflowNext(c, loadOutflowNext(c) * exp(-p.sea_damping * p.dt));
+            storeOutflowNext(c, loadOutflowNext(c) * exp(-p.sea_damping * p.time_step));
         }
         imageStore(water_next, c, vec4(d));
         if (groundwater) {
             imageStore(groundwater_img, c, vec4(g));
-            imageStore(seepage_img, c, vec4(seep / p.dt));
+            imageStore(seepage_img, c, vec4(seep / p.time_step));
             imageStore(water_table_img, c, vec4(groundwaterTable(b, g, base)));
         }
         float area = cellArea();

@@ -46,7 +46,7 @@ float[PARTIALS_MAX] updateCell(ivec2 c) {
         float from_top = discharge(c + ivec2(0, -1), BOTTOM), from_bottom = discharge(c + ivec2(0, 1), TOP);
         float in_sum = from_left + from_right + from_top + from_bottom;
         float out_sum = d * (o.x + o.y + o.z + o.w);
-        float d_new = max(0.0, d + p.dt * (in_sum - out_sum) / p.cell_size);
+        float d_new = max(0.0, d + p.time_step * (in_sum - out_sum) / p.cell_size);
         imageStore(water_mid_img, c, vec4(d_new));
         if (partOn(STEP_OPEN_EDGES, p.edge_mode == EDGE_OPEN)) {
             float edge = 0.0;
@@ -54,7 +54,7 @@ float[PARTIALS_MAX] updateCell(ivec2 c) {
             if (c.x == p.width - 1) edge += o[RIGHT];
             if (c.y == 0) edge += o[TOP];
             if (c.y == p.height - 1) edge += o[BOTTOM];
-            drained = p.dt * p.cell_size * d * edge;
+            drained = p.time_step * p.cell_size * d * edge;
         }
 
         vec2 v = vec2(0.0);
@@ -67,12 +67,12 @@ float[PARTIALS_MAX] updateCell(ivec2 c) {
             v = vec2(qx, qy) / mean_depth;
             float speed = length(v);
             wave += speed;
-            float cap = p.cell_size / p.dt;
+            float cap = p.cell_size / p.time_step;
             if (speed > cap) v *= cap / speed;
             speed_out = min(speed, cap);
             if (partOn(STEP_MAPS, p.record_maps != 0)) {
                 float flow = imageLoad(flow_img, c).r;
-                imageStore(flow_img, c, vec4(flow + speed_out * mean_depth * p.cell_size * p.dt));
+                imageStore(flow_img, c, vec4(flow + speed_out * mean_depth * p.cell_size * p.time_step));
             }
         }
         imageStore(velocity_img, c, vec4(v, 0.0, 0.0));

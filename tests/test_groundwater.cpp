@@ -39,7 +39,7 @@ gpu::SimParams groundwaterParams(int w, int h, uint32_t seed) {
     p.porosity = 0.3f;
     p.infiltration_rate = 0.5f; // m/s: limited by the water and the pore space as often as not
     p.hydraulic_conductivity = 0.4f;
-    p.dt = 0.3f;
+    p.time_step = 0.3f;
     p.groundwater_substeps = 2;
     p.enable_sea = 1;
     p.sea_level = 6.5f;

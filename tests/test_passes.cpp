@@ -93,7 +93,7 @@ TEST_P(PassTest, WaterVelocity) {
 // Pass 3 (fused, and the three direct passes of CPU drivers) and pass 4: erosion/deposition,
 // transport, thermal erosion, evaporation, the fold of the sums and the sediment correction.
 TEST_P(PassTest, ErosionTransportThermalEvaporation) {
-    params.dt = 0.35f; // displacements up to ~1 cell, so the bilinear stencil is exercised
+    params.time_step = 0.35f; // displacements up to ~1 cell, so the bilinear stencil is exercised
     params.record_maps = 1;
     for (gpu::PipePasses variant : {gpu::PipePasses::Fused, gpu::PipePasses::Direct}) {
         SCOPED_TRACE(gpu::pipePassesName(variant));
@@ -238,7 +238,7 @@ TEST_F(FoldTest, PassesWithRowsLeaveNoStalePartial) {
         return sim.totals();
     };
     const gpu::Totals fresh = run(false), after = run(true);
-    const double rain = double(w) * h * double(defaultParams(w, h).dt) * 1.0;
+    const double rain = double(w) * h * double(defaultParams(w, h).time_step) * 1.0;
     EXPECT_LE(relativeError(fresh.acc[SLOT_RAIN], rain), 1e-6); // rain_rate dt per cell of 1 m^2
     EXPECT_EQ(after.acc[SLOT_RAIN], fresh.acc[SLOT_RAIN]);
     EXPECT_GT(fresh.max_speed, 0.0f);

@@ -223,7 +223,7 @@ TEST_F(StepTest, SubstepsAreStepsOfAShorterTimeStep) {
     params[Param::edge_mode] = EDGE_OPEN;
     const gpu::SimParams p = toSimParams(params, s.w, s.h);
     gpu::SimParams p_sub = p;
-    p_sub.dt = p.dt / 3.0f; // what the sub-steps' shaders see
+    p_sub.time_step = p.time_step / 3.0f; // what the sub-steps' shaders see
     auto stepped = makeSim(ctx(), s, p);
     auto fine = makeSim(ctx(), s, p_sub);
     stepped->setSubsteps(3);

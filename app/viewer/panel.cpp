@@ -259,15 +259,18 @@ void brush(ViewerState& s) {
 // [SECTION] parameters (the table)
 
 void parameters(ViewerState& s) {
-    const auto& table = paramTable();
-    std::vector<std::string> groups;
-    for (const ParamInfo& p : table)
-        if (std::find(groups.begin(), groups.end(), p.group) == groups.end()) groups.push_back(p.group);
-    for (const std::string& group : groups) {
-        if (!ImGui::TreeNode(group.c_str())) continue;
-        for (int i = 0; i < kParamCount; ++i) {
-            const ParamInfo& info = table[size_t(i)];
-            if (group != info.group) continue;
+    std::string open_group;
+    bool open = false;
+    for (Param param : paramsByGroup()) {
+        const ParamInfo& info = paramInfo(param);
+        if (info.group != open_group) {
+            if (open) ImGui::TreePop();
+            open_group = info.group;
+            open = ImGui::TreeNode(info.group);
+        }
+        if (!open) continue;
+        {
+            const int i = static_cast<int>(param);
             double& value = s.params.values[size_t(i)];
             const std::string help = std::string(info.unit) + (info.unit[0] ? ": " : "") + info.meaning;
             bool changed = false;
@@ -276,14 +279,7 @@ void parameters(ViewerState& s) {
                 changed = ImGui::Checkbox(info.name, &on);
                 value = on ? 1.0 : 0.0;
             } else if (info.kind == 'e') {
-                std::vector<std::string> names;
-                std::string unit = info.unit;
-                for (size_t start = 0;;) {
-                    const size_t bar = unit.find('|', start);
-                    names.push_back(unit.substr(start, bar - start));
-                    if (bar == std::string::npos) break;
-                    start = bar + 1;
-                }
+                const std::vector<std::string> names = choiceNames(info);
                 int index = static_cast<int>(value);
                 if (ImGui::BeginCombo(info.name, names[size_t(std::clamp(index, 0, int(names.size()) - 1))].c_str())) {
                     for (int k = 0; k < int(names.size()); ++k)
@@ -303,8 +299,8 @@ void parameters(ViewerState& s) {
             tooltip(help.c_str());
             if (changed) s.params_dirty = true;
         }
-        ImGui::TreePop();
     }
+    if (open) ImGui::TreePop();
 }
 
 // [SECTION] groundwater and the equilibrium water table

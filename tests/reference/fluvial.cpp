@@ -291,7 +291,7 @@ std::vector<double> fluvialErode(const FluvialGrid& g, const FluvialInputs& in, 
                                  const gpu::SimParams& p) {
     const size_t n = rcv.size();
     const std::vector<float>& z = *in.z;
-    const double dt = p.fluvial_dt, L = p.cell_size;
+    const double dt = p.fluvial_time_step, L = p.cell_size;
     std::vector<double> out(n);
     const std::vector<uint32_t> order = upstreamOrder(rcv);
     for (uint32_t i : order) {

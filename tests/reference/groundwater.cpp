@@ -20,7 +20,7 @@ int substeps(const gpu::SimParams& p) {
 }
 
 double faceCoefficient(const gpu::SimParams& p, double h_a, double h_b) {
-    const double dt_sub = double(p.dt) / substeps(p);
+    const double dt_sub = double(p.time_step) / substeps(p);
     const double coef =
         dt_sub * p.hydraulic_conductivity * 0.5 * (h_a + h_b) / (double(p.cell_size) * p.cell_size);
     return std::min(coef, 0.125 * p.porosity);
@@ -74,7 +74,7 @@ void waterExchange(State& s, const gpu::SimParams& p, double surface, Sums& sums
             seep = std::max(g - capacity, 0.0);
             g -= seep;
             d += seep;
-            const double soak = std::min(std::min(d, double(p.dt) * p.infiltration_rate),
+            const double soak = std::min(std::min(d, double(p.time_step) * p.infiltration_rate),
                                          std::max(capacity - g, 0.0));
             g += soak;
             d -= soak;
@@ -94,12 +94,12 @@ void waterExchange(State& s, const gpu::SimParams& p, double surface, Sums& sums
             sums[SLOT_SEA_OUT] += out * area;
             seep = 0.0;
             for (double& w : s.outflow[i])
-                w *= std::exp(-double(p.sea_damping) * p.dt);
+                w *= std::exp(-double(p.sea_damping) * p.time_step);
         }
         s.water[i] = d;
         s.groundwater[i] = g;
         if (groundwater) {
-            s.seepage[i] = seep / p.dt;
+            s.seepage[i] = seep / p.time_step;
             s.water_table[i] = g < capacity ? base + g / p.porosity : b;
         }
     }

@@ -73,7 +73,7 @@ struct FluxGrid {
     // Implicit friction: linear drag plus Manning, over the upwind depth hf.
     double friction(double U, double hf) const {
         const double n2 = double(p.manning_n) * p.manning_n;
-        return U / (1.0 + p.dt * (p.flux_damping + p.gravity * n2 * std::abs(U) /
+        return U / (1.0 + p.time_step * (p.flux_damping + p.gravity * n2 * std::abs(U) /
                                                        std::pow(hf, 4.0 / 3.0)));
     }
 
@@ -95,7 +95,7 @@ struct FluxGrid {
             if (qa > 0.0 && U >= 0.0) adv += qa / hm * (U - fu.U) / p.cell_size;
             if (qe < 0.0 && U <= 0.0) adv += qe / hm * (fd.U - U) / p.cell_size;
         }
-        double Un = U + p.dt * (acc - adv);
+        double Un = U + p.time_step * (acc - adv);
         const double hf = Un > 0.0 ? da : de;
         if (hf <= p.dry_depth) return 0.0;
         return friction(Un, hf);
@@ -106,7 +106,7 @@ struct FluxGrid {
         const double dc = d(x, y);
         if (dc <= p.dry_depth || sea(x, y)) return 0.0;
         const double drop = p.enable_sea ? std::min(dc, eta(x, y) - sea_surface) : dc;
-        const double Un = w(x, y)[dir] + p.dt * double(p.gravity) * drop / p.cell_size;
+        const double Un = w(x, y)[dir] + p.time_step * double(p.gravity) * drop / p.cell_size;
         return std::max(0.0, friction(Un, dc));
     }
 };
@@ -125,13 +125,13 @@ void sources(State& s, const gpu::SimParams& p, const std::vector<Spring>& sprin
     for (int y = 0; y < s.h; ++y)
         for (int x = 0; x < s.w; ++x) {
             const size_t i = s.index(x, y);
-            const double rain = double(p.dt) * p.rain_rate * s.rain_mask[i];
+            const double rain = double(p.time_step) * p.rain_rate * s.rain_mask[i];
             s.water[i] += rain;
             add(sums, SLOT_RAIN, rain * area);
             for (const Spring& sp : springs) {
                 const double dx = (x + 0.5) - sp.x, dy = (y + 0.5) - sp.y;
                 if (dx * dx + dy * dy <= sp.radius * sp.radius) {
-                    const double v = double(p.dt) * sp.rate_per_cell / area;
+                    const double v = double(p.time_step) * sp.rate_per_cell / area;
                     s.water[i] += v;
                     add(sums, SLOT_SPRING, v * area);
                 }
@@ -158,8 +158,8 @@ std::vector<Vec4> outflowFlux(const State& s, const gpu::SimParams& p) {
             // Limiter: the volume leaving in one step, dt * L * d * sum(w), may not exceed the
             // cell's water L^2 d, i.e. sum(w) <= L / dt.
             const double sum = o[0] + o[1] + o[2] + o[3];
-            if (sum * p.dt > p.cell_size) {
-                const double k = p.cell_size / (sum * p.dt);
+            if (sum * p.time_step > p.cell_size) {
+                const double k = p.cell_size / (sum * p.time_step);
                 for (double& v : o) v *= k;
             }
             out[s.index(x, y)] = o;
@@ -181,14 +181,14 @@ std::vector<double> waterUpdate(const State& s, const std::vector<Vec4>& w,
             if (y < s.h - 1) in += s.water[s.index(x, y + 1)] * w[s.index(x, y + 1)][TOP];
             const Vec4& o = w[i];
             const double out = s.water[i] * (o[0] + o[1] + o[2] + o[3]);
-            next[i] = std::max(0.0, s.water[i] + p.dt * (in - out) / p.cell_size);
+            next[i] = std::max(0.0, s.water[i] + p.time_step * (in - out) / p.cell_size);
             if (open) {
                 double edge = 0.0;
                 if (x == 0) edge += o[LEFT];
                 if (x == s.w - 1) edge += o[RIGHT];
                 if (y == 0) edge += o[TOP];
                 if (y == s.h - 1) edge += o[BOTTOM];
-                add(sums, SLOT_DRAINED_WATER, double(p.dt) * p.cell_size * s.water[i] * edge);
+                add(sums, SLOT_DRAINED_WATER, double(p.time_step) * p.cell_size * s.water[i] * edge);
             }
         }
     return next;
@@ -220,14 +220,14 @@ std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& w,
             // Nothing crosses more than a cell per step: cap |v| at L / dt.
             const double speed = std::sqrt(u * u + vv * vv);
             max_wave = std::max(max_wave, gravity_wave + speed);
-            const double cap = double(p.cell_size) / p.dt;
+            const double cap = double(p.cell_size) / p.time_step;
             if (speed > cap) {
                 u *= cap / speed;
                 vv *= cap / speed;
             }
             v[i] = {u, vv};
             max_speed = std::max(max_speed, std::min(speed, cap));
-            if (p.record_maps) s.flow[i] += std::min(speed, cap) * mean_depth * p.cell_size * p.dt;
+            if (p.record_maps) s.flow[i] += std::min(speed, cap) * mean_depth * p.cell_size * p.time_step;
         }
     sums[SLOT_MAX_SPEED] = std::max(sums[SLOT_MAX_SPEED], max_speed);
     sums[SLOT_MAX_WAVE] = std::max(sums[SLOT_MAX_WAVE], max_wave);
@@ -260,7 +260,7 @@ void erosionDeposition(State& s, const gpu::SimParams& p, Sums& sums) {
             // rounded to float, modelled here on the float value of b.
             const double bf = storedAsFloat(s.terrain[i]);
             if (capacity > sed) {
-                const double e = std::min(1.0, double(p.dt) * p.dissolve_rate) * (capacity - sed) *
+                const double e = std::min(1.0, double(p.time_step) * p.dissolve_rate) * (capacity - sed) *
                                  (1.0 - s.hardness[i]);
                 const double applied = bf - storedAsFloat(bf - e);
                 s.terrain[i] -= applied;
@@ -268,7 +268,7 @@ void erosionDeposition(State& s, const gpu::SimParams& p, Sums& sums) {
                 if (p.record_maps) s.wear[i][0] += applied;
                 add(sums, SLOT_ERODED, applied * area);
             } else {
-                const double dep = std::min(1.0, double(p.dt) * p.deposit_rate) * (sed - capacity);
+                const double dep = std::min(1.0, double(p.time_step) * p.deposit_rate) * (sed - capacity);
                 const double applied = storedAsFloat(bf + dep) - bf;
                 s.terrain[i] += applied;
                 s.sediment[i] = std::max(0.0, s.sediment[i] - applied);
@@ -292,8 +292,8 @@ std::vector<double> sedimentTransport(const State& s, const gpu::SimParams& p, S
             const size_t i = s.index(x, y);
             // Semi-Lagrangian: s(x) = s(x - v dt), bilinear, positions clamped to the grid.
             const Vec2& v = s.velocity[i];
-            const double px = std::clamp(x - v[0] * p.dt / p.cell_size, 0.0, double(s.w - 1));
-            const double py = std::clamp(y - v[1] * p.dt / p.cell_size, 0.0, double(s.h - 1));
+            const double px = std::clamp(x - v[0] * p.time_step / p.cell_size, 0.0, double(s.w - 1));
+            const double py = std::clamp(y - v[1] * p.time_step / p.cell_size, 0.0, double(s.h - 1));
             const int x0 = std::min(static_cast<int>(std::floor(px)), s.w - 1);
             const int y0 = std::min(static_cast<int>(std::floor(py)), s.h - 1);
             const int x1 = std::min(x0 + 1, s.w - 1), y1 = std::min(y0 + 1, s.h - 1);
@@ -310,7 +310,7 @@ std::vector<double> sedimentTransport(const State& s, const gpu::SimParams& p, S
                 if (x == s.w - 1) edge += o[RIGHT];
                 if (y == 0) edge += o[TOP];
                 if (y == s.h - 1) edge += o[BOTTOM];
-                add(sums, SLOT_SED_DRAINED, s.sediment[i] * std::min(1.0, double(p.dt) * edge / p.cell_size) * area);
+                add(sums, SLOT_SED_DRAINED, s.sediment[i] * std::min(1.0, double(p.time_step) * edge / p.cell_size) * area);
             }
         }
     return next;
@@ -349,7 +349,7 @@ void thermalOutflow(State& s, const gpu::SimParams& p) {
                 // Move half the largest excess (times the rate), shared in proportion to the
                 // excess toward each lower neighbour: never overshoots the talus slope.
                 if (total > 0.0) {
-                    const double moved = 0.5 * std::min(1.0, double(p.dt) * p.thermal_rate) * largest;
+                    const double moved = 0.5 * std::min(1.0, double(p.time_step) * p.thermal_rate) * largest;
                     for (size_t k = 0; k < 4; ++k) axis[k] = moved * excess[k] / total;
                     for (size_t k = 0; k < 4; ++k) diag[k] = moved * excess[k + 4] / total;
                 }
@@ -386,7 +386,7 @@ void thermalGather(State& s) {
 void evaporation(State& s, const gpu::SimParams& p, Sums& sums) {
     if (!p.enable_evaporation) return;
     const double area = double(p.cell_size) * p.cell_size;
-    const double k = std::min(1.0, double(p.evaporation_rate) * p.dt);
+    const double k = std::min(1.0, double(p.evaporation_rate) * p.time_step);
     for (double& d : s.water) {
         const double e = d * k;
         d -= e;
@@ -467,7 +467,7 @@ double step(State& s, const gpu::SimParams& p, const std::vector<Spring>& spring
     erosionTransportThermalEvaporation(s, p, sed);
     waterExchange(s, p, seaSurface(p, s.time), sed); // issue 12 (groundwater.cpp)
     groundwaterFlow(s, p);
-    s.time += p.dt;
+    s.time += p.time_step;
     const double scale = sedimentScale(sed);
     for (double& v : s.sediment) v *= scale;
     for (size_t slot = 0; slot < sums.size(); ++slot)

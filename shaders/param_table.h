@@ -1,0 +1,196 @@
+// The parameter table and the parameter block the passes read, in one list that GLSL and C++
+// both expand (shared.h declares `struct SimParams` from it; gpu/params.h the table the CLI's
+// --set, presets and the viewer's panel read). A parameter is one P row here plus its use in a
+// shader: its block field, conversion to SI and place in the panel follow from the row.
+//
+// P(name, group, default, min, max, unit, to_si, kind, block, meaning): a parameter
+//   group   where the panel and `alluvium params` list it
+//   default, min, max  in the table's unit
+//   to_si   the factor from the table's unit to the SI value the shaders read (mm/s -> m/s)
+//   kind    Number; Switch (on/off: 0 or 1); Choice: the unit lists the names, "closed|open",
+//           the value is the name's index; a name may give its block value ("left=1")
+//   block   Float (value x to_si), Int (rounded; a choice's value), None (read by the host only)
+// E(type, name, meaning): a field of the block the engine fills (grid size, workgroups, ...)
+//
+// The rows are in the block's order, which is also the order of the bytes the state digest
+// hashes (gpu/snapshot.h): a new row goes where its block field should be; the listings group
+// the rows by `group`. Every field of the block is 4 bytes, so std430 and C++ agree member for
+// member.
+#ifndef ALLUVIUM_PARAM_TABLE_H
+#define ALLUVIUM_PARAM_TABLE_H
+
+// clang-format off
+#define ALLUVIUM_PARAMETER_BLOCK(P, E) \
+    E(int, width, "cells") \
+    E(int, height, "cells") \
+    E(int, group_count_x, "the grid passes' workgroups across (WG_X cells each)") \
+    E(int, group_count_y, "... and down") \
+    E(int, rain_uniform, "1: the rain mask is 1 everywhere (the passes skip reading it)") \
+    P(cell_size, "grid", 4.0, 0.1, 1000.0, "m", 1.0, Number, Float, \
+      "width of one grid cell") \
+    P(time_step, "grid", 0.1, 0.001, 0.5, "s", 1.0, Number, Float, \
+      "simulated seconds per step") \
+    P(gravity, "flow", 9.81, 0.1, 100.0, "m/s^2", 1.0, Number, Float, \
+      "gravitational acceleration") \
+    P(edge_mode, "grid", 1, 0, 1, "closed|open", 1.0, Choice, Int, \
+      "closed: edges are walls; open: water and sediment leave over the edges and are counted") \
+    P(rain_rate, "sources", 0.5, 0.0, 50.0, "mm/s", 1e-3, Number, Float, \
+      "rain falling on every cell, times the rain mask") \
+    P(evaporation_rate, "evaporation", 0.005, 0.0, 1.0, "1/s", 1.0, Number, Float, \
+      "fraction of the water depth that evaporates per second") \
+    P(flux_damping, "flow", 0.0, 0.0, 10.0, "1/s", 1.0, Number, Float, \
+      "linear drag on the flow through each cell face") \
+    P(manning_n, "flow", 0.03, 0.0, 0.2, "s/m^(1/3)", 1.0, Number, Float, \
+      "bed roughness (Manning): slows thin and fast water") \
+    P(dry_depth, "flow", 1e-4, 1e-7, 0.1, "m", 1.0, Number, Float, \
+      "water shallower than this does not flow out and has no velocity") \
+    P(sediment_capacity, "erosion", 0.2, 0.0, 10.0, "s", 1.0, Number, Float, \
+      "Kc: sediment a unit of speed can carry, C = Kc max(sin tilt, min_tilt) |v|") \
+    P(capacity_depth, "erosion", 0.05, 0.0, 10.0, "m", 1.0, Number, Float, \
+      "water shallower than this carries proportionally less (0 = no depth limit)") \
+    P(min_tilt, "erosion", 0.05, 0.0, 1.0, "", 1.0, Number, Float, \
+      "lower bound of sin(tilt) so flat ground still erodes a little") \
+    P(dissolve_rate, "erosion", 0.3, 0.0, 10.0, "1/s", 1.0, Number, Float, \
+      "Ks: how fast ground dissolves when the water carries less than its capacity") \
+    P(deposit_rate, "erosion", 0.3, 0.0, 10.0, "1/s", 1.0, Number, Float, \
+      "Kd: how fast sediment settles when the water carries more than its capacity") \
+    P(thermal_rate, "thermal", 0.5, 0.0, 10.0, "1/s", 1.0, Number, Float, \
+      "how fast material above the talus angle slides down") \
+    P(talus_angle, "thermal", 33.0, 1.0, 89.0, "deg", 0.017453292519943295, Number, Float, \
+      "steepest stable slope of soft ground (hardness 0)") \
+    P(talus_hardness_gain, "thermal", 40.0, 0.0, 88.0, "deg", 0.017453292519943295, Number, Float, \
+      "talus angle added at hardness 1 (rock stands steeper); capped at 89 deg") \
+    P(enable_flow, "flow", 1, 0, 1, "", 1.0, Switch, Int, \
+      "run the outflow-flux and water-update passes") \
+    P(enable_erosion, "erosion", 1, 0, 1, "", 1.0, Switch, Int, \
+      "run the erosion/deposition pass") \
+    P(enable_transport, "transport", 1, 0, 1, "", 1.0, Switch, Int, \
+      "carry suspended sediment with the water (semi-Lagrangian)") \
+    P(enable_thermal, "thermal", 1, 0, 1, "", 1.0, Switch, Int, \
+      "run thermal erosion (two passes)") \
+    P(enable_evaporation, "evaporation", 1, 0, 1, "", 1.0, Switch, Int, \
+      "run the evaporation pass") \
+    E(int, spring_count, "> 0: the spring_rate image holds their sources") \
+    P(record_maps, "maps", 0, 0, 1, "", 1.0, Switch, Int, \
+      "accumulate the erosion, deposition and flow maps each step (24 more bytes per cell and step; run --out-maps, --save-session and the viewer turn it on)") \
+    E(int, model, "MODEL_*") \
+    P(talus_slope, "thermal model", 0.6, 0.01, 10.0, "m/m", 1.0, Number, Float, \
+      "thermal model: steepest stable slope (rise over run); steeper ground slides") \
+    P(olsen_talus_slope, "olsen model", 0.5, 0.01, 10.0, "m/m", 1.0, Number, Float, \
+      "olsen model: ground at or below this slope is flattened, steeper cliffs stay") \
+    P(talus_fraction, "thermal model", 0.5, 0.01, 1.0, "", 1.0, Number, Float, \
+      "thermal/olsen models: fraction of the excess moved per step (Olsen's c)") \
+    P(talus_neighbourhood, "thermal model", 2, 0, 2, "von_neumann|rotated|moore", 1.0, Choice, Int, \
+      "thermal/olsen models: the 4 axis neighbours, the 4 diagonal ones (seed 001: leaves diagonal streaks), or all 8") \
+    P(musgrave_rain_amount, "musgrave model", 0.01, 0.0, 1.0, "m", 1.0, Number, Float, \
+      "musgrave model: water added to every cell at each rain event") \
+    P(musgrave_rain_interval, "musgrave model", 5, 1, 1000, "steps", 1.0, Number, Int, \
+      "musgrave model: steps between rain events (rain frequency)") \
+    P(musgrave_capacity, "musgrave model", 0.05, 0.0, 10.0, "m/m", 1.0, Number, Float, \
+      "musgrave model: Kc, sediment carried per metre of water moved") \
+    P(musgrave_softness, "musgrave model", 0.3, 0.0, 1.0, "", 1.0, Number, Float, \
+      "musgrave model: Ks, fraction of the missing capacity dissolved from the ground") \
+    P(musgrave_deposition, "musgrave model", 0.1, 0.0, 1.0, "", 1.0, Number, Float, \
+      "musgrave model: Kd, fraction of the excess sediment deposited per step") \
+    P(musgrave_evaporation, "musgrave model", 0.02, 0.0, 1.0, "1/step", 1.0, Number, Float, \
+      "musgrave model: fraction of the water that evaporates per step") \
+    P(simple_rain_amount, "simple model", 0.01, 0.0, 1.0, "m", 1.0, Number, Float, \
+      "simple model: water added to every cell per step (seed 001: Kr)") \
+    P(simple_solubility, "simple model", 0.01, 0.0, 1.0, "m/m", 1.0, Number, Float, \
+      "simple model: ground dissolved per metre of water per step (Ks)") \
+    P(simple_evaporation, "simple model", 0.5, 0.0, 1.0, "1/step", 1.0, Number, Float, \
+      "simple model: fraction of the water that evaporates per step (Ke)") \
+    P(simple_capacity, "simple model", 0.01, 0.0, 10.0, "m/m", 1.0, Number, Float, \
+      "simple model: sediment a metre of water holds; the excess settles (Kc)") \
+    P(particle_count, "particles model", 2000, 0, 4000000, "droplets", 1.0, Number, Int, \
+      "particles model: droplets per step, each from a random point; a step's droplets do not see each other's changes, so keep it well below the cell count") \
+    P(particle_variant, "particles model", 0, 0, 1, "mass_transfer|capacity", 1.0, Choice, Int, \
+      "particles model: seed 002 (toward c_eq = Kc volume speed drop) or seed 000 (capacity Kc speed volume, Ks/Kd)") \
+    E(uint, particle_seed, "droplet RNG seed (the run's --seed)") \
+    P(particle_lifetime, "particles model", 64, 1, 4096, "iterations", 1.0, Number, Int, \
+      "particles model: iterations a droplet lives at most") \
+    P(particle_time_step, "particles model", 1.2, 0.01, 2.0, "", 1.0, Number, Float, \
+      "particles model: droplet time step dt (seed 002; scales acceleration, motion and rates)") \
+    P(particle_density, "particles model", 1.0, 0.01, 100.0, "", 1.0, Number, Float, \
+      "particles model: inertia, speed += dt normal / (volume density) (cells per unit time)") \
+    P(particle_friction, "particles model", 0.05, 0.0, 0.5, "", 1.0, Number, Float, \
+      "particles model: speed *= 1 - dt friction per iteration") \
+    P(particle_evaporation, "particles model", 0.001, 0.0, 0.5, "", 1.0, Number, Float, \
+      "particles model: volume *= 1 - dt evaporation (capacity: -= dt evaporation initial volume)") \
+    P(particle_deposition, "particles model", 0.1, 0.0, 1.0, "", 1.0, Number, Float, \
+      "particles model: mass-transfer rate (seed 002) / Kd, fraction of the excess deposited (seed 000)") \
+    P(particle_softness, "particles model", 0.3, 0.0, 1.0, "", 1.0, Number, Float, \
+      "particles model, capacity variant: Ks, fraction of the missing capacity dissolved") \
+    P(particle_capacity, "particles model", 0.1, 0.0, 10.0, "", 1.0, Number, Float, \
+      "particles model: Kc, scales the equilibrium concentration (m of soil per m of drop) or capacity") \
+    P(particle_volume, "particles model", 1.0, 0.01, 10.0, "", 1.0, Number, Float, \
+      "particles model: initial droplet volume") \
+    P(particle_min_volume, "particles model", 0.01, 0.0001, 1.0, "", 1.0, Number, Float, \
+      "particles model: a droplet whose volume falls below this dies and drops its sediment") \
+    P(uplift_rate, "fluvial model", 0.2, 0.0, 100.0, "mm/yr", 1e-3 / 3.15576e7, Number, Float, \
+      "fluvial model: U, rock uplift (times the uplift map); the outlet edges stay at base level") \
+    P(stream_power_k, "fluvial model", 2e-5, 0.0, 0.1, "m^(1-2m)/yr", 1.0 / 3.15576e7, Number, Float, \
+      "fluvial model: K of dz/dt = U - K A^m S^n, times (1 - 0.9 hardness)") \
+    P(stream_power_m, "fluvial model", 0.4, 0.0, 2.0, "", 1.0, Number, Float, \
+      "fluvial model: drainage-area exponent m of the stream-power law") \
+    P(stream_power_n, "fluvial model", 1.0, 0.5, 4.0, "", 1.0, Number, Float, \
+      "fluvial model: slope exponent n (1: exact implicit update; else linearised on the slope)") \
+    P(hillslope_diffusion, "fluvial model", 2e-4, 0.0, 100.0, "m^2/yr", 1.0 / 3.15576e7, Number, Float, \
+      "fluvial model: D of hillslope creep dz/dt = D laplacian(z), capped at its explicit limit") \
+    P(fluvial_time_step, "fluvial model", 1000.0, 1.0, 1e6, "yr", 3.15576e7, Number, Float, \
+      "fluvial model: geological years per iteration (the implicit update is stable for any)") \
+    P(fluvial_outlets, "fluvial model", 0, 0, 6, "all=15|left=1|right=2|top=4|bottom=8|left_right=3|top_bottom=12", 1.0, Choice, Int, \
+      "fluvial model: the edges that are outlets (base level); the others are closed") \
+    P(fluvial_flat_rounds, "fluvial model", 64, 4, 256, "rounds", 1.0, Number, Int, \
+      "fluvial model: safety bound on the rounds across lakes and flats per iteration (each carries a 16-cell tile; they stop once done; the report says if one fell short)") \
+    P(fluvial_deposition, "fluvial model", 0.5, 0.0, 10.0, "", 1.0, Number, Float, \
+      "fluvial model: G, deposition: a cell keeps G cell_area / A of the sediment passing it (lakes all of it); 0 = off") \
+    E(int, fluvial_tile_order, "tests: 0 the natural order of tiles and list chunks; 1 reversed; 2 strided") \
+    E(int, fluvial_job_row, "tests: workgroups per row of a job's dispatch (0: JOB_ROW_GROUPS)") \
+    P(enable_groundwater, "groundwater", 0, 0, 1, "", 1.0, Switch, Int, \
+      "run the groundwater passes (pipe, musgrave and simple models): infiltration, Dupuit flow, seepage") \
+    P(infiltration_rate, "groundwater", 0.2, 0.0, 50.0, "mm/s", 1e-3, Number, Float, \
+      "surface water soaking into the ground, limited by the free pore space") \
+    P(porosity, "groundwater", 0.3, 0.01, 0.6, "", 1.0, Number, Float, \
+      "fraction of the ground's volume that holds water (its pores)") \
+    P(hydraulic_conductivity, "groundwater", 1e-3, 1e-7, 1.0, "m/s", 1.0, Number, Float, \
+      "K: groundwater flux K h grad H (Dupuit-Forchheimer, h the saturated thickness)") \
+    P(aquifer_thickness, "groundwater", 20.0, 0.0, 1000.0, "m", 1.0, Number, None, \
+      "depth of the aquifer's impermeable base below the initial ground (when the terrain is loaded or reset)") \
+    P(initial_table_depth, "groundwater", 2.0, 0.0, 1000.0, "m", 1.0, Number, None, \
+      "depth of the water table below the initial ground (when the terrain is loaded or reset)") \
+    E(int, groundwater_substeps, "flow sub-steps per step (even, <= GROUNDWATER_MAX_SUBSTEPS)") \
+    P(enable_sea, "sea", 0, 0, 1, "", 1.0, Switch, Int, \
+      "a sea (pipe model): cells below its surface connected to an open edge (edge_mode open) are ocean, held at the sea's surface") \
+    P(sea_level, "sea", 0.0, -10000.0, 10000.0, "m", 1.0, Number, Float, \
+      "mean sea level; setting or raising it fills every ocean cell at once") \
+    P(tide_amplitude, "sea", 0.0, 0.0, 100.0, "m", 1.0, Number, Float, \
+      "the tide: the sea surface is sea_level + amplitude sin(2 pi t / period) (pipe model)") \
+    P(tide_period, "sea", 120.0, 1.0, 1e6, "s", 1.0, Number, Float, \
+      "period of the tide (simulated seconds)") \
+    P(sea_damping, "sea", 0.5, 0.0, 100.0, "1/s", 1.0, Number, Float, \
+      "the open sea absorbs currents: the flow's speed decays at this rate in ocean cells (rivers' jets slow down and drop their load; 0: none)") \
+    P(table_tension_air, "water table", 1e6, 0.0, 1e8, "m^2", 1.0, Number, Float, \
+      "equilibrium water table (seed 003): surface tension where the table is above the ground (lakes, rivers): flat water surfaces") \
+    P(table_tension_ground, "water table", 20.0, 0.0, 1e6, "m^2", 1.0, Number, Float, \
+      "surface tension of the table inside the ground (the sponge): how far water bodies hold it up") \
+    P(table_internal, "water table", 0.0, 0.0, 100.0, "m", 1.0, Number, Float, \
+      "internal potential: the penalty for water held in the pores beside free water (it opposes capillarity)") \
+    P(table_gravity, "water table", 100.0, 0.0, 1e4, "", 1.0, Number, Float, \
+      "gravity's weight: holds lakes at their spill height and water on land at the ground") \
+    P(table_capillarity, "water table", 5.0, 0.0, 100.0, "m", 1.0, Number, Float, \
+      "capillarity: the pull that lets water climb into the ground beside lakes and the sea") \
+    P(table_iterations, "water table", 4000, 1, 1000000, "rounds", 1.0, Number, None, \
+      "relaxation rounds of the equilibrium water table (alluvium watertable, the viewer's button)") \
+    P(lake_evaporation, "fluvial model", 0.0, 0.0, 100.0, "m/yr", 1.0 / 3.15576e7, Number, Float, \
+      "fluvial model: E, evaporation from lakes: a closed lake fills only until its area times E equals its inflow (0: every lake fills to its spill height)") \
+    P(fluvial_rainfall, "fluvial model", 1.0, 0.0, 100.0, "m/yr", 1.0 / 3.15576e7, Number, Float, \
+      "fluvial model: rain (times the rain mask) that lakes balance against lake_evaporation") \
+    E(int, tile_count_x, "the fluvial model's FLUVIAL_TILE^2 tiles across") \
+    E(int, tile_count_y, "... and down") \
+    E(int, partials_per_group, "the step's sums on CPU drivers: partials per workgroup and slot (1 elsewhere)") \
+    E(int, subgroup_partials_at, "... and where in partials[] they start")
+
+// clang-format on
+
+#endif
