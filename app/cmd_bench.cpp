@@ -51,7 +51,7 @@ struct SizeResult {
     gpu::FluvialControl fluvial{}; // the fluvial model: the last iteration's sweeps and rounds
     bool lakes = false;             // lake_evaporation > 0: each iteration solved on the host first
     double lakes_host_ms = 0.0;     // per iteration: the basins' readback, the solve, the upload
-    gpu::Simulation::LakeStats lake_stats{};
+    gpu::FluvialState::LakeStats lake_stats{};
     // The pipe model: sub-steps whose sediment correction the next step's erosion applied (all
     // timed steps are recorded back to back; the last corrects in its own pass).
     long long corrections_carried = 0;
@@ -107,13 +107,13 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, S
         gpu::endOneShot(ctx, cmd);
         for (int i = 0; i < steps; ++i) {
             sim.prepareFluvialLakes();
-            r.lakes_host_ms += sim.lakeStats().host_ms / steps;
+            r.lakes_host_ms += sim.fluvial().lakes.host_ms / steps;
             cmd = gpu::beginOneShot(ctx);
             sim.recordUpdates(cmd);
             sim.recordStep(cmd, &timer);
             gpu::endOneShot(ctx, cmd);
         }
-        r.lake_stats = sim.lakeStats();
+        r.lake_stats = sim.fluvial().lakes;
     } else {
         VkCommandBuffer cmd = gpu::beginOneShot(ctx);
         sim.recordUpdates(cmd);
@@ -127,7 +127,7 @@ SizeResult benchSize(const gpu::Context& ctx, const Params& params, int model, S
     r.size = n;
     r.shape = sim.workgroupShape();
     r.partials_per_group = sim.partialsPerGroup();
-    r.fluvial = sim.fluvialControl();
+    r.fluvial = sim.fluvial().hostControl();
     r.passes = passes;
     r.substeps = substeps;
     r.pass_bytes = stepBytes(passes, sim.params(), n);
@@ -163,7 +163,7 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
     const Params params = buildParams(o.preset, 0.0, o.sets);
     const int model = gpu::modelFromName(o.model);
     if (model < 0)
-        throw InputError("--model: unknown model '" + o.model + "' (" + modelList() + ")");
+        throw InputError("--model: unknown model '" + o.model + "' (" + gpu::modelList() + ")");
     ScopedContext scoped(device);
     const std::vector<gpu::WorkgroupShape> shapes = benchShapes(scoped.ctx, o.workgroup);
     const gpu::WorkgroupShape device_shape = gpu::resolveWorkgroupShape(scoped.ctx);

@@ -31,7 +31,7 @@ int fillCommand(const FillOptions& o, const DeviceOptions& device) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     // The filled surface exactly as the fill computed it (not ground + depth re-rounded).
-    const std::vector<uint64_t> keys = sim.fluvialKeys();
+    const std::vector<uint64_t> keys = sim.fluvial().keys();
     Heightmap filled{w, h, std::vector<float>(keys.size())};
     filled.cell_size = cell_size;
     long long unreached = 0;

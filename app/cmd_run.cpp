@@ -99,7 +99,7 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
         checkOutputPath(o.out, {".png", ".f32", ".r32", ".r16", ".raw", ".exr", ".tif", ".tiff", ".asc"}, "--out");
     if (!o.report.empty()) checkOutputPath(o.report, {".json"}, "--report");
     if (!o.model.empty() && gpu::modelFromName(o.model) < 0)
-        throw InputError("--model: unknown model '" + o.model + "' (" + modelList() + ")");
+        throw InputError("--model: unknown model '" + o.model + "' (" + gpu::modelList() + ")");
     checkOutputLocation(o.out, "--out");
     if (writesSidecar(o.out))
         checkOutputLocation(o.out + ".json", "the sidecar of --out");
@@ -182,8 +182,8 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
         sim.run(stretch, [&](int d) {
             progress.update(done + d);
             if (sim.fluvialLakesOn()) {
-                closed_lakes.push_back(sim.lakeStats().closed_lakes);
-                closed_area.push_back(sim.lakeStats().closed_area_m2);
+                closed_lakes.push_back(sim.fluvial().lakes.closed_lakes);
+                closed_area.push_back(sim.fluvial().lakes.closed_area_m2);
             }
         });
         done += stretch;
@@ -211,7 +211,7 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     if (timelapse) report["timelapse"] = timelapse_summary;
     report["nodata_filled"] = initial.terrain.nodata_filled;
     // Lakes and drainage of the final terrain, once, for the fluvial report and --out-maps.
-    const gpu::FluvialControl last = sim.fluvialControl(); // the last iteration's fill, before that
+    const gpu::FluvialControl last = sim.fluvial().hostControl(); // the last iteration's fill, before that
     const gpu::FluvialControl analysis =
         model == MODEL_FLUVIAL || !o.out_maps.empty() ? sim.fluvialAnalyse() : gpu::FluvialControl{};
     if (model == MODEL_FLUVIAL) {
@@ -233,8 +233,8 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
             // Per iteration, and of the final terrain (the analysis above solved its lakes).
             report["fluvial"]["closed_lakes_per_iteration"] = closed_lakes;
             report["fluvial"]["closed_lake_area_m2_per_iteration"] = closed_area;
-            report["fluvial"]["closed_lakes"] = sim.lakeStats().closed_lakes;
-            report["fluvial"]["closed_lake_area_m2"] = sim.lakeStats().closed_area_m2;
+            report["fluvial"]["closed_lakes"] = sim.fluvial().lakes.closed_lakes;
+            report["fluvial"]["closed_lake_area_m2"] = sim.fluvial().lakes.closed_area_m2;
         }
     }
     if (after.nan_cells > 0) {

@@ -54,6 +54,8 @@ int runMain(int argc, char** argv) {
     CLI::App app{"Alluvium: real-time terrain erosion on Vulkan compute"};
     app.require_subcommand(1);
     DeviceOptions device;
+    // The models' names, from the model table.
+    const std::string modelHelp = "erosion model: " + gpu::modelList();
     app.add_option("--device", device.device, "Vulkan device index (default: discrete, else integrated, else CPU)");
     app.add_flag("--validation", device.validation, "enable the Khronos validation layer");
 
@@ -65,7 +67,7 @@ int runMain(int argc, char** argv) {
     run_cmd->add_option("--preset", run.preset, "preset NAME (assets/presets) or FILE.json");
     run_cmd->add_option("--out", run.out, "output heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
     run_cmd->add_option("--report", run.report, "write a JSON report of the water and soil budgets");
-    run_cmd->add_option("--model", run.model, "erosion model: pipe (default), thermal, olsen, particles, musgrave, simple, fluvial");
+    run_cmd->add_option("--model", run.model, modelHelp + " (default: pipe, or the session's)");
     run_cmd->add_option("--save-session", run.save_session, "after the run, save the whole state to FILE (resume with --load-session)");
     CLI::Option* load_session = run_cmd->add_option(
         "--load-session", run.load_session, "resume a saved session (instead of --in / procedural); --preset and --set apply on top");
@@ -98,7 +100,7 @@ int runMain(int argc, char** argv) {
     addTerrainOptions(view_cmd, view.terrain);
     view_cmd->add_option("--set", view.sets, "override a parameter: name=value (repeatable)");
     view_cmd->add_option("--preset", view.preset, "preset NAME (assets/presets) or FILE.json");
-    view_cmd->add_option("--model", view.model, "erosion model: pipe (default), thermal, olsen, particles, musgrave, simple");
+    view_cmd->add_option("--model", view.model, modelHelp + " (default: pipe, or the session's)");
     view_cmd->add_option("--report", view.report, "on exit, write the JSON report of `run` plus the brush totals");
     view_cmd->add_option("--screenshot", view.screenshot, "on exit, write the last frame to FILE.png (F12 writes FILE-N.png)");
     view_cmd->add_option("--window", view.window, "window or offscreen image size WxH (default 1600x900)");
@@ -177,7 +179,7 @@ int runMain(int argc, char** argv) {
     bench_cmd->add_option("--set", bench.sets, "override a parameter: name=value");
     bench_cmd->add_option("--preset", bench.preset, "preset NAME or FILE.json");
     bench_cmd->add_flag("--json", bench.json, "print JSON");
-    bench_cmd->add_option("--model", bench.model, "erosion model: pipe, thermal, olsen, particles, musgrave, simple, fluvial");
+    bench_cmd->add_option("--model", bench.model, modelHelp + " (default: pipe)");
     bench_cmd
         ->add_option("--workgroup", bench.workgroup,
                      "grid passes' workgroup shape: auto (the device's), 8x32, 16x16, 32x8, 64x4, or all (compare)")

@@ -84,12 +84,6 @@ void checkHeightmapAndReport(const std::string& out, const std::string& report) 
     if (!report.empty()) checkWritableLocation(report, "--report");
 }
 
-std::string modelList() {
-    std::string list;
-    for (int m = 0; m < MODEL_COUNT; ++m) list += (list.empty() ? "" : ", ") + std::string(gpu::modelName(m));
-    return list;
-}
-
 Params buildParams(const std::string& preset, double cell_size, const std::vector<std::string>& sets,
                    const Params& base) {
     Params params = base;
@@ -254,21 +248,6 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial,
     return r;
 }
 
-const char* waterBudgetNote(int model) {
-    switch (model) {
-    case MODEL_THERMAL:
-    case MODEL_OLSEN: return "no water moves in this model: the water stored is carried over unchanged";
-    case MODEL_MUSGRAVE:
-    case MODEL_SIMPLE:
-        return "rained: the model's rain (every cell, per event or step); evaporated: its evaporation; no water "
-               "leaves over the edges";
-    case MODEL_PARTICLES:
-        return "droplet water, one particle_volume unit counted as 1 m^3: rained = particle_count x particle_volume "
-               "per step; evaporated on the way; drained with droplets that left over an open edge; absorbed where "
-               "droplets ended on the map. The water field is carried over unchanged";
-    case MODEL_FLUVIAL: return "the fluvial model keeps no water budget: its water is the lakes of the fill";
-    default: return nullptr;
-    }
-}
+const char* waterBudgetNote(int model) { return gpu::model(model).water_note; }
 
 } // namespace alluvium

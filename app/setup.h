@@ -31,8 +31,6 @@ struct InitialTerrain {
 // "WxH", throws InputError naming `option` (the command-line option the text came from).
 void parseSize(const std::string& text, int& width, int& height, const std::string& option = "--size");
 InitialTerrain prepareTerrain(const TerrainOptions& options, double cell_size);
-// "pipe, thermal, ...": every model's name, for messages.
-std::string modelList();
 
 // --out (a heightmap format) and --report (.json) of the commands that write a heightmap and a
 // report (fill, watertable): extensions and a writable folder, checked before the GPU starts.

@@ -53,7 +53,7 @@ protected:
         sim->fluvialAnalyse();
         ref::FluvialGrid g{w, h, p.fluvial_outlets};
         const ref::Fill f = ref::fillPriorityFlood(g, z);
-        const std::vector<uint64_t> keys = sim->fluvialKeys();
+        const std::vector<uint64_t> keys = sim->fluvial().keys();
         size_t key_mismatch = 0, first = SIZE_MAX;
         for (size_t i = 0; i < keys.size(); ++i) {
             const uint64_t want = f.steps[i] == 0xFFFFFFFFu ? ~0ull : ref::fillKey(f.level[i], f.steps[i]);
@@ -61,10 +61,10 @@ protected:
         }
         EXPECT_EQ(key_mismatch, 0u) << "first at cell " << first;
         const std::vector<uint32_t> rcv = ref::receivers(g, f);
-        EXPECT_EQ(sim->fluvialReceivers(), rcv);
+        EXPECT_EQ(sim->fluvial().receivers(), rcv);
         const std::vector<uint64_t> acc =
             ref::accumulate(rcv, ref::rainWeights(rain.empty() ? std::vector<float>(z.size(), 1.0f) : rain));
-        EXPECT_EQ(sim->fluvialAccumulation(), acc);
+        EXPECT_EQ(sim->fluvial().accumulation(), acc);
         const std::vector<float> lake = sim->download(Field::Lake);
         for (size_t i = 0; i < z.size(); ++i)
             if (f.steps[i] != 0xFFFFFFFFu) {

@@ -76,7 +76,7 @@ TEST_F(Fluvial, FilledSurfaceDrainsEverywhereAndIsAFixedPoint) {
     }
     EXPECT_GT(volume, 0.0) << "a real DEM has pits";
     // Every cell reaches an outlet along its receivers without going uphill on the fill.
-    const std::vector<uint32_t> rcv = sim->fluvialReceivers();
+    const std::vector<uint32_t> rcv = sim->fluvial().receivers();
     ref::FluvialGrid g{d.w, d.h, p.fluvial_outlets};
     for (uint32_t i = 0; i < rcv.size(); ++i) {
         uint32_t c = i;
@@ -171,7 +171,7 @@ TEST_F(Fluvial, DrainageOnAConeFollowsItsStraightFlowLines) {
     const gpu::SimParams p = params(w, h);
     auto sim = make(z, w, h, p);
     sim->fluvialAnalyse();
-    const std::vector<uint64_t> acc = sim->fluvialAccumulation();
+    const std::vector<uint64_t> acc = sim->fluvial().accumulation();
     ref::FluvialGrid g{w, h, p.fluvial_outlets};
     int checked = 0;
     for (int y = 0; y < h; ++y)
@@ -211,9 +211,9 @@ TEST_F(Fluvial, BasinsAndSpillsEqualTheirTwins) {
         ref::FluvialGrid g{c.w, c.h, p.fluvial_outlets};
         std::vector<uint32_t> pit_cells;
         const std::vector<uint32_t> labels = ref::basinLabels(g, c.z, &pit_cells);
-        ASSERT_EQ(sim->fluvialBasins(), labels);
+        ASSERT_EQ(sim->fluvial().basins(), labels);
         const std::vector<uint32_t> spills = ref::basinSpills(g, c.z, labels);
-        const std::vector<uint32_t> gpu_spills = sim->fluvialSpills();
+        const std::vector<uint32_t> gpu_spills = sim->fluvial().spills();
         const ref::Fill f = ref::fillPriorityFlood(g, c.z);
         for (uint32_t i : pit_cells) {
             const int x = int(i) % c.w, y = int(i) / c.w;
@@ -221,7 +221,7 @@ TEST_F(Fluvial, BasinsAndSpillsEqualTheirTwins) {
             const uint32_t level = f.steps[i] == 0xFFFFFFFFu ? FLUVIAL_NONE : ref::orderedBits(f.level[i]);
             ASSERT_EQ(spills[labels[i]], level) << "pit " << x << "," << y;
         }
-        EXPECT_EQ(pit_cells.size(), sim->fluvialControl().lists[LIST_PITS]);
+        EXPECT_EQ(pit_cells.size(), sim->fluvial().hostControl().lists[LIST_PITS]);
     }
 }
 
@@ -268,16 +268,16 @@ TEST_F(Fluvial, SerpentineChannelOfNestedBasinsInFewRounds) {
     gpu::SimParams p = params(w, h, 1); // the left edge
     auto sim = make(z, w, h, p);
     sim->fluvialAnalyse();
-    const gpu::FluvialControl c = sim->fluvialControl(); // the fill's rounds and the accumulation's
+    const gpu::FluvialControl c = sim->fluvial().hostControl(); // the fill's rounds and the accumulation's
     ref::FluvialGrid g{w, h, p.fluvial_outlets};
     const ref::Fill f = ref::fillPriorityFlood(g, z);
-    const std::vector<uint64_t> keys = sim->fluvialKeys();
+    const std::vector<uint64_t> keys = sim->fluvial().keys();
     size_t mismatch = 0;
     for (size_t i = 0; i < keys.size(); ++i) mismatch += keys[i] != ref::fillKey(f.level[i], f.steps[i]);
     EXPECT_EQ(mismatch, 0u);
     const std::vector<uint32_t> rcv = ref::receivers(g, f);
-    EXPECT_EQ(sim->fluvialReceivers(), rcv);
-    EXPECT_EQ(sim->fluvialAccumulation(), ref::accumulate(rcv, ref::rainWeights(std::vector<float>(z.size(), 1.0f))));
+    EXPECT_EQ(sim->fluvial().receivers(), rcv);
+    EXPECT_EQ(sim->fluvial().accumulation(), ref::accumulate(rcv, ref::rainWeights(std::vector<float>(z.size(), 1.0f))));
     const gpu::FluvialRoundBounds bounds = gpu::fluvialRoundBounds(w, h);
     const double log_cells = std::log2(double(w) * h);
     const unsigned log_rounds = c.rounds_label + c.rounds_boruvka + c.rounds_hook + c.rounds_tree[TREE_ACCUMULATE];
@@ -329,7 +329,7 @@ TEST_F(Fluvial, RoundsAndBitsDoNotDependOnTheOrderOfTilesOrTheRowsOfJobs) {
             auto sim = make(c.z, c.w, c.h, p);
             const gpu::FluvialControl fc = sim->fluvialAnalyse();
             sim->run(1);
-            const gpu::FluvialControl step = sim->fluvialControl();
+            const gpu::FluvialControl step = sim->fluvial().hostControl();
             // The label job (the ring nodes) kept its rows when it ended (only its x is zeroed).
             const uint32_t ring_groups = gpu::groupsCovering(
                 int(gpu::groupsCovering(c.w, FLUVIAL_TILE) * gpu::groupsCovering(c.h, FLUVIAL_TILE) * RING_CELLS),
@@ -338,9 +338,9 @@ TEST_F(Fluvial, RoundsAndBitsDoNotDependOnTheOrderOfTilesOrTheRowsOfJobs) {
             if (order == 0 && l.row == 0) { // the natural order, rows of JOB_ROW_GROUPS: the reference
                 first = fc;
                 first_step = step;
-                keys = sim->fluvialKeys();
-                rcv = sim->fluvialReceivers();
-                acc = sim->fluvialAccumulation();
+                keys = sim->fluvial().keys();
+                rcv = sim->fluvial().receivers();
+                acc = sim->fluvial().accumulation();
                 terrain = sim->download(Field::Terrain);
                 std::printf("%dx%d: rounds %u labels, %u basin graph + %u hook jumps, %u flats over %u tiles, %u jumps\n",
                             c.w, c.h, fc.rounds_label, fc.rounds_boruvka, fc.rounds_hook, fc.rounds_flats,
@@ -355,9 +355,9 @@ TEST_F(Fluvial, RoundsAndBitsDoNotDependOnTheOrderOfTilesOrTheRowsOfJobs) {
             EXPECT_EQ(fc.edges_first, first.edges_first);
             for (int t = 0; t < 3; ++t) EXPECT_EQ(step.rounds_tree[t], first_step.rounds_tree[t]) << "tree " << t;
             EXPECT_EQ(step.rounds_flats, first_step.rounds_flats) << "the step's flats rounds";
-            EXPECT_EQ(sim->fluvialKeys(), keys);
-            EXPECT_EQ(sim->fluvialReceivers(), rcv);
-            EXPECT_EQ(sim->fluvialAccumulation(), acc);
+            EXPECT_EQ(sim->fluvial().keys(), keys);
+            EXPECT_EQ(sim->fluvial().receivers(), rcv);
+            EXPECT_EQ(sim->fluvial().accumulation(), acc);
             EXPECT_EQ(sim->download(Field::Terrain), terrain);
         }
     }
@@ -377,8 +377,8 @@ TEST_F(Fluvial, SerpentineLakeFlatsConvergeExactly) {
     p.fluvial_flat_rounds = 4;
     auto sim = make(z, w, h, p);
     sim->run(1);
-    EXPECT_EQ(sim->fluvialControl().converged, 0u) << "4 rounds cannot follow the corridor";
-    EXPECT_EQ(sim->fluvialControl().rounds_flats, 4u);
+    EXPECT_EQ(sim->fluvial().hostControl().converged, 0u) << "4 rounds cannot follow the corridor";
+    EXPECT_EQ(sim->fluvial().hostControl().rounds_flats, 4u);
     auto exact = make(z, w, h, p);
     const gpu::FluvialControl c = exact->fluvialAnalyse();
     ref::FluvialGrid g{w, h, p.fluvial_outlets};
@@ -391,10 +391,10 @@ TEST_F(Fluvial, SerpentineLakeFlatsConvergeExactly) {
     EXPECT_GT(longest, 2500u);
     EXPECT_GT(c.rounds_flats, 4u);
     EXPECT_EQ(c.converged, 1u);
-    const std::vector<uint64_t> keys = exact->fluvialKeys();
+    const std::vector<uint64_t> keys = exact->fluvial().keys();
     for (size_t i = 0; i < keys.size(); ++i)
         ASSERT_EQ(keys[i], f.steps[i] == 0xFFFFFFFFu ? ~0ull : ref::fillKey(f.level[i], f.steps[i])) << i;
-    EXPECT_EQ(exact->fluvialReceivers(), ref::receivers(g, f));
+    EXPECT_EQ(exact->fluvial().receivers(), ref::receivers(g, f));
 }
 
 } // namespace

@@ -43,17 +43,17 @@ TEST_F(Fluvial, BuffersAreAllocatedOnlyWhenTheModelIsUsed) {
     pipe.model = MODEL_PIPE;
     auto sim = make(z, w, h, pipe);
     sim->run(2);
-    EXPECT_FALSE(sim->fluvialAllocated());
-    EXPECT_TRUE(sim->fluvialKeys().empty());
-    EXPECT_EQ(sim->fluvialControl().converged, 0u);
+    EXPECT_FALSE(sim->fluvial().allocated());
+    EXPECT_TRUE(sim->fluvial().keys().empty());
+    EXPECT_EQ(sim->fluvial().hostControl().converged, 0u);
     sim->setParams(params(w, h));
-    EXPECT_TRUE(sim->fluvialAllocated());
+    EXPECT_TRUE(sim->fluvial().allocated());
     sim->run(1);
-    EXPECT_EQ(sim->fluvialControl().converged, 1u);
-    EXPECT_EQ(sim->fluvialReceivers().size(), size_t(w) * h);
+    EXPECT_EQ(sim->fluvial().hostControl().converged, 1u);
+    EXPECT_EQ(sim->fluvial().receivers().size(), size_t(w) * h);
     sim->setParams(pipe); // back to the pipe model: the buffers stay for the next switch
     sim->run(1);
-    EXPECT_TRUE(sim->fluvialAllocated());
+    EXPECT_TRUE(sim->fluvial().allocated());
 
     auto refused = [&](const gpu::Context& limited, const char* expect) {
         gpu::Simulation s(limited, w, h);
@@ -69,10 +69,10 @@ TEST_F(Fluvial, BuffersAreAllocatedOnlyWhenTheModelIsUsed) {
             EXPECT_NE(what.find(expect), std::string::npos) << what;
             EXPECT_EQ(what.find('\n'), std::string::npos) << what;
         }
-        EXPECT_FALSE(s.fluvialAllocated());
+        EXPECT_FALSE(s.fluvial().allocated());
         EXPECT_EQ(s.params().model, MODEL_PIPE);
         s.run(1); // the pipe model goes on
-        EXPECT_TRUE(s.fluvialKeys().empty());
+        EXPECT_TRUE(s.fluvial().keys().empty());
     };
     gpu::Context narrow = ctx(); // shares the device; only the limit differs
     narrow.properties.limits.maxStorageBufferRange = uint32_t(gpu::fluvialLargestBuffer(w, h) - 4);
@@ -115,7 +115,7 @@ TEST_F(Fluvial, IterationMatchesTheReference) {
         sim->upload(Field::Hardness, hardness);
         sim->upload(Field::Uplift, uplift);
         sim->run(1);
-        EXPECT_EQ(sim->fluvialControl().converged, 1u);
+        EXPECT_EQ(sim->fluvial().hostControl().converged, 1u);
         const std::vector<float> gpu_z = sim->download(Field::Terrain);
 
         ref::FluvialGrid g{c.w, c.h, p.fluvial_outlets};
@@ -181,7 +181,7 @@ TEST_F(Fluvial, SteadyStateFollowsTheStreamPowerLaw) {
     }
     ASSERT_LT(change, 1e-3 * U_dt) << "no steady state after " << iterations << " iterations";
     sim->fluvialAnalyse();
-    const std::vector<uint32_t> rcv = sim->fluvialReceivers();
+    const std::vector<uint32_t> rcv = sim->fluvial().receivers();
     const std::vector<float> area = sim->download(Field::Drainage);
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     int count = 0;

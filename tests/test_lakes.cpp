@@ -11,7 +11,7 @@
 #include <random>
 
 #include "fluvial.h"
-#include "lakes.h"
+#include "models/lakes.h"
 
 #include "gpu_fixture.h"
 #include "test_util.h"
@@ -69,7 +69,7 @@ TEST_F(Lakes, SlopingPlaneRoutesEveryCellIntoTheSeaAndTheSeaDoesNotErode) {
     const int w = coast.w, h = coast.h;
     auto sim = make(coast.z, w, h, coastParams(w, h, true, 0.0f));
     sim->fluvialAnalyse();
-    const std::vector<uint32_t> rcv = sim->fluvialReceivers();
+    const std::vector<uint32_t> rcv = sim->fluvial().receivers();
     const std::vector<float> lake = sim->download(Field::Lake);
     int ocean_cells = 0;
     for (int y = 0; y < h; ++y)
@@ -125,14 +125,14 @@ TEST_F(Lakes, AClosedLakeBelowTheSeaLevelInlandIsNoOcean) {
     p.fluvial_rainfall = float(1.0 / 3.15576e7);
     auto sim = make(coast.z, w, h, p);
     sim->fluvialAnalyse();
-    const std::vector<uint32_t> rcv = sim->fluvialReceivers();
+    const std::vector<uint32_t> rcv = sim->fluvial().receivers();
     const std::vector<float> lake = sim->download(Field::Lake);
-    const std::vector<uint64_t> keys = sim->fluvialKeys();
+    const std::vector<uint64_t> keys = sim->fluvial().keys();
     const size_t pit = size_t(10 * w + 30); // the depression's flat floor drains to its first cell
     EXPECT_EQ(rcv[pit], pit);
     EXPECT_LT(ref::fromOrderedBits(uint32_t(keys[pit] >> 32)), 0.0f)
         << "its level is below the sea";
-    EXPECT_GE(sim->lakeStats().closed_lakes, 1);
+    EXPECT_GE(sim->fluvial().lakes.closed_lakes, 1);
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x)
             if (coast.ocean(x, y)) {
@@ -210,7 +210,7 @@ TEST_F(Lakes, EndorheicConeGrowsALakeOfAreaRainTimesCatchmentOverEvaporation) {
         auto sim = make(cone.z, w, h, lakeParams(w, h, evaporation, rain));
         sim->fluvialAnalyse();
         const std::vector<float> lake = sim->download(Field::Lake);
-        const std::vector<uint64_t> keys = sim->fluvialKeys();
+        const std::vector<uint64_t> keys = sim->fluvial().keys();
         size_t wet = 0;
         for (size_t i = 0; i < lake.size(); ++i)
             wet += lake[i] > 0.0f ? 1 : 0;
@@ -225,9 +225,9 @@ TEST_F(Lakes, EndorheicConeGrowsALakeOfAreaRainTimesCatchmentOverEvaporation) {
             at_level += cone.labels[i] == cone.basin && cone.z[i] == level ? 1 : 0;
         EXPECT_LE(area, want * (1.0 + 1e-9));
         EXPECT_GT(area + double(std::max<size_t>(at_level, 1)) * cell, want);
-        EXPECT_EQ(sim->lakeStats().closed_lakes, 1);
-        EXPECT_EQ(sim->lakeStats().closed_area_m2, area);
-        EXPECT_EQ(sim->fluvialReceivers()[sink], sink) << "the lake's sink is its pit";
+        EXPECT_EQ(sim->fluvial().lakes.closed_lakes, 1);
+        EXPECT_EQ(sim->fluvial().lakes.closed_area_m2, area);
+        EXPECT_EQ(sim->fluvial().receivers()[sink], sink) << "the lake's sink is its pit";
         // Every cell of the basin drains into it: its catchment's rain arrives there.
         EXPECT_EQ(sim->download(Field::Drainage)[sink], float(double(cone.catchment) * cell));
         std::printf("    R %.2f m/yr: lake %.0f m^2, R A_c / E %.0f m^2 (%zu cells at the level)\n",
@@ -249,19 +249,19 @@ TEST_F(Lakes, EndorheicConeSpillsExactlyWhenInflowExceedsEvaporationAtTheRim) {
         auto sim = make(cone.z, w, h, lakeParams(w, h, evaporation, rain));
         sim->fluvialAnalyse();
         const std::vector<float> lake = sim->download(Field::Lake);
-        const std::vector<uint64_t> keys = sim->fluvialKeys();
+        const std::vector<uint64_t> keys = sim->fluvial().keys();
         size_t wet = 0;
         for (size_t i = 0; i < lake.size(); ++i)
             wet += lake[i] > 0.0f ? 1 : 0;
         const float level = ref::fromOrderedBits(uint32_t(keys[sink] >> 32));
-        const std::vector<uint32_t> rcv = sim->fluvialReceivers();
+        const std::vector<uint32_t> rcv = sim->fluvial().receivers();
         if (margin < 0) { // closed, one cell short of the brim
-            EXPECT_EQ(sim->lakeStats().closed_lakes, 1);
+            EXPECT_EQ(sim->fluvial().lakes.closed_lakes, 1);
             EXPECT_LT(level, 40.0f);
             EXPECT_EQ(wet, cone.below_rim - 1);
             EXPECT_EQ(rcv[sink], sink);
         } else { // full to the rim: it spills; no closed lake, the pit drains over the flat
-            EXPECT_EQ(sim->lakeStats().closed_lakes, 0);
+            EXPECT_EQ(sim->fluvial().lakes.closed_lakes, 0);
             EXPECT_EQ(level, 40.0f);
             EXPECT_EQ(wet, cone.below_rim);
             EXPECT_NE(rcv[sink], sink);
@@ -304,23 +304,23 @@ TEST_F(Lakes, LakeLevelsRoutingAndDrainageEqualTheReferenceOnRandomGrids) {
             sim->fluvialAnalyse();
             const ref::FluvialGrid g{c.w, c.h, p.fluvial_outlets};
             const std::vector<uint32_t> labels = ref::basinLabels(g, z);
-            ASSERT_EQ(sim->fluvialBasins(), labels);
+            ASSERT_EQ(sim->fluvial().basins(), labels);
             std::vector<double> inflow(z.size());
             for (size_t i = 0; i < z.size(); ++i)
                 inflow[i] = 1.0 * double(rain[i]) * 100.0;
             const gpu::LakeSolve s =
                 gpu::solveLakes(c.w, c.h, z, labels, inflow, evaporation * 100.0);
             closed_total += s.closed_lakes;
-            EXPECT_EQ(sim->lakeStats().closed_lakes, s.closed_lakes);
+            EXPECT_EQ(sim->fluvial().lakes.closed_lakes, s.closed_lakes);
             const ref::Fill f = ref::fillWithLevels(g, z, labels, s.level, s.sink);
-            const std::vector<uint64_t> keys = sim->fluvialKeys();
+            const std::vector<uint64_t> keys = sim->fluvial().keys();
             size_t mismatch = 0, first = SIZE_MAX;
             for (size_t i = 0; i < keys.size(); ++i)
                 if (keys[i] != ref::fillKey(f.level[i], f.steps[i]) && mismatch++ == 0) first = i;
             EXPECT_EQ(mismatch, 0u) << "first at cell " << first;
             const std::vector<uint32_t> rcv = ref::receivers(g, f);
-            EXPECT_EQ(sim->fluvialReceivers(), rcv);
-            EXPECT_EQ(sim->fluvialAccumulation(), ref::accumulate(rcv, ref::rainWeights(rain)));
+            EXPECT_EQ(sim->fluvial().receivers(), rcv);
+            EXPECT_EQ(sim->fluvial().accumulation(), ref::accumulate(rcv, ref::rainWeights(rain)));
             const std::vector<float> lake = sim->download(Field::Lake);
             for (size_t i = 0; i < z.size(); ++i)
                 ASSERT_EQ(lake[i], std::max(f.level[i] - z[i], 0.0f)) << i;
@@ -343,11 +343,11 @@ TEST_F(Lakes, NoEvaporationOrAVanishingOneGivesTheOldFillExactly) {
     auto tiny = make(z, w, h, lakeParams(w, h, 1e-9, 100.0));
     for (auto* s : {old.get(), dry.get(), tiny.get()})
         s->fluvialAnalyse();
-    EXPECT_EQ(old->fluvialKeys(), dry->fluvialKeys());
-    EXPECT_EQ(old->fluvialKeys(), tiny->fluvialKeys());
-    EXPECT_EQ(old->fluvialReceivers(), tiny->fluvialReceivers());
-    EXPECT_EQ(old->fluvialAccumulation(), tiny->fluvialAccumulation());
-    EXPECT_EQ(tiny->lakeStats().closed_lakes, 0);
+    EXPECT_EQ(old->fluvial().keys(), dry->fluvial().keys());
+    EXPECT_EQ(old->fluvial().keys(), tiny->fluvial().keys());
+    EXPECT_EQ(old->fluvial().receivers(), tiny->fluvial().receivers());
+    EXPECT_EQ(old->fluvial().accumulation(), tiny->fluvial().accumulation());
+    EXPECT_EQ(tiny->fluvial().lakes.closed_lakes, 0);
     old->run(2);
     dry->run(2);
     EXPECT_EQ(old->download(Field::Terrain), dry->download(Field::Terrain));
@@ -368,8 +368,8 @@ TEST_F(Lakes, ClosedLakesDoNotErodeAndKeepTheSedimentThatReachesThem) {
     auto sim = make(z, w, h, p);
     sim->fluvialAnalyse();
     const std::vector<float> lake = sim->download(Field::Lake);
-    const std::vector<uint32_t> rcv = sim->fluvialReceivers();
-    ASSERT_GT(sim->lakeStats().closed_lakes, 0);
+    const std::vector<uint32_t> rcv = sim->fluvial().receivers();
+    ASSERT_GT(sim->fluvial().lakes.closed_lakes, 0);
     sim->run(1);
     const std::vector<float> wear = sim->download(Field::Wear);
     // The closed lakes' cells (their basins') and dry pans' pits.

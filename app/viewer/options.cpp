@@ -18,7 +18,7 @@ CheckedViewOptions checkViewOptions(const ViewOptions& o) {
     if (!o.screenshot.empty() && !hasExtension(o.screenshot, ".png"))
         throw InputError("--screenshot '" + o.screenshot + "': use a .png file");
     if (!o.model.empty() && gpu::modelFromName(o.model) < 0)
-        throw InputError("--model: unknown model '" + o.model + "' (" + modelList() + ")");
+        throw InputError("--model: unknown model '" + o.model + "' (" + gpu::modelList() + ")");
     CheckedViewOptions c;
     int& win_w = c.window_w;
     int& win_h = c.window_h;

@@ -180,9 +180,9 @@ void controls(ViewerState& s) {
     ImGui::SameLine();
     if (ImGui::Button("New terrain")) s.new_terrain_requested = true;
     if (ImGui::BeginCombo("model", gpu::modelName(s.model))) {
-        for (int m = 0; m < MODEL_COUNT; ++m)
-            if (ImGui::Selectable(gpu::modelName(m), m == s.model)) {
-                s.model = m;
+        for (const gpu::Model* model : gpu::models())
+            if (ImGui::Selectable(model->name, model->id == s.model)) {
+                s.model = model->id;
                 s.params_dirty = true;
             }
         ImGui::EndCombo();

@@ -88,7 +88,7 @@ struct ViewerState {
     float falloff = 1.0f;   // 0: flat disk .. 1: (1 - r^2)^2
     float paint_hardness = 1.0f; // the hardness tool's target
     gpu::FluvialControl fluvial{}; // the fluvial model's last iteration (read like the totals)
-    gpu::Simulation::LakeStats lakes{}; // its closed lakes (lake_evaporation > 0)
+    gpu::FluvialState::LakeStats lakes{}; // its closed lakes (lake_evaporation > 0)
     bool paint_uplift = false;   // the hardness tool paints the fluvial model's uplift map
     float paint_uplift_value = 2.0f; // its target (times uplift_rate)
     std::vector<gpu::Spring> springs;

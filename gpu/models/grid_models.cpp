@@ -1,0 +1,58 @@
+// The grid models with surface water: musgrave (seed 000; Musgrave, Kolb & Mace 1989: water and
+// sediment to all lower neighbours in proportion to the drop) and simple (seed 001: water to the
+// lowest neighbour). Each step: the transfers, their gathering, the step's rain and evaporation
+// into the totals (grid_totals), then groundwater (models/groundwater.cpp).
+#include "groundwater.h"
+#include "model.h"
+
+namespace alluvium::gpu {
+
+namespace {
+
+template <Pass kTransfer, Pass kApply>
+void recordGridModel(Step& step) {
+    for (Pass pass : {kTransfer, kApply, Pass::GridTotals}) {
+        step.rec.pass(pass);
+        step.rec.timestamp();
+    }
+    recordGridModelGroundwater(step);
+}
+
+// No outflow: their water moves without one.
+const std::vector<Field> kWrites = {Field::Terrain, Field::Water, Field::Sediment};
+constexpr const char* kWaterNote = "rained: the model's rain (every cell, per event or step); evaporated: its "
+                                   "evaporation; no water leaves over the edges";
+std::vector<Pass> timed(Pass transfer, Pass apply) {
+    return {transfer,         apply,           Pass::GridTotals,     Pass::SeaSpill,
+            Pass::WaterExchange, Pass::GroundwaterFlow, Pass::ReducePartials, Pass::ReduceTotals};
+}
+
+} // namespace
+
+const Model& musgraveModel() {
+    static const Model model = {MODEL_MUSGRAVE,
+                                "musgrave",
+                                "grid hydraulic erosion, water to all lower neighbours (seed 000)",
+                                kWrites,
+                                timed(Pass::MusgraveTransfer, Pass::MusgraveApply),
+                                {},
+                                {},
+                                recordGridModel<Pass::MusgraveTransfer, Pass::MusgraveApply>,
+                                kWaterNote};
+    return model;
+}
+
+const Model& simpleModel() {
+    static const Model model = {MODEL_SIMPLE,
+                                "simple",
+                                "four-step hydraulic erosion, water to the lowest neighbour (seed 001)",
+                                kWrites,
+                                timed(Pass::SimpleTransfer, Pass::SimpleApply),
+                                {},
+                                {},
+                                recordGridModel<Pass::SimpleTransfer, Pass::SimpleApply>,
+                                kWaterNote};
+    return model;
+}
+
+} // namespace alluvium::gpu

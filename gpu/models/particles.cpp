@@ -1,0 +1,36 @@
+// The particles model (seeds 000 and 002): droplets spawned at random, accelerated by the surface
+// normal, slowed by friction, eroding and depositing toward an equilibrium concentration,
+// evaporating; one invocation a droplet (particles.comp), their height changes summed with 64-bit
+// integer atomics and applied (particles_apply.comp).
+#include "model.h"
+
+namespace alluvium::gpu {
+
+namespace {
+
+void recordParticles(Step& step) {
+    for (Pass pass : {Pass::Particles, Pass::ParticlesApply}) {
+        step.rec.pass(pass);
+        step.rec.timestamp();
+    }
+}
+
+} // namespace
+
+const Model& particlesModel() {
+    static const Model model = {
+        MODEL_PARTICLES,
+        "particles",
+        "droplets that erode and deposit as they run down (seeds 000 and 002)",
+        {Field::Terrain, Field::Sediment}, // droplets carry no standing water
+        {Pass::Particles, Pass::ParticlesApply},
+        {},
+        {},
+        recordParticles,
+        "droplet water, one particle_volume unit counted as 1 m^3: rained = particle_count x particle_volume per step; "
+        "evaporated on the way; drained with droplets that left over an open edge; absorbed where droplets ended on the "
+        "map. The water field is carried over unchanged"};
+    return model;
+}
+
+} // namespace alluvium::gpu

@@ -1,0 +1,113 @@
+// The pipe model (seed 004; design, "One step of the pipe model"): shallow water on the pipe
+// grid with hydraulic and thermal erosion, one step recorded as four passes over the grid and the
+// fold of its sums:
+//   sources_flux                            design steps 1-2: rain and springs, outflow flux
+//   water_velocity                          steps 1, 3-4: water update, velocity (flow map)
+//   erosion_transport_thermal_evaporation   steps 5-8 (wear map); on CPU drivers as three passes
+//                                           that read neighbours from images instead of shared
+//                                           memory (PipePasses::Direct): erosion,
+//                                           transport_thermal_outflow_evaporation, thermal_gather
+//   (groundwater and the sea)               models/groundwater.cpp, on the new ground and water
+//   the fold                                the step's sums into the run's totals, and the
+//                                           sediment correction's scale
+//   sediment_correct                        the semi-Lagrangian transport's global correction
+//                                           (left to the next step's erosion when one follows)
+// A step of dt runs the state's CFL sub-steps, each a whole step of dt / n, ping-pong included.
+#include <cstdlib>
+#include <string>
+
+#include "groundwater.h"
+#include "model.h"
+
+namespace alluvium::gpu {
+
+namespace {
+
+// The sediment correction scales every cell by the factor the fold leaves in the totals buffer.
+// The next step's erosion is the first pass to read the sediment, and it keeps that factor until
+// the next step's own fold, so when steps are recorded back to back the erosion multiplies as it
+// loads (sedimentAtStart, shaders/pipe_erosion.glsl): the same product, one pass over the grid
+// (8 bytes a cell) fewer per step. The last step of a command buffer corrects in its own pass.
+void recordSubstep(Step& step, bool another_follows) {
+    StepRecorder& rec = step.rec;
+    PipeState& pipe = step.state.pipe;
+    auto pass = [&](Pass p, int mode = 0) {
+        rec.pass(p, mode);
+        rec.timestamp();
+    };
+    pass(Pass::SourcesFlux);
+    pass(Pass::WaterVelocity);
+    const int erode_mode = pipe.correction_carried ? ERODE_CARRIED_CORRECTION : 0;
+    pipe.correction_carried = false;
+    if (pipe.passes == PipePasses::Direct) {
+        pass(Pass::Erosion, erode_mode);
+        pass(Pass::TransportThermalOutflowEvaporation);
+        pass(Pass::ThermalGather);
+    } else {
+        pass(Pass::ErosionTransportThermalEvaporation, erode_mode);
+    }
+    recordWaterExchange(step);
+    rec.foldLevels();
+    rec.timestamp();
+    rec.foldTotals();
+    rec.timestamp();
+    // Without transport the scale is exactly 1: nothing to correct. A step that follows corrects
+    // as it erodes (its timestamp is still written: the bench's table keeps one row per pass).
+    if (step.params.enable_transport != 0) {
+        if (another_follows) {
+            pipe.correction_carried = true;
+            ++pipe.corrections_carried;
+        } else {
+            rec.pass(Pass::SedimentCorrect);
+        }
+    }
+    rec.timestamp();
+}
+
+void recordPipe(Step& step) {
+    PipeState& pipe = step.state.pipe;
+    for (int i = 0; i < pipe.substeps; ++i) {
+        if (i > 0) step.flip(kAllPingPong);
+        recordSubstep(step, step.another_follows || i + 1 < pipe.substeps);
+    }
+    pipe.substeps_taken += pipe.substeps;
+}
+
+} // namespace
+
+PipePasses resolvePipePasses(const Context& ctx, PipePasses asked) {
+    if (asked != PipePasses::Auto) return asked;
+    if (const char* env = std::getenv("ALLUVIUM_PIPE_PASSES"); env && *env) {
+        if (std::string(env) == "fused") return PipePasses::Fused;
+        if (std::string(env) == "direct") return PipePasses::Direct;
+    }
+    return ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? PipePasses::Direct : PipePasses::Fused;
+}
+
+const char* pipePassesName(PipePasses p) {
+    switch (p) {
+    case PipePasses::Fused: return "fused";
+    case PipePasses::Direct: return "direct";
+    default: return "auto";
+    }
+}
+
+const Model& pipeModel() {
+    static const Model model = {
+        MODEL_PIPE,
+        "pipe",
+        "shallow-water pipe model with hydraulic and thermal erosion, groundwater and the sea (seed 004)",
+        {Field::Terrain, Field::Water, Field::Sediment, Field::Outflow},
+        {Pass::SourcesFlux, Pass::WaterVelocity, Pass::ErosionTransportThermalEvaporation, Pass::SeaSpill,
+         Pass::WaterExchange, Pass::GroundwaterFlow, Pass::ReducePartials, Pass::ReduceTotals, Pass::SedimentCorrect},
+        {Pass::SourcesFlux, Pass::WaterVelocity, Pass::Erosion, Pass::TransportThermalOutflowEvaporation,
+         Pass::ThermalGather, Pass::SeaSpill, Pass::WaterExchange, Pass::GroundwaterFlow, Pass::ReducePartials,
+         Pass::ReduceTotals, Pass::SedimentCorrect},
+        {},
+        recordPipe,
+        nullptr,
+    };
+    return model;
+}
+
+} // namespace alluvium::gpu
