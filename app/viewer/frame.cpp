@@ -36,9 +36,9 @@ void fillUniforms(App& app, const Renderer& renderer, FrameUniforms& u, VkExtent
     // when recordings and screenshots leave the panel out (they are framed for the whole view).
     const float panel_px = s.show_panel && !s.recording.hide_panel ? std::min(kPanelWidth + 8.0f, 0.45f * float(extent.width)) : 0.0f;
     app.camera.shift_x = panel_px / float(std::max(extent.width, 1u));
-    const Mat4 vp = viewProjection(app.camera, aspect, extent_m);
-    std::memcpy(u.view_proj, vp.m, sizeof u.view_proj);
-    const Vec3 eye = eyePosition(app.camera);
+    const glm::mat4 vp = viewProjection(app.camera, aspect, extent_m);
+    std::memcpy(u.view_proj, &vp[0][0], sizeof u.view_proj);
+    const glm::vec3 eye = eyePosition(app.camera);
     const float ce = std::cos(s.sun_elevation);
     auto set = [](float* v, float a, float b, float c, float d) { v[0] = a, v[1] = b, v[2] = c, v[3] = d; };
     set(u.camera_pos, eye.x, eye.y, eye.z, s.top_down ? 1.0f : 0.0f);
@@ -101,8 +101,8 @@ void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
     s.totals = app.sim->totals();
     app.sim->adaptSubsteps(true); // the CFL sub-steps of the next frames, from this frame's flow
     s.substeps = app.sim->substeps();
-    s.fluvial = app.sim->fluvialControl();
-    s.lakes = app.sim->lakeStats();
+    s.fluvial = app.sim->fluvial().hostControl();
+    s.lakes = app.sim->fluvial().lakes;
     s.brush_totals = app.brush->totals();
     s.hand_holding = app.hand_holding || app.hand_picking;
     const bool finite = !non_finite && std::isfinite(s.totals.max_speed) && std::isfinite(s.totals.acc[SLOT_ERODED]) &&

@@ -109,7 +109,7 @@ BrushInput handleMouse(App& app, VkExtent2D extent) {
         if (ctrl) s.radius = std::clamp(s.radius * std::pow(1.15f, app.scroll), 1.0f, 500.0f);
         else {
             const float L = float(s.params[Param::cell_size]);
-            const Vec3 towards{s.pick_x * L, s.pick_height * s.exaggeration, s.pick_y * L};
+            const glm::vec3 towards{s.pick_x * L, s.pick_height * s.exaggeration, s.pick_y * L};
             zoom(app.camera, app.scroll, s.pick_hit ? &towards : nullptr);
         }
     }
