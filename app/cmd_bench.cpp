@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "report.h"
 #include "commands.h"
 #include "copy_bench.h"
 #include "export.h"

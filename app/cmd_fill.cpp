@@ -9,6 +9,7 @@
 #include "export.h"
 #include "io/atomic_file.h"
 #include "io/errors.h"
+#include "report.h"
 
 namespace alluvium {
 
@@ -45,18 +46,16 @@ int fillCommand(const FillOptions& o, const DeviceOptions& device) {
         bits = (bits & 0x80000000u) ? (bits & 0x7FFFFFFFu) : ~bits;
         std::memcpy(&filled.heights[i], &bits, 4);
     }
-    nlohmann::json report = {{"width", w}, {"height", h}, {"cell_size_m", cell_size},
-                             {"outlets", params.format(Param::fluvial_outlets)},
-                             {"fill_volume_m3", summary["lake_volume_m3"]},
-                             {"filled_cells", summary["lake_cells"]},
-                             {"deepest_fill_m", summary["deepest_lake_m"]},
-                             {"largest_drainage_area_m2", summary["largest_drainage_area_m2"]},
-                             {"fill_rounds", summary["fill_rounds"]},
-                             {"unreached_cells", unreached},
-                             {"seconds", seconds},
-                             {"device", scoped.ctx.device_name}};
+    const nlohmann::json report = fillReport({.width = w,
+                                              .height = h,
+                                              .cell_size = cell_size,
+                                              .seconds = seconds,
+                                              .outlets = params.format(Param::fluvial_outlets),
+                                              .device = scoped.ctx.device_name,
+                                              .summary = summary,
+                                              .unreached = unreached});
     saveHeightmap(o.out, filled, cell_size);
-    if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
+    if (!o.report.empty()) writeReport(o.report, report);
     if (!o.out_maps.empty()) exportMaps(sim, o.out_maps);
     std::fprintf(stderr,
                  "alluvium: wrote %s%s: %lld cells filled, %.6g m^3, deepest %.4g m (rounds: %u basin labels, "

@@ -9,6 +9,7 @@
 #include "io/atomic_file.h"
 #include "io/errors.h"
 #include "progress.h"
+#include "report.h"
 #include "rivers.h"
 
 namespace alluvium {
@@ -75,28 +76,26 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
                                                  ((outlets & OUTLET_TOP) && y == 0) ||
                                                  ((outlets & OUTLET_BOTTOM) && y == h - 1);
     const RiverMap rivers = classifyRivers(ground, table, water_body, base_level, w, h, o.river_cells);
-    nlohmann::json report = {
-        {"width", w},
-        {"height", h},
-        {"cell_size_m", cell_size},
-        {"outlets", params.format(Param::fluvial_outlets)},
-        {"iterations", iterations},
-        {"cells_still_moving", moving},
-        {"lake_cells", lake_cells},
-        {"lake_volume_m3", lake_volume},
-        {"ocean_cells", ocean_cells},
-        {"wet_land_cells", wet_land},
-        {"mean_depth_below_ground_m", below > 0 ? depth_sum / double(below) : 0.0},
-        {"rivers",
-         {{"min_cells", o.river_cells},
-          {"river_cells", rivers.river_cells},
-          {"sustained_cells", rivers.sustained_cells},
-          {"dry_cells", rivers.dry_cells},
-          {"dry_end_points", rivers.dry_end_points}}},
-        {"nan_cells", nan_cells},
-        {"seconds", seconds},
-        {"device", scoped.ctx.device_name}};
-    if (!o.report.empty()) writeTextAtomic(o.report, report.dump(2) + "\n");
+    const nlohmann::json report = watertableReport({.width = w,
+                                                    .height = h,
+                                                    .iterations = iterations,
+                                                    .cell_size = cell_size,
+                                                    .seconds = seconds,
+                                                    .river_min_cells = o.river_cells,
+                                                    .outlets = params.format(Param::fluvial_outlets),
+                                                    .device = scoped.ctx.device_name,
+                                                    .moving = moving,
+                                                    .lake_cells = lake_cells,
+                                                    .ocean_cells = ocean_cells,
+                                                    .wet_land = wet_land,
+                                                    .nan_cells = nan_cells,
+                                                    .lake_volume = lake_volume,
+                                                    .mean_depth_below = below > 0 ? depth_sum / double(below) : 0.0,
+                                                    .river_cells = rivers.river_cells,
+                                                    .sustained_cells = rivers.sustained_cells,
+                                                    .dry_cells = rivers.dry_cells,
+                                                    .dry_end_points = rivers.dry_end_points});
+    if (!o.report.empty()) writeReport(o.report, report);
     if (nan_cells > 0) {
         std::fprintf(
             stderr,

@@ -1,4 +1,5 @@
 // run --out-maps: the final state of a gpu::Simulation as MapLayers for writeMaps (app/io/maps.h).
+#include "report.h"
 #include "export.h"
 
 #include <algorithm>
@@ -10,34 +11,6 @@
 #include "io/maps.h"
 
 namespace alluvium {
-
-nlohmann::json fluvialFillRounds(const gpu::FluvialControl& c) {
-    return {{"basin_labels", c.rounds_label}, {"basin_graph", c.rounds_boruvka}, {"hook_jumps", c.rounds_hook},
-            {"flats", c.rounds_flats},        {"flats_converged", c.converged != 0}};
-}
-
-nlohmann::json fluvialRounds(const gpu::FluvialControl& c) {
-    nlohmann::json j = fluvialFillRounds(c);
-    j["accumulate"] = c.rounds_tree[TREE_ACCUMULATE];
-    j["erode"] = c.rounds_tree[TREE_ERODE];
-    j["deposit"] = c.rounds_tree[TREE_SEDIMENT];
-    return j;
-}
-
-nlohmann::json fluvialSummary(const gpu::Simulation& sim, double cell_size, const gpu::FluvialControl& fill) {
-    const std::vector<float> lake = sim.download(gpu::Field::Lake);
-    const std::vector<float> area = sim.download(gpu::Field::Drainage);
-    double volume = 0.0, deepest = 0.0, largest = 0.0;
-    long long cells = 0;
-    for (std::size_t i = 0; i < lake.size(); ++i) {
-        if (lake[i] > 0.0f) ++cells;
-        volume += double(lake[i]) * cell_size * cell_size;
-        deepest = std::max(deepest, double(lake[i]));
-        largest = std::max(largest, double(area[i]));
-    }
-    return {{"lake_volume_m3", volume},        {"lake_cells", cells}, {"deepest_lake_m", deepest},
-            {"largest_drainage_area_m2", largest}, {"fill_rounds", fluvialFillRounds(fill)}};
-}
 
 std::vector<float> liveWaterTable(const gpu::Simulation& sim) {
     const std::vector<float> g = sim.download(gpu::Field::Groundwater), base = sim.download(gpu::Field::AquiferBase),

@@ -23,11 +23,4 @@ void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir,
 // The groundwater's table (m): base + g / porosity, or the ground where the pores are full.
 std::vector<float> liveWaterTable(const gpu::Simulation& sim);
 
-// For reports, from the last fluvial analysis (sim.fluvialAnalyse(), which returned `fill`):
-// lake volume, cells and deepest lake, largest drainage area, the fill's rounds per phase.
-nlohmann::json fluvialSummary(const gpu::Simulation& sim, double cell_size, const gpu::FluvialControl& fill);
-// The rounds of a fluvial iteration's loops, by phase (bench, reports); of the fill's only.
-nlohmann::json fluvialRounds(const gpu::FluvialControl& c);
-nlohmann::json fluvialFillRounds(const gpu::FluvialControl& c);
-
 } // namespace alluvium

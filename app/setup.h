@@ -60,11 +60,4 @@ struct StateSums {
 };
 StateSums sumState(const gpu::Simulation& sim, double cell_size);
 
-// The report of `run` (and the viewer): water and soil budgets from the GPU's totals. Every model
-// but the fluvial one keeps a water budget (water.budget_error_rel); the water section's note
-// says what its terms mean for the model in sim.params().model (waterBudgetNote).
-nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial,
-                          const StateSums& final_sums, int steps, double seconds, double cell_size);
-const char* waterBudgetNote(int model); // nullptr for the pipe model
-
 } // namespace alluvium

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "report.h"
 #include "fuzz_cases.h"
 #include "gpu_fixture.h"
 #include "setup.h"

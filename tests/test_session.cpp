@@ -21,6 +21,7 @@
 #include <optional>
 #include <thread>
 
+#include "report.h"
 #include "gpu_fixture.h"
 #include "test_util.h"
 

@@ -142,13 +142,13 @@ void statistics(ViewerState& s) {
             ImGui::Text("evaporated %.4g  drained %.4g", a[SLOT_EVAPORATED], a[SLOT_DRAINED_WATER]);
             if (s.model == MODEL_PARTICLES) ImGui::Text("absorbed where droplets ended %.4g", a[TOTAL_WATER_ABSORBED]);
         }
-        if (const char* note = waterBudgetNote(s.model); note && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note);
+        if (const char* note = gpu::model(s.model).water_note; note && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note);
         ImGui::Text("brush water +%.4g / -%.4g", b.water_added, b.water_removed);
         ImGui::Text("brush ground +%.4g / -%.4g", b.terrain_added, b.terrain_removed);
         if (s.model == MODEL_PIPE) ImGui::Text("eroded %.4g  deposited %.4g", a[SLOT_ERODED], a[SLOT_DEPOSITED]);
         if (s.model == MODEL_PIPE || s.model == MODEL_PARTICLES)
             ImGui::Text("sediment off the edges %.4g", a[SLOT_SED_DRAINED]);
-        if (s.model == MODEL_FLUVIAL) ImGui::TextWrapped("%s", waterBudgetNote(s.model));
+        if (s.model == MODEL_FLUVIAL) ImGui::TextWrapped("%s", gpu::model(s.model).water_note);
         if (s.params[Param::enable_groundwater] >= 0.5 && (s.model == MODEL_PIPE || s.model == MODEL_MUSGRAVE || s.model == MODEL_SIMPLE))
             ImGui::Text("infiltrated %.4g  seeped %.4g", a[SLOT_INFILTRATED], a[SLOT_SEEPED]);
         if (s.params[Param::enable_sea] >= 0.5 && s.model == MODEL_PIPE)

@@ -1,0 +1,239 @@
+// Every command's report (app/report.h).
+#include "report.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "io/atomic_file.h"
+
+namespace alluvium {
+
+nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial, const StateSums& final_sums,
+                          long long steps, double seconds, double cell_size) {
+    const gpu::Totals t = sim.totals();
+    auto acc = [&](int slot) { return t.acc[slot]; };
+    // Water: on the ground and in it (groundwater), with what the sea added and took.
+    const double added = acc(SLOT_RAIN) + acc(SLOT_SPRING) + acc(SLOT_BRUSH_WATER_ADD) + acc(SLOT_SEA_IN);
+    const double expected_water = initial.water + initial.groundwater + added - acc(SLOT_BRUSH_WATER_REMOVE) -
+                                  acc(SLOT_EVAPORATED) - acc(SLOT_DRAINED_WATER) - acc(TOTAL_WATER_ABSORBED) -
+                                  acc(SLOT_SEA_OUT);
+    const double stored_final = final_sums.water + final_sums.groundwater;
+    const double water_scale = std::max(initial.water + initial.groundwater + added, 1e-30);
+    const double soil_initial = initial.terrain + initial.sediment;
+    const double soil_final = final_sums.terrain + final_sums.sediment;
+    const double expected_soil = soil_initial + acc(SLOT_BRUSH_SOIL_ADD) -
+                                 acc(SLOT_BRUSH_SOIL_REMOVE) - acc(SLOT_SED_DRAINED);
+    // Heights have an arbitrary datum: relative to the signed total alone, a terrain around 0 m
+    // (or one dug below it) would divide the drift by almost nothing. The drift is relative to
+    // the soil involved: the larger of the initial total and the final sum of |ground| +
+    // |sediment| (the same for the usual terrain above its datum).
+    const double soil_scale = std::max({std::abs(soil_initial), final_sums.soil_magnitude, 1e-30});
+
+    nlohmann::json r;
+    r["steps"] = steps;
+    r["seconds"] = seconds;
+    r["width"] = sim.width();
+    r["height"] = sim.height();
+    r["cell_size"] = cell_size;
+    r["units"] = "volumes in m^3, speeds in m/s";
+    r["water"] = {
+        {"rained", acc(SLOT_RAIN)},
+        {"sourced", acc(SLOT_SPRING)},
+        {"brush_added", acc(SLOT_BRUSH_WATER_ADD)},
+        {"brush_removed", acc(SLOT_BRUSH_WATER_REMOVE)},
+        {"evaporated", acc(SLOT_EVAPORATED)},
+        {"drained", acc(SLOT_DRAINED_WATER)},
+        {"absorbed", acc(TOTAL_WATER_ABSORBED)},
+        {"stored_initial", initial.water},
+        {"stored_final", final_sums.water},
+        {"infiltrated", acc(SLOT_INFILTRATED)},
+        {"seeped", acc(SLOT_SEEPED)},
+        {"groundwater_stored_initial", initial.groundwater},
+        {"groundwater_stored", final_sums.groundwater},
+        {"from_sea", acc(SLOT_SEA_IN)},
+        {"into_sea", acc(SLOT_SEA_OUT)},
+        {"budget_error_rel", std::abs(stored_final - expected_water) / water_scale},
+    };
+    r["soil"] = {
+        {"initial", soil_initial},
+        {"final", soil_final},
+        {"suspended_final", final_sums.sediment},
+        {"eroded", acc(SLOT_ERODED)},
+        {"deposited", acc(SLOT_DEPOSITED)},
+        {"drained", acc(SLOT_SED_DRAINED)},
+        {"brush_added", acc(SLOT_BRUSH_SOIL_ADD)},
+        {"brush_removed", acc(SLOT_BRUSH_SOIL_REMOVE)},
+        {"drift_rel", std::abs(soil_final - expected_soil) / soil_scale},
+        {"transport_correction", acc(TOTAL_CORRECTION_ABS)},
+        // Mean relative size of the per-step correction of the semi-Lagrangian transport.
+        {"transport_correction_rel",
+         acc(TOTAL_CORRECTION_ABS) / std::max(acc(SLOT_SED_AFTER), 1e-30)},
+    };
+    r["nan_cells"] = final_sums.nan_cells;
+    r["max_speed"] = t.max_speed;
+    if (sim.params().model == MODEL_PIPE)
+        r["cfl"] = {{"target", CFL_TARGET},
+                    {"max", t.max_cfl},
+                    {"substeps_taken", sim.substepsTaken()},
+                    {"most_substeps_in_a_step", sim.maxSubsteps()},
+                    {"substeps_now", sim.substeps()}};
+    const int model = sim.params().model;
+    r["model"] = gpu::modelName(model);
+    if (const char* note = waterBudgetNote(model)) r["water"]["note"] = note;
+    if (model == MODEL_FLUVIAL) {
+        r["water"]["budget_error_rel"] = nullptr;
+        // Uplift adds rock: the soil is not conserved, by design.
+        r["soil"]["drift_rel"] = nullptr;
+        r["soil"]["note"] = "the fluvial model adds rock by uplift and removes it through the outlets";
+    }
+    if (model != MODEL_PIPE) {
+        // Only the pipe model tallies each exchange between ground and water: see
+        // soil.net_lowered / net_raised for the others.
+        r["soil"]["eroded"] = nullptr;
+        r["soil"]["deposited"] = nullptr;
+    }
+    return r;
+}
+
+const char* waterBudgetNote(int model) { return gpu::model(model).water_note; }
+
+nlohmann::json fluvialFillRounds(const gpu::FluvialControl& c) {
+    return {{"basin_labels", c.rounds_label}, {"basin_graph", c.rounds_boruvka}, {"hook_jumps", c.rounds_hook},
+            {"flats", c.rounds_flats},        {"flats_converged", c.converged != 0}};
+}
+
+nlohmann::json fluvialRounds(const gpu::FluvialControl& c) {
+    nlohmann::json j = fluvialFillRounds(c);
+    j["accumulate"] = c.rounds_tree[TREE_ACCUMULATE];
+    j["erode"] = c.rounds_tree[TREE_ERODE];
+    j["deposit"] = c.rounds_tree[TREE_SEDIMENT];
+    return j;
+}
+
+nlohmann::json fluvialSummary(const gpu::Simulation& sim, double cell_size, const gpu::FluvialControl& fill) {
+    const std::vector<float> lake = sim.download(gpu::Field::Lake);
+    const std::vector<float> area = sim.download(gpu::Field::Drainage);
+    double volume = 0.0, deepest = 0.0, largest = 0.0;
+    long long cells = 0;
+    for (std::size_t i = 0; i < lake.size(); ++i) {
+        if (lake[i] > 0.0f) ++cells;
+        volume += double(lake[i]) * cell_size * cell_size;
+        deepest = std::max(deepest, double(lake[i]));
+        largest = std::max(largest, double(area[i]));
+    }
+    return {{"lake_volume_m3", volume},        {"lake_cells", cells}, {"deepest_lake_m", deepest},
+            {"largest_drainage_area_m2", largest}, {"fill_rounds", fluvialFillRounds(fill)}};
+}
+
+nlohmann::json runReport(const gpu::Simulation& sim, const RunFacts& f) {
+    nlohmann::json report = makeReport(sim, f.before, f.after, f.steps, f.seconds, f.cell_size);
+    report["state_digest"] = f.state_digest;
+    // Net change of the ground since the start, any model: volume lowered and raised (m^3).
+    double lowered = 0.0, raised = 0.0;
+    const std::vector<float>& before = *f.initial_heights;
+    const std::vector<float>& after = *f.final_heights;
+    for (size_t i = 0; i < after.size() && i < before.size(); ++i) {
+        const double dz = double(after[i]) - double(before[i]);
+        (dz < 0.0 ? lowered : raised) += std::abs(dz) * f.cell_size * f.cell_size;
+    }
+    report["soil"]["net_lowered"] = lowered;
+    report["soil"]["net_raised"] = raised;
+    if (f.steps_before > 0) report["resumed_at_step"] = f.steps_before;
+    if (!f.timelapse.is_null()) report["timelapse"] = f.timelapse;
+    report["nodata_filled"] = f.nodata_filled;
+    if (sim.params().model != MODEL_FLUVIAL) return report;
+    nlohmann::json& fluvial = report["fluvial"];
+    fluvial = fluvialSummary(sim, f.cell_size, f.analysis);
+    fluvial["last_iteration_rounds"] = fluvialRounds(f.last_fill);
+    fluvial["last_iteration_fill_converged"] = f.last_fill.converged != 0;
+    fluvial["years"] = f.years;
+    // Stream-power erosion and deposition since the start (the wear map), m^3; the rest of the
+    // eroded sediment left through the outlets.
+    const std::vector<float> wear = sim.download(gpu::Field::Wear);
+    double eroded = 0.0, deposited = 0.0;
+    for (size_t i = 0; i + 1 < wear.size(); i += 2) eroded += wear[i], deposited += wear[i + 1];
+    eroded *= f.cell_size * f.cell_size;
+    deposited *= f.cell_size * f.cell_size;
+    fluvial["eroded_m3"] = eroded;
+    fluvial["deposited_m3"] = deposited;
+    fluvial["sediment_out_m3"] = eroded - deposited;
+    if (sim.fluvialLakesOn()) {
+        // Per iteration, and of the final terrain (the analysis solved its lakes).
+        fluvial["closed_lakes_per_iteration"] = f.closed_lakes;
+        fluvial["closed_lake_area_m2_per_iteration"] = f.closed_area;
+        fluvial["closed_lakes"] = sim.fluvial().lakes.closed_lakes;
+        fluvial["closed_lake_area_m2"] = sim.fluvial().lakes.closed_area_m2;
+    }
+    return report;
+}
+
+nlohmann::json viewReport(gpu::Simulation& sim, const ViewFacts& f) {
+    // The brush's volumes since the last reset join the budgets of `run`'s report.
+    const gpu::BrushTotals& bt = f.brush;
+    gpu::Totals t = sim.totals();
+    t.acc[SLOT_BRUSH_WATER_ADD] += bt.water_added;
+    t.acc[SLOT_BRUSH_WATER_REMOVE] += bt.water_removed;
+    t.acc[SLOT_BRUSH_SOIL_ADD] += bt.terrain_added;
+    t.acc[SLOT_BRUSH_SOIL_REMOVE] += bt.terrain_removed;
+    sim.setTotals(t);
+    nlohmann::json report = makeReport(sim, f.initial_sums, f.after, f.steps, f.seconds, f.cell_size);
+    const gpu::BrushTotals& c = f.brush_carry;
+    report["brush"] = {
+        {"water_added", c.water_added + bt.water_added},
+        {"water_removed", c.water_removed + bt.water_removed},
+        {"terrain_added", c.terrain_added + bt.terrain_added},
+        {"terrain_removed", c.terrain_removed + bt.terrain_removed},
+        {"hand_picked", c.hand_picked + bt.hand_picked},
+        {"hand_dropped", c.hand_dropped + bt.hand_dropped},
+        {"hand_held", bt.hand_picked - bt.hand_dropped},
+    };
+    report["springs"] = f.springs;
+    report["frames"] = f.frames;
+    report["recordings"] = f.recordings;
+    report["validation_errors"] = f.validation_errors;
+    report["history"] = f.history;
+    report["state_digest"] = f.state_digest;
+    return report;
+}
+
+nlohmann::json fillReport(const FillFacts& f) {
+    return {{"width", f.width},
+            {"height", f.height},
+            {"cell_size_m", f.cell_size},
+            {"outlets", f.outlets},
+            {"fill_volume_m3", f.summary["lake_volume_m3"]},
+            {"filled_cells", f.summary["lake_cells"]},
+            {"deepest_fill_m", f.summary["deepest_lake_m"]},
+            {"largest_drainage_area_m2", f.summary["largest_drainage_area_m2"]},
+            {"fill_rounds", f.summary["fill_rounds"]},
+            {"unreached_cells", f.unreached},
+            {"seconds", f.seconds},
+            {"device", f.device}};
+}
+
+nlohmann::json watertableReport(const WaterTableFacts& f) {
+    return {{"width", f.width},
+            {"height", f.height},
+            {"cell_size_m", f.cell_size},
+            {"outlets", f.outlets},
+            {"iterations", f.iterations},
+            {"cells_still_moving", f.moving},
+            {"lake_cells", f.lake_cells},
+            {"lake_volume_m3", f.lake_volume},
+            {"ocean_cells", f.ocean_cells},
+            {"wet_land_cells", f.wet_land},
+            {"mean_depth_below_ground_m", f.mean_depth_below},
+            {"rivers",
+             {{"min_cells", f.river_min_cells},
+              {"river_cells", f.river_cells},
+              {"sustained_cells", f.sustained_cells},
+              {"dry_cells", f.dry_cells},
+              {"dry_end_points", f.dry_end_points}}},
+            {"nan_cells", f.nan_cells},
+            {"seconds", f.seconds},
+            {"device", f.device}};
+}
+
+void writeReport(const std::string& path, const nlohmann::json& report) { writeTextAtomic(path, report.dump(2) + "\n"); }
+
+} // namespace alluvium
