@@ -49,165 +49,175 @@ std::string oneLine(const char* text) {
     return line;
 }
 
-// Everything main does; main only makes sure no exception escapes.
-int runMain(int argc, char** argv) {
-    CLI::App app{"Alluvium: real-time terrain erosion on Vulkan compute"};
-    app.require_subcommand(1);
+// The subcommands' options (their help is what `alluvium CMD --help` prints).
+struct Commands {
     DeviceOptions device;
-    // The models' names, from the model table.
-    const std::string modelHelp = "erosion model: " + gpu::modelList();
-    app.add_option("--device", device.device, "Vulkan device index (default: discrete, else integrated, else CPU)");
-    app.add_flag("--validation", device.validation, "enable the Khronos validation layer");
-
     RunOptions run;
+    bool timelapse_no_water = false;
+    ViewOptions view;
+    bool params_json = false;
+    ConvertOptions convert;
+    FillOptions fill;
+    WatertableOptions watertable;
+    BenchOptions bench;
+    CLI::App *run_cmd = nullptr, *view_cmd = nullptr, *params_cmd = nullptr, *presets_cmd = nullptr,
+             *convert_cmd = nullptr, *fill_cmd = nullptr, *watertable_cmd = nullptr, *bench_cmd = nullptr;
+};
+
+// The models' names, from the model table.
+std::string modelHelp(const char* default_text) { return "erosion model: " + gpu::modelList() + " (default: " + default_text + ")"; }
+
+CLI::App* addRun(CLI::App& app, RunOptions& o, bool& timelapse_no_water) {
     CLI::App* run_cmd = app.add_subcommand("run", "erode a terrain headless and write the result");
-    addTerrainOptions(run_cmd, run.terrain);
-    run_cmd->add_option("--steps", run.steps, "simulation steps")->check(CLI::Range(0, 100000000));
-    run_cmd->add_option("--set", run.sets, "override a parameter: name=value (repeatable; see `alluvium params`)");
-    run_cmd->add_option("--preset", run.preset, "preset NAME (assets/presets) or FILE.json");
-    run_cmd->add_option("--out", run.out, "output heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
-    run_cmd->add_option("--report", run.report, "write a JSON report of the water and soil budgets");
-    run_cmd->add_option("--model", run.model, modelHelp + " (default: pipe, or the session's)");
-    run_cmd->add_option("--save-session", run.save_session, "after the run, save the whole state to FILE (resume with --load-session)");
+    addTerrainOptions(run_cmd, o.terrain);
+    run_cmd->add_option("--steps", o.steps, "simulation steps")->check(CLI::Range(0, 100000000));
+    run_cmd->add_option("--set", o.sets, "override a parameter: name=value (repeatable; see `alluvium params`)");
+    run_cmd->add_option("--preset", o.preset, "preset NAME (assets/presets) or FILE.json");
+    run_cmd->add_option("--out", o.out, "output heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
+    run_cmd->add_option("--report", o.report, "write a JSON report of the water and soil budgets");
+    run_cmd->add_option("--model", o.model, modelHelp("pipe, or the session's"));
+    run_cmd->add_option("--save-session", o.save_session, "after the run, save the whole state to FILE (resume with --load-session)");
     CLI::Option* load_session = run_cmd->add_option(
-        "--load-session", run.load_session, "resume a saved session (instead of --in / procedural); --preset and --set apply on top");
+        "--load-session", o.load_session, "resume a saved session (instead of --in / procedural); --preset and --set apply on top");
     for (const char* name : {"--in", "--size", "--seed", "--height-range", "--channel", "--hardness"})
         if (CLI::Option* terrain_option = run_cmd->get_option_no_throw(name)) terrain_option->excludes(load_session);
-    run_cmd->add_option("--out-maps", run.out_maps,
+    run_cmd->add_option("--out-maps", o.out_maps,
                         "after the run, write the maps (water, sediment, hardness, flow, erosion, deposition, velocity, height, "
                         "lake_depth, drainage_area) "
                         "to DIR: 16-bit PNG masks (+ .json ranges), float EXRs and DIR/maps.exr with every layer");
-    CLI::Option* out_mesh = run_cmd->add_option("--out-mesh", run.out_mesh,
+    CLI::Option* out_mesh = run_cmd->add_option("--out-mesh", o.out_mesh,
                                                 "after the run, write the terrain as a simplified mesh: FILE.obj or FILE.gltf");
-    run_cmd->add_option("--mesh-triangles", run.mesh_triangles, "target triangle count of --out-mesh (default 200000)")
+    run_cmd->add_option("--mesh-triangles", o.mesh_triangles, "target triangle count of --out-mesh (default 200000)")
         ->check(CLI::Range(std::size_t(2), std::size_t(1) << 31))
         ->needs(out_mesh);
     CLI::Option* timelapse = run_cmd->add_option(
-        "--timelapse", run.timelapse.dir,
+        "--timelapse", o.timelapse.dir,
         "draw the terrain offscreen every --every steps into DIR/frame-000000.png, ... (and DIR/timelapse.mp4 if ffmpeg is on PATH)");
-    run_cmd->add_option("--every", run.timelapse.every, "--timelapse: a frame every N steps (default 100), from step 0")
+    run_cmd->add_option("--every", o.timelapse.every, "--timelapse: a frame every N steps (default 100), from step 0")
         ->needs(timelapse);
-    run_cmd->add_option("--timelapse-size", run.timelapse.size, "--timelapse: the frames' size WxH, even (default 1280x720)")
+    run_cmd->add_option("--timelapse-size", o.timelapse.size, "--timelapse: the frames' size WxH, even (default 1280x720)")
         ->needs(timelapse);
-    bool timelapse_no_water = false;
     run_cmd->add_flag("--timelapse-no-water", timelapse_no_water, "--timelapse: draw the ground alone, without water")
         ->needs(timelapse);
-    run_cmd->add_option("--timelapse-fps", run.timelapse.fps, "--timelapse: the video's frame rate (default 30)")
+    run_cmd->add_option("--timelapse-fps", o.timelapse.fps, "--timelapse: the video's frame rate (default 30)")
         ->needs(timelapse);
 
-    ViewOptions view;
+    return run_cmd;
+}
+
+CLI::App* addView(CLI::App& app, ViewOptions& o) {
     CLI::App* view_cmd = app.add_subcommand("view", "the interactive viewer: a window if a display is present, else offscreen");
-    addTerrainOptions(view_cmd, view.terrain);
-    view_cmd->add_option("--set", view.sets, "override a parameter: name=value (repeatable)");
-    view_cmd->add_option("--preset", view.preset, "preset NAME (assets/presets) or FILE.json");
-    view_cmd->add_option("--model", view.model, modelHelp + " (default: pipe, or the session's)");
-    view_cmd->add_option("--report", view.report, "on exit, write the JSON report of `run` plus the brush totals");
-    view_cmd->add_option("--screenshot", view.screenshot, "on exit, write the last frame to FILE.png (F12 writes FILE-N.png)");
-    view_cmd->add_option("--window", view.window, "window or offscreen image size WxH (default 1600x900)");
-    view_cmd->add_option("--exit-after-frames", view.exit_after_frames, "exit after N frames")->check(CLI::Range(0, 100000000));
-    view_cmd->add_option("--bench-frames", view.bench_frames, "time N frames, print the mean and 95th-percentile frame time, exit")
+    addTerrainOptions(view_cmd, o.terrain);
+    view_cmd->add_option("--set", o.sets, "override a parameter: name=value (repeatable)");
+    view_cmd->add_option("--preset", o.preset, "preset NAME (assets/presets) or FILE.json");
+    view_cmd->add_option("--model", o.model, modelHelp("pipe, or the session's"));
+    view_cmd->add_option("--report", o.report, "on exit, write the JSON report of `run` plus the brush totals");
+    view_cmd->add_option("--screenshot", o.screenshot, "on exit, write the last frame to FILE.png (F12 writes FILE-N.png)");
+    view_cmd->add_option("--window", o.window, "window or offscreen image size WxH (default 1600x900)");
+    view_cmd->add_option("--exit-after-frames", o.exit_after_frames, "exit after N frames")->check(CLI::Range(0, 100000000));
+    view_cmd->add_option("--bench-frames", o.bench_frames, "time N frames, print the mean and 95th-percentile frame time, exit")
         ->check(CLI::Range(0, 1000000));
-    view_cmd->add_option("--steps-per-frame", view.steps_per_frame, "simulation steps per frame (0: start paused)")
+    view_cmd->add_option("--steps-per-frame", o.steps_per_frame, "simulation steps per frame (0: start paused)")
         ->check(CLI::Range(0, 1000));
-    view_cmd->add_option("--mesh", view.mesh,
+    view_cmd->add_option("--mesh", o.mesh,
                          "the drawn grid's vertices a side at most (default 0: by device, 2048 on a discrete GPU, 512 "
                          "on an integrated one, 128 on a CPU driver; never more than the grid's cells)")
         ->check(CLI::Range(0, 16384));
-    view_cmd->add_flag("--offscreen", view.offscreen, "render into an image even if a display is present");
-    view_cmd->add_flag("--paused", view.paused, "start paused");
-    view_cmd->add_flag("--no-panel", view.no_panel, "start with the panel hidden (Tab shows it)");
-    view_cmd->add_option("--overlay", view.overlay, "start with an overlay: depth, speed, sediment, hardness, flux, erosion, drainage, watertable");
-    view_cmd->add_flag("--probe-display", view.probe_display, "exit 0 if a window can be opened here, else 1 (scripts/run)");
-    view_cmd->add_option("--record", view.record,
+    view_cmd->add_flag("--offscreen", o.offscreen, "render into an image even if a display is present");
+    view_cmd->add_flag("--paused", o.paused, "start paused");
+    view_cmd->add_flag("--no-panel", o.no_panel, "start with the panel hidden (Tab shows it)");
+    view_cmd->add_option("--overlay", o.overlay, "start with an overlay: depth, speed, sediment, hardness, flux, erosion, drainage, watertable");
+    view_cmd->add_flag("--probe-display", o.probe_display, "exit 0 if a window can be opened here, else 1 (scripts/run)");
+    view_cmd->add_option("--record", o.record,
                          "record every frame to FILE.mp4 (.mkv, .mov) through the ffmpeg program (F9 starts and stops others)");
-    view_cmd->add_option("--record-fps", view.record_fps, "the video's frame rate (default 30): each frame drawn is one frame of it");
-    view_cmd->add_option("--record-size", view.record_size, "the video's size WxH, even (default: the window's)");
-    view_cmd->add_flag("--record-no-panel", view.record_no_panel, "recordings and screenshots without the panel");
-    view_cmd->add_option("--history-budget-mb", view.history_budget_mb,
+    view_cmd->add_option("--record-fps", o.record_fps, "the video's frame rate (default 30): each frame drawn is one frame of it");
+    view_cmd->add_option("--record-size", o.record_size, "the video's size WxH, even (default: the window's)");
+    view_cmd->add_flag("--record-no-panel", o.record_no_panel, "recordings and screenshots without the panel");
+    view_cmd->add_option("--history-budget-mb", o.history_budget_mb,
                          "device memory for undo and time scrubbing, in MB (default: an eighth of a CPU driver's memory, "
                          "a quarter of a GPU's; 0: no history)");
-    view_cmd->add_option("--save-session", view.save_session,
+    view_cmd->add_option("--save-session", o.save_session,
                          "save the whole state to FILE on exit and on Ctrl+S (resume with run or view --load-session)");
     CLI::Option* view_load_session = view_cmd->add_option(
-        "--load-session", view.load_session,
+        "--load-session", o.load_session,
         "start from a saved session (run's or the viewer's) instead of --in / procedural; --preset and --set apply on top");
     for (const char* name : {"--in", "--size", "--seed", "--height-range", "--channel", "--hardness"})
         if (CLI::Option* terrain_option = view_cmd->get_option_no_throw(name)) terrain_option->excludes(view_load_session);
-    view_cmd->add_option("--history-every", view.history_every,
+    view_cmd->add_option("--history-every", o.history_every,
                          "a snapshot every S simulated seconds (fluvial: years) for the timeline (default 10; 0: only strokes)");
 
-    bool params_json = false;
-    CLI::App* params_cmd = app.add_subcommand("params", "print the parameter table");
-    params_cmd->add_flag("--json", params_json, "as JSON");
+    return view_cmd;
+}
 
-    CLI::App* presets_cmd = app.add_subcommand("presets", "list the presets");
-
-    ConvertOptions convert;
+CLI::App* addConvert(CLI::App& app, ConvertOptions& o) {
     CLI::App* convert_cmd = app.add_subcommand("convert", "convert a heightmap between file formats (no GPU)");
-    convert_cmd->add_option("--in", convert.terrain.in, "input heightmap: .png .r16/.raw .f32/.r32 (raw needs --size) .exr .tif .asc")->required();
-    convert_cmd->add_option("--out", convert.out, "output heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
-    convert_cmd->add_option("--size", convert.terrain.size, "grid WxH of a raw input");
-    convert_cmd->add_option("--height-range", convert.terrain.height_range, "LO:HI metres of an integer input's black and white");
-    convert_cmd->add_option("--channel", convert.terrain.channel, "EXR channel to load (default: the first)");
-    convert_cmd->add_option("--cell-size", convert.terrain.cell_size, "metres per cell written (.asc, sidecars); default: the input's, else the table's")
+    convert_cmd->add_option("--in", o.terrain.in, "input heightmap: .png .r16/.raw .f32/.r32 (raw needs --size) .exr .tif .asc")->required();
+    convert_cmd->add_option("--out", o.out, "output heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
+    convert_cmd->add_option("--size", o.terrain.size, "grid WxH of a raw input");
+    convert_cmd->add_option("--height-range", o.terrain.height_range, "LO:HI metres of an integer input's black and white");
+    convert_cmd->add_option("--channel", o.terrain.channel, "EXR channel to load (default: the first)");
+    convert_cmd->add_option("--cell-size", o.terrain.cell_size, "metres per cell written (.asc, sidecars); default: the input's, else the table's")
         ->check(finiteIn(0.0, HUGE_VAL, true, "> 0"));
 
-    FillOptions fill;
-    CLI::App* fill_cmd = app.add_subcommand("fill", "fill every depression of a terrain to its spill height (lakes), on the GPU");
-    addTerrainOptions(fill_cmd, fill.terrain);
-    fill_cmd->add_option("--out", fill.out, "the filled heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
-    fill_cmd->add_option("--report", fill.report, "write a JSON report: fill volume, filled cells, deepest fill");
-    fill_cmd->add_option("--set", fill.sets, "override a parameter, e.g. fluvial_outlets=bottom (the edges that drain)");
-    fill_cmd->add_option("--preset", fill.preset, "preset NAME or FILE.json");
-    fill_cmd->add_option("--out-maps", fill.out_maps, "also write the maps of the terrain (lake_depth, drainage_area, ...) to DIR");
+    return convert_cmd;
+}
 
-    WatertableOptions watertable;
+CLI::App* addFill(CLI::App& app, FillOptions& o) {
+    CLI::App* fill_cmd = app.add_subcommand("fill", "fill every depression of a terrain to its spill height (lakes), on the GPU");
+    addTerrainOptions(fill_cmd, o.terrain);
+    fill_cmd->add_option("--out", o.out, "the filled heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
+    fill_cmd->add_option("--report", o.report, "write a JSON report: fill volume, filled cells, deepest fill");
+    fill_cmd->add_option("--set", o.sets, "override a parameter, e.g. fluvial_outlets=bottom (the edges that drain)");
+    fill_cmd->add_option("--preset", o.preset, "preset NAME or FILE.json");
+    fill_cmd->add_option("--out-maps", o.out_maps, "also write the maps of the terrain (lake_depth, drainage_area, ...) to DIR");
+
+    return fill_cmd;
+}
+
+CLI::App* addWatertable(CLI::App& app, WatertableOptions& o) {
     CLI::App* watertable_cmd = app.add_subcommand(
         "watertable", "seed 003's equilibrium water table of a terrain (lakes flat, capillary rise beside them), on the GPU");
-    addTerrainOptions(watertable_cmd, watertable.terrain);
-    watertable_cmd->add_option("--out", watertable.out, "the water table as a heightmap (m): .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
-    watertable_cmd->add_option("--report", watertable.report, "write a JSON report: lakes, ocean, wet land, depth below the ground, convergence");
-    watertable_cmd->add_option("--set", watertable.sets, "override a parameter, e.g. table_capillarity=5, enable_sea=on, sea_level=20");
-    watertable_cmd->add_option("--preset", watertable.preset, "preset NAME or FILE.json");
-    watertable_cmd->add_option("--river-cells", watertable.river_cells, "a cell draining at least N cells is a river: sustained if it ends at or comes from a water body, dry otherwise (default 100)")->check(CLI::Range(1.0, 1e12));
-    watertable_cmd->add_option("--out-maps", watertable.out_maps, "also write the maps (water_table, groundwater_depth, ...) to DIR");
+    addTerrainOptions(watertable_cmd, o.terrain);
+    watertable_cmd->add_option("--out", o.out, "the water table as a heightmap (m): .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
+    watertable_cmd->add_option("--report", o.report, "write a JSON report: lakes, ocean, wet land, depth below the ground, convergence");
+    watertable_cmd->add_option("--set", o.sets, "override a parameter, e.g. table_capillarity=5, enable_sea=on, sea_level=20");
+    watertable_cmd->add_option("--preset", o.preset, "preset NAME or FILE.json");
+    watertable_cmd->add_option("--river-cells", o.river_cells, "a cell draining at least N cells is a river: sustained if it ends at or comes from a water body, dry otherwise (default 100)")->check(CLI::Range(1.0, 1e12));
+    watertable_cmd->add_option("--out-maps", o.out_maps, "also write the maps (water_table, groundwater_depth, ...) to DIR");
 
-    BenchOptions bench;
+    return watertable_cmd;
+}
+
+CLI::App* addBench(CLI::App& app, BenchOptions& o) {
     CLI::App* bench_cmd = app.add_subcommand("bench", "GPU time per pass (timestamps) on procedural terrains");
-    bench_cmd->add_option("--sizes", bench.sizes, "comma-separated grid sizes: N (square) or WxH");
-    bench_cmd->add_option("--steps", bench.steps, "timed steps per size")->check(CLI::Range(1, 100000));
-    bench_cmd->add_option("--set", bench.sets, "override a parameter: name=value");
-    bench_cmd->add_option("--preset", bench.preset, "preset NAME or FILE.json");
-    bench_cmd->add_flag("--json", bench.json, "print JSON");
-    bench_cmd->add_option("--model", bench.model, modelHelp + " (default: pipe)");
+    bench_cmd->add_option("--sizes", o.sizes, "comma-separated grid sizes: N (square) or WxH");
+    bench_cmd->add_option("--steps", o.steps, "timed steps per size")->check(CLI::Range(1, 100000));
+    bench_cmd->add_option("--set", o.sets, "override a parameter: name=value");
+    bench_cmd->add_option("--preset", o.preset, "preset NAME or FILE.json");
+    bench_cmd->add_flag("--json", o.json, "print JSON");
+    bench_cmd->add_option("--model", o.model, modelHelp("pipe"));
     bench_cmd
-        ->add_option("--workgroup", bench.workgroup,
+        ->add_option("--workgroup", o.workgroup,
                      "grid passes' workgroup shape: auto (the device's), 8x32, 16x16, 32x8, 64x4, or all (compare)")
         ->check(CLI::IsMember({"auto", "all", "8x32", "16x16", "32x8", "64x4"}));
 
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "alluvium: %s (try --help)\n", e.what());
-        return 2;
-    }
+    return bench_cmd;
+}
 
+// Runs the subcommand that was parsed; each kind of failure is one line and its exit status.
+int runCommandLine(Commands& c) {
     try {
-        if (*run_cmd) {
-            run.timelapse.water = !timelapse_no_water;
-            return runCommand(run, device, viewer::makeTimelapse);
+        if (*c.run_cmd) {
+            c.run.timelapse.water = !c.timelapse_no_water;
+            return runCommand(c.run, c.device, viewer::makeTimelapse);
         }
-        if (*view_cmd) return viewCommand(view, device);
-        if (*params_cmd) return paramsCommand(params_json);
-        if (*presets_cmd) return presetsCommand();
-        if (*bench_cmd) return benchCommand(bench, device);
-        if (*convert_cmd) return convertCommand(convert);
-        if (*fill_cmd) return fillCommand(fill, device);
-        if (*watertable_cmd) return watertableCommand(watertable, device);
+        if (*c.view_cmd) return viewCommand(c.view, c.device);
+        if (*c.params_cmd) return paramsCommand(c.params_json);
+        if (*c.presets_cmd) return presetsCommand();
+        if (*c.bench_cmd) return benchCommand(c.bench, c.device);
+        if (*c.convert_cmd) return convertCommand(c.convert);
+        if (*c.fill_cmd) return fillCommand(c.fill, c.device);
+        if (*c.watertable_cmd) return watertableCommand(c.watertable, c.device);
     } catch (const InputError& e) {
         std::fprintf(stderr, "alluvium: %s\n", oneLine(e.what()).c_str());
         return 2;
@@ -222,6 +232,37 @@ int runMain(int argc, char** argv) {
         return 4;
     }
     return 0;
+}
+
+// Everything main does; main only makes sure no exception escapes.
+int runMain(int argc, char** argv) {
+    CLI::App app{"Alluvium: real-time terrain erosion on Vulkan compute"};
+    app.require_subcommand(1);
+    Commands c;
+    app.add_option("--device", c.device.device, "Vulkan device index (default: discrete, else integrated, else CPU)");
+    app.add_flag("--validation", c.device.validation, "enable the Khronos validation layer");
+    c.run_cmd = addRun(app, c.run, c.timelapse_no_water);
+    c.view_cmd = addView(app, c.view);
+    c.params_cmd = app.add_subcommand("params", "print the parameter table");
+    c.params_cmd->add_flag("--json", c.params_json, "as JSON");
+
+    c.presets_cmd = app.add_subcommand("presets", "list the presets");
+
+    c.convert_cmd = addConvert(app, c.convert);
+    c.fill_cmd = addFill(app, c.fill);
+    c.watertable_cmd = addWatertable(app, c.watertable);
+    c.bench_cmd = addBench(app, c.bench);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "alluvium: %s (try --help)\n", e.what());
+        return 2;
+    }
+    return runCommandLine(c);
 }
 
 } // namespace

@@ -189,14 +189,21 @@ std::vector<std::byte> encodeSession(const Session& s) {
     return out;
 }
 
-Session decodeSession(std::span<const std::byte> bytes, const std::string& what) {
-    auto fail = [&](const std::string& reason) -> InputError {
+namespace {
+
+// A damaged or foreign file: one line naming it.
+struct SessionFail {
+    std::string what;
+    InputError operator()(const std::string& reason) const {
         return InputError("session '" + displayPath(what) + "': " + reason);
-    };
+    }
+};
+
+// The fixed part (magic, version, the header's length) of `bytes`; returns the header's length.
+size_t checkContainer(std::span<const std::byte> bytes, const SessionFail& fail) {
     const size_t size = bytes.size();
     const size_t magic_len = std::min(size, sizeof kMagic);
-    if (size == 0 || std::memcmp(bytes.data(), kMagic, magic_len) != 0)
-        throw fail("not an Alluvium session (bad magic)");
+    if (size == 0 || std::memcmp(bytes.data(), kMagic, magic_len) != 0) throw fail("not an Alluvium session (bad magic)");
     if (size < kFixedBytes + kChecksumBytes) throw fail("truncated");
     const auto version = static_cast<uint32_t>(getLE(bytes.data() + 16, 4));
     if (version == 0) throw fail("bad format version 0");
@@ -205,56 +212,39 @@ Session decodeSession(std::span<const std::byte> bytes, const std::string& what)
                    std::to_string(kSessionVersion) + ")");
     const auto header_len = static_cast<size_t>(getLE(bytes.data() + 20, 4));
     if (header_len > size - kFixedBytes - kChecksumBytes) throw fail("truncated");
+    return header_len;
+}
 
-    nlohmann::json h;
-    try {
-        h = nlohmann::json::parse(reinterpret_cast<const char*>(bytes.data() + kFixedBytes),
-                                  reinterpret_cast<const char*>(bytes.data() + kFixedBytes + header_len));
-    } catch (const nlohmann::json::exception&) {
-        throw fail("the header is not valid JSON (damaged file)");
-    }
-    Session s;
+// The model, the grid, the steps and the list of arrays (name, channels) the body holds.
+std::vector<std::pair<std::string, int>> readLayout(const nlohmann::json& h, Session& s, const SessionFail& fail) {
     std::vector<std::pair<std::string, int>> arrays;
-    size_t body_floats = 0;
-    try {
-        if (!h.is_object()) throw fail("the header is not a JSON object");
-        s.model = h.at("model").get<std::string>();
-        if (gpu::modelFromName(s.model) < 0) throw fail("unknown model '" + s.model + "'");
-        const long long w = h.at("width").get<long long>(), hh = h.at("height").get<long long>();
-        if (w < 1 || hh < 1 || w > kMaxGridSide || hh > kMaxGridSide)
-            throw fail("grid size " + std::to_string(w) + "x" + std::to_string(hh) + " is out of range");
-        s.width = static_cast<int>(w);
-        s.height = static_cast<int>(hh);
-        s.steps = h.at("steps").get<long long>();
-        // The step index is a 32-bit counter on the GPU (rain events, droplet seeds).
-        if (s.steps < 0 || s.steps > kMaxSessionSteps)
-            throw fail("step count " + std::to_string(s.steps) + " is out of range 0.." + std::to_string(kMaxSessionSteps));
-        const size_t cells = size_t(s.width) * size_t(s.height);
-        for (const auto& a : h.at("arrays")) {
-            const std::string name = a.at("name").get<std::string>();
-            const int channels = a.at("channels").get<int>();
-            if (channels < 1 || channels > 4) throw fail("array '" + name + "' has " + std::to_string(channels) + " channels");
-            for (const auto& prior : arrays)
-                if (prior.first == name) throw fail("array '" + name + "' appears twice");
-            arrays.emplace_back(name, channels);
-            body_floats += cells * size_t(channels);
-        }
-    } catch (const nlohmann::json::exception& e) {
-        throw fail(std::string("bad header: ") + e.what());
+    if (!h.is_object()) throw fail("the header is not a JSON object");
+    s.model = h.at("model").get<std::string>();
+    if (gpu::modelFromName(s.model) < 0) throw fail("unknown model '" + s.model + "'");
+    const long long w = h.at("width").get<long long>(), hh = h.at("height").get<long long>();
+    if (w < 1 || hh < 1 || w > kMaxGridSide || hh > kMaxGridSide)
+        throw fail("grid size " + std::to_string(w) + "x" + std::to_string(hh) + " is out of range");
+    s.width = static_cast<int>(w);
+    s.height = static_cast<int>(hh);
+    s.steps = h.at("steps").get<long long>();
+    // The step index is a 32-bit counter on the GPU (rain events, droplet seeds).
+    if (s.steps < 0 || s.steps > kMaxSessionSteps)
+        throw fail("step count " + std::to_string(s.steps) + " is out of range 0.." + std::to_string(kMaxSessionSteps));
+    for (const auto& a : h.at("arrays")) {
+        const std::string name = a.at("name").get<std::string>();
+        const int channels = a.at("channels").get<int>();
+        if (channels < 1 || channels > 4) throw fail("array '" + name + "' has " + std::to_string(channels) + " channels");
+        for (const auto& prior : arrays)
+            if (prior.first == name) throw fail("array '" + name + "' appears twice");
+        arrays.emplace_back(name, channels);
     }
+    return arrays;
+}
 
-    const size_t expected = kFixedBytes + header_len + 4 * body_floats + kChecksumBytes;
-    if (size < expected)
-        throw fail("truncated (" + std::to_string(size) + " bytes, the header describes " + std::to_string(expected) + ")");
-    if (size > expected)
-        throw fail("sizes do not match the header (" + std::to_string(size - expected) + " bytes too many)");
-    const uint64_t stored = getLE(bytes.data() + size - kChecksumBytes, 8);
-    if (fnv1a64(bytes.data() + kFixedBytes, size - kFixedBytes - kChecksumBytes) != stored)
-        throw fail("checksum mismatch (damaged file)");
-
-    // The arrays, matched to this build's fields by name and channel count.
+// The arrays of the body at `p`, matched to this build's fields by name and channel count.
+void readArrays(const std::byte* p, const std::vector<std::pair<std::string, int>>& arrays, Session& s,
+                const SessionFail& fail) {
     const size_t cells = size_t(s.width) * size_t(s.height);
-    const std::byte* p = bytes.data() + kFixedBytes + header_len;
     bool have_initial = false;
     std::vector<bool> have(static_cast<size_t>(gpu::Field::Count), false);
     for (const auto& [name, channels] : arrays) {
@@ -273,94 +263,131 @@ Session decodeSession(std::span<const std::byte> bytes, const std::string& what)
             have_initial = true;
             continue;
         }
-        bool known = false;
-        for (gpu::Field f : sessionFields()) {
-            if (name != gpu::fieldName(f)) continue;
-            if (channels != gpu::fieldChannels(f))
-                throw fail("field '" + name + "' has " + std::to_string(channels) + " channels, expected " +
-                           std::to_string(gpu::fieldChannels(f)));
-            s.fields.emplace_back(f, std::move(values));
-            have[static_cast<size_t>(f)] = true;
-            known = true;
-            break;
-        }
-        if (!known) throw fail("unknown field '" + name + "'");
+        const auto fields = sessionFields();
+        const auto f = std::find_if(fields.begin(), fields.end(), [&](gpu::Field x) { return name == gpu::fieldName(x); });
+        if (f == fields.end()) throw fail("unknown field '" + name + "'");
+        if (channels != gpu::fieldChannels(*f))
+            throw fail("field '" + name + "' has " + std::to_string(channels) + " channels, expected " +
+                       std::to_string(gpu::fieldChannels(*f)));
+        s.fields.emplace_back(*f, std::move(values));
+        have[static_cast<size_t>(*f)] = true;
     }
     if (!have_initial) throw fail("no initial_terrain");
     for (gpu::Field f : sessionFields()) {
         if (have[static_cast<size_t>(f)]) continue;
         if (isCoreField(f)) throw fail(std::string("no field '") + gpu::fieldName(f) + "'");
-        // Older files: accumulators start at zero, the uplift multiplier at one.
-        const float start = f == gpu::Field::Uplift ? 1.0f : 0.0f;
-        s.fields.emplace_back(f, std::vector<float>(cells * size_t(gpu::fieldChannels(f)), start));
+        // Older files: a field they lack starts at its initial value (the uplift multiplier at one).
+        s.fields.emplace_back(f, std::vector<float>(cells * size_t(gpu::fieldChannels(f)), gpu::fieldInfo(f).initial));
     }
+}
 
+// Parameters by name in the table's units (a parameter the file lacks keeps its default), and
+// the springs.
+void readParamsAndSprings(const nlohmann::json& h, Session& s, const SessionFail& fail) {
+    for (const auto& [name, value] : h.at("params").items()) {
+        if (!findParam(name)) throw fail("unknown parameter '" + name + "'");
+        if (!value.is_number()) throw fail("parameter '" + name + "' is not a number");
+        char text[40];
+        std::snprintf(text, sizeof text, "%.17g", value.get<double>());
+        s.params.set(name, text);
+    }
+    for (const auto& sp : h.at("springs")) {
+        const gpu::Spring spring{sp.at("x").get<float>(), sp.at("y").get<float>(), sp.at("radius").get<float>(),
+                                 sp.at("rate_per_cell").get<float>()};
+        // Where the viewer can place one: on the grid, a finite positive radius, a finite
+        // non-negative rate.
+        if (!(spring.x >= 0.0f && spring.x <= float(s.width) && spring.y >= 0.0f && spring.y <= float(s.height) &&
+              spring.radius > 0.0f && std::isfinite(spring.radius) && spring.rate_per_cell >= 0.0f &&
+              std::isfinite(spring.rate_per_cell)))
+            throw fail("spring " + std::to_string(s.springs.size()) + " is off the grid or has a bad radius or rate");
+        s.springs.push_back(spring);
+    }
+    if (s.springs.size() > kMaxSessionSprings)
+        throw fail(std::to_string(s.springs.size()) + " springs; at most " + std::to_string(kMaxSessionSprings));
+}
+
+double realOrNaN(const nlohmann::json& v) { return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>(); }
+
+// The run's budgets and sub-steps.
+void readTotals(const nlohmann::json& h, Session& s, const SessionFail& fail) {
+    const auto& totals = h.at("totals");
+    const auto& acc = totals.at("acc");
+    // Files from before groundwater and the sea hold 16 totals: the 14 slots of then, the
+    // correction at 14, the droplets' absorbed water at 15.
+    constexpr size_t kOldSlots = 16, kOldCorrection = 14, kOldAbsorbed = 15;
+    if (!acc.is_array() || (acc.size() != TOTAL_SLOTS && acc.size() != kOldSlots))
+        throw fail("totals.acc must hold " + std::to_string(TOTAL_SLOTS) + " numbers");
+    if (acc.size() == TOTAL_SLOTS) {
+        for (size_t i = 0; i < TOTAL_SLOTS; ++i) s.totals.acc[i] = realOrNaN(acc[i]);
+    } else {
+        for (size_t i = 0; i < kOldCorrection; ++i) s.totals.acc[i] = realOrNaN(acc[i]);
+        s.totals.acc[TOTAL_CORRECTION_ABS] = realOrNaN(acc[kOldCorrection]);
+        s.totals.acc[TOTAL_WATER_ABSORBED] = realOrNaN(acc[kOldAbsorbed]);
+    }
+    s.totals.sediment_scale = static_cast<float>(realOrNaN(totals.at("sediment_scale")));
+    s.totals.max_speed = static_cast<float>(realOrNaN(totals.at("max_speed")));
+    // Written since the CFL sub-steps; older sessions ran one sub-step.
+    s.totals.step_wave = static_cast<float>(totals.contains("step_wave") ? realOrNaN(totals.at("step_wave")) : 0.0);
+    s.totals.max_cfl = static_cast<float>(totals.contains("max_cfl") ? realOrNaN(totals.at("max_cfl")) : 0.0);
+    s.substeps = totals.contains("substeps") ? totals.at("substeps").get<int>() : 1;
+    if (s.substeps < 1 || s.substeps > MAX_SUBSTEPS) throw fail("totals.substeps must be 1.." + std::to_string(MAX_SUBSTEPS));
+    const auto& sums = h.at("initial_sums");
+    s.initial_sums.water = sums.at("water").get<double>();
+    s.initial_sums.terrain = sums.at("terrain").get<double>();
+    s.initial_sums.sediment = sums.at("sediment").get<double>();
+    if (sums.contains("groundwater")) s.initial_sums.groundwater = sums.at("groundwater").get<double>();
+}
+
+// The tide's clock (older files: the steps at the saved time step) and where the sea's spill
+// relaxation stands (older files start it over).
+void readSea(const nlohmann::json& h, Session& s, const SessionFail& fail) {
+    s.sim_time = h.contains("sim_time") ? h.at("sim_time").get<double>() : double(s.steps) * s.params[Param::time_step];
+    if (!h.contains("sea")) return;
+    const auto& sea = h.at("sea");
+    s.sea_half = sea.at("half").get<int>();
+    if (s.sea_half != 0 && s.sea_half != 1) throw fail("sea.half must be 0 or 1");
+    s.sea_dirty = sea.at("dirty").get<bool>();
+    s.sea_restart = sea.at("restart").get<bool>();
+    const auto control = sea.at("control").get<std::vector<uint32_t>>();
+    if (control.size() != sizeof(gpu::SeaControl) / 4)
+        throw fail("sea.control must hold " + std::to_string(sizeof(gpu::SeaControl) / 4) + " numbers");
+    std::memcpy(&s.sea_control, control.data(), sizeof(gpu::SeaControl));
+}
+
+} // namespace
+
+Session decodeSession(std::span<const std::byte> bytes, const std::string& what) {
+    const SessionFail fail{what};
+    const size_t size = bytes.size();
+    const size_t header_len = checkContainer(bytes, fail);
+    nlohmann::json h;
     try {
-        // Parameters by name in the table's units; a parameter the file lacks keeps its default.
-        for (const auto& [name, value] : h.at("params").items()) {
-            if (!findParam(name)) throw fail("unknown parameter '" + name + "'");
-            if (!value.is_number()) throw fail("parameter '" + name + "' is not a number");
-            char text[40];
-            std::snprintf(text, sizeof text, "%.17g", value.get<double>());
-            s.params.set(name, text);
-        }
-        for (const auto& sp : h.at("springs")) {
-            const gpu::Spring spring{sp.at("x").get<float>(), sp.at("y").get<float>(), sp.at("radius").get<float>(),
-                                     sp.at("rate_per_cell").get<float>()};
-            // Where the viewer can place one: on the grid, a finite positive radius, a finite
-            // non-negative rate.
-            if (!(spring.x >= 0.0f && spring.x <= float(s.width) && spring.y >= 0.0f && spring.y <= float(s.height) &&
-                  spring.radius > 0.0f && std::isfinite(spring.radius) && spring.rate_per_cell >= 0.0f &&
-                  std::isfinite(spring.rate_per_cell)))
-                throw fail("spring " + std::to_string(s.springs.size()) + " is off the grid or has a bad radius or rate");
-            s.springs.push_back(spring);
-        }
-        if (s.springs.size() > kMaxSessionSprings)
-            throw fail(std::to_string(s.springs.size()) + " springs; at most " + std::to_string(kMaxSessionSprings));
-        auto real = [](const nlohmann::json& v) {
-            return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
-        };
-        const auto& totals = h.at("totals");
-        const auto& acc = totals.at("acc");
-        // Files from before issue 12 hold 16 totals: the 14 slots of then, the correction at 14,
-        // the droplets' absorbed water at 15.
-        constexpr size_t kOldSlots = 16, kOldCorrection = 14, kOldAbsorbed = 15;
-        if (!acc.is_array() || (acc.size() != TOTAL_SLOTS && acc.size() != kOldSlots))
-            throw fail("totals.acc must hold " + std::to_string(TOTAL_SLOTS) + " numbers");
-        if (acc.size() == TOTAL_SLOTS) {
-            for (size_t i = 0; i < TOTAL_SLOTS; ++i) s.totals.acc[i] = real(acc[i]);
-        } else {
-            for (size_t i = 0; i < kOldCorrection; ++i) s.totals.acc[i] = real(acc[i]);
-            s.totals.acc[TOTAL_CORRECTION_ABS] = real(acc[kOldCorrection]);
-            s.totals.acc[TOTAL_WATER_ABSORBED] = real(acc[kOldAbsorbed]);
-        }
-        s.totals.sediment_scale = static_cast<float>(real(totals.at("sediment_scale")));
-        s.totals.max_speed = static_cast<float>(real(totals.at("max_speed")));
-        // Written since the CFL sub-steps (issue 14); older sessions ran one sub-step.
-        s.totals.step_wave = static_cast<float>(totals.contains("step_wave") ? real(totals.at("step_wave")) : 0.0);
-        s.totals.max_cfl = static_cast<float>(totals.contains("max_cfl") ? real(totals.at("max_cfl")) : 0.0);
-        s.substeps = totals.contains("substeps") ? totals.at("substeps").get<int>() : 1;
-        if (s.substeps < 1 || s.substeps > MAX_SUBSTEPS)
-            throw fail("totals.substeps must be 1.." + std::to_string(MAX_SUBSTEPS));
-        const auto& sums = h.at("initial_sums");
-        s.initial_sums.water = sums.at("water").get<double>();
-        s.initial_sums.terrain = sums.at("terrain").get<double>();
-        s.initial_sums.sediment = sums.at("sediment").get<double>();
-        if (sums.contains("groundwater")) s.initial_sums.groundwater = sums.at("groundwater").get<double>();
-        // The tide's clock (older files: the steps at the saved time step).
-        s.sim_time = h.contains("sim_time") ? h.at("sim_time").get<double>()
-                                            : double(s.steps) * s.params[Param::time_step];
-        if (h.contains("sea")) { // since issue 12's sessions kept it; older ones start the relaxation over
-            const auto& sea = h.at("sea");
-            s.sea_half = sea.at("half").get<int>();
-            if (s.sea_half != 0 && s.sea_half != 1) throw fail("sea.half must be 0 or 1");
-            s.sea_dirty = sea.at("dirty").get<bool>();
-            s.sea_restart = sea.at("restart").get<bool>();
-            const auto control = sea.at("control").get<std::vector<uint32_t>>();
-            if (control.size() != sizeof(gpu::SeaControl) / 4)
-                throw fail("sea.control must hold " + std::to_string(sizeof(gpu::SeaControl) / 4) + " numbers");
-            std::memcpy(&s.sea_control, control.data(), sizeof(gpu::SeaControl));
-        }
+        h = nlohmann::json::parse(reinterpret_cast<const char*>(bytes.data() + kFixedBytes),
+                                  reinterpret_cast<const char*>(bytes.data() + kFixedBytes + header_len));
+    } catch (const nlohmann::json::exception&) {
+        throw fail("the header is not valid JSON (damaged file)");
+    }
+    Session s;
+    std::vector<std::pair<std::string, int>> arrays;
+    try {
+        arrays = readLayout(h, s, fail);
+    } catch (const nlohmann::json::exception& e) {
+        throw fail(std::string("bad header: ") + e.what());
+    }
+    size_t body_floats = 0;
+    for (const auto& [name, channels] : arrays) body_floats += size_t(s.width) * size_t(s.height) * size_t(channels);
+    const size_t expected = kFixedBytes + header_len + 4 * body_floats + kChecksumBytes;
+    if (size < expected)
+        throw fail("truncated (" + std::to_string(size) + " bytes, the header describes " + std::to_string(expected) + ")");
+    if (size > expected) throw fail("sizes do not match the header (" + std::to_string(size - expected) + " bytes too many)");
+    const uint64_t stored = getLE(bytes.data() + size - kChecksumBytes, 8);
+    if (fnv1a64(bytes.data() + kFixedBytes, size - kFixedBytes - kChecksumBytes) != stored)
+        throw fail("checksum mismatch (damaged file)");
+    readArrays(bytes.data() + kFixedBytes + header_len, arrays, s, fail);
+    try {
+        readParamsAndSprings(h, s, fail);
+        readTotals(h, s, fail);
+        readSea(h, s, fail);
     } catch (const nlohmann::json::exception& e) {
         throw fail(std::string("bad header: ") + e.what());
     } catch (const ParamError& e) {

@@ -68,10 +68,19 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     const VkExtent2D mesh = drawnMesh(ctx, sim.width(), sim.height(), mesh_side);
     mesh_x_ = mesh.width;
     mesh_y_ = mesh.height;
+    createRenderPasses(final_layout);
+    createLayouts();
+    createImageSets();
+    createFrameResources();
+    createMeshIndices();
+    createPipelines();
+}
+
+void Renderer::createRenderPasses(VkImageLayout final_layout) {
     // Render pass: colour cleared, depth cleared and discarded. The external dependency orders
     // this frame's attachment writes after the previous frame's (one depth image for all).
     std::array<VkAttachmentDescription, 2> attachments{};
-    attachments[0].format = color_format;
+    attachments[0].format = color_format_;
     attachments[0].samples = VK_SAMPLE_COUNT_1_BIT;
     attachments[0].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
     attachments[0].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
@@ -113,15 +122,17 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     rp.pSubpasses = &subpass;
     rp.dependencyCount = 2;
     rp.pDependencies = deps;
-    VK_CHECK(vkCreateRenderPass(ctx.device, &rp, nullptr, &render_pass_));
+    VK_CHECK(vkCreateRenderPass(ctx_.device, &rp, nullptr, &render_pass_));
     // The overlay pass: the same attachments (so the scene's framebuffers and ImGui's pipeline
     // serve it), the colour loaded from final_layout, where the scene pass and the copies out of
     // it left the image; the first dependency also orders after those copies (transfer reads).
     attachments[0].loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
     attachments[0].initialLayout = final_layout;
     attachments[1].loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-    VK_CHECK(vkCreateRenderPass(ctx.device, &rp, nullptr, &overlay_pass_));
+    VK_CHECK(vkCreateRenderPass(ctx_.device, &rp, nullptr, &overlay_pass_));
+}
 
+void Renderer::createLayouts() {
     // Set 0: the simulation's images, readable by every stage that draws or picks.
     const VkShaderStageFlags stages =
         VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT | VK_SHADER_STAGE_COMPUTE_BIT;
@@ -129,36 +140,39 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     for (uint32_t b = 0; b < R_IMAGE_COUNT; ++b) // (the sunlight's check is the compute stage's)
         image_bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, b == R_SUN_SEEN ? VkShaderStageFlags(VK_SHADER_STAGE_COMPUTE_BIT) : stages,
                              nullptr};
-    image_layout_ = gpu::createSetLayout(ctx, image_bindings.data(), R_IMAGE_COUNT);
+    image_layout_ = gpu::createSetLayout(ctx_, image_bindings.data(), R_IMAGE_COUNT);
     std::array<VkDescriptorSetLayoutBinding, R_FRAME_BINDINGS> frame_bindings{};
     for (uint32_t b = 0; b < R_FRAME_BINDINGS; ++b)
         frame_bindings[b] = {b, b == R_FRAME ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
                              b == R_SUN_CONTROL ? VkShaderStageFlags(VK_SHADER_STAGE_COMPUTE_BIT) : stages, nullptr};
-    frame_layout_ = gpu::createSetLayout(ctx, frame_bindings.data(), R_FRAME_BINDINGS);
+    frame_layout_ = gpu::createSetLayout(ctx_, frame_bindings.data(), R_FRAME_BINDINGS);
     const VkDescriptorSetLayout layouts[2] = {image_layout_, frame_layout_};
     VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     layout_info.setLayoutCount = 2;
     layout_info.pSetLayouts = layouts;
-    VK_CHECK(vkCreatePipelineLayout(ctx.device, &layout_info, nullptr, &pipeline_layout_));
+    VK_CHECK(vkCreatePipelineLayout(ctx_.device, &layout_info, nullptr, &pipeline_layout_));
+}
 
+void Renderer::createImageSets() {
+    const gpu::Simulation& sim = sim_;
     constexpr uint32_t keys = gpu::Simulation::kParityKeys;
-    pool_ = gpu::createDescriptorPool(ctx, keys + frames_,
+    pool_ = gpu::createDescriptorPool(ctx_, keys + frames_,
                                       {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, keys * R_IMAGE_COUNT},
                                        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, frames_},
                                        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, frames_ * (R_FRAME_BINDINGS - 1)}});
 
     // One image set per parity key of the simulation: set k binds the current images of key k.
-    gpu::allocateSets(ctx, pool_, image_layout_, keys, image_sets_);
+    gpu::allocateSets(ctx_, pool_, image_layout_, keys, image_sets_);
     using gpu::Field;
-    gpu::createStorageImage(sun_, ctx, uint32_t(sim.width()), uint32_t(sim.height()), VK_FORMAT_R32_SFLOAT);
+    gpu::createStorageImage(sun_, ctx_, uint32_t(sim.width()), uint32_t(sim.height()), VK_FORMAT_R32_SFLOAT);
     if (keeps_sunlight_)
-        gpu::createStorageImage(sun_seen_, ctx, uint32_t(sim.width()), uint32_t(sim.height()), VK_FORMAT_R32G32_SFLOAT);
-    gpu::createBuffer(sun_control_, ctx, sizeof(SunControl),
+        gpu::createStorageImage(sun_seen_, ctx_, uint32_t(sim.width()), uint32_t(sim.height()), VK_FORMAT_R32G32_SFLOAT);
+    gpu::createBuffer(sun_control_, ctx_, sizeof(SunControl),
                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                       true);
     std::memset(sun_control_.mapped, 0, sizeof(SunControl)); // valid 0: the first check computes the sunlight
-    gpu::createStorageImage(unused_rgba_, ctx, 1, 1, VK_FORMAT_R32G32B32A32_SFLOAT);
-    gpu::createStorageImage(unused_rg_, ctx, 1, 1, VK_FORMAT_R32G32_SFLOAT);
+    gpu::createStorageImage(unused_rgba_, ctx_, 1, 1, VK_FORMAT_R32G32B32A32_SFLOAT);
+    gpu::createStorageImage(unused_rg_, ctx_, 1, 1, VK_FORMAT_R32G32_SFLOAT);
     // By binding; R_SUN and R_SUN_SEEN are the viewer's own images (their entries here are not used).
     const std::array<Field, R_IMAGE_COUNT> fields = {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity,
                                                      Field::Hardness, Field::Wear, Field::Outflow, Field::Terrain,
@@ -183,9 +197,11 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
             writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
             writes[b].pImageInfo = &infos[b];
         }
-        vkUpdateDescriptorSets(ctx.device, R_IMAGE_COUNT, writes.data(), 0, nullptr);
+        vkUpdateDescriptorSets(ctx_.device, R_IMAGE_COUNT, writes.data(), 0, nullptr);
     }
+}
 
+void Renderer::createFrameResources() {
     // The mesh: (n + 2)^2 vertices generated from gl_VertexIndex (the outer ring is the skirt);
     // only the triangle list is stored.
     const uint32_t vx = mesh_x_ + 2, vy = mesh_y_ + 2;
@@ -198,18 +214,18 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
     water_index_buffers_.resize(frames_);
     water_draw_buffers_.resize(frames_);
     for (uint32_t i = 0; i < frames_; ++i) {
-        gpu::createBuffer(uniform_buffers_[i], ctx, sizeof(FrameUniforms), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true);
-        gpu::createBuffer(pick_buffers_[i], ctx, kPickBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
-        gpu::createBuffer(vertex_buffers_[i], ctx, vertex_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
-        gpu::createBuffer(water_index_buffers_[i], ctx, index_bytes,
+        gpu::createBuffer(uniform_buffers_[i], ctx_, sizeof(FrameUniforms), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true);
+        gpu::createBuffer(pick_buffers_[i], ctx_, kPickBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
+        gpu::createBuffer(vertex_buffers_[i], ctx_, vertex_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
+        gpu::createBuffer(water_index_buffers_[i], ctx_, index_bytes,
                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT, false);
-        gpu::createBuffer(water_draw_buffers_[i], ctx, 5 * sizeof(uint32_t),
+        gpu::createBuffer(water_draw_buffers_[i], ctx_, 5 * sizeof(uint32_t),
                           VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, false);
         std::memset(uniform_buffers_[i].mapped, 0, sizeof(FrameUniforms));
         std::memset(pick_buffers_[i].mapped, 0, kPickBytes);
         const uint32_t no_range[2] = {0xFFFFFFFFu, 0u}; // ground_lo, ground_hi
         std::memcpy(static_cast<char*>(pick_buffers_[i].mapped) + 20, no_range, sizeof no_range);
-        gpu::allocateSets(ctx, pool_, frame_layout_, 1, &frame_sets_[i]);
+        gpu::allocateSets(ctx_, pool_, frame_layout_, 1, &frame_sets_[i]);
         const VkDescriptorBufferInfo infos[R_FRAME_BINDINGS] = {
             {uniform_buffers_[i].buffer, 0, sizeof(FrameUniforms)}, {pick_buffers_[i].buffer, 0, kPickBytes},
             {vertex_buffers_[i].buffer, 0, VK_WHOLE_SIZE}, {water_index_buffers_[i].buffer, 0, VK_WHOLE_SIZE},
@@ -223,9 +239,12 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
             w[b].descriptorType = b == R_FRAME ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
             w[b].pBufferInfo = &infos[b];
         }
-        vkUpdateDescriptorSets(ctx.device, R_FRAME_BINDINGS, w.data(), 0, nullptr);
+        vkUpdateDescriptorSets(ctx_.device, R_FRAME_BINDINGS, w.data(), 0, nullptr);
     }
+}
 
+void Renderer::createMeshIndices() {
+    const uint32_t vx = mesh_x_ + 2, vy = mesh_y_ + 2;
     std::vector<uint32_t> indices;
     indices.reserve(size_t(vx - 1) * (vy - 1) * 6);
     for (uint32_t y = 0; y + 1 < vy; ++y)
@@ -234,10 +253,8 @@ Renderer::Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat
             for (uint32_t i : {a, c, b, b, c, d}) indices.push_back(i);
         }
     index_count_ = static_cast<uint32_t>(indices.size());
-    gpu::createBuffer(index_buffer_, ctx, indices.size() * sizeof(uint32_t), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, false);
-    gpu::uploadBuffer(ctx, index_buffer_, indices.data(), indices.size() * sizeof(uint32_t));
-
-    createPipelines();
+    gpu::createBuffer(index_buffer_, ctx_, indices.size() * sizeof(uint32_t), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, false);
+    gpu::uploadBuffer(ctx_, index_buffer_, indices.data(), indices.size() * sizeof(uint32_t));
 }
 
 void Renderer::createPipelines() {

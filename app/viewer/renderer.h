@@ -127,6 +127,12 @@ public:
     void endScene(VkCommandBuffer cmd);
 
 private:
+    // The constructor's parts, in its order.
+    void createRenderPasses(VkImageLayout final_layout);
+    void createLayouts();
+    void createImageSets();
+    void createFrameResources();
+    void createMeshIndices();
     void createPipelines();
     void recordSun(VkCommandBuffer cmd, bool check);
 
