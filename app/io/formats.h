@@ -1,5 +1,5 @@
-// Internal to app/io: the format codecs behind loadHeightmap/saveHeightmap, and the checks they
-// share. Every function throws InputError with a one-line message.
+// Internal to app/io: the format codecs behind loadHeightmap/saveHeightmap (their shared checks:
+// io/format_checks.h). Every function throws InputError with a one-line message.
 #pragma once
 
 #include <cstddef>
@@ -8,24 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "io/format_checks.h"
 #include "io/heightmap.h"
 
 namespace alluvium::detail {
-
-// [SECTION] shared checks (heightmap.cpp)
-std::string quoted(const std::filesystem::path& p); // 'path' for messages
-// Throws unless w x h is within kMaxGridSide / kMaxGridCells; `what` names the source.
-void checkGridSize(long long w, long long h, const std::string& what);
-// Throws "<path> contains NaN at cell (x, y); ..." for the first non-finite height.
-void checkFiniteHeights(const Heightmap& map, const std::filesystem::path& path);
-// Throws if --size was given and differs from the file's own size.
-void checkSizeOption(const LoadOptions& opt, long long w, long long h,
-                     const std::filesystem::path& path);
-// LO..HI metres for an integer image: --height-range, else the sidecar, else 0..1000.
-void integerRange(const std::filesystem::path& path, const LoadOptions& opt, long long w,
-                  long long h, double& lo, double& hi);
-// The whole file, or InputError "cannot open/read '<path>': reason".
-std::vector<unsigned char> readWholeFile(const std::filesystem::path& path);
 
 // [SECTION] encoders shared with the export maps (io/maps.cpp)
 // A 16-bit grey PNG of width x height samples, row-major (heightmap.cpp).
