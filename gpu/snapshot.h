@@ -31,6 +31,9 @@
 
 namespace alluvium::gpu {
 
+struct SnapshotSource; // snapshot_detail.h: a piece of state, an image or a buffer
+struct SnapshotRecord; // ... and a snapshot held
+
 // FNV-1a 64 over bytes, fed piece by piece.
 class StateHasher {
 public:
@@ -117,8 +120,8 @@ public:
     std::vector<uint64_t> digests(const std::vector<int>& ids);
 
 private:
-    struct Source;
-    struct Record;
+    using Source = SnapshotSource;
+    using Record = SnapshotRecord;
     Record* find(int id);
     const Record* find(int id) const;
     void resolve(Record& r);

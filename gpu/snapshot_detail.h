@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "snapshot.h"
+#include "simulation.h"
+#include "snapshot_shared.h"
 
 namespace alluvium::gpu {
 
@@ -26,7 +27,7 @@ inline uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 } // namespace snapshot_detail
 
 // One piece of state: an image (one of a field's) or a whole buffer, as rows of 32-bit words.
-struct SnapshotStore::Source {
+struct SnapshotSource {
     Field field = Field::Count; // Field::Count: a buffer (totals, extras)
     const Image* image = nullptr;
     const Buffer* buffer = nullptr;
@@ -37,7 +38,7 @@ struct SnapshotStore::Source {
     uint32_t blocks_y = 0;
 };
 
-struct SnapshotStore::Record {
+struct SnapshotRecord {
     int id = 0;
     uint32_t table = 0;
     uint64_t submission = 0; // of its store

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "snapshot.h"
 #include "snapshot_detail.h"
 
 namespace alluvium::gpu {
