@@ -14,9 +14,8 @@
 namespace alluvium {
 
 int fillCommand(const FillOptions& o, const DeviceOptions& device) {
-    checkHeightmapAndReport(o.out, o.report);
     Params params;
-    InitialTerrain initial = prepareTerrainAndParams(o.terrain, o.preset, o.sets, params);
+    const InitialTerrain initial = prepareAnalysis(o.out, o.report, o.terrain, o.preset, o.sets, params);
     const double cell_size = params[Param::cell_size];
     const int w = initial.terrain.width, h = initial.terrain.height;
 

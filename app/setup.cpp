@@ -106,6 +106,12 @@ InitialTerrain prepareTerrainAndParams(const TerrainOptions& terrain, const std:
     return initial;
 }
 
+InitialTerrain prepareAnalysis(const std::string& out, const std::string& report, const TerrainOptions& terrain,
+                               const std::string& preset, const std::vector<std::string>& sets, Params& params) {
+    checkHeightmapAndReport(out, report);
+    return prepareTerrainAndParams(terrain, preset, sets, params);
+}
+
 void initialAquifer(const std::vector<float>& ground, const Params& params, std::vector<float>& base,
                     std::vector<float>& groundwater) {
     const double thickness = params[Param::aquifer_thickness], porosity = params[Param::porosity];

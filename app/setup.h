@@ -35,6 +35,10 @@ InitialTerrain prepareTerrain(const TerrainOptions& options, double cell_size);
 // --out (a heightmap format) and --report (.json) of the commands that write a heightmap and a
 // report (fill, watertable): extensions and a writable folder, checked before the GPU starts.
 void checkHeightmapAndReport(const std::string& out, const std::string& report);
+// fill and watertable: their --out and --report checked before the GPU starts, then the
+// parameters and the terrain (prepareTerrainAndParams).
+InitialTerrain prepareAnalysis(const std::string& out, const std::string& report, const TerrainOptions& terrain,
+                               const std::string& preset, const std::vector<std::string>& sets, Params& params);
 // The defaults (or `base`: a session's), then the preset, then --cell-size, then each --set in order.
 Params buildParams(const std::string& preset, double cell_size, const std::vector<std::string>& sets,
                    const Params& base = Params());

@@ -52,33 +52,18 @@ Brush::Brush(const Context& ctx, const Simulation& sim) : ctx_(ctx), sim_(sim) {
     pool_ = createDescriptorPool(ctx, keys, {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 5 * keys}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * keys}});
     allocateSets(ctx, pool_, set_layout_, keys, sets_.data());
     // One set per parity key of the simulation: set k binds the current images of key k.
+    DescriptorWrites writes;
     for (int key = 0; key < int(keys); ++key) {
-        const VkDescriptorImageInfo images[4] = {
-            {VK_NULL_HANDLE, sim.currentImage(Field::Terrain, key).view, VK_IMAGE_LAYOUT_GENERAL},
-            {VK_NULL_HANDLE, sim.currentImage(Field::Water, key).view, VK_IMAGE_LAYOUT_GENERAL},
-            {VK_NULL_HANDLE, sim.currentImage(Field::Hardness, key).view, VK_IMAGE_LAYOUT_GENERAL},
-            {VK_NULL_HANDLE, scratch_.view, VK_IMAGE_LAYOUT_GENERAL}};
-        const VkDescriptorBufferInfo buffers[2] = {{partials_.buffer, 0, VK_WHOLE_SIZE}, {totals_.buffer, 0, VK_WHOLE_SIZE}};
-        const VkDescriptorImageInfo uplift{VK_NULL_HANDLE, sim.currentImage(Field::Uplift, key).view,
-                                           VK_IMAGE_LAYOUT_GENERAL};
-        VkWriteDescriptorSet writes[BB_COUNT];
-        for (uint32_t b = 0; b < BB_COUNT; ++b) {
-            writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            writes[b].dstSet = sets_[size_t(key)];
-            writes[b].dstBinding = b;
-            writes[b].descriptorCount = 1;
-            writes[b].descriptorType = b < 4 ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            if (b == BB_UPLIFT) {
-                writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-                writes[b].pImageInfo = &uplift;
-            } else if (b < 4) {
-                writes[b].pImageInfo = &images[b];
-            } else {
-                writes[b].pBufferInfo = &buffers[b - 4];
-            }
-        }
-        vkUpdateDescriptorSets(ctx.device, BB_COUNT, writes, 0, nullptr);
+        const VkDescriptorSet set = sets_[size_t(key)];
+        writes.image(set, BB_TERRAIN, sim.currentImage(Field::Terrain, key).view);
+        writes.image(set, BB_WATER, sim.currentImage(Field::Water, key).view);
+        writes.image(set, BB_HARDNESS, sim.currentImage(Field::Hardness, key).view);
+        writes.image(set, BB_SCRATCH, scratch_.view);
+        writes.image(set, BB_UPLIFT, sim.currentImage(Field::Uplift, key).view);
+        writes.buffer(set, BB_PARTIALS, partials_.buffer);
+        writes.buffer(set, BB_TOTALS, totals_.buffer);
     }
+    writes.apply(ctx);
     apply_ = loadComputePipeline(ctx, layout_, "brush");
     commit_ = loadComputePipeline(ctx, layout_, "brush_commit");
     reduce_ = loadComputePipeline(ctx, layout_, "brush_reduce");

@@ -140,18 +140,8 @@ std::vector<float> FieldImages::download(Field f, int half) const {
     return data;
 }
 
-void FieldImages::describe(VkDescriptorSet set, int key, std::vector<VkWriteDescriptorSet>& writes,
-                           std::deque<VkDescriptorImageInfo>& infos) const {
-    auto bind = [&](uint32_t slot, const Image& img) {
-        infos.push_back({VK_NULL_HANDLE, img.view, VK_IMAGE_LAYOUT_GENERAL});
-        VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstSet = set;
-        w.dstBinding = slot;
-        w.descriptorCount = 1;
-        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-        w.pImageInfo = &infos.back();
-        writes.push_back(w);
-    };
+void FieldImages::describe(VkDescriptorSet set, int key, DescriptorWrites& writes) const {
+    auto bind = [&](uint32_t slot, const Image& img) { writes.image(set, slot, img.view); };
     for (int i = 0; i < kFieldCount; ++i) {
         const Field f = Field(i);
         const FieldInfo& info = fieldInfo(f);

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
+#include "pipeline.h"
 #include "resources.h"
 #include "shared.h"
 // (after shared.h: rows use its constants)
@@ -116,8 +116,7 @@ public:
     std::vector<float> download(Field f, int half) const;
     // Appends the writes that bind every field's images to `set`, the current halves those of
     // `key` (bit fieldPingPongBit of a ping-pong field: the half its "cur" slot binds).
-    void describe(VkDescriptorSet set, int key, std::vector<VkWriteDescriptorSet>& writes,
-                  std::deque<VkDescriptorImageInfo>& infos) const;
+    void describe(VkDescriptorSet set, int key, DescriptorWrites& writes) const;
 
 private:
     void release();

@@ -10,7 +10,6 @@
 #include <cassert>
 #include <cmath>
 #include <cstring>
-#include <deque>
 #include <stdexcept>
 #include <string>
 
@@ -159,23 +158,12 @@ void Simulation::createDescriptorSets() {
         {B_PARAMS, &params_buffer_}, {B_PARTIALS, &partials_}, {B_TOTALS, &totals_},
         {B_SPRINGS, &springs_buffer_}, {B_DELTA, &delta_},     {B_DRAINED, &drained_},
         {B_SEA_CONTROL, &state_.sea.control}};
+    DescriptorWrites writes;
     for (int key = 0; key < kParityKeys; ++key) {
-        std::vector<VkWriteDescriptorSet> writes;
-        std::deque<VkDescriptorImageInfo> images;
-        std::deque<VkDescriptorBufferInfo> infos;
-        fields_->describe(sets_[size_t(key)], key, writes, images);
-        for (const auto& [slot, buffer] : buffers) {
-            infos.push_back({buffer->buffer, 0, VK_WHOLE_SIZE});
-            VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            w.dstSet = sets_[size_t(key)];
-            w.dstBinding = slot;
-            w.descriptorCount = 1;
-            w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            w.pBufferInfo = &infos.back();
-            writes.push_back(w);
-        }
-        vkUpdateDescriptorSets(ctx_.device, uint32_t(writes.size()), writes.data(), 0, nullptr);
+        fields_->describe(sets_[size_t(key)], key, writes);
+        for (const auto& [slot, buffer] : buffers) writes.buffer(sets_[size_t(key)], slot, buffer->buffer);
     }
+    writes.apply(ctx_);
     fluvial_->bind(sets_);
 }
 
@@ -311,7 +299,14 @@ void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer, bool another_f
     rec_->bind(sets_[size_t(parity_)]);
     rec_->timestamp();
     Step s = step(another_follows);
-    m.record(s);
+    if (m.record) {
+        m.record(s);
+    } else {
+        for (Pass pass : m.timed) {
+            rec_->pass(pass);
+            rec_->timestamp();
+        }
+    }
     rec_->end();
     parity_ ^= writtenPingPong(m);
     ++step_index_;

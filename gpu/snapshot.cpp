@@ -18,21 +18,14 @@ namespace alluvium::gpu {
 
 using namespace snapshot_detail;
 
-const char* snapshotModeName(SnapshotMode mode) {
-    switch (mode) {
-    case SnapshotMode::Auto: return "auto";
-    case SnapshotMode::Compare: return "compare";
-    case SnapshotMode::Copy: return "copy";
-    }
-    return "?";
-}
+constexpr const char* kSnapshotModeNames[] = {"auto", "compare", "copy"}; // in SnapshotMode's order
+
+const char* snapshotModeName(SnapshotMode mode) { return kSnapshotModeNames[int(mode)]; }
 
 SnapshotMode resolveSnapshotMode(const Context& ctx, SnapshotMode asked) {
     if (asked != SnapshotMode::Auto) return asked;
-    if (const char* env = std::getenv("ALLUVIUM_SNAPSHOT_MODE"); env && *env) {
-        if (std::string(env) == "compare") return SnapshotMode::Compare;
-        if (std::string(env) == "copy") return SnapshotMode::Copy;
-    }
+    const int chosen = environmentChoice("ALLUVIUM_SNAPSHOT_MODE", kSnapshotModeNames);
+    if (chosen > 0) return SnapshotMode(chosen);
     return ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? SnapshotMode::Copy : SnapshotMode::Compare;
 }
 
@@ -108,22 +101,14 @@ SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<co
     descriptor_pool_ = createDescriptorPool(ctx, 1, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SB_COUNT - 1 + SNAPSHOT_POOL_CHUNKS}});
     allocateSets(ctx, descriptor_pool_, set_layout_, 1, &set_);
     // The pool's bindings past its last buffer repeat the first (never read).
-    VkDescriptorBufferInfo chunks[SNAPSHOT_POOL_CHUNKS];
-    for (size_t c = 0; c < SNAPSHOT_POOL_CHUNKS; ++c) chunks[c] = {pools_[c < pools_.size() ? c : 0].buffer, 0, VK_WHOLE_SIZE};
-    const VkDescriptorBufferInfo infos[SB_COUNT] = {{scratch_.buffer, 0, VK_WHOLE_SIZE},
-                                                    chunks[0],
-                                                    {tables_.buffer, 0, VK_WHOLE_SIZE},
-                                                    {changed_.buffer, 0, VK_WHOLE_SIZE}};
-    VkWriteDescriptorSet writes[SB_COUNT];
-    for (uint32_t b = 0; b < SB_COUNT; ++b) {
-        writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        writes[b].dstSet = set_;
-        writes[b].dstBinding = b;
-        writes[b].descriptorCount = b == SB_POOL ? SNAPSHOT_POOL_CHUNKS : 1u;
-        writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        writes[b].pBufferInfo = b == SB_POOL ? chunks : &infos[b];
-    }
-    vkUpdateDescriptorSets(ctx.device, SB_COUNT, writes, 0, nullptr);
+    std::vector<VkBuffer> chunks;
+    for (size_t c = 0; c < SNAPSHOT_POOL_CHUNKS; ++c) chunks.push_back(pools_[c < pools_.size() ? c : 0].buffer);
+    DescriptorWrites writes;
+    writes.buffer(set_, SB_SCRATCH, scratch_.buffer);
+    writes.buffers(set_, SB_POOL, chunks);
+    writes.buffer(set_, SB_TABLES, tables_.buffer);
+    writes.buffer(set_, SB_CHANGED, changed_.buffer);
+    writes.apply(ctx);
     compare_ = loadComputePipeline(ctx, layout_, "snapshot_compare");
     store_ = loadComputePipeline(ctx, layout_, "snapshot_store");
     restore_ = loadComputePipeline(ctx, layout_, "snapshot_restore");
@@ -365,11 +350,7 @@ void SnapshotStore::recordRestore(VkCommandBuffer cmd, int id, uint64_t submissi
     if (mode_ == SnapshotMode::Copy) { // the host wrote the table when it reserved the slots
         recordCopies(cmd, static_cast<const uint32_t*>(tables_.mapped) + table, false);
         barrierAfter(cmd);
-        sim_.setStepIndex(r->step_index);
-        sim_.setSprings(r->springs);
-        sim_.setParams(r->params);
-        sim_.setSubsteps(r->substeps);
-        sim_.setSeaHostState(r->sea);
+        restoreHostState(*r);
         return;
     }
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
@@ -382,11 +363,15 @@ void SnapshotStore::recordRestore(VkCommandBuffer cmd, int id, uint64_t submissi
         copyToScratch(cmd, image, s.buffer, s.bytes, scratch_, false);
     }
     barrierAfter(cmd);
-    sim_.setStepIndex(r->step_index);
-    sim_.setSprings(r->springs);
-    sim_.setParams(r->params);
-    sim_.setSubsteps(r->substeps);
-    sim_.setSeaHostState(r->sea);
+    restoreHostState(*r);
+}
+
+void SnapshotStore::restoreHostState(const Record& r) {
+    sim_.setStepIndex(r.step_index);
+    sim_.setSprings(r.springs);
+    sim_.setParams(r.params);
+    sim_.setSubsteps(r.substeps);
+    sim_.setSeaHostState(r.sea);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -125,6 +125,7 @@ private:
     Record* find(int id);
     const Record* find(int id) const;
     void resolve(Record& r);
+    void restoreHostState(const Record& r); // the step index, springs, parameters, sub-steps, sea
     const Image* currentImage(size_t source) const;
     // Copy mode: the copies between the pieces and the slots `table` lists (to the pool, or back).
     void recordCopies(VkCommandBuffer cmd, const uint32_t* table, bool to_pool);

@@ -123,7 +123,6 @@ TEST(Tables, TheModelTableIsInModelOrderAndNamesItsPasses) {
         EXPECT_EQ(&gpu::model(m->id), m);
         EXPECT_TRUE(names.insert(m->name).second);
         EXPECT_EQ(gpu::modelFromName(m->name), m->id);
-        EXPECT_NE(m->record, nullptr);
         EXPECT_FALSE(m->writes.empty());
         EXPECT_FALSE(m->timed.empty());
         EXPECT_TRUE(m->phases.empty() || m->phases.size() == m->timed.size());

@@ -179,9 +179,8 @@ void Renderer::createImageSets() {
                                                      Field::Lake, Field::Drainage, Field::Outflow, Field::Outflow,
                                                      Field::WaterTable, Field::Seepage, Field::Terrain};
     const bool split = sim.splitWide();
+    gpu::DescriptorWrites writes;
     for (uint32_t key = 0; key < keys; ++key) {
-        std::array<VkDescriptorImageInfo, R_IMAGE_COUNT> infos{};
-        std::array<VkWriteDescriptorSet, R_IMAGE_COUNT> writes{};
         for (uint32_t b = 0; b < R_IMAGE_COUNT; ++b) {
             VkImageView view = b == R_SUN        ? sun_.view
                                : b == R_SUN_SEEN ? (keeps_sunlight_ ? sun_seen_.view : unused_rg_.view)
@@ -189,16 +188,10 @@ void Renderer::createImageSets() {
             if (b == R_OUTFLOW && split) view = unused_rgba_.view;
             if (b == R_OUTFLOW_XY || b == R_OUTFLOW_ZW)
                 view = split ? sim.currentImage(Field::Outflow, int(key), b == R_OUTFLOW_XY ? 0 : 1).view : unused_rg_.view;
-            infos[b] = {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL};
-            writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            writes[b].dstSet = image_sets_[key];
-            writes[b].dstBinding = b;
-            writes[b].descriptorCount = 1;
-            writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-            writes[b].pImageInfo = &infos[b];
+            writes.image(image_sets_[key], b, view);
         }
-        vkUpdateDescriptorSets(ctx_.device, R_IMAGE_COUNT, writes.data(), 0, nullptr);
     }
+    writes.apply(ctx_);
 }
 
 void Renderer::createFrameResources() {
@@ -226,20 +219,15 @@ void Renderer::createFrameResources() {
         const uint32_t no_range[2] = {0xFFFFFFFFu, 0u}; // ground_lo, ground_hi
         std::memcpy(static_cast<char*>(pick_buffers_[i].mapped) + 20, no_range, sizeof no_range);
         gpu::allocateSets(ctx_, pool_, frame_layout_, 1, &frame_sets_[i]);
-        const VkDescriptorBufferInfo infos[R_FRAME_BINDINGS] = {
-            {uniform_buffers_[i].buffer, 0, sizeof(FrameUniforms)}, {pick_buffers_[i].buffer, 0, kPickBytes},
-            {vertex_buffers_[i].buffer, 0, VK_WHOLE_SIZE}, {water_index_buffers_[i].buffer, 0, VK_WHOLE_SIZE},
-            {water_draw_buffers_[i].buffer, 0, VK_WHOLE_SIZE}, {sun_control_.buffer, 0, sizeof(SunControl)}};
-        std::array<VkWriteDescriptorSet, R_FRAME_BINDINGS> w{};
-        for (uint32_t b = 0; b < R_FRAME_BINDINGS; ++b) {
-            w[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            w[b].dstSet = frame_sets_[i];
-            w[b].dstBinding = b;
-            w[b].descriptorCount = 1;
-            w[b].descriptorType = b == R_FRAME ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            w[b].pBufferInfo = &infos[b];
-        }
-        vkUpdateDescriptorSets(ctx_.device, R_FRAME_BINDINGS, w.data(), 0, nullptr);
+        const VkDescriptorSet set = frame_sets_[i];
+        gpu::DescriptorWrites writes;
+        writes.buffer(set, R_FRAME, uniform_buffers_[i].buffer, sizeof(FrameUniforms), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
+        writes.buffer(set, R_PICK, pick_buffers_[i].buffer, kPickBytes);
+        writes.buffer(set, R_VERTICES, vertex_buffers_[i].buffer);
+        writes.buffer(set, R_WATER_INDICES, water_index_buffers_[i].buffer);
+        writes.buffer(set, R_WATER_DRAW, water_draw_buffers_[i].buffer);
+        writes.buffer(set, R_SUN_CONTROL, sun_control_.buffer, sizeof(SunControl));
+        writes.apply(ctx_);
     }
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "fluvial.h"
+#include "pipeline.h"
 
 namespace alluvium::gpu {
 
@@ -81,20 +82,10 @@ void FluvialState::bind(const std::array<VkDescriptorSet, kParityKeys>& sets) co
     std::vector<std::pair<uint32_t, VkBuffer>> bindings;
     for (size_t k = 0; k < sizes.size(); ++k) bindings.emplace_back(sizes[k].binding, buffers[k]->buffer);
     bindings.emplace_back(B_FLUVIAL_CONTROL, control_.buffer);
-    std::vector<VkDescriptorBufferInfo> infos;
-    for (const auto& [binding, buffer] : bindings) infos.push_back({allocated_ ? buffer : unused_.buffer, 0, VK_WHOLE_SIZE});
-    std::vector<VkWriteDescriptorSet> writes;
+    DescriptorWrites writes;
     for (VkDescriptorSet set : sets)
-        for (size_t k = 0; k < bindings.size(); ++k) {
-            VkWriteDescriptorSet wr{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            wr.dstSet = set;
-            wr.dstBinding = bindings[k].first;
-            wr.descriptorCount = 1;
-            wr.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            wr.pBufferInfo = &infos[k];
-            writes.push_back(wr);
-        }
-    vkUpdateDescriptorSets(ctx_.device, static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
+        for (const auto& [binding, buffer] : bindings) writes.buffer(set, binding, allocated_ ? buffer : unused_.buffer);
+    writes.apply(ctx_);
 }
 
 void FluvialState::allocate(uint64_t other_bytes, const std::array<VkDescriptorSet, kParityKeys>& sets) {

@@ -18,40 +18,32 @@ void recordGridModel(Step& step) {
     recordGridModelGroundwater(step);
 }
 
-// No outflow: their water moves without one.
-const std::vector<Field> kWrites = {Field::Terrain, Field::Water, Field::Sediment};
-constexpr const char* kWaterNote = "rained: the model's rain (every cell, per event or step); evaporated: its "
-                                   "evaporation; no water leaves over the edges";
-std::vector<Pass> timed(Pass transfer, Pass apply) {
-    return {transfer,         apply,           Pass::GridTotals,     Pass::SeaSpill,
-            Pass::WaterExchange, Pass::GroundwaterFlow, Pass::ReducePartials, Pass::ReduceTotals};
+template <Pass kTransfer, Pass kApply>
+Model gridModel(int id, const char* name, const char* summary) {
+    return {id,
+            name,
+            summary,
+            {Field::Terrain, Field::Water, Field::Sediment}, // no outflow: their water moves without one
+            {kTransfer, kApply, Pass::GridTotals, Pass::SeaSpill, Pass::WaterExchange, Pass::GroundwaterFlow,
+             Pass::ReducePartials, Pass::ReduceTotals},
+            {},
+            {},
+            recordGridModel<kTransfer, kApply>,
+            "rained: the model's rain (every cell, per event or step); evaporated: its evaporation; no water leaves "
+            "over the edges"};
 }
 
 } // namespace
 
 const Model& musgraveModel() {
-    static const Model model = {MODEL_MUSGRAVE,
-                                "musgrave",
-                                "grid hydraulic erosion, water to all lower neighbours (seed 000)",
-                                kWrites,
-                                timed(Pass::MusgraveTransfer, Pass::MusgraveApply),
-                                {},
-                                {},
-                                recordGridModel<Pass::MusgraveTransfer, Pass::MusgraveApply>,
-                                kWaterNote};
+    static const Model model = gridModel<Pass::MusgraveTransfer, Pass::MusgraveApply>(
+        MODEL_MUSGRAVE, "musgrave", "grid hydraulic erosion, water to all lower neighbours (seed 000)");
     return model;
 }
 
 const Model& simpleModel() {
-    static const Model model = {MODEL_SIMPLE,
-                                "simple",
-                                "four-step hydraulic erosion, water to the lowest neighbour (seed 001)",
-                                kWrites,
-                                timed(Pass::SimpleTransfer, Pass::SimpleApply),
-                                {},
-                                {},
-                                recordGridModel<Pass::SimpleTransfer, Pass::SimpleApply>,
-                                kWaterNote};
+    static const Model model = gridModel<Pass::SimpleTransfer, Pass::SimpleApply>(
+        MODEL_SIMPLE, "simple", "four-step hydraulic erosion, water to the lowest neighbour (seed 001)");
     return model;
 }
 

@@ -1,21 +1,10 @@
 // The particles model (seeds 000 and 002): droplets spawned at random, accelerated by the surface
 // normal, slowed by friction, eroding and depositing toward an equilibrium concentration,
 // evaporating; one invocation a droplet (particles.comp), their height changes summed with 64-bit
-// integer atomics and applied (particles_apply.comp).
+// integer atomics and applied (particles_apply.comp): the model's timed passes in order.
 #include "model.h"
 
 namespace alluvium::gpu {
-
-namespace {
-
-void recordParticles(Step& step) {
-    for (Pass pass : {Pass::Particles, Pass::ParticlesApply}) {
-        step.rec.pass(pass);
-        step.rec.timestamp();
-    }
-}
-
-} // namespace
 
 const Model& particlesModel() {
     static const Model model = {
@@ -26,7 +15,7 @@ const Model& particlesModel() {
         {Pass::Particles, Pass::ParticlesApply},
         {},
         {},
-        recordParticles,
+        nullptr,
         "droplet water, one particle_volume unit counted as 1 m^3: rained = particle_count x particle_volume per step; "
         "evaporated on the way; drained with droplets that left over an open edge; absorbed where droplets ended on the "
         "map. The water field is carried over unchanged"};

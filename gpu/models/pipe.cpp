@@ -13,9 +13,6 @@
 //   sediment_correct                        the semi-Lagrangian transport's global correction
 //                                           (left to the next step's erosion when one follows)
 // A step of dt runs the state's CFL sub-steps, each a whole step of dt / n, ping-pong included.
-#include <cstdlib>
-#include <string>
-
 #include "groundwater.h"
 #include "model.h"
 
@@ -75,22 +72,17 @@ void recordPipe(Step& step) {
 
 } // namespace
 
+// In PipePasses' order.
+constexpr const char* kPipePassesNames[] = {"auto", "fused", "direct"};
+
 PipePasses resolvePipePasses(const Context& ctx, PipePasses asked) {
     if (asked != PipePasses::Auto) return asked;
-    if (const char* env = std::getenv("ALLUVIUM_PIPE_PASSES"); env && *env) {
-        if (std::string(env) == "fused") return PipePasses::Fused;
-        if (std::string(env) == "direct") return PipePasses::Direct;
-    }
+    const int chosen = environmentChoice("ALLUVIUM_PIPE_PASSES", kPipePassesNames);
+    if (chosen > 0) return PipePasses(chosen);
     return ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? PipePasses::Direct : PipePasses::Fused;
 }
 
-const char* pipePassesName(PipePasses p) {
-    switch (p) {
-    case PipePasses::Fused: return "fused";
-    case PipePasses::Direct: return "direct";
-    default: return "auto";
-    }
-}
+const char* pipePassesName(PipePasses p) { return kPipePassesNames[int(p)]; }
 
 const Model& pipeModel() {
     static const Model model = {

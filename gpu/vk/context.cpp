@@ -508,4 +508,15 @@ std::vector<std::string> listDevices() {
     return names;
 }
 
+int environmentChoice(const char* variable, std::span<const char* const> names) {
+    const char* value = std::getenv(variable);
+    if (!value || !*value) return -1;
+    int index = 0;
+    for (const char* name : names) {
+        if (std::strcmp(value, name) == 0) return index;
+        ++index;
+    }
+    return -1;
+}
+
 } // namespace alluvium::gpu

@@ -4,6 +4,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <span>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,6 +52,10 @@ void createContext(Context& ctx, const ContextOptions& options);
 
 // Waits for the device to go idle and destroys everything; safe on a partly created Context.
 void destroyContext(Context& ctx);
+
+// The index in `names` of the value of the environment variable `variable` (ALLUVIUM_* choices
+// of a code path), or -1 when it is unset, empty or names none of them.
+int environmentChoice(const char* variable, std::span<const char* const> names);
 
 // "index: name [type]" for every physical device; empty if Vulkan is not usable.
 std::vector<std::string> listDevices();

@@ -94,20 +94,12 @@ CopyBandwidth measureCopyBandwidth(const Context& ctx, uint64_t bytes_moved, int
     createBuffer(target, ctx, side, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
     createStorageImage(source_img, ctx, kImageWidth, static_cast<uint32_t>(rows), VK_FORMAT_R32G32B32A32_SFLOAT);
     createStorageImage(target_img, ctx, kImageWidth, static_cast<uint32_t>(rows), VK_FORMAT_R32G32B32A32_SFLOAT);
-    const VkDescriptorBufferInfo buffers[2] = {{source.buffer, 0, VK_WHOLE_SIZE}, {target.buffer, 0, VK_WHOLE_SIZE}};
-    const VkDescriptorImageInfo images[2] = {{VK_NULL_HANDLE, source_img.view, VK_IMAGE_LAYOUT_GENERAL},
-                                             {VK_NULL_HANDLE, target_img.view, VK_IMAGE_LAYOUT_GENERAL}};
-    std::array<VkWriteDescriptorSet, 4> writes{};
-    for (uint32_t b = 0; b < 4; ++b) {
-        writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        writes[b].dstSet = k.set;
-        writes[b].dstBinding = b;
-        writes[b].descriptorCount = 1;
-        writes[b].descriptorType = b < 2 ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-        if (b < 2) writes[b].pBufferInfo = &buffers[b];
-        else writes[b].pImageInfo = &images[b - 2];
-    }
-    vkUpdateDescriptorSets(ctx.device, 4, writes.data(), 0, nullptr);
+    DescriptorWrites writes; // copy_buffer.comp's and copy_image.comp's bindings
+    writes.buffer(k.set, 0, source.buffer);
+    writes.buffer(k.set, 1, target.buffer);
+    writes.image(k.set, 2, source_img.view);
+    writes.image(k.set, 3, target_img.view);
+    writes.apply(ctx);
     VkCommandBuffer fill = beginOneShot(ctx);
     vkCmdFillBuffer(fill, source.buffer, 0, VK_WHOLE_SIZE, 0x3f800000u); // 1.0f
     endOneShot(ctx, fill);

@@ -125,6 +125,39 @@ void allocateSets(const Context& ctx, VkDescriptorPool pool, VkDescriptorSetLayo
     VK_CHECK(vkAllocateDescriptorSets(ctx.device, &alloc, out));
 }
 
+VkWriteDescriptorSet& DescriptorWrites::write(VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                                              uint32_t count) {
+    VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    w.dstSet = set;
+    w.dstBinding = binding;
+    w.descriptorCount = count;
+    w.descriptorType = type;
+    writes_.push_back(w);
+    return writes_.back();
+}
+
+void DescriptorWrites::image(VkDescriptorSet set, uint32_t binding, VkImageView view) {
+    images_.push_back({VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL});
+    write(set, binding, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1).pImageInfo = &images_.back();
+}
+
+void DescriptorWrites::buffer(VkDescriptorSet set, uint32_t binding, VkBuffer buffer, VkDeviceSize range,
+                              VkDescriptorType type) {
+    buffers_.push_back({buffer, 0, range});
+    write(set, binding, type, 1).pBufferInfo = &buffers_.back();
+}
+
+void DescriptorWrites::buffers(VkDescriptorSet set, uint32_t binding, const std::vector<VkBuffer>& array) {
+    std::vector<VkDescriptorBufferInfo>& infos = arrays_.emplace_back();
+    for (VkBuffer b : array) infos.push_back({b, 0, VK_WHOLE_SIZE});
+    write(set, binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, uint32_t(array.size())).pBufferInfo = infos.data();
+}
+
+void DescriptorWrites::apply(const Context& ctx) {
+    vkUpdateDescriptorSets(ctx.device, uint32_t(writes_.size()), writes_.data(), 0, nullptr);
+    writes_.clear();
+}
+
 VkPipelineLayout createComputeLayout(const Context& ctx, VkDescriptorSetLayout set_layout, uint32_t push_bytes) {
     const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
     VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};

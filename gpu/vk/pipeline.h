@@ -3,6 +3,7 @@
 // running executable, so an installed tree can be moved anywhere.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <initializer_list>
 #include <stdexcept>
@@ -53,6 +54,27 @@ VkDescriptorPool createDescriptorPool(const Context& ctx, uint32_t max_sets, std
 // `count` sets of one layout from `pool`, into out[0 .. count).
 void allocateSets(const Context& ctx, VkDescriptorPool pool, VkDescriptorSetLayout layout, uint32_t count,
                   VkDescriptorSet* out);
+
+// Descriptor writes gathered, then applied in one vkUpdateDescriptorSets; the infos they point
+// to live as long as the writer.
+class DescriptorWrites {
+public:
+    // A storage image (in GENERAL, its layout for life) at `binding` of `set`.
+    void image(VkDescriptorSet set, uint32_t binding, VkImageView view);
+    // A buffer: its `range` bytes from the start, as a storage (or `type`) buffer.
+    void buffer(VkDescriptorSet set, uint32_t binding, VkBuffer buffer, VkDeviceSize range = VK_WHOLE_SIZE,
+                VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+    // An array of whole storage buffers at one binding.
+    void buffers(VkDescriptorSet set, uint32_t binding, const std::vector<VkBuffer>& array);
+    void apply(const Context& ctx);
+
+private:
+    VkWriteDescriptorSet& write(VkDescriptorSet set, uint32_t binding, VkDescriptorType type, uint32_t count);
+    std::deque<VkDescriptorImageInfo> images_;
+    std::deque<VkDescriptorBufferInfo> buffers_;
+    std::deque<std::vector<VkDescriptorBufferInfo>> arrays_; // each contiguous, as an array binding needs
+    std::vector<VkWriteDescriptorSet> writes_;
+};
 
 // The layout of compute pipelines over one descriptor set with `push_bytes` of push constants.
 VkPipelineLayout createComputeLayout(const Context& ctx, VkDescriptorSetLayout set_layout, uint32_t push_bytes);
