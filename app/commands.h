@@ -116,7 +116,7 @@ int paramsCommand(bool json);
 int presetsCommand();
 int convertCommand(const ConvertOptions& options); // no Vulkan context
 int fillCommand(const FillOptions& options, const DeviceOptions& device);
-// Seed 003's equilibrium water table (issue 12).
+// Seed 003's equilibrium water table.
 int watertableCommand(const WatertableOptions& options, const DeviceOptions& device);
 
 } // namespace alluvium

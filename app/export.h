@@ -12,8 +12,8 @@ namespace alluvium {
 // Downloads the fields and writes water_depth, sediment, hardness, flow (with a log mask),
 // erosion, deposition, velocity (u, v; a speed mask), height, lake_depth (m) and drainage_area
 // (m^2, with a log mask) into dir, plus dir/maps.exr. The last two are those of the last
-// fluvial analysis: call sim.fluvialAnalyse() first for the final terrain's. And the water table
-// (issue 12): water_table (m) and groundwater_depth (m below the ground, 0 where the table is at
+// fluvial analysis: call sim.fluvialAnalyse() first for the final terrain's. And the water
+// table: water_table (m) and groundwater_depth (m below the ground, 0 where the table is at
 // or above it): the groundwater's live table (liveWaterTable), or `water_table` when given (the
 // equilibrium table of `alluvium watertable`), and `extra` layers after them (the watertable's
 // `rivers`). Throws InputError if a file cannot be written.

@@ -39,7 +39,7 @@ struct Session {
     int width = 0, height = 0;
     long long steps = 0; // steps run since the initial terrain
     double sim_time = 0.0; // simulated seconds (the tide's clock)
-    // Where the sea's spill relaxation stands (issue 12): its half, whether it starts over or
+    // Where the sea's spill relaxation stands: its half, whether it starts over or
     // must run to its end, and its control block, so that a resumed run equals a straight one.
     int sea_half = 0;
     bool sea_dirty = true, sea_restart = true;

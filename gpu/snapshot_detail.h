@@ -82,7 +82,7 @@ std::vector<Source> stateSources(const Simulation& sim, const std::vector<const 
             s.push.block_w = 16 * s.texel_words; // 16 texels
             add(s);
         }
-    // The totals first (the digest reads them there), the sea's relaxation control (issue 12).
+    // The totals first (the digest reads them there), the sea's relaxation control.
     std::vector<const Buffer*> buffers = {&sim.totalsBuffer(), &sim.seaControlBuffer()};
     buffers.insert(buffers.end(), extra.begin(), extra.end());
     for (const Buffer* b : buffers) {

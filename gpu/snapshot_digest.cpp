@@ -15,7 +15,7 @@ void hashHostState(StateHasher& h, int step_index, int substeps, const std::vect
                    const SimParams& params, double sim_time) {
     const int64_t step = step_index;
     h.add(&step, sizeof step);
-    h.add(&sim_time, sizeof sim_time); // the tide's clock (issue 12)
+    h.add(&sim_time, sizeof sim_time); // the tide's clock
     const int32_t n = substeps;
     h.add(&n, sizeof n);
     const auto count = static_cast<uint32_t>(springs.size());

@@ -103,7 +103,7 @@ float rainDepth(ivec2 c) {
     precise float depth = p.time_step * p.rain_rate * mask;
     return depth;
 }
-// Issue 12: an ocean cell, below the sea's surface and connected to a sea edge below it, i.e. its
+// An ocean cell, below the sea's surface and connected to a sea edge below it, i.e. its
 // spill surface (the lowest level at which it reaches the open sea, gpu/sea.cpp) is under the
 // surface. The spill surface is loaded before the test on b (a load under a divergent branch runs
 // lane by lane on a CPU driver), under the uniform test for a sea only.

@@ -1,4 +1,4 @@
-// Included (after common.glsl) by the groundwater and sea passes (issue 12). Groundwater is stored
+// Included (after common.glsl) by the groundwater and sea passes. Groundwater is stored
 // as metres of water per cell, g, held in the pores between the aquifer's base B and the ground b:
 // at most the capacity porosity * (b - B). Its table (the hydraulic head of Dupuit-Forchheimer) is
 //   H = B + g / porosity           while the ground is not saturated,

@@ -16,7 +16,7 @@
 #define R_DRAINAGE 9 // r32f   the fluvial model's drainage area (m^2)
 #define R_OUTFLOW_XY 10 // rg32f the outflow's left, right when the simulation splits it (huge grids)
 #define R_OUTFLOW_ZW 11 // rg32f ... top, bottom
-#define R_WATER_TABLE 12 // r32f the water table (m): the groundwater's, or the equilibrium's (issue 12)
+#define R_WATER_TABLE 12 // r32f the water table (m): the groundwater's, or the equilibrium's
 #define R_SEEPAGE 13     // r32f groundwater seeping out (m/s): springs, drawn as such
 #define R_SUN_SEEN 14    // rg32f the viewer's own: each cell's ground and drawn water (m) when a
                          // paused frame last checked them (surface_sun_check.comp)

@@ -105,7 +105,7 @@ using uint = uint32_t;
 #define EDGE_CLOSED 0
 #define EDGE_OPEN 1
 
-// Erosion families (issue 4): all run on the same state images.
+// Erosion families: all run on the same state images.
 #define MODEL_PIPE 0    // shallow-water pipe model with hydraulic and thermal erosion (seed 004)
 #define MODEL_THERMAL 1 // talus-angle thermal erosion (seed 001)
 #define MODEL_OLSEN 2   // Olsen's improved erosion: flattens gentle ground, keeps cliffs (seed 001)

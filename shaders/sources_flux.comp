@@ -21,7 +21,7 @@ struct Line {
     float d[5];
     float eta[5];
     vec4 w[5];
-    bool sea[5]; // issue 12: ocean cells (at +-1 and the cell), whose surface the sea holds
+    bool sea[5]; // ocean cells (at +-1 and the cell), whose surface the sea holds
     int first;  // global index of local cell 0 along the axis
     int n;      // cells along the axis
     int lo, hi; // outflow channels toward -axis and +axis
@@ -103,7 +103,7 @@ vec2 interiorFaceDrive(Line l, int i) {
 }
 
 // Over an open edge the water falls into a dry ghost cell level with this one; with a sea
-// (issue 12) the ghost holds the sea's surface, so the sea does not drain over its edges.
+// the ghost holds the sea's surface, so the sea does not drain over its edges.
 // Before friction, as interiorFaceDrive.
 vec2 edgeDrive(Line l, int dir) {
     float dc = l.d[2];

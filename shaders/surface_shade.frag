@@ -137,7 +137,7 @@ vec3 groundColour(vec2 p, vec3 n, float h) {
     return toLinear(colour * (1.0 - 0.2 * wet));
 }
 
-// Springs (issue 12): where groundwater seeps out, 0..1, and a sparkle that moves with time.
+// Springs: where groundwater seeps out, 0..1, and a sparkle that moves with time.
 float springAt(vec2 p) {
     float rate = imageLoad(seepage_img, clampCell(ivec2(p))).r;
     float spring = smoothstep(2e-6, 5e-5, rate);

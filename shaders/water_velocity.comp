@@ -33,7 +33,7 @@ float[PARTIALS_MAX] updateCell(ivec2 c) {
         float d0 = imageLoad(water_cur, c).r;
         float d = d0 + rain + spring;
         if (partOn(STEP_SEA, p.enable_sea != 0) && isOcean(c, imageLoad(terrain_cur, c).r, pc.sea_surface)) {
-            // Issue 12: on the deep, still sea (held at its surface every step) count the rain and
+            // On the deep, still sea (held at its surface every step) count the rain and
             // springs as the depth stored them: fl(d + rain) - d, not rain.
             precise float with_rain = d0 + rain;
             precise float with_both = with_rain + spring;

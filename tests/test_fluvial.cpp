@@ -1,4 +1,4 @@
-// The fluvial model (issue 5, seed 003), its analysis: lake filling, routing and drainage
+// The fluvial model (seed 003), its analysis: lake filling, routing and drainage
 // accumulation on the GPU against the sequential reference (priority flood, topological
 // accumulation), exactly; basins and spills of depression routing against their twins; analytic
 // drainage areas; few rounds on long chains of basins and lakes, whatever the order of the tiles.

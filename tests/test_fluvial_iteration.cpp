@@ -1,4 +1,4 @@
-// The fluvial model (issue 5, seed 003), its iteration: the implicit stream-power update against
+// The fluvial model (seed 003), its iteration: the implicit stream-power update against
 // its double reference; the steady state of uniform uplift against the stream-power law; switching
 // with the pipe model on the same state; its buffers, bound whole and allocated only once the model
 // is used. Filling, routing and accumulation: test_fluvial.cpp; the fixture: fluvial_fixture.h.

@@ -1,4 +1,4 @@
-// Groundwater (issue 12): each pass against its double-precision twin (tests/reference/
+// Groundwater: each pass against its double-precision twin (tests/reference/
 // groundwater.cpp) on random fields of odd sizes, whole steps against the reference, Dupuit's
 // analytic steady states, and the water budget with infiltration and seepage.
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Snapshots of the whole state on the GPU (gpu/snapshot.h, issue 13): a snapshot restored equals
+// Snapshots of the whole state on the GPU (gpu/snapshot.h): a snapshot restored equals
 // the state it was taken from, bit for bit, for every model, after the simulation ran on; what
 // runs after a restore equals what ran after the snapshot the first time; unchanged tiles are
 // shared; the memory budget holds and the oldest snapshots go first.
@@ -26,7 +26,7 @@ struct State {
     gpu::Totals totals{};
     int step = 0;
     int substeps = 1;
-    double sim_time = 0.0; // the tide's clock (issue 12)
+    double sim_time = 0.0; // the tide's clock
     std::vector<gpu::Spring> springs;
     gpu::SimParams params{};
     uint64_t digest = 0;
@@ -105,7 +105,7 @@ std::unique_ptr<gpu::Simulation> makeSim(const gpu::Context& ctx, int model, int
     t.size = std::to_string(w) + "x" + std::to_string(h);
     t.seed = 5;
     InitialTerrain initial = prepareTerrain(t, table[Param::cell_size]);
-    if (model == MODEL_PIPE) { // issue 12: groundwater and a sea with a tide move their fields too
+    if (model == MODEL_PIPE) { // groundwater and a sea with a tide move their fields too
         const auto [lo, hi] = std::minmax_element(initial.terrain.heights.begin(), initial.terrain.heights.end());
         table[Param::enable_groundwater] = 1;
         table[Param::enable_sea] = 1;

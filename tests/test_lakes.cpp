@@ -1,4 +1,4 @@
-// The fluvial model's water bodies (issue 12, seed 003). The sea as base level: cells below
+// The fluvial model's water bodies (seed 003). The sea as base level: cells below
 // sea_level that reach an outlet through cells below it are ocean: outlets of the routing, their
 // ground neither eroded nor raised, the sediment reaching them gone (sediment_out). Lakes that
 // balance evaporation (lake_evaporation): the endorheic cone against R A_c / E and its spill

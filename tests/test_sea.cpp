@@ -1,4 +1,4 @@
-// The sea (issue 12): the ocean is the ground under the sea's surface connected to an open edge;
+// The sea: the ocean is the ground under the sea's surface connected to an open edge;
 // it appears at once, holds still water at its surface, follows the tide, and rivers that reach
 // it drop their sediment. And the equilibrium water table (seed 003): flat lakes, the table
 // climbing into the ground beside them.

@@ -1,4 +1,4 @@
-// Sessions and presets (issue 6).
+// Sessions and presets.
 //
 // [SECTION] the app sources under test and helpers
 // [SECTION] round trip and resume == straight through, bit for bit (library and CLI)
@@ -223,7 +223,7 @@ TEST(SessionCli, ResumedRunEqualsStraightRunAndContinuesTheReport) {
     EXPECT_FALSE(fsys::exists(dir / "c.f32"));
 }
 
-// Issue 12: with groundwater, a sea and a tide (the coastal preset) a resumed run equals the
+// With groundwater, a sea and a tide (the coastal preset) a resumed run equals the
 // straight one too: the session keeps the tide's clock and where the sea's relaxation stands.
 TEST(SessionCli, ResumedCoastalRunEqualsStraightRun) {
     const fsys::path dir = scratch("cli-coastal");

@@ -63,7 +63,7 @@ void resetSimulation(App& app);
 // Saves the whole state between steps as a session `run --load-session` and
 // `view --load-session` resume (app/session.h); waits for the device. Throws on a bad path.
 void saveViewerSession(App& app, const std::string& path);
-// The panel's "Equilibrium water table" (issue 12): computes it, shows it, and with groundwater on
+// The panel's "Equilibrium water table": computes it, shows it, and with groundwater on
 // loads it into the groundwater.
 void equilibriumWaterTable(App& app);
 // Carries out the panel's file requests (presets, import, export, new terrain) and a reset;

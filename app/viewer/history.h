@@ -1,4 +1,4 @@
-// The viewer's history: undo and redo of strokes, branches, time scrubbing (issue 13). Snapshots
+// The viewer's history: undo and redo of strokes, branches, time scrubbing. Snapshots
 // of the whole state live on the GPU (gpu/snapshot.h); here is the tree they form and the
 // requests of the keys and the panel (state.h's HistoryControl).
 //

@@ -74,7 +74,7 @@ struct ViewerState {
     int steps_per_frame = 1;
     int single_steps = 0;     // N: steps to run while paused
     bool reset_requested = false;
-    bool water_table_requested = false; // the panel's "Equilibrium water table" (issue 12)
+    bool water_table_requested = false; // the panel's "Equilibrium water table"
     std::string water_table_status;     // what the last one found
     bool new_terrain_requested = false;
     int seed = 1;

@@ -1,5 +1,5 @@
-// The fluvial model's lakes that balance evaporation (issue 12, seed 003), solved on the host
-// (issue 11 allows it while the basin graph is small): from the basins of the GPU's descent, the
+// The fluvial model's lakes that balance evaporation (seed 003), solved on the host
+// (the basin graph is small: one node a basin): from the basins of the GPU's descent, the
 // merge tree of the basin graph (Kruskal in increasing pass height), then the water top-down: a
 // component C with total inflow Q (rain on its catchment plus what spills into it) reaches the
 // level h iff A_C(h) E <= Q, A_C(h) the area of its cells below h. A component that reaches its

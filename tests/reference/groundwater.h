@@ -1,4 +1,4 @@
-// Double-precision twins of the groundwater, sea and water-table passes (issue 12): each mirrors
+// Double-precision twins of the groundwater, sea and water-table passes: each mirrors
 // one shader (water_exchange, groundwater_head + groundwater_flow, sea_spill, water_table*).
 #pragma once
 #include <vector>

@@ -43,7 +43,7 @@ struct Face {
 struct FluxGrid {
     const State& s;
     const gpu::SimParams& p;
-    double sea_surface = 0.0; // the step's (issue 12): the ghost cell beyond an open edge holds it
+    double sea_surface = 0.0; // the step's: the ghost cell beyond an open edge holds it
     double d(int x, int y) const { return s.water[s.index(x, y)]; }
     double eta(int x, int y) const { return s.terrain[s.index(x, y)] + s.water[s.index(x, y)]; }
     const Vec4& w(int x, int y) const { return s.outflow[s.index(x, y)]; }
@@ -64,7 +64,7 @@ struct FluxGrid {
         return {w(ax, ay)[hi] - w(ex, ey)[lo], w(ax, ay)[hi] * d(ax, ay) - w(ex, ey)[lo] * d(ex, ey)};
     }
 
-    // Issue 12: an ocean cell, held at the sea's surface; none leaves over the grid's edge.
+    // An ocean cell, held at the sea's surface; none leaves over the grid's edge.
     bool sea(int x, int y) const {
         const size_t i = s.index(x, y);
         return p.enable_sea && s.terrain[i] < sea_surface && s.sea_spill[i] < sea_surface;
@@ -465,7 +465,7 @@ double step(State& s, const gpu::SimParams& p, const std::vector<Spring>& spring
     waterVelocity(s, sourcesFlux(s, p, springs), p, springs, sums);
     Sums sed{}; // this step's erosion, transport and evaporation sums
     erosionTransportThermalEvaporation(s, p, sed);
-    waterExchange(s, p, seaSurface(p, s.time), sed); // issue 12 (groundwater.cpp)
+    waterExchange(s, p, seaSurface(p, s.time), sed); // groundwater.cpp
     groundwaterFlow(s, p);
     s.time += p.time_step;
     const double scale = sedimentScale(sed);

@@ -28,7 +28,7 @@ struct State {
     std::vector<Vec2> wear;         // ground eroded, deposited since the start (m)
     std::vector<double> flow;       // water volume through the cell since the start (m^3)
     std::vector<Vec4> scratch;      // per-step transfer totals of the musgrave and simple models
-    // Groundwater and the sea (issue 12; groundwater.h).
+    // Groundwater and the sea (groundwater.h).
     std::vector<double> groundwater;  // m of water in the pores
     std::vector<double> aquifer_base; // m, elevation
     std::vector<double> sea_spill;    // m (SEA_UNREACHED: no path to the sea)
