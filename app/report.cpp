@@ -21,8 +21,8 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial, 
     const double water_scale = std::max(initial.water + initial.groundwater + added, 1e-30);
     const double soil_initial = initial.terrain + initial.sediment;
     const double soil_final = final_sums.terrain + final_sums.sediment;
-    const double expected_soil = soil_initial + acc(SLOT_BRUSH_SOIL_ADD) -
-                                 acc(SLOT_BRUSH_SOIL_REMOVE) - acc(SLOT_SED_DRAINED);
+    const double expected_soil =
+        soil_initial + acc(SLOT_BRUSH_SOIL_ADD) - acc(SLOT_BRUSH_SOIL_REMOVE) - acc(SLOT_SED_DRAINED);
     // Heights have an arbitrary datum: relative to the signed total alone, a terrain around 0 m
     // (or one dug below it) would divide the drift by almost nothing. The drift is relative to
     // the soil involved: the larger of the initial total and the final sum of |ground| +
@@ -66,8 +66,7 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial, 
         {"drift_rel", std::abs(soil_final - expected_soil) / soil_scale},
         {"transport_correction", acc(TOTAL_CORRECTION_ABS)},
         // Mean relative size of the per-step correction of the semi-Lagrangian transport.
-        {"transport_correction_rel",
-         acc(TOTAL_CORRECTION_ABS) / std::max(acc(SLOT_SED_AFTER), 1e-30)},
+        {"transport_correction_rel", acc(TOTAL_CORRECTION_ABS) / std::max(acc(SLOT_SED_AFTER), 1e-30)},
     };
     r["nan_cells"] = final_sums.nan_cells;
     r["max_speed"] = t.max_speed;
@@ -98,8 +97,11 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial, 
 const char* waterBudgetNote(int model) { return gpu::model(model).water_note; }
 
 nlohmann::json fluvialFillRounds(const gpu::FluvialControl& c) {
-    return {{"basin_labels", c.rounds_label}, {"basin_graph", c.rounds_boruvka}, {"hook_jumps", c.rounds_hook},
-            {"flats", c.rounds_flats},        {"flats_converged", c.converged != 0}};
+    return {{"basin_labels", c.rounds_label},
+            {"basin_graph", c.rounds_boruvka},
+            {"hook_jumps", c.rounds_hook},
+            {"flats", c.rounds_flats},
+            {"flats_converged", c.converged != 0}};
 }
 
 nlohmann::json fluvialRounds(const gpu::FluvialControl& c) {
@@ -121,8 +123,11 @@ nlohmann::json fluvialSummary(const gpu::Simulation& sim, double cell_size, cons
         deepest = std::max(deepest, double(lake[i]));
         largest = std::max(largest, double(area[i]));
     }
-    return {{"lake_volume_m3", volume},        {"lake_cells", cells}, {"deepest_lake_m", deepest},
-            {"largest_drainage_area_m2", largest}, {"fill_rounds", fluvialFillRounds(fill)}};
+    return {{"lake_volume_m3", volume},
+            {"lake_cells", cells},
+            {"deepest_lake_m", deepest},
+            {"largest_drainage_area_m2", largest},
+            {"fill_rounds", fluvialFillRounds(fill)}};
 }
 
 nlohmann::json runReport(const gpu::Simulation& sim, const RunFacts& f) {
@@ -234,6 +239,45 @@ nlohmann::json watertableReport(const WaterTableFacts& f) {
             {"device", f.device}};
 }
 
-void writeReport(const std::string& path, const nlohmann::json& report) { writeTextAtomic(path, report.dump(2) + "\n"); }
+nlohmann::json benchSizeReport(const BenchSize& r) {
+    const double cells = double(r.width) * r.height;
+    nlohmann::json js;
+    js["size"] = std::to_string(r.width) + "x" + std::to_string(r.height);
+    js["workgroup"] = gpu::workgroupShapeName(r.shape);
+    js["partials_per_group"] = r.partials_per_group;
+    js["width"] = r.width;
+    js["height"] = r.height;
+    js["step_ms"] = r.step_ms;
+    js["steps_per_s"] = 1000.0 / r.step_ms;
+    js["mcells_per_s"] = cells * (1000.0 / r.step_ms) / 1e6;
+    js["copy"] = {
+        {"bytes", r.copy.bytes}, {"buffer_gb_per_s", r.copy.buffer_gb_s}, {"image_gb_per_s", r.copy.image_gb_s}};
+    auto share = [&](double gb_per_s) { return r.copy.best() > 0.0 ? gb_per_s / r.copy.best() : 0.0; };
+    double bytes = 0.0;
+    for (size_t p = 0; p < r.names.size(); ++p) {
+        const double gbs = r.pass_ms[p] > 0 ? r.pass_bytes[p] * cells / (r.pass_ms[p] * 1e6) : 0.0;
+        bytes += r.pass_bytes[p];
+        js["passes"][r.names[p]] = {{"ms", r.pass_ms[p]},
+                                    {"bytes_per_cell", r.pass_bytes[p]},
+                                    {"gb_per_s", gbs},
+                                    {"share_of_copy", share(gbs)}};
+    }
+    const double step_gbs = bytes * cells / (r.step_ms * 1e6);
+    js["bytes_per_cell"] = bytes;
+    js["substeps"] = r.substeps;
+    if (r.pipe_steps > 0) js["corrections_carried"] = r.corrections_carried;
+    js["gb_per_s"] = step_gbs;
+    js["share_of_copy"] = share(step_gbs);
+    if (r.phases) js["fluvial_rounds"] = fluvialRounds(r.fluvial);
+    if (r.lakes)
+        js["lakes"] = {{"host_ms", r.lakes_host_ms},
+                       {"closed_lakes", r.lake_stats.closed_lakes},
+                       {"closed_lake_area_m2", r.lake_stats.closed_area_m2}};
+    return js;
+}
+
+void writeReport(const std::string& path, const nlohmann::json& report) {
+    writeTextAtomic(path, report.dump(2) + "\n");
+}
 
 } // namespace alluvium

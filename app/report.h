@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "brush.h"
+#include "copy_bench.h"
 #include "setup.h"
 #include "simulation.h"
 #include "snapshot.h"
@@ -32,7 +33,7 @@ nlohmann::json fluvialFillRounds(const gpu::FluvialControl& c);
 // start, and for the fluvial model its summary.
 struct RunFacts {
     StateSums before, after;
-    std::string state_digest; // of the state the steps left (before an analysis rewrites its maps)
+    std::string state_digest;              // of the state the steps left (before an analysis rewrites its maps)
     long long steps = 0, steps_before = 0; // all the steps, those of a resumed session
     double seconds = 0.0, cell_size = 0.0;
     const std::vector<float>* initial_heights = nullptr;
@@ -84,6 +85,29 @@ struct WaterTableFacts {
     long long river_cells = 0, sustained_cells = 0, dry_cells = 0, dry_end_points = 0;
 };
 nlohmann::json watertableReport(const WaterTableFacts& facts);
+
+// `alluvium bench`: one grid size and workgroup shape's timings, per timed pass (or phase).
+struct BenchSize {
+    int width = 0, height = 0;
+    gpu::WorkgroupShape shape{};
+    uint32_t partials_per_group = 1; // the step's sums per workgroup (> 1: per subgroup, CPU drivers)
+    bool phases = false;             // the rows are the model's phases (the fluvial model's)
+    std::vector<std::string> names;  // of one step's rows, in order
+    std::vector<double> pass_ms;     // per row
+    std::vector<double> pass_bytes;  // per cell, per row
+    double step_ms = 0.0;
+    int substeps = 1;              // the pipe model's CFL sub-steps per step
+    gpu::FluvialControl fluvial{}; // the fluvial model: the last iteration's sweeps and rounds
+    bool lakes = false;            // lake_evaporation > 0: each iteration solved on the host first
+    double lakes_host_ms = 0.0;    // per iteration: the basins' readback, the solve, the upload
+    gpu::FluvialState::LakeStats lake_stats{};
+    // The pipe model: sub-steps whose sediment correction the next step's erosion applied (all
+    // timed steps are recorded back to back; the last corrects in its own pass).
+    long long corrections_carried = 0;
+    long long pipe_steps = 0; // sub-steps timed
+    gpu::CopyBandwidth copy;  // the device's copy bandwidth, measured in the same run
+};
+nlohmann::json benchSizeReport(const BenchSize& b);
 
 // Writes `report` to `path` (pretty-printed), atomically.
 void writeReport(const std::string& path, const nlohmann::json& report);
