@@ -28,9 +28,9 @@ int convertCommand(const ConvertOptions& o) {
 
     saveHeightmap(o.out, map, cell_size);
     const auto [mn, mx] = std::minmax_element(map.heights.begin(), map.heights.end());
-    std::fprintf(stderr, "alluvium: wrote %s%s: %dx%d cells of %g m, heights %g..%g m\n",
-                 displayPath(o.out).c_str(), writesSidecar(o.out) ? " (+ .json)" : "", map.width,
-                 map.height, cell_size, static_cast<double>(*mn), static_cast<double>(*mx));
+    std::fprintf(stderr, "alluvium: wrote %s%s: %dx%d cells of %g m, heights %g..%g m\n", displayPath(o.out).c_str(),
+                 writesSidecar(o.out) ? " (+ .json)" : "", map.width, map.height, cell_size, static_cast<double>(*mn),
+                 static_cast<double>(*mx));
     return 0;
 }
 

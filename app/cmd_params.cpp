@@ -13,9 +13,15 @@ int paramsCommand(bool json) {
     if (json) {
         nlohmann::json table = nlohmann::json::array();
         for (const ParamInfo& p : paramTable())
-            table.push_back({{"name", p.name}, {"group", p.group}, {"default", p.default_value},
-                             {"min", p.min}, {"max", p.max}, {"unit", p.unit},
-                             {"kind", p.kind == 'e' ? p.unit : p.kind == 'b' ? "on|off" : "number"},
+            table.push_back({{"name", p.name},
+                             {"group", p.group},
+                             {"default", p.default_value},
+                             {"min", p.min},
+                             {"max", p.max},
+                             {"unit", p.unit},
+                             {"kind", p.kind == 'e'   ? p.unit
+                                      : p.kind == 'b' ? "on|off"
+                                                      : "number"},
                              {"meaning", p.meaning}});
         std::printf("%s\n", table.dump(2).c_str());
         return 0;
@@ -37,7 +43,9 @@ int presetsCommand() {
                                 assetSearchText() + ")");
     for (const PresetInfo& p : listPresets()) {
         std::printf("%s\n    %s\n    %s: %s\n", p.name.c_str(), p.description.c_str(),
-                    p.user ? "user" : p.shadowed ? "built-in, overridden by the user preset" : "built-in",
+                    p.user       ? "user"
+                    : p.shadowed ? "built-in, overridden by the user preset"
+                                 : "built-in",
                     p.path.string().c_str());
     }
     return 0;

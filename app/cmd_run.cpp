@@ -40,8 +40,7 @@ void checkOutputPath(const std::string& path, std::initializer_list<const char*>
 void checkOutputLocation(const std::filesystem::path& path, const char* what) {
     namespace fs = std::filesystem;
     std::error_code ec;
-    if (fs::is_directory(path, ec))
-        throw InputError(std::string(what) + " '" + displayPath(path) + "' is a directory");
+    if (fs::is_directory(path, ec)) throw InputError(std::string(what) + " '" + displayPath(path) + "' is a directory");
     fs::path dir = path.parent_path();
     while (!dir.empty() && !fs::exists(dir, ec) && dir.has_relative_path()) dir = dir.parent_path();
     if (!dir.empty() && fs::exists(dir, ec) && !fs::is_directory(dir, ec))
@@ -54,7 +53,8 @@ void checkOutputLocation(const std::filesystem::path& path, const char* what) {
 // Frames of an earlier timelapse are never mixed with new ones, nor deleted: the run refuses.
 void checkTimelapse(const TimelapseOptions& t) {
     namespace fs = std::filesystem;
-    if (t.every <= 0) throw InputError("--every: a frame every N steps needs N >= 1 (got " + std::to_string(t.every) + ")");
+    if (t.every <= 0)
+        throw InputError("--every: a frame every N steps needs N >= 1 (got " + std::to_string(t.every) + ")");
     int w = 0, h = 0;
     parseSize(t.size, w, h, "--timelapse-size");
     if (w < 16 || h < 16) throw InputError("--timelapse-size: at least 16x16 pixels");
@@ -177,8 +177,8 @@ void runSteps(gpu::Simulation& sim, const RunOptions& o, TimelapseSink* frames, 
 }
 
 void printRunSummary(const RunOptions& o, const nlohmann::json& report, double seconds) {
-    const std::string written = o.out + (writesSidecar(o.out) ? " (+ .json)" : "") +
-                                (o.report.empty() ? "" : " and " + o.report);
+    const std::string written =
+        o.out + (writesSidecar(o.out) ? " (+ .json)" : "") + (o.report.empty() ? "" : " and " + o.report);
     if (report.contains("fluvial")) {
         const nlohmann::json& f = report["fluvial"];
         std::fprintf(stderr,
@@ -189,7 +189,8 @@ void printRunSummary(const RunOptions& o, const nlohmann::json& report, double s
     }
     char budget[64] = "no water budget";
     if (report["water"]["budget_error_rel"].is_number())
-        std::snprintf(budget, sizeof budget, "water budget error %.2e", report["water"]["budget_error_rel"].get<double>());
+        std::snprintf(budget, sizeof budget, "water budget error %.2e",
+                      report["water"]["budget_error_rel"].get<double>());
     std::fprintf(stderr, "alluvium: wrote %s (%.1f s, %s, soil drift %.2e)\n", written.c_str(), seconds, budget,
                  report["soil"]["drift_rel"].is_number() ? report["soil"]["drift_rel"].get<double>() : NAN);
 }
@@ -222,8 +223,8 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
 
     const bool fluvial = start.model == MODEL_FLUVIAL;
     std::fprintf(stderr, "alluvium: %dx%d cells of %g m, %d %s of %g %s\n", w, h, cell_size, o.steps,
-                 fluvial ? "iterations" : "steps", fluvial ? params[Param::fluvial_time_step] : params[Param::time_step],
-                 fluvial ? "years" : "s");
+                 fluvial ? "iterations" : "steps",
+                 fluvial ? params[Param::fluvial_time_step] : params[Param::time_step], fluvial ? "years" : "s");
     const auto clock = std::chrono::steady_clock::now();
     std::unique_ptr<TimelapseSink> frames =
         o.timelapse.dir.empty() ? nullptr : make_timelapse(scoped.ctx, sim, o.timelapse, params);
@@ -266,8 +267,8 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
         std::fprintf(stderr, "alluvium: wrote the mesh %s\n", o.out_mesh.c_str());
     }
     if (!o.save_session.empty()) {
-        saveSession(o.save_session, captureSession(sim, params, std::move(start.initial.terrain.heights), facts.before,
-                                                   facts.steps));
+        saveSession(o.save_session,
+                    captureSession(sim, params, std::move(start.initial.terrain.heights), facts.before, facts.steps));
         std::fprintf(stderr, "alluvium: saved the session to %s\n", o.save_session.c_str());
     }
     printRunSummary(o, report, facts.seconds);

@@ -19,8 +19,9 @@ namespace {
 // The water bodies of the table over the ground: the ocean (with a sea), lakes (a spill surface
 // above the ground), land where the table meets the ground, and the depth below it elsewhere.
 // Marks the water bodies' cells.
-void countWaterBodies(const std::vector<float>& table, const std::vector<float>& spill, const std::vector<float>& ground,
-                      const Params& params, WaterTableFacts& f, std::vector<uint8_t>& water_body) {
+void countWaterBodies(const std::vector<float>& table, const std::vector<float>& spill,
+                      const std::vector<float>& ground, const Params& params, WaterTableFacts& f,
+                      std::vector<uint8_t>& water_body) {
     const double area = f.cell_size * f.cell_size;
     const bool sea = params[Param::enable_sea] >= 0.5;
     const double sea_level = params[Param::sea_level];
@@ -53,16 +54,15 @@ void countWaterBodies(const std::vector<float>& table, const std::vector<float>&
 
 // Seed 003: only rivers that end at or come from a water body (or leave by an open edge) are
 // sustained; the others dry up and drop their load where they end.
-RiverMap rivers(const std::vector<float>& ground, const std::vector<float>& table, const std::vector<uint8_t>& water_body,
-                const Params& params, int w, int h, double min_cells) {
+RiverMap rivers(const std::vector<float>& ground, const std::vector<float>& table,
+                const std::vector<uint8_t>& water_body, const Params& params, int w, int h, double min_cells) {
     const int outlets = toSimParams(params, w, h).fluvial_outlets;
     std::vector<uint8_t> base_level(table.size(), 0);
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x)
-            base_level[std::size_t(y) * w + x] = ((outlets & OUTLET_LEFT) && x == 0) ||
-                                                 ((outlets & OUTLET_RIGHT) && x == w - 1) ||
-                                                 ((outlets & OUTLET_TOP) && y == 0) ||
-                                                 ((outlets & OUTLET_BOTTOM) && y == h - 1);
+            base_level[std::size_t(y) * w + x] =
+                ((outlets & OUTLET_LEFT) && x == 0) || ((outlets & OUTLET_RIGHT) && x == w - 1) ||
+                ((outlets & OUTLET_TOP) && y == 0) || ((outlets & OUTLET_BOTTOM) && y == h - 1);
     return classifyRivers(ground, table, water_body, base_level, w, h, min_cells);
 }
 
@@ -94,7 +94,8 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     gpu::Simulation sim(scoped.ctx, w, h);
     loadInitialState(sim, initial, params);
     sim.setParams(toSimParams(params, w, h)); // the edges where water leaves: fluvial_outlets
-    std::fprintf(stderr, "alluvium: the water table of %dx%d cells of %g m, %d rounds\n", w, h, f.cell_size, f.iterations);
+    std::fprintf(stderr, "alluvium: the water table of %dx%d cells of %g m, %d rounds\n", w, h, f.cell_size,
+                 f.iterations);
     const auto start = std::chrono::steady_clock::now();
     Progress progress("relaxing", f.iterations);
     f.moving = sim.computeWaterTable(f.iterations, [&](int done) { progress.update(done); });
@@ -110,7 +111,8 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     f.dry_end_points = river_map.dry_end_points;
     if (!o.report.empty()) writeReport(o.report, watertableReport(f));
     if (f.nan_cells > 0) {
-        std::fprintf(stderr, "alluvium: the relaxation produced %lld non-finite cells; no heightmap written\n", f.nan_cells);
+        std::fprintf(stderr, "alluvium: the relaxation produced %lld non-finite cells; no heightmap written\n",
+                     f.nan_cells);
         return 1;
     }
     Heightmap out{w, h, table};

@@ -14,7 +14,7 @@
 namespace alluvium {
 
 struct DeviceOptions {
-    int device = -1;        // --device N
+    int device = -1;         // --device N
     bool validation = false; // --validation
 };
 
@@ -64,11 +64,12 @@ struct RunOptions {
     std::string preset;
     std::string out;
     std::string report;
-    std::string model; // pipe | thermal | olsen | particles | musgrave | simple | fluvial; empty: pipe, or the session's
-    std::string save_session; // --save-session FILE: the state after the run (app/session.h)
-    std::string load_session; // --load-session FILE: resume instead of --in / procedural
-    std::string out_maps;     // --out-maps DIR: export maps after the run (app/io/maps.h)
-    std::string out_mesh;     // --out-mesh FILE.obj|.gltf: the terrain mesh (app/io/mesh.h)
+    std::string
+        model; // pipe | thermal | olsen | particles | musgrave | simple | fluvial; empty: pipe, or the session's
+    std::string save_session;            // --save-session FILE: the state after the run (app/session.h)
+    std::string load_session;            // --load-session FILE: resume instead of --in / procedural
+    std::string out_maps;                // --out-maps DIR: export maps after the run (app/io/maps.h)
+    std::string out_mesh;                // --out-mesh FILE.obj|.gltf: the terrain mesh (app/io/mesh.h)
     std::size_t mesh_triangles = 200000; // --mesh-triangles N: target of the simplification
     TimelapseOptions timelapse;          // --timelapse DIR --every N ...
 };
@@ -79,21 +80,21 @@ struct ConvertOptions {
 };
 
 struct FillOptions {
-    TerrainOptions terrain; // --in (or procedural), --size, --height-range, --channel, --cell-size, --seed
+    TerrainOptions terrain;        // --in (or procedural), --size, --height-range, --channel, --cell-size, --seed
     std::vector<std::string> sets; // fluvial_outlets=...
     std::string preset;
     std::string out;
     std::string report;
-    std::string out_maps;   // --out-maps DIR: lake depth and drainage area (and the other maps)
+    std::string out_maps; // --out-maps DIR: lake depth and drainage area (and the other maps)
 };
 
 struct WatertableOptions {
-    TerrainOptions terrain; // --in (or procedural), --size, --height-range, --channel, --cell-size, --seed
+    TerrainOptions terrain;        // --in (or procedural), --size, --height-range, --channel, --cell-size, --seed
     std::vector<std::string> sets; // table_*, fluvial_outlets, enable_sea, sea_level, porosity, ...
     std::string preset;
-    std::string out;        // the table as a heightmap (m)
+    std::string out; // the table as a heightmap (m)
     std::string report;
-    std::string out_maps;   // --out-maps DIR: water_table, groundwater_depth and the other maps
+    std::string out_maps;       // --out-maps DIR: water_table, groundwater_depth and the other maps
     double river_cells = 100.0; // --river-cells N: a river drains at least N cells (seed 003's rule)
 };
 

@@ -1,6 +1,6 @@
 // run --out-maps: the final state of a gpu::Simulation as MapLayers for writeMaps (app/io/maps.h).
-#include "report.h"
 #include "export.h"
+#include "report.h"
 
 #include <algorithm>
 #include <cstddef>

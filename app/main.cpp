@@ -8,8 +8,8 @@
 #include "io/errors.h"
 #include "pipeline.h"
 #include "timelapse.h"
-#include "vk_check.h"
 #include "view.h"
+#include "vk_check.h"
 
 using namespace alluvium;
 
@@ -22,22 +22,24 @@ CLI::Validator finiteIn(double lo, double hi, bool lo_open, const std::string& w
     return CLI::Validator(
         [=](std::string& text) -> std::string {
             double v = 0.0;
-            const bool ok = CLI::detail::lexical_cast(text, v) && std::isfinite(v) &&
-                            (lo_open ? v > lo : v >= lo) && v <= hi;
+            const bool ok =
+                CLI::detail::lexical_cast(text, v) && std::isfinite(v) && (lo_open ? v > lo : v >= lo) && v <= hi;
             return ok ? std::string() : "'" + text + "' is not a number " + what;
         },
         what);
 }
 
 void addTerrainOptions(CLI::App* cmd, TerrainOptions& t) {
-    cmd->add_option("--in", t.in, "input heightmap: .png .r16/.raw (16-bit) .f32/.r32 (float32; raw needs --size) .exr .tif .asc");
+    cmd->add_option("--in", t.in,
+                    "input heightmap: .png .r16/.raw (16-bit) .f32/.r32 (float32; raw needs --size) .exr .tif .asc");
     cmd->add_option("--size", t.size, "grid WxH: the procedural terrain's size, or the size of a .f32 input");
     cmd->add_option("--cell-size", t.cell_size, "metres per cell (default from the parameter table)")
         ->check(finiteIn(0.0, HUGE_VAL, true, "> 0"));
     cmd->add_option("--height-range", t.height_range, "LO:HI metres that a PNG's black and white map to");
     cmd->add_option("--channel", t.channel, "EXR channel to load (default: the first)");
     cmd->add_option("--seed", t.seed, "seed of the procedural terrain");
-    cmd->add_option("--hardness", t.hardness, "uniform rock hardness 0..1 (default: strata for procedural terrain, 0.25 for files)")
+    cmd->add_option("--hardness", t.hardness,
+                    "uniform rock hardness 0..1 (default: strata for procedural terrain, 0.25 for files)")
         ->check(finiteIn(0.0, 1.0, false, "in [0, 1]"));
 }
 
@@ -65,7 +67,9 @@ struct Commands {
 };
 
 // The models' names, from the model table.
-std::string modelHelp(const char* default_text) { return "erosion model: " + gpu::modelList() + " (default: " + default_text + ")"; }
+std::string modelHelp(const char* default_text) {
+    return "erosion model: " + gpu::modelList() + " (default: " + default_text + ")";
+}
 
 CLI::App* addRun(CLI::App& app, RunOptions& o, bool& timelapse_no_water) {
     CLI::App* run_cmd = app.add_subcommand("run", "erode a terrain headless and write the result");
@@ -73,29 +77,37 @@ CLI::App* addRun(CLI::App& app, RunOptions& o, bool& timelapse_no_water) {
     run_cmd->add_option("--steps", o.steps, "simulation steps")->check(CLI::Range(0, 100000000));
     run_cmd->add_option("--set", o.sets, "override a parameter: name=value (repeatable; see `alluvium params`)");
     run_cmd->add_option("--preset", o.preset, "preset NAME (assets/presets) or FILE.json");
-    run_cmd->add_option("--out", o.out, "output heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
+    run_cmd
+        ->add_option("--out", o.out,
+                     "output heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")
+        ->required();
     run_cmd->add_option("--report", o.report, "write a JSON report of the water and soil budgets");
     run_cmd->add_option("--model", o.model, modelHelp("pipe, or the session's"));
-    run_cmd->add_option("--save-session", o.save_session, "after the run, save the whole state to FILE (resume with --load-session)");
-    CLI::Option* load_session = run_cmd->add_option(
-        "--load-session", o.load_session, "resume a saved session (instead of --in / procedural); --preset and --set apply on top");
+    run_cmd->add_option("--save-session", o.save_session,
+                        "after the run, save the whole state to FILE (resume with --load-session)");
+    CLI::Option* load_session =
+        run_cmd->add_option("--load-session", o.load_session,
+                            "resume a saved session (instead of --in / procedural); --preset and --set apply on top");
     for (const char* name : {"--in", "--size", "--seed", "--height-range", "--channel", "--hardness"})
         if (CLI::Option* terrain_option = run_cmd->get_option_no_throw(name)) terrain_option->excludes(load_session);
-    run_cmd->add_option("--out-maps", o.out_maps,
-                        "after the run, write the maps (water, sediment, hardness, flow, erosion, deposition, velocity, height, "
-                        "lake_depth, drainage_area) "
-                        "to DIR: 16-bit PNG masks (+ .json ranges), float EXRs and DIR/maps.exr with every layer");
-    CLI::Option* out_mesh = run_cmd->add_option("--out-mesh", o.out_mesh,
-                                                "after the run, write the terrain as a simplified mesh: FILE.obj or FILE.gltf");
+    run_cmd->add_option(
+        "--out-maps", o.out_maps,
+        "after the run, write the maps (water, sediment, hardness, flow, erosion, deposition, velocity, height, "
+        "lake_depth, drainage_area) "
+        "to DIR: 16-bit PNG masks (+ .json ranges), float EXRs and DIR/maps.exr with every layer");
+    CLI::Option* out_mesh = run_cmd->add_option(
+        "--out-mesh", o.out_mesh, "after the run, write the terrain as a simplified mesh: FILE.obj or FILE.gltf");
     run_cmd->add_option("--mesh-triangles", o.mesh_triangles, "target triangle count of --out-mesh (default 200000)")
         ->check(CLI::Range(std::size_t(2), std::size_t(1) << 31))
         ->needs(out_mesh);
-    CLI::Option* timelapse = run_cmd->add_option(
-        "--timelapse", o.timelapse.dir,
-        "draw the terrain offscreen every --every steps into DIR/frame-000000.png, ... (and DIR/timelapse.mp4 if ffmpeg is on PATH)");
+    CLI::Option* timelapse =
+        run_cmd->add_option("--timelapse", o.timelapse.dir,
+                            "draw the terrain offscreen every --every steps into DIR/frame-000000.png, ... (and "
+                            "DIR/timelapse.mp4 if ffmpeg is on PATH)");
     run_cmd->add_option("--every", o.timelapse.every, "--timelapse: a frame every N steps (default 100), from step 0")
         ->needs(timelapse);
-    run_cmd->add_option("--timelapse-size", o.timelapse.size, "--timelapse: the frames' size WxH, even (default 1280x720)")
+    run_cmd
+        ->add_option("--timelapse-size", o.timelapse.size, "--timelapse: the frames' size WxH, even (default 1280x720)")
         ->needs(timelapse);
     run_cmd->add_flag("--timelapse-no-water", timelapse_no_water, "--timelapse: draw the ground alone, without water")
         ->needs(timelapse);
@@ -106,84 +118,124 @@ CLI::App* addRun(CLI::App& app, RunOptions& o, bool& timelapse_no_water) {
 }
 
 CLI::App* addView(CLI::App& app, ViewOptions& o) {
-    CLI::App* view_cmd = app.add_subcommand("view", "the interactive viewer: a window if a display is present, else offscreen");
+    CLI::App* view_cmd =
+        app.add_subcommand("view", "the interactive viewer: a window if a display is present, else offscreen");
     addTerrainOptions(view_cmd, o.terrain);
     view_cmd->add_option("--set", o.sets, "override a parameter: name=value (repeatable)");
     view_cmd->add_option("--preset", o.preset, "preset NAME (assets/presets) or FILE.json");
     view_cmd->add_option("--model", o.model, modelHelp("pipe, or the session's"));
     view_cmd->add_option("--report", o.report, "on exit, write the JSON report of `run` plus the brush totals");
-    view_cmd->add_option("--screenshot", o.screenshot, "on exit, write the last frame to FILE.png (F12 writes FILE-N.png)");
+    view_cmd->add_option("--screenshot", o.screenshot,
+                         "on exit, write the last frame to FILE.png (F12 writes FILE-N.png)");
     view_cmd->add_option("--window", o.window, "window or offscreen image size WxH (default 1600x900)");
-    view_cmd->add_option("--exit-after-frames", o.exit_after_frames, "exit after N frames")->check(CLI::Range(0, 100000000));
-    view_cmd->add_option("--bench-frames", o.bench_frames, "time N frames, print the mean and 95th-percentile frame time, exit")
+    view_cmd->add_option("--exit-after-frames", o.exit_after_frames, "exit after N frames")
+        ->check(CLI::Range(0, 100000000));
+    view_cmd
+        ->add_option("--bench-frames", o.bench_frames,
+                     "time N frames, print the mean and 95th-percentile frame time, exit")
         ->check(CLI::Range(0, 1000000));
     view_cmd->add_option("--steps-per-frame", o.steps_per_frame, "simulation steps per frame (0: start paused)")
         ->check(CLI::Range(0, 1000));
-    view_cmd->add_option("--mesh", o.mesh,
-                         "the drawn grid's vertices a side at most (default 0: by device, 2048 on a discrete GPU, 512 "
-                         "on an integrated one, 128 on a CPU driver; never more than the grid's cells)")
+    view_cmd
+        ->add_option("--mesh", o.mesh,
+                     "the drawn grid's vertices a side at most (default 0: by device, 2048 on a discrete GPU, 512 "
+                     "on an integrated one, 128 on a CPU driver; never more than the grid's cells)")
         ->check(CLI::Range(0, 16384));
     view_cmd->add_flag("--offscreen", o.offscreen, "render into an image even if a display is present");
     view_cmd->add_flag("--paused", o.paused, "start paused");
     view_cmd->add_flag("--no-panel", o.no_panel, "start with the panel hidden (Tab shows it)");
-    view_cmd->add_option("--overlay", o.overlay, "start with an overlay: depth, speed, sediment, hardness, flux, erosion, drainage, watertable");
-    view_cmd->add_flag("--probe-display", o.probe_display, "exit 0 if a window can be opened here, else 1 (scripts/run)");
-    view_cmd->add_option("--record", o.record,
-                         "record every frame to FILE.mp4 (.mkv, .mov) through the ffmpeg program (F9 starts and stops others)");
-    view_cmd->add_option("--record-fps", o.record_fps, "the video's frame rate (default 30): each frame drawn is one frame of it");
+    view_cmd->add_option(
+        "--overlay", o.overlay,
+        "start with an overlay: depth, speed, sediment, hardness, flux, erosion, drainage, watertable");
+    view_cmd->add_flag("--probe-display", o.probe_display,
+                       "exit 0 if a window can be opened here, else 1 (scripts/run)");
+    view_cmd->add_option(
+        "--record", o.record,
+        "record every frame to FILE.mp4 (.mkv, .mov) through the ffmpeg program (F9 starts and stops others)");
+    view_cmd->add_option("--record-fps", o.record_fps,
+                         "the video's frame rate (default 30): each frame drawn is one frame of it");
     view_cmd->add_option("--record-size", o.record_size, "the video's size WxH, even (default: the window's)");
     view_cmd->add_flag("--record-no-panel", o.record_no_panel, "recordings and screenshots without the panel");
-    view_cmd->add_option("--history-budget-mb", o.history_budget_mb,
-                         "device memory for undo and time scrubbing, in MB (default: an eighth of a CPU driver's memory, "
-                         "a quarter of a GPU's; 0: no history)");
+    view_cmd->add_option(
+        "--history-budget-mb", o.history_budget_mb,
+        "device memory for undo and time scrubbing, in MB (default: an eighth of a CPU driver's memory, "
+        "a quarter of a GPU's; 0: no history)");
     view_cmd->add_option("--save-session", o.save_session,
                          "save the whole state to FILE on exit and on Ctrl+S (resume with run or view --load-session)");
-    CLI::Option* view_load_session = view_cmd->add_option(
-        "--load-session", o.load_session,
-        "start from a saved session (run's or the viewer's) instead of --in / procedural; --preset and --set apply on top");
+    CLI::Option* view_load_session = view_cmd->add_option("--load-session", o.load_session,
+                                                          "start from a saved session (run's or the viewer's) instead "
+                                                          "of --in / procedural; --preset and --set apply on top");
     for (const char* name : {"--in", "--size", "--seed", "--height-range", "--channel", "--hardness"})
-        if (CLI::Option* terrain_option = view_cmd->get_option_no_throw(name)) terrain_option->excludes(view_load_session);
-    view_cmd->add_option("--history-every", o.history_every,
-                         "a snapshot every S simulated seconds (fluvial: years) for the timeline (default 10; 0: only strokes)");
+        if (CLI::Option* terrain_option = view_cmd->get_option_no_throw(name))
+            terrain_option->excludes(view_load_session);
+    view_cmd->add_option(
+        "--history-every", o.history_every,
+        "a snapshot every S simulated seconds (fluvial: years) for the timeline (default 10; 0: only strokes)");
 
     return view_cmd;
 }
 
 CLI::App* addConvert(CLI::App& app, ConvertOptions& o) {
     CLI::App* convert_cmd = app.add_subcommand("convert", "convert a heightmap between file formats (no GPU)");
-    convert_cmd->add_option("--in", o.terrain.in, "input heightmap: .png .r16/.raw .f32/.r32 (raw needs --size) .exr .tif .asc")->required();
-    convert_cmd->add_option("--out", o.out, "output heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
+    convert_cmd
+        ->add_option("--in", o.terrain.in,
+                     "input heightmap: .png .r16/.raw .f32/.r32 (raw needs --size) .exr .tif .asc")
+        ->required();
+    convert_cmd
+        ->add_option("--out", o.out,
+                     "output heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")
+        ->required();
     convert_cmd->add_option("--size", o.terrain.size, "grid WxH of a raw input");
-    convert_cmd->add_option("--height-range", o.terrain.height_range, "LO:HI metres of an integer input's black and white");
+    convert_cmd->add_option("--height-range", o.terrain.height_range,
+                            "LO:HI metres of an integer input's black and white");
     convert_cmd->add_option("--channel", o.terrain.channel, "EXR channel to load (default: the first)");
-    convert_cmd->add_option("--cell-size", o.terrain.cell_size, "metres per cell written (.asc, sidecars); default: the input's, else the table's")
+    convert_cmd
+        ->add_option("--cell-size", o.terrain.cell_size,
+                     "metres per cell written (.asc, sidecars); default: the input's, else the table's")
         ->check(finiteIn(0.0, HUGE_VAL, true, "> 0"));
 
     return convert_cmd;
 }
 
 CLI::App* addFill(CLI::App& app, FillOptions& o) {
-    CLI::App* fill_cmd = app.add_subcommand("fill", "fill every depression of a terrain to its spill height (lakes), on the GPU");
+    CLI::App* fill_cmd =
+        app.add_subcommand("fill", "fill every depression of a terrain to its spill height (lakes), on the GPU");
     addTerrainOptions(fill_cmd, o.terrain);
-    fill_cmd->add_option("--out", o.out, "the filled heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
+    fill_cmd
+        ->add_option("--out", o.out,
+                     "the filled heightmap: .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")
+        ->required();
     fill_cmd->add_option("--report", o.report, "write a JSON report: fill volume, filled cells, deepest fill");
     fill_cmd->add_option("--set", o.sets, "override a parameter, e.g. fluvial_outlets=bottom (the edges that drain)");
     fill_cmd->add_option("--preset", o.preset, "preset NAME or FILE.json");
-    fill_cmd->add_option("--out-maps", o.out_maps, "also write the maps of the terrain (lake_depth, drainage_area, ...) to DIR");
+    fill_cmd->add_option("--out-maps", o.out_maps,
+                         "also write the maps of the terrain (lake_depth, drainage_area, ...) to DIR");
 
     return fill_cmd;
 }
 
 CLI::App* addWatertable(CLI::App& app, WatertableOptions& o) {
     CLI::App* watertable_cmd = app.add_subcommand(
-        "watertable", "seed 003's equilibrium water table of a terrain (lakes flat, capillary rise beside them), on the GPU");
+        "watertable",
+        "seed 003's equilibrium water table of a terrain (lakes flat, capillary rise beside them), on the GPU");
     addTerrainOptions(watertable_cmd, o.terrain);
-    watertable_cmd->add_option("--out", o.out, "the water table as a heightmap (m): .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")->required();
-    watertable_cmd->add_option("--report", o.report, "write a JSON report: lakes, ocean, wet land, depth below the ground, convergence");
-    watertable_cmd->add_option("--set", o.sets, "override a parameter, e.g. table_capillarity=5, enable_sea=on, sea_level=20");
+    watertable_cmd
+        ->add_option(
+            "--out", o.out,
+            "the water table as a heightmap (m): .png/.r16/.raw (16-bit + .json sidecar), .f32/.r32, .exr, .tif, .asc")
+        ->required();
+    watertable_cmd->add_option("--report", o.report,
+                               "write a JSON report: lakes, ocean, wet land, depth below the ground, convergence");
+    watertable_cmd->add_option("--set", o.sets,
+                               "override a parameter, e.g. table_capillarity=5, enable_sea=on, sea_level=20");
     watertable_cmd->add_option("--preset", o.preset, "preset NAME or FILE.json");
-    watertable_cmd->add_option("--river-cells", o.river_cells, "a cell draining at least N cells is a river: sustained if it ends at or comes from a water body, dry otherwise (default 100)")->check(CLI::Range(1.0, 1e12));
-    watertable_cmd->add_option("--out-maps", o.out_maps, "also write the maps (water_table, groundwater_depth, ...) to DIR");
+    watertable_cmd
+        ->add_option("--river-cells", o.river_cells,
+                     "a cell draining at least N cells is a river: sustained if it ends at or comes from a water body, "
+                     "dry otherwise (default 100)")
+        ->check(CLI::Range(1.0, 1e12));
+    watertable_cmd->add_option("--out-maps", o.out_maps,
+                               "also write the maps (water_table, groundwater_depth, ...) to DIR");
 
     return watertable_cmd;
 }

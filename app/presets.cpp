@@ -82,7 +82,8 @@ std::vector<PresetInfo> listPresets() {
             if (list[i].name == info.name) info.shadowed = true;
         list.push_back(std::move(info));
     }
-    std::stable_sort(list.begin(), list.end(), [](const PresetInfo& a, const PresetInfo& b) { return a.name < b.name; });
+    std::stable_sort(list.begin(), list.end(),
+                     [](const PresetInfo& a, const PresetInfo& b) { return a.name < b.name; });
     return list;
 }
 
@@ -106,8 +107,10 @@ void applyPreset(Params& params, const std::string& name_or_path) {
             fs::is_regular_file(user_dir / (name_or_path + ".json"), ec))
             path = user_dir / (name_or_path + ".json");
         else if (assets.empty())
-            throw gpu::InstallError("unknown preset '" + name_or_path + "': the installation is incomplete, its built-in "
-                                    "presets are missing (looked in " + assetSearchText() + ")");
+            throw gpu::InstallError("unknown preset '" + name_or_path +
+                                    "': the installation is incomplete, its built-in "
+                                    "presets are missing (looked in " +
+                                    assetSearchText() + ")");
     }
     std::ifstream in(path);
     if (!in) {
@@ -126,11 +129,9 @@ void applyPreset(Params& params, const std::string& name_or_path) {
         if (key != "description" && key != "params")
             throw InputError("preset '" + path.string() + "': unknown key '" + key + "'");
     if (!doc.contains("params")) return;
-    if (!doc["params"].is_object())
-        throw InputError("preset '" + path.string() + "': \"params\" must be an object");
+    if (!doc["params"].is_object()) throw InputError("preset '" + path.string() + "': \"params\" must be an object");
     for (const auto& [key, value] : doc["params"].items()) {
-        if (!findParam(key))
-            throw InputError("preset '" + path.string() + "': unknown parameter '" + key + "'");
+        if (!findParam(key)) throw InputError("preset '" + path.string() + "': unknown parameter '" + key + "'");
         if (value.is_string())
             params.set(key, value.get<std::string>());
         else if (value.is_number() || value.is_boolean())

@@ -21,10 +21,10 @@ std::filesystem::path userPresetDirectory();
 
 struct PresetInfo {
     std::string name;
-    std::string description;  // "(unreadable: ...)" for a broken file
+    std::string description; // "(unreadable: ...)" for a broken file
     std::filesystem::path path;
-    bool user = false;        // from userPresetDirectory(), else built in
-    bool shadowed = false;    // a built-in preset hidden by a user preset of the same name
+    bool user = false;     // from userPresetDirectory(), else built in
+    bool shadowed = false; // a built-in preset hidden by a user preset of the same name
 };
 // Every preset file, sorted by name; a user preset before a built-in one of the same name.
 std::vector<PresetInfo> listPresets();

@@ -9,12 +9,12 @@
 namespace alluvium {
 
 RiverMap classifyRivers(const std::vector<float>& ground, const std::vector<float>& surface,
-                        const std::vector<uint8_t>& water_body, const std::vector<uint8_t>& base_level,
-                        int width, int height, double min_cells) {
+                        const std::vector<uint8_t>& water_body, const std::vector<uint8_t>& base_level, int width,
+                        int height, double min_cells) {
     static constexpr int dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
     static constexpr int dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
-    static const double inv_dist[8] = {1.0, 1.0, 1.0, 1.0, 1.0 / std::sqrt(2.0), 1.0 / std::sqrt(2.0),
-                                       1.0 / std::sqrt(2.0), 1.0 / std::sqrt(2.0)};
+    static const double inv_dist[8] = {
+        1.0, 1.0, 1.0, 1.0, 1.0 / std::sqrt(2.0), 1.0 / std::sqrt(2.0), 1.0 / std::sqrt(2.0), 1.0 / std::sqrt(2.0)};
     const std::size_t cells = std::size_t(width) * std::size_t(height);
     RiverMap out;
     out.kind.assign(cells, RiverKind::None);

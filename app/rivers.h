@@ -12,12 +12,12 @@ namespace alluvium {
 enum class RiverKind : uint8_t { None = 0, Dry = 1, Sustained = 2 };
 
 struct RiverMap {
-    std::vector<RiverKind> kind;     // per cell
-    std::vector<float> drainage;     // cells draining through each cell, itself included
-    long long river_cells = 0;       // drainage >= min_cells, outside water bodies
-    long long sustained_cells = 0;   // of those, ending at or coming from a water body (or an open edge)
-    long long dry_cells = 0;         // the others
-    long long dry_end_points = 0;    // the pits where dry rivers end and drop their load
+    std::vector<RiverKind> kind;   // per cell
+    std::vector<float> drainage;   // cells draining through each cell, itself included
+    long long river_cells = 0;     // drainage >= min_cells, outside water bodies
+    long long sustained_cells = 0; // of those, ending at or coming from a water body (or an open edge)
+    long long dry_cells = 0;       // the others
+    long long dry_end_points = 0;  // the pits where dry rivers end and drop their load
 };
 
 // ground: heights (m), row-major; surface: the water surface where water_body is set (the table
@@ -27,7 +27,7 @@ struct RiverMap {
 // ground (a lake's outflow), and feeding follows the paths downstream. Deterministic; O(cells log
 // cells).
 RiverMap classifyRivers(const std::vector<float>& ground, const std::vector<float>& surface,
-                        const std::vector<uint8_t>& water_body, const std::vector<uint8_t>& base_level,
-                        int width, int height, double min_cells);
+                        const std::vector<uint8_t>& water_body, const std::vector<uint8_t>& base_level, int width,
+                        int height, double min_cells);
 
 } // namespace alluvium

@@ -203,7 +203,8 @@ struct SessionFail {
 size_t checkContainer(std::span<const std::byte> bytes, const SessionFail& fail) {
     const size_t size = bytes.size();
     const size_t magic_len = std::min(size, sizeof kMagic);
-    if (size == 0 || std::memcmp(bytes.data(), kMagic, magic_len) != 0) throw fail("not an Alluvium session (bad magic)");
+    if (size == 0 || std::memcmp(bytes.data(), kMagic, magic_len) != 0)
+        throw fail("not an Alluvium session (bad magic)");
     if (size < kFixedBytes + kChecksumBytes) throw fail("truncated");
     const auto version = static_cast<uint32_t>(getLE(bytes.data() + 16, 4));
     if (version == 0) throw fail("bad format version 0");
@@ -233,7 +234,8 @@ std::vector<std::pair<std::string, int>> readLayout(const nlohmann::json& h, Ses
     for (const auto& a : h.at("arrays")) {
         const std::string name = a.at("name").get<std::string>();
         const int channels = a.at("channels").get<int>();
-        if (channels < 1 || channels > 4) throw fail("array '" + name + "' has " + std::to_string(channels) + " channels");
+        if (channels < 1 || channels > 4)
+            throw fail("array '" + name + "' has " + std::to_string(channels) + " channels");
         for (const auto& prior : arrays)
             if (prior.first == name) throw fail("array '" + name + "' appears twice");
         arrays.emplace_back(name, channels);
@@ -255,8 +257,9 @@ void readArrays(const std::byte* p, const std::vector<std::pair<std::string, int
         for (size_t k = 0; k < values.size(); ++k)
             if (!std::isfinite(values[k])) {
                 const size_t cell = k / size_t(channels);
-                throw fail("array '" + name + "' holds a non-finite value at cell (" + std::to_string(cell % size_t(s.width)) +
-                           ", " + std::to_string(cell / size_t(s.width)) + ")");
+                throw fail("array '" + name + "' holds a non-finite value at cell (" +
+                           std::to_string(cell % size_t(s.width)) + ", " + std::to_string(cell / size_t(s.width)) +
+                           ")");
             }
         if (name == kInitialTerrain && channels == 1) {
             s.initial_terrain = std::move(values);
@@ -264,7 +267,8 @@ void readArrays(const std::byte* p, const std::vector<std::pair<std::string, int
             continue;
         }
         const auto fields = sessionFields();
-        const auto f = std::find_if(fields.begin(), fields.end(), [&](gpu::Field x) { return name == gpu::fieldName(x); });
+        const auto f =
+            std::find_if(fields.begin(), fields.end(), [&](gpu::Field x) { return name == gpu::fieldName(x); });
         if (f == fields.end()) throw fail("unknown field '" + name + "'");
         if (channels != gpu::fieldChannels(*f))
             throw fail("field '" + name + "' has " + std::to_string(channels) + " channels, expected " +
@@ -306,7 +310,9 @@ void readParamsAndSprings(const nlohmann::json& h, Session& s, const SessionFail
         throw fail(std::to_string(s.springs.size()) + " springs; at most " + std::to_string(kMaxSessionSprings));
 }
 
-double realOrNaN(const nlohmann::json& v) { return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>(); }
+double realOrNaN(const nlohmann::json& v) {
+    return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
+}
 
 // The run's budgets and sub-steps.
 void readTotals(const nlohmann::json& h, Session& s, const SessionFail& fail) {
@@ -330,7 +336,8 @@ void readTotals(const nlohmann::json& h, Session& s, const SessionFail& fail) {
     s.totals.step_wave = static_cast<float>(totals.contains("step_wave") ? realOrNaN(totals.at("step_wave")) : 0.0);
     s.totals.max_cfl = static_cast<float>(totals.contains("max_cfl") ? realOrNaN(totals.at("max_cfl")) : 0.0);
     s.substeps = totals.contains("substeps") ? totals.at("substeps").get<int>() : 1;
-    if (s.substeps < 1 || s.substeps > MAX_SUBSTEPS) throw fail("totals.substeps must be 1.." + std::to_string(MAX_SUBSTEPS));
+    if (s.substeps < 1 || s.substeps > MAX_SUBSTEPS)
+        throw fail("totals.substeps must be 1.." + std::to_string(MAX_SUBSTEPS));
     const auto& sums = h.at("initial_sums");
     s.initial_sums.water = sums.at("water").get<double>();
     s.initial_sums.terrain = sums.at("terrain").get<double>();
@@ -378,8 +385,10 @@ Session decodeSession(std::span<const std::byte> bytes, const std::string& what)
     for (const auto& [name, channels] : arrays) body_floats += size_t(s.width) * size_t(s.height) * size_t(channels);
     const size_t expected = kFixedBytes + header_len + 4 * body_floats + kChecksumBytes;
     if (size < expected)
-        throw fail("truncated (" + std::to_string(size) + " bytes, the header describes " + std::to_string(expected) + ")");
-    if (size > expected) throw fail("sizes do not match the header (" + std::to_string(size - expected) + " bytes too many)");
+        throw fail("truncated (" + std::to_string(size) + " bytes, the header describes " + std::to_string(expected) +
+                   ")");
+    if (size > expected)
+        throw fail("sizes do not match the header (" + std::to_string(size - expected) + " bytes too many)");
     const uint64_t stored = getLE(bytes.data() + size - kChecksumBytes, 8);
     if (fnv1a64(bytes.data() + kFixedBytes, size - kFixedBytes - kChecksumBytes) != stored)
         throw fail("checksum mismatch (damaged file)");

@@ -37,7 +37,7 @@ inline constexpr size_t kMaxSessionSprings = 4096;        // what the simulation
 struct Session {
     std::string model = "pipe";
     int width = 0, height = 0;
-    long long steps = 0; // steps run since the initial terrain
+    long long steps = 0;   // steps run since the initial terrain
     double sim_time = 0.0; // simulated seconds (the tide's clock)
     // Where the sea's spill relaxation stands: its half, whether it starts over or
     // must run to its end, and its control block, so that a resumed run equals a straight one.
@@ -47,7 +47,7 @@ struct Session {
     Params params;
     std::vector<gpu::Spring> springs;
     gpu::Totals totals{};
-    int substeps = 1; // the pipe model's CFL sub-steps in force (the rest of their block of steps)
+    int substeps = 1;       // the pipe model's CFL sub-steps in force (the rest of their block of steps)
     StateSums initial_sums; // of the initial state: the budgets of the report start here
     std::vector<float> initial_terrain;
     std::vector<std::pair<gpu::Field, std::vector<float>>> fields; // cur halves
@@ -57,8 +57,8 @@ struct Session {
 std::vector<gpu::Field> sessionFields();
 
 // Downloads the state of `sim` (between steps).
-Session captureSession(const gpu::Simulation& sim, const Params& params,
-                       std::vector<float> initial_terrain, const StateSums& initial_sums, long long steps);
+Session captureSession(const gpu::Simulation& sim, const Params& params, std::vector<float> initial_terrain,
+                       const StateSums& initial_sums, long long steps);
 // Uploads the fields into the cur halves, the springs, the totals and the parameters.
 void restoreSession(gpu::Simulation& sim, const Session& session);
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 
 #include "io/atomic_file.h"
 #include "io/errors.h"
@@ -31,8 +31,7 @@ void parseSize(const std::string& text, int& width, int& height, const std::stri
     const double w = parseNumber(std::string_view(text).substr(0, x), option);
     const double h = parseNumber(std::string_view(text).substr(x + 1), option);
     if (w < 1 || h < 1 || w != std::floor(w) || h != std::floor(h) || w > kMaxGridSide || h > kMaxGridSide)
-        throw InputError(option + ": '" + text + "' must be two whole numbers in 1.." +
-                         std::to_string(kMaxGridSide));
+        throw InputError(option + ": '" + text + "' must be two whole numbers in 1.." + std::to_string(kMaxGridSide));
     width = static_cast<int>(w);
     height = static_cast<int>(h);
 }
@@ -155,7 +154,8 @@ StateSums sumState(const gpu::Simulation& sim, double cell_size) {
                 continue;
             }
             if (total) *total += double(v) * area;
-            if (f == gpu::Field::Terrain || f == gpu::Field::Sediment) sums.soil_magnitude += std::abs(double(v)) * area;
+            if (f == gpu::Field::Terrain || f == gpu::Field::Sediment)
+                sums.soil_magnitude += std::abs(double(v)) * area;
         }
     };
     add(gpu::Field::Terrain, &sums.terrain);

@@ -14,13 +14,13 @@
 namespace alluvium {
 
 struct TerrainOptions {
-    std::string in;              // empty: procedural
-    std::string size;            // "WxH" (required for .f32; procedural size)
-    std::string height_range;    // "LO:HI" (PNG)
-    std::string channel;         // EXR channel (--channel); empty: the first
-    double cell_size = 0.0;      // 0: from the table / preset
+    std::string in;           // empty: procedural
+    std::string size;         // "WxH" (required for .f32; procedural size)
+    std::string height_range; // "LO:HI" (PNG)
+    std::string channel;      // EXR channel (--channel); empty: the first
+    double cell_size = 0.0;   // 0: from the table / preset
     uint64_t seed = 1;
-    double hardness = -1.0;      // < 0: strata for procedural, 0.25 for files
+    double hardness = -1.0; // < 0: strata for procedural, 0.25 for files
 };
 
 struct InitialTerrain {
@@ -58,7 +58,7 @@ void initialAquifer(const std::vector<float>& ground, const Params& params, std:
 // Volumes (m^3) of the state, summed in double precision, and the non-finite cells.
 struct StateSums {
     double water = 0.0, terrain = 0.0, sediment = 0.0;
-    double groundwater = 0.0; // in the ground's pores
+    double groundwater = 0.0;    // in the ground's pores
     double soil_magnitude = 0.0; // sum of |ground| + |sediment| (m^3): the scale of the soil drift
     long long nan_cells = 0;
 };

@@ -18,8 +18,10 @@ uint32_t groups(int n) { return static_cast<uint32_t>((n + BRUSH_WG - 1) / BRUSH
 double brushWeightSum(int width, int height, float x, float y, float radius, float falloff) {
     // The shader's weight, in the same float arithmetic, summed in double.
     double sum = 0;
-    const int x0 = std::max(0, int(std::floor(x - radius)) - 1), x1 = std::min(width - 1, int(std::ceil(x + radius)) + 1);
-    const int y0 = std::max(0, int(std::floor(y - radius)) - 1), y1 = std::min(height - 1, int(std::ceil(y + radius)) + 1);
+    const int x0 = std::max(0, int(std::floor(x - radius)) - 1),
+              x1 = std::min(width - 1, int(std::ceil(x + radius)) + 1);
+    const int y0 = std::max(0, int(std::floor(y - radius)) - 1),
+              y1 = std::min(height - 1, int(std::ceil(y + radius)) + 1);
     for (int j = y0; j <= y1; ++j)
         for (int i = x0; i <= x1; ++i) {
             const float dx = float(i) + 0.5f - x, dy = float(j) + 0.5f - y;
@@ -33,8 +35,8 @@ double brushWeightSum(int width, int height, float x, float y, float radius, flo
 Brush::Brush(const Context& ctx, const Simulation& sim) : ctx_(ctx), sim_(sim) {
     const int w = sim.width(), h = sim.height();
     createStorageImage(scratch_, ctx, uint32_t(w), uint32_t(h), VK_FORMAT_R32_SFLOAT);
-    createBuffer(partials_, ctx, VkDeviceSize(groups(w)) * groups(h) * 4 * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                 false);
+    createBuffer(partials_, ctx, VkDeviceSize(groups(w)) * groups(h) * 4 * sizeof(float),
+                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
     createBuffer(totals_, ctx, BRUSH_SLOTS * sizeof(double), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, true);
     resetTotals();
 
@@ -49,7 +51,8 @@ Brush::Brush(const Context& ctx, const Simulation& sim) : ctx_(ctx), sim_(sim) {
     set_layout_ = createSetLayout(ctx, bindings, BB_COUNT);
     layout_ = createComputeLayout(ctx, set_layout_, sizeof(BrushParams));
     constexpr uint32_t keys = Simulation::kParityKeys;
-    pool_ = createDescriptorPool(ctx, keys, {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 5 * keys}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * keys}});
+    pool_ = createDescriptorPool(
+        ctx, keys, {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 5 * keys}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * keys}});
     allocateSets(ctx, pool_, set_layout_, keys, sets_.data());
     // One set per parity key of the simulation: set k binds the current images of key k.
     DescriptorWrites writes;
@@ -86,7 +89,7 @@ void Brush::record(VkCommandBuffer cmd, BrushParams p) {
     p.group_count_x = int(groups(p.width));
     p.group_count = int(groups(p.width) * groups(p.height));
     if (p.tool == BRUSH_TOOL_SMOOTH) p.amount = std::clamp(p.amount, 0.0f, 0.25f); // stable diffusion
-    computeBarrier(cmd); // the previous step's writes
+    computeBarrier(cmd);                                                           // the previous step's writes
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[size_t(sim_.parity())], 0,
                             nullptr);
     vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof p, &p);

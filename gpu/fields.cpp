@@ -54,7 +54,8 @@ bool fieldIsDerived(Field f) { return fieldInfo(f).kept == FieldKept::Derived; }
 
 uint64_t fieldBytesPerCell() {
     uint64_t bytes = 0;
-    for (const FieldInfo& f : kFieldTable) bytes += uint64_t(f.channels) * 4u * (f.layout == FieldLayout::Single ? 1u : 2u);
+    for (const FieldInfo& f : kFieldTable)
+        bytes += uint64_t(f.channels) * 4u * (f.layout == FieldLayout::Single ? 1u : 2u);
     return bytes;
 }
 

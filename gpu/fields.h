@@ -43,9 +43,16 @@ struct FieldInfo {
 #define ALLUVIUM_VK_FORMAT_rg32f VK_FORMAT_R32G32_SFLOAT
 #define ALLUVIUM_VK_FORMAT_rgba32f VK_FORMAT_R32G32B32A32_SFLOAT
 inline constexpr std::array<FieldInfo, kFieldCount> kFieldTable = {{
-#define ALLUVIUM_FIELD_ROW(Enum, name, channels, format, layout, kept, size, initial, binding, meaning)             \
-    {#name,           channels,         ALLUVIUM_VK_FORMAT_##format, FieldLayout::layout, FieldKept::kept,             \
-     FieldSize::size, float(initial), binding,                     meaning},
+#define ALLUVIUM_FIELD_ROW(Enum, name, channels, format, layout, kept, size, initial, binding, meaning)                \
+    {#name,                                                                                                            \
+     channels,                                                                                                         \
+     ALLUVIUM_VK_FORMAT_##format,                                                                                      \
+     FieldLayout::layout,                                                                                              \
+     FieldKept::kept,                                                                                                  \
+     FieldSize::size,                                                                                                  \
+     float(initial),                                                                                                   \
+     binding,                                                                                                          \
+     meaning},
     ALLUVIUM_FIELDS(ALLUVIUM_FIELD_ROW)
 #undef ALLUVIUM_FIELD_ROW
 }};

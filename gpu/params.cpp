@@ -32,7 +32,7 @@ const std::array<ParamInfo, kParamCount>& paramTable() {
     }};
     static const std::array<ParamInfo, kParamCount> table = [] {
         std::array<ParamInfo, kParamCount> rows = {{
-#define ALLUVIUM_ROW(name, group, def, lo, hi, unit, to_si, kind, block, meaning)                  \
+#define ALLUVIUM_ROW(name, group, def, lo, hi, unit, to_si, kind, block, meaning)                                      \
     ParamInfo{#name, group, def, lo, hi, unit, to_si, ALLUVIUM_KIND_##kind, meaning, unit},
             ALLUVIUM_PARAMETER_BLOCK(ALLUVIUM_ROW, ALLUVIUM_SKIP_ENGINE)
 #undef ALLUVIUM_ROW
@@ -71,7 +71,8 @@ const ParamInfo* findParam(std::string_view name, Param* index) {
 }
 
 Params::Params() {
-    for (int i = 0; i < kParamCount; ++i) values[static_cast<size_t>(i)] = paramTable()[static_cast<size_t>(i)].default_value;
+    for (int i = 0; i < kParamCount; ++i)
+        values[static_cast<size_t>(i)] = paramTable()[static_cast<size_t>(i)].default_value;
 }
 
 std::vector<std::string> choiceNames(const ParamInfo& info) {
@@ -121,15 +122,12 @@ void Params::set(std::string_view assignment) {
 void Params::set(std::string_view name, std::string_view text) {
     Param p{};
     const ParamInfo* info = findParam(name, &p);
-    if (!info)
-        throw ParamError("unknown parameter '" + std::string(name) +
-                         "' (alluvium params lists them)");
+    if (!info) throw ParamError("unknown parameter '" + std::string(name) + "' (alluvium params lists them)");
     double value = 0.0;
     const int choice = info->kind == 'e' ? choiceIndex(*info, text) : -1;
     if (choice >= 0) {
         value = choice;
-    } else if (info->kind == 'b' && (text == "on" || text == "true" || text == "off" ||
-                                     text == "false")) {
+    } else if (info->kind == 'b' && (text == "on" || text == "true" || text == "off" || text == "false")) {
         value = (text == "on" || text == "true") ? 1.0 : 0.0;
     } else {
         const char* first = text.data();
@@ -138,16 +136,14 @@ void Params::set(std::string_view name, std::string_view text) {
         if (ec != std::errc() || ptr != last || text.empty() || !std::isfinite(value) ||
             (info->kind != 'f' && value != std::floor(value)))
             throw ParamError(info->kind == 'f'
-                                 ? "parameter '" + std::string(name) + "': '" + std::string(text) +
-                                       "' is not a number"
+                                 ? "parameter '" + std::string(name) + "': '" + std::string(text) + "' is not a number"
                                  : "parameter '" + std::string(name) + "' takes " +
-                                       (info->kind == 'e' ? std::string(info->unit) : "on|off") +
-                                       ", got '" + std::string(text) + "'");
+                                       (info->kind == 'e' ? std::string(info->unit) : "on|off") + ", got '" +
+                                       std::string(text) + "'");
     }
     if (value < info->min || value > info->max)
-        throw ParamError("parameter '" + std::string(name) + "' = " + std::string(text) +
-                         " is out of range [" + formatNumber(info->min) + ", " +
-                         formatNumber(info->max) + "] " + info->unit);
+        throw ParamError("parameter '" + std::string(name) + "' = " + std::string(text) + " is out of range [" +
+                         formatNumber(info->min) + ", " + formatNumber(info->max) + "] " + info->unit);
     (*this)[p] = value;
 }
 
@@ -175,9 +171,7 @@ int groundwaterSubsteps(const Params& params) {
 
 // The block value of a parameter: its SI value, or an integer (a switch's 0 or 1, a choice's
 // value, a count rounded).
-static float blockFloat(const Params& params, Param p) {
-    return static_cast<float>(params[p] * paramInfo(p).to_si);
-}
+static float blockFloat(const Params& params, Param p) { return static_cast<float>(params[p] * paramInfo(p).to_si); }
 static int blockInt(const Params& params, Param p) {
     const ParamInfo& info = paramInfo(p);
     if (info.kind == 'b') return params[p] >= 0.5 ? 1 : 0;

@@ -12,7 +12,7 @@ namespace {
 #define ALLUVIUM_UNWRAP(...) __VA_ARGS__
 const std::array<PassInfo, kPassCount>& passTable() {
     static const std::array<PassInfo, kPassCount> table = {{
-#define ALLUVIUM_PASS_ROW(Enum, shader, dispatch, needs, bytes, accesses, buffer_bytes)                            \
+#define ALLUVIUM_PASS_ROW(Enum, shader, dispatch, needs, bytes, accesses, buffer_bytes)                                \
     {shader, Dispatch::dispatch, needs, Bytes::bytes, {ALLUVIUM_UNWRAP accesses}, buffer_bytes},
         ALLUVIUM_PASSES(ALLUVIUM_PASS_ROW)
 #undef ALLUVIUM_PASS_ROW
@@ -51,7 +51,8 @@ double foldBytesPerCell(Pass p, const SimParams& params, double cells) {
     if ((params.model == MODEL_MUSGRAVE || params.model == MODEL_SIMPLE) && !happens(When::Groundwater, params))
         return 0.0;
     // reduce_totals: the last level's one partial per slot, and the totals read and written.
-    if (passInfo(p).bytes == Bytes::FoldTotals) return double(REDUCE_SLOTS * sizeof(double) + 2 * sizeof(Totals)) / cells;
+    if (passInfo(p).bytes == Bytes::FoldTotals)
+        return double(REDUCE_SLOTS * sizeof(double) + 2 * sizeof(Totals)) / cells;
     if (p == Pass::ReduceSubgroups) return 0.0; // counted with the levels: the subgroups' partials below
     // The fold reads every level's partials once and writes the next level (doubles); the first
     // level holds one per workgroup. CPU drivers: each subgroup's partial of each slot the step

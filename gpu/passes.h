@@ -25,9 +25,9 @@ enum class Dispatch {
 // What else a pass needs (bits).
 enum PassNeeds : unsigned {
     kNeedsNothing = 0,
-    kInt64 = 1,     // 64-bit integer atomics on buffers (shaderBufferInt64Atomics)
-    kStepParts = 2, // built with only the pipe step's parts the parameters turn on (STEP_PARTS)
-    kSumRows = 4,   // on CPU drivers, kSumRowsPerInvocation rows of cells per invocation (SUM_ROWS)
+    kInt64 = 1,          // 64-bit integer atomics on buffers (shaderBufferInt64Atomics)
+    kStepParts = 2,      // built with only the pipe step's parts the parameters turn on (STEP_PARTS)
+    kSumRows = 4,        // on CPU drivers, kSumRowsPerInvocation rows of cells per invocation (SUM_ROWS)
     kFluvialBuffers = 8, // the fluvial model's buffers (allocated when first needed)
 };
 
@@ -67,12 +67,18 @@ struct Access {
 inline constexpr double kRingPerCell = double(RING_CELLS) / double(FLUVIAL_TILE * FLUVIAL_TILE);
 inline constexpr double kBasinsPerCell = 0.25;
 
-#define ALLUVIUM_R(f) Access{Field::f, kRead}
-#define ALLUVIUM_W(f) Access{Field::f, kWrite}
-#define ALLUVIUM_RW(f) Access{Field::f, kRead | kWrite}
-#define ALLUVIUM_R_IF(f, when) Access{Field::f, kRead, When::when}
-#define ALLUVIUM_W_IF(f, when) Access{Field::f, kWrite, When::when}
-#define ALLUVIUM_RW_IF(f, when) Access{Field::f, kRead | kWrite, When::when}
+#define ALLUVIUM_R(f)                                                                                                  \
+    Access { Field::f, kRead }
+#define ALLUVIUM_W(f)                                                                                                  \
+    Access { Field::f, kWrite }
+#define ALLUVIUM_RW(f)                                                                                                 \
+    Access { Field::f, kRead | kWrite }
+#define ALLUVIUM_R_IF(f, when)                                                                                         \
+    Access { Field::f, kRead, When::when }
+#define ALLUVIUM_W_IF(f, when)                                                                                         \
+    Access { Field::f, kWrite, When::when }
+#define ALLUVIUM_RW_IF(f, when)                                                                                        \
+    Access { Field::f, kRead | kWrite, When::when }
 
 // X(Enum, shader, dispatch, needs, bytes, (accesses...), buffer bytes per cell)
 // Buffer bytes: a pass over the grid counts each entry it reads and writes once; a pass over a

@@ -35,8 +35,8 @@ void checkSubgroups(const Context& ctx) {
     vkGetPhysicalDeviceProperties2(ctx.physical, &props);
     const VkSubgroupFeatureFlags needed =
         VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
-    if ((subgroup.supportedOperations & needed) != needed || !(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
-        subgroup.subgroupSize < 4)
+    if ((subgroup.supportedOperations & needed) != needed ||
+        !(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) || subgroup.subgroupSize < 4)
         throw DeviceError(ctx.device_name + " lacks subgroup arithmetic and votes in compute shaders (subgroups of 4 "
                                             "or more lanes)");
 }
@@ -69,8 +69,9 @@ uint64_t simulationBytes(int width, int height, uint32_t partials_per_group) {
     uint64_t sums = 0;
     for (const WorkgroupShape& s : workgroupShapes()) {
         const uint32_t groups = workgroupCount(width, height, s);
-        sums = std::max(sums, (partialsBufferDoubles(groups, partials_per_group) + 2 * uint64_t(groups) * partials_per_group) *
-                                  sizeof(double));
+        sums = std::max(
+            sums, (partialsBufferDoubles(groups, partials_per_group) + 2 * uint64_t(groups) * partials_per_group) *
+                      sizeof(double));
     }
     return cells * per_cell + sums + sizeof(SimParams) + sizeof(Totals) + kMaxSprings * sizeof(Spring) +
            sizeof(SeaControl);
@@ -121,7 +122,8 @@ void Simulation::createBuffers() {
     createBuffer(partials_, ctx_, partialsBufferDoubles(groups, partials_per_group_) * sizeof(double), storage, false);
     createBuffer(totals_, ctx_, sizeof(Totals), storage, true);
     createBuffer(springs_buffer_, ctx_, kMaxSprings * sizeof(Spring), storage, false);
-    createBuffer(delta_, ctx_, uint64_t(width_) * uint64_t(height_) * sizeof(int64_t), storage, false); // particles.glsl
+    createBuffer(delta_, ctx_, uint64_t(width_) * uint64_t(height_) * sizeof(int64_t), storage,
+                 false); // particles.glsl
     // The model totals: the droplets' four int64 counters, then musgrave's and simple's water sums
     // per workgroup (two slots; per subgroup on CPU drivers).
     createBuffer(drained_, ctx_, 4 * sizeof(int64_t) + 2 * uint64_t(groups) * partials_per_group_ * sizeof(double),
@@ -155,8 +157,8 @@ void Simulation::createDescriptorSets() {
     allocateSets(ctx_, descriptor_pool_, set_layout_, kParityKeys, sets_.data());
     // Set `key` binds, for each ping-pong field, cur = [its bit of key], next = the other half.
     const std::pair<uint32_t, const Buffer*> buffers[] = {
-        {B_PARAMS, &params_buffer_}, {B_PARTIALS, &partials_}, {B_TOTALS, &totals_},
-        {B_SPRINGS, &springs_buffer_}, {B_DELTA, &delta_},     {B_DRAINED, &drained_},
+        {B_PARAMS, &params_buffer_},         {B_PARTIALS, &partials_}, {B_TOTALS, &totals_},
+        {B_SPRINGS, &springs_buffer_},       {B_DELTA, &delta_},       {B_DRAINED, &drained_},
         {B_SEA_CONTROL, &state_.sea.control}};
     DescriptorWrites writes;
     for (int key = 0; key < kParityKeys; ++key) {
@@ -181,11 +183,12 @@ const Image& Simulation::currentImage(Field f, int key, int part) const {
 
 const Image& Simulation::fieldImage(Field f, int half) const { return fields_->image(f, half); }
 
-std::vector<const Image*> Simulation::fieldImages(Field f, bool next) const { return fields_->images(f, half(f, next)); }
+std::vector<const Image*> Simulation::fieldImages(Field f, bool next) const {
+    return fields_->images(f, half(f, next));
+}
 
 void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
-    if (f == Field::RainMask)
-        rain_uniform_ = std::all_of(data.begin(), data.end(), [](float v) { return v == 1.0f; });
+    if (f == Field::RainMask) rain_uniform_ = std::all_of(data.begin(), data.end(), [](float v) { return v == 1.0f; });
     if (f == Field::Terrain) state_.sea.dirty = true; // a new ground: a new spill surface for the sea
     fields_->upload(f, half(f, next), data);
     if (f == Field::RainMask) setParams(params_);
@@ -274,9 +277,7 @@ void Simulation::recordUpdates(VkCommandBuffer cmd) {
 
 // [SECTION] steps
 
-Step Simulation::step(bool another_follows) {
-    return Step{*rec_, params_, state_, parity_, sets_, another_follows};
-}
+Step Simulation::step(bool another_follows) { return Step{*rec_, params_, state_, parity_, sets_, another_follows}; }
 
 void Simulation::requireSettled(const char* what) const {
     if (state_.pipe.correction_carried)
@@ -327,8 +328,10 @@ void Simulation::recordPass(VkCommandBuffer cmd, Pass pass) {
         break;
     case Bytes::PerSubstep: recordGroundwaterFlow(s); break;
     default:
-        if (pass == Pass::WaterExchange) recordExchangePass(s);
-        else rec_->dispatch(pass);
+        if (pass == Pass::WaterExchange)
+            recordExchangePass(s);
+        else
+            rec_->dispatch(pass);
     }
     rec_->barrier();
     rec_->end();

@@ -33,7 +33,6 @@ SnapshotMode resolveSnapshotMode(const Context& ctx, SnapshotMode asked) {
 // [SECTION] the store: sources, allocation, pipelines
 // ---------------------------------------------------------------------------------------------
 
-
 uint64_t SnapshotStore::fullBytes(const Simulation& sim, const std::vector<const Buffer*>& extra) {
     const uint64_t blocks = blocksOf(stateSources<Source>(sim, extra));
     return blocks * (kBlockBytes + 4);
@@ -58,8 +57,8 @@ uint64_t SnapshotStore::largestPiece(const Simulation& sim, const std::vector<co
     return std::max(scratchBytes(sources), blocksOf(sources) * 4); // the scratch buffer, a table
 }
 
-SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<const Buffer*> extra, uint64_t budget_bytes,
-                             SnapshotMode mode)
+SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<const Buffer*> extra,
+                             uint64_t budget_bytes, SnapshotMode mode)
     : ctx_(ctx), sim_(sim), budget_(budget_bytes), mode_(resolveSnapshotMode(ctx, mode)) {
     sources_ = stateSources<Source>(sim, extra);
     blocks_ = blocksOf(sources_);
@@ -71,9 +70,10 @@ SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<co
     // Each buffer within what one binding may reach: the pool in up to SNAPSHOT_POOL_CHUNKS.
     const uint64_t limit = bufferLimit(ctx);
     ALLUVIUM_ASSERT(scratch <= limit && table_bytes * kMinTables <= limit);
-    table_count_ = static_cast<uint32_t>(
-        std::min<uint64_t>(std::clamp<uint64_t>(budget_bytes / 8 / table_bytes, kMinTables, kMaxTables), limit / table_bytes));
-    const uint64_t pool_bytes = budget_bytes - scratch - uint64_t(table_count_ + 1) * table_bytes; // + the changed flags
+    table_count_ = static_cast<uint32_t>(std::min<uint64_t>(
+        std::clamp<uint64_t>(budget_bytes / 8 / table_bytes, kMinTables, kMaxTables), limit / table_bytes));
+    const uint64_t pool_bytes =
+        budget_bytes - scratch - uint64_t(table_count_ + 1) * table_bytes; // + the changed flags
     chunk_slots_ = limit / kBlockBytes;
     slot_count_ = std::min<uint64_t>(pool_bytes / kBlockBytes, SNAPSHOT_POOL_CHUNKS * chunk_slots_);
     ALLUVIUM_ASSERT(slot_count_ >= 3 * blocks_);
@@ -98,7 +98,8 @@ SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<co
                        VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     set_layout_ = createSetLayout(ctx, bindings, SB_COUNT);
     layout_ = createComputeLayout(ctx, set_layout_, sizeof(SnapshotPush));
-    descriptor_pool_ = createDescriptorPool(ctx, 1, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SB_COUNT - 1 + SNAPSHOT_POOL_CHUNKS}});
+    descriptor_pool_ =
+        createDescriptorPool(ctx, 1, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SB_COUNT - 1 + SNAPSHOT_POOL_CHUNKS}});
     allocateSets(ctx, descriptor_pool_, set_layout_, 1, &set_);
     // The pool's bindings past its last buffer repeat the first (never read).
     std::vector<VkBuffer> chunks;
@@ -203,20 +204,26 @@ void SnapshotStore::recordCopies(VkCommandBuffer cmd, const uint32_t* table, boo
                     region.bufferImageHeight = s.push.block_h;
                     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
                     region.imageOffset = {int32_t(bx * 16), int32_t(by * s.push.block_h), 0};
-                    region.imageExtent = {std::min(16u, image->width - bx * 16), std::min(s.push.block_h, image->height - by * s.push.block_h), 1};
+                    region.imageExtent = {std::min(16u, image->width - bx * 16),
+                                          std::min(s.push.block_h, image->height - by * s.push.block_h), 1};
                     tiles[chunk].push_back(region);
                 } else {
-                    const VkDeviceSize offset = VkDeviceSize(bx) * kBlockBytes, size = std::min<VkDeviceSize>(kBlockBytes, s.bytes - offset);
+                    const VkDeviceSize offset = VkDeviceSize(bx) * kBlockBytes,
+                                       size = std::min<VkDeviceSize>(kBlockBytes, s.bytes - offset);
                     spans[chunk].push_back(to_pool ? VkBufferCopy{offset, at, size} : VkBufferCopy{at, offset, size});
                 }
             }
         for (size_t c = 0; c < pools_.size(); ++c) {
             const auto nt = static_cast<uint32_t>(tiles[c].size()), ns = static_cast<uint32_t>(spans[c].size());
             if (nt > 0 && to_pool)
-                vkCmdCopyImageToBuffer(cmd, image->image, VK_IMAGE_LAYOUT_GENERAL, pools_[c].buffer, nt, tiles[c].data());
+                vkCmdCopyImageToBuffer(cmd, image->image, VK_IMAGE_LAYOUT_GENERAL, pools_[c].buffer, nt,
+                                       tiles[c].data());
             if (nt > 0 && !to_pool)
-                vkCmdCopyBufferToImage(cmd, pools_[c].buffer, image->image, VK_IMAGE_LAYOUT_GENERAL, nt, tiles[c].data());
-            if (ns > 0) vkCmdCopyBuffer(cmd, to_pool ? s.buffer->buffer : pools_[c].buffer, to_pool ? pools_[c].buffer : s.buffer->buffer, ns, spans[c].data());
+                vkCmdCopyBufferToImage(cmd, pools_[c].buffer, image->image, VK_IMAGE_LAYOUT_GENERAL, nt,
+                                       tiles[c].data());
+            if (ns > 0)
+                vkCmdCopyBuffer(cmd, to_pool ? s.buffer->buffer : pools_[c].buffer,
+                                to_pool ? pools_[c].buffer : s.buffer->buffer, ns, spans[c].data());
         }
     }
 }
@@ -248,14 +255,16 @@ void copyToScratch(VkCommandBuffer cmd, const Image* image, const Buffer* buffer
             vkCmdCopyBufferToImage(cmd, scratch.buffer, image->image, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
     } else {
         const VkBufferCopy region{0, 0, bytes};
-        if (to_scratch) vkCmdCopyBuffer(cmd, buffer->buffer, scratch.buffer, 1, &region);
-        else vkCmdCopyBuffer(cmd, scratch.buffer, buffer->buffer, 1, &region);
+        if (to_scratch)
+            vkCmdCopyBuffer(cmd, buffer->buffer, scratch.buffer, 1, &region);
+        else
+            vkCmdCopyBuffer(cmd, scratch.buffer, buffer->buffer, 1, &region);
     }
 }
 
 constexpr VkPipelineStageFlags kCopyAndCompute = VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
-constexpr VkAccessFlags kAllCopyAndCompute = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
-                                             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+constexpr VkAccessFlags kAllCopyAndCompute =
+    VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
 
 // Everything recorded or submitted before (steps, drawing, the brush, earlier snapshots and
 // restores, the host's writes of the tables) -> the snapshot's copies and passes.
@@ -272,7 +281,9 @@ void barrierAfter(VkCommandBuffer cmd) {
 }
 
 // Between the copies and the passes that share the scratch buffer (write after read included).
-void barrierBetween(VkCommandBuffer cmd) { memoryBarrier(cmd, kCopyAndCompute, kAllCopyAndCompute, kCopyAndCompute, kAllCopyAndCompute); }
+void barrierBetween(VkCommandBuffer cmd) {
+    memoryBarrier(cmd, kCopyAndCompute, kAllCopyAndCompute, kCopyAndCompute, kAllCopyAndCompute);
+}
 
 } // namespace
 

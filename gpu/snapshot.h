@@ -4,8 +4,8 @@
 // The state is what a step reads and no step rewrites first: every field that is not derived
 // (fieldIsDerived), the current half of each ping-pong pair (two images for a split 4-channel
 // field), the run's totals, any extra buffers the owner names (the brush's tallies), and on the
-// host the step index, the pipe model's sub-steps, the springs and the parameters in force. Fields added to the Field enum
-// later are included without a change here.
+// host the step index, the pipe model's sub-steps, the springs and the parameters in force. Fields added to the Field
+// enum later are included without a change here.
 //
 // Taking a snapshot records GPU work only (image-to-buffer copies and a compare-and-copy pass,
 // shaders/snapshot_store.comp): no wait, no read-back. Each piece of state is cut into blocks of
@@ -143,8 +143,8 @@ private:
     std::vector<Buffer> pools_; // the pool, in buffers of chunk_slots_ slots
     uint64_t chunk_slots_ = 0;
     Buffer tables_, scratch_, changed_;
-    std::vector<uint32_t> refs_;       // per slot: snapshots that use it
-    std::vector<uint32_t> free_slots_; // a stack
+    std::vector<uint32_t> refs_;             // per slot: snapshots that use it
+    std::vector<uint32_t> free_slots_;       // a stack
     std::vector<uint64_t> table_free_after_; // per table: the submission after which it can be reused
     std::vector<bool> table_used_;
     std::vector<Record> records_; // oldest first

@@ -41,15 +41,15 @@ struct SnapshotSource {
 struct SnapshotRecord {
     int id = 0;
     uint32_t table = 0;
-    uint64_t submission = 0; // of its store
-    uint64_t last_use = 0;   // the last submission that reads its table (store, restores)
+    uint64_t submission = 0;   // of its store
+    uint64_t last_use = 0;     // the last submission that reads its table (store, restores)
     uint64_t pinned_until = 0; // the base of a store in that submission
     bool resolved = false;
     std::vector<uint32_t> reserved; // until resolved: the slot reserved for each block
     int64_t new_blocks = -1;
     // The host's part of the state.
     int step_index = 0;
-    int substeps = 1; // the pipe model's CFL sub-steps of the next step
+    int substeps = 1;             // the pipe model's CFL sub-steps of the next step
     Simulation::SeaHostState sea; // the tide's clock, the sea's spill relaxation
     std::vector<Spring> springs;
     SimParams params{};
@@ -65,7 +65,9 @@ std::vector<Source> stateSources(const Simulation& sim, const std::vector<const 
         s.push.block_h = SNAPSHOT_BLOCK_WORDS / s.push.block_w;
         s.push.blocks_x = static_cast<uint32_t>(ceilDiv(s.push.row_words, s.push.block_w));
         s.blocks_y = static_cast<uint32_t>(ceilDiv(s.push.rows, s.push.block_h));
-        s.first_block = sources.empty() ? 0 : sources.back().first_block + uint64_t(sources.back().push.blocks_x) * sources.back().blocks_y;
+        s.first_block = sources.empty() ? 0
+                                        : sources.back().first_block +
+                                              uint64_t(sources.back().push.blocks_x) * sources.back().blocks_y;
         sources.push_back(s);
     };
     for (Field f : stateFields())
@@ -98,13 +100,11 @@ std::vector<Source> stateSources(const Simulation& sim, const std::vector<const 
     return sources;
 }
 
-template <typename Source>
-uint64_t blocksOf(const std::vector<Source>& sources) {
+template <typename Source> uint64_t blocksOf(const std::vector<Source>& sources) {
     return sources.back().first_block + uint64_t(sources.back().push.blocks_x) * sources.back().blocks_y;
 }
 
-template <typename Source>
-uint64_t scratchBytes(const std::vector<Source>& sources) {
+template <typename Source> uint64_t scratchBytes(const std::vector<Source>& sources) {
     uint64_t most = 0;
     for (const Source& s : sources) most = std::max(most, s.bytes);
     return most;

@@ -88,9 +88,11 @@ std::vector<uint64_t> SnapshotStore::digests(const std::vector<int>& ids) {
         std::vector<uint32_t> words(size_t(s.push.row_words) * s.push.rows);
         for (uint32_t by = 0; by < s.blocks_y; ++by)
             for (uint32_t bx = 0; bx < s.push.blocks_x; ++bx) {
-                const uint32_t* block = &pool[size_t(table[s.first_block + uint64_t(by) * s.push.blocks_x + bx]) * SNAPSHOT_BLOCK_WORDS];
+                const uint32_t* block =
+                    &pool[size_t(table[s.first_block + uint64_t(by) * s.push.blocks_x + bx]) * SNAPSHOT_BLOCK_WORDS];
                 for (uint32_t i = 0; i < SNAPSHOT_BLOCK_WORDS; ++i) {
-                    const uint32_t x = bx * s.push.block_w + i % s.push.block_w, y = by * s.push.block_h + i / s.push.block_w;
+                    const uint32_t x = bx * s.push.block_w + i % s.push.block_w,
+                                   y = by * s.push.block_h + i / s.push.block_w;
                     if (x < s.push.row_words && y < s.push.rows) words[size_t(y) * s.push.row_words + x] = block[i];
                 }
             }
@@ -118,7 +120,8 @@ std::vector<uint64_t> SnapshotStore::digests(const std::vector<int>& ids) {
             std::vector<uint32_t> field(cells * cell_words);
             for (size_t c = 0, o = 0; c < cells; ++c)
                 for (size_t k = 0; k < parts.size(); ++k)
-                    for (uint32_t w = 0; w < sources_[i + k].texel_words; ++w) field[o++] = parts[k][c * sources_[i + k].texel_words + w];
+                    for (uint32_t w = 0; w < sources_[i + k].texel_words; ++w)
+                        field[o++] = parts[k][c * sources_[i + k].texel_words + w];
             h.add(field.data(), field.size() * 4);
             i = j;
         }

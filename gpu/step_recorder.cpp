@@ -49,8 +49,12 @@ void StepRecorder::dispatch(Pass pass, int mode) {
     push(mode, 0, 0, 0, sea_surface_);
     const int w = setup_.width, h = setup_.height;
     switch (passInfo(pass).dispatch) {
-    case Dispatch::Grid: vkCmdDispatch(cmd_, groupsCovering(w, setup_.shape.x), groupsCovering(h, setup_.shape.y), 1); return;
-    case Dispatch::Tiles: vkCmdDispatch(cmd_, groupsCovering(w, FLUVIAL_TILE), groupsCovering(h, FLUVIAL_TILE), 1); return;
+    case Dispatch::Grid:
+        vkCmdDispatch(cmd_, groupsCovering(w, setup_.shape.x), groupsCovering(h, setup_.shape.y), 1);
+        return;
+    case Dispatch::Tiles:
+        vkCmdDispatch(cmd_, groupsCovering(w, FLUVIAL_TILE), groupsCovering(h, FLUVIAL_TILE), 1);
+        return;
     case Dispatch::One: vkCmdDispatch(cmd_, 1, 1, 1); return;
     case Dispatch::Particles:
         vkCmdDispatch(cmd_, groupsCovering(std::max(setup_.params->particle_count, 0), WG_SIZE), 1, 1);
@@ -109,8 +113,10 @@ VkPipeline StepRecorder::pipeline(Pass pass) {
     VkPipeline& p = pipelines_[{pass, partsOf(pass)}];
     if (p == VK_NULL_HANDLE) {
         if ((passInfo(pass).needs & kInt64) && !ctx_.int64_atomics)
-            throw DeviceError(ctx_.device_name + " lacks 64-bit integer atomics on buffers (shaderInt64, "
-                                                 "shaderBufferInt64Atomics), which the " + passName(pass) + " pass needs");
+            throw DeviceError(ctx_.device_name +
+                              " lacks 64-bit integer atomics on buffers (shaderInt64, "
+                              "shaderBufferInt64Atomics), which the " +
+                              passName(pass) + " pass needs");
         const auto reloaded = reloaded_code_.find(pass);
         p = createPipeline(reloaded != reloaded_code_.end() ? reloaded->second : loadShader(passName(pass)), pass);
     }
@@ -141,14 +147,16 @@ VkPipeline StepRecorder::createPipeline(const std::vector<uint32_t>& code, Pass 
         VkBool32 subgroup_partials;
         uint32_t parts;
         int32_t rows;
-    } const values{setup_.split_wide ? VK_TRUE : VK_FALSE, uint32_t(setup_.shape.x), uint32_t(setup_.shape.y / rows),
-                   setup_.partials_per_group > 1 ? VK_TRUE : VK_FALSE, partsOf(pass), rows};
-    const VkSpecializationMapEntry entries[6] = {{SPEC_SPLIT_WIDE, 0, sizeof(VkBool32)},
-                                                 {SPEC_WG_X, 4, sizeof(uint32_t)},
-                                                 {SPEC_WG_Y, 8, sizeof(uint32_t)},
-                                                 {SPEC_SUBGROUP_PARTIALS, 12, sizeof(VkBool32)},
-                                                 {SPEC_STEP_PARTS, 16, sizeof(uint32_t)},
-                                                 {SPEC_SUM_ROWS, 20, sizeof(int32_t)}};
+    } const values{setup_.split_wide ? VK_TRUE : VK_FALSE,
+                   uint32_t(setup_.shape.x),
+                   uint32_t(setup_.shape.y / rows),
+                   setup_.partials_per_group > 1 ? VK_TRUE : VK_FALSE,
+                   partsOf(pass),
+                   rows};
+    const VkSpecializationMapEntry entries[6] = {
+        {SPEC_SPLIT_WIDE, 0, sizeof(VkBool32)},  {SPEC_WG_X, 4, sizeof(uint32_t)},
+        {SPEC_WG_Y, 8, sizeof(uint32_t)},        {SPEC_SUBGROUP_PARTIALS, 12, sizeof(VkBool32)},
+        {SPEC_STEP_PARTS, 16, sizeof(uint32_t)}, {SPEC_SUM_ROWS, 20, sizeof(int32_t)}};
     const VkSpecializationInfo spec{6, entries, sizeof values, &values};
     return createComputePipeline(ctx_, layout_, code, &spec);
 }

@@ -17,9 +17,9 @@ namespace alluvium::gpu {
 // The grid and the device's choices the pipelines are specialized with.
 struct StepRecorderSetup {
     int width = 0, height = 0;
-    WorkgroupShape shape{16, 16};     // the grid passes' workgroups
-    uint32_t partials_per_group = 1;  // > 1: one partial per subgroup (CPU drivers)
-    bool split_wide = false;          // 4-channel fields as two rg32f images each
+    WorkgroupShape shape{16, 16};      // the grid passes' workgroups
+    uint32_t partials_per_group = 1;   // > 1: one partial per subgroup (CPU drivers)
+    bool split_wide = false;           // 4-channel fields as two rg32f images each
     const SimParams* params = nullptr; // the host's parameters (a Particles dispatch: particle_count)
 };
 

@@ -42,8 +42,8 @@ namespace alluvium::gpu {
 
 // Push constants of every brush pass (scalars only: the C++ and GLSL layouts agree).
 struct BrushParams {
-    int tool;        // BRUSH_TOOL_*
-    int width;       // cells
+    int tool;  // BRUSH_TOOL_*
+    int width; // cells
     int height;
     int group_count_x;
     int group_count; // workgroups of the apply pass

@@ -4,6 +4,7 @@
 #define ALLUVIUM_RENDER_SHARED_H
 
 // Set 0: the simulation's images, read-only (one set per parity key of the simulation).
+// clang-format off
 #define R_TERRAIN 0  // r32f   ground height (m)
 #define R_WATER 1    // r32f   water depth (m)
 #define R_SEDIMENT 2 // r32f   suspended sediment (m)
@@ -36,6 +37,7 @@
 #define PREPARE_WG 64    // surface_prepare.comp: invocations per workgroup (one per vertex)
 #define PREPARE_ROW_GROUPS 4096 // surface_prepare.comp: workgroups per row of its dispatch (in y above that)
 #define WET_DEPTH 3e-3   // m: shallower water is not drawn (a film the eye would not see)
+// clang-format on
 
 // The drawn grid: at most this many vertices a side whatever the simulation's size, plus a ring
 // of skirt vertices around it (so (n + 2)^2 vertices in all), by device: a discrete GPU draws up
@@ -55,8 +57,8 @@
 #define OVERLAY_SEDIMENT 3
 #define OVERLAY_HARDNESS 4
 #define OVERLAY_FLUX 5
-#define OVERLAY_WEAR 6 // erosion (red) / deposition (blue) since reset, diverging
-#define OVERLAY_DRAINAGE 7 // fluvial model: log10 of the upstream area in cells (the river network)
+#define OVERLAY_WEAR 6        // erosion (red) / deposition (blue) since reset, diverging
+#define OVERLAY_DRAINAGE 7    // fluvial model: log10 of the upstream area in cells (the river network)
 #define OVERLAY_WATER_TABLE 8 // depth of the water table below the ground (m; 0 where it is at the surface)
 #define OVERLAY_COUNT 9
 

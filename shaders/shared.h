@@ -27,6 +27,7 @@ using uint = uint32_t;
 
 // Descriptor set 0: the storage buffers below, then the fields' images from FIELD_BINDING_FIRST
 // (shaders/field_table.h: a row per field, its binding slots and its unit).
+// clang-format off
 #define B_PARAMS 0          // SimParams (storage buffer, read-only)
 #define B_PARTIALS 1        // double[]: per-workgroup sums of one step by slot, then the fold's levels
 #define B_TOTALS 2          // Totals: double accumulators over the run
@@ -55,22 +56,23 @@ using uint = uint32_t;
                             //   what it passes on (erosion: its a, b; sediment: 1 - f and the product to the next
                             //   exit); per ring cell, what the exits of other tiles pour into it
 #define B_BUFFER_COUNT 22   // slots 0 .. B_BUFFER_COUNT - 1 are storage buffers
+// clang-format on
 
 // Specialization constants every compute pass may declare.
-#define SPEC_SPLIT_WIDE 0   // bool: 4-channel fields are split into two rg32f images
-#define SPEC_WG_X 1         // uint: the grid passes' workgroup shape (WG_X x WG_Y = WG_SIZE / SUM_ROWS)
+#define SPEC_SPLIT_WIDE 0 // bool: 4-channel fields are split into two rg32f images
+#define SPEC_WG_X 1       // uint: the grid passes' workgroup shape (WG_X x WG_Y = WG_SIZE / SUM_ROWS)
 #define SPEC_WG_Y 2
 #define SPEC_SUBGROUP_PARTIALS 3 // bool: one partial per subgroup, without a barrier (partials.glsl)
-#define SPEC_STEP_PARTS 4   // uint: the pipe step's optional parts compiled in (STEP_*, common.glsl)
-#define SPEC_SUM_ROWS 5     // int: rows of cells per invocation in the passes with sums (partials.glsl)
+#define SPEC_STEP_PARTS 4        // uint: the pipe step's optional parts compiled in (STEP_*, common.glsl)
+#define SPEC_SUM_ROWS 5          // int: rows of cells per invocation in the passes with sums (partials.glsl)
 
 // The pipe step's optional parts, each turned on by a parameter. The step's passes are built
 // with exactly the parts the uploaded parameters turn on (gpu::stepParts); every other pipeline
 // has them all (STEP_ALL) and tests the parameters as it runs.
-#define STEP_RAIN_MASK 1u  // rain_uniform == 0: the rain mask is read
-#define STEP_SPRINGS 2u    // spring_count > 0
-#define STEP_SEA 4u        // enable_sea != 0
-#define STEP_MAPS 8u       // record_maps != 0: the wear and flow maps
+#define STEP_RAIN_MASK 1u   // rain_uniform == 0: the rain mask is read
+#define STEP_SPRINGS 2u     // spring_count > 0
+#define STEP_SEA 4u         // enable_sea != 0
+#define STEP_MAPS 8u        // record_maps != 0: the wear and flow maps
 #define STEP_OPEN_EDGES 16u // edge_mode == EDGE_OPEN
 #define STEP_ALL 31u
 
@@ -106,9 +108,9 @@ using uint = uint32_t;
 #define EDGE_OPEN 1
 
 // Erosion families: all run on the same state images.
-#define MODEL_PIPE 0    // shallow-water pipe model with hydraulic and thermal erosion (seed 004)
-#define MODEL_THERMAL 1 // talus-angle thermal erosion (seed 001)
-#define MODEL_OLSEN 2   // Olsen's improved erosion: flattens gentle ground, keeps cliffs (seed 001)
+#define MODEL_PIPE 0      // shallow-water pipe model with hydraulic and thermal erosion (seed 004)
+#define MODEL_THERMAL 1   // talus-angle thermal erosion (seed 001)
+#define MODEL_OLSEN 2     // Olsen's improved erosion: flattens gentle ground, keeps cliffs (seed 001)
 #define MODEL_PARTICLES 3 // droplets (seeds 000 and 002)
 #define MODEL_MUSGRAVE 4  // grid hydraulic erosion, water to all lower neighbours (seed 000)
 #define MODEL_SIMPLE 5    // four-step hydraulic erosion, water to the lowest neighbour (seed 001)
@@ -117,10 +119,10 @@ using uint = uint32_t;
 
 // Fluvial model. Outlet sides (bits of fluvial_outlets), the fixed point of drainage counts,
 // the end of a receiver chain, and what the single-invocation control pass does (push mode).
-#define OUTLET_LEFT 1   // column 0
-#define OUTLET_RIGHT 2  // column width - 1
-#define OUTLET_TOP 4    // row 0
-#define OUTLET_BOTTOM 8 // row height - 1
+#define OUTLET_LEFT 1           // column 0
+#define OUTLET_RIGHT 2          // column width - 1
+#define OUTLET_TOP 4            // row 0
+#define OUTLET_BOTTOM 8         // row height - 1
 #define FLUVIAL_ACC_ONE 65536.0 // drainage units per cell of full rain
 #define FLUVIAL_SED_ONE 256.0   // sediment units per m^3
 #define FLUVIAL_NONE 0xFFFFFFFFu
@@ -130,44 +132,44 @@ using uint = uint32_t;
 #define LABEL_RESOLVED 0x80000000u // label: | basin (or FLUVIAL_OCEAN)
 #define LABEL_EXTERNAL 0x40000000u // label: | the ring node of the next tile on the way down
 #define LABEL_INDEX 0x3FFFFFFFu
-#define RING_CELLS 60     // the border cells of a FLUVIAL_TILE^2 tile: the tile-crossing nodes
-#define RCV_SELF 8u       // B_FLUVIAL_RCV: the cell is its own receiver
+#define RING_CELLS 60 // the border cells of a FLUVIAL_TILE^2 tile: the tile-crossing nodes
+#define RCV_SELF 8u   // B_FLUVIAL_RCV: the cell is its own receiver
 #define FLAT_TILE 0x80000000u
-#define LIST_PITS 0       // B_FLUVIAL_LISTS: every basin
-#define LIST_HOOKED 3     // the roots that hooked onto another component this round (1, 2: the roots)
-#define RING_NEXT 0u      // sections of B_FLUVIAL_RING, each ring nodes long: 0, 1 pointers
+#define LIST_PITS 0   // B_FLUVIAL_LISTS: every basin
+#define LIST_HOOKED 3 // the roots that hooked onto another component this round (1, 2: the roots)
+#define RING_NEXT 0u  // sections of B_FLUVIAL_RING, each ring nodes long: 0, 1 pointers
 #define RING_EXIT 2u
 #define RING_LIST 3u
-#define RING_KEEP 4u      // 4, 5
-#define VAL_AUX 2u        // sections of B_FLUVIAL_RING_VAL after the two value halves
+#define RING_KEEP 4u // 4, 5
+#define VAL_AUX 2u   // sections of B_FLUVIAL_RING_VAL after the two value halves
 #define VAL_INFLOW 3u
 #define TREE_ACCUMULATE 0 // the three sums and compositions along the receivers (push mode of the tree passes)
 #define TREE_ERODE 1
 #define TREE_SEDIMENT 2
 // Indirect dispatches in FluvialControl.job (x, y, z each); the control pass empties them when
 // their loop is done, so the host records a bounded number of each.
-#define JOB_RING 0    // label pointer jumping over the ring nodes
-#define JOB_EDGES 1   // the boundary cells of the previous round (the first round scans the grid)
-#define JOB_HOOK 2    // the roots: hook onto the lowest pass
-#define JOB_JUMP 3    // the hooked roots: pointer jumping to their new root
-#define JOB_BASINS 4  // every basin: new component and spill
-#define JOB_FLATS 5   // the flat tiles to relax
-#define JOB_EXITS 6   // pointer jumping over the tiles' exits (accumulation, erosion, sediment)
+#define JOB_RING 0   // label pointer jumping over the ring nodes
+#define JOB_EDGES 1  // the boundary cells of the previous round (the first round scans the grid)
+#define JOB_HOOK 2   // the roots: hook onto the lowest pass
+#define JOB_JUMP 3   // the hooked roots: pointer jumping to their new root
+#define JOB_BASINS 4 // every basin: new component and spill
+#define JOB_FLATS 5  // the flat tiles to relax
+#define JOB_EXITS 6  // pointer jumping over the tiles' exits (accumulation, erosion, sediment)
 #define FLUVIAL_JOBS 7
 // A job's workgroups go in rows of this many (x), as many rows as needed (y): its lists outgrow
 // 65535 workgroups at 8192^2, the most one dimension takes on some devices (lavapipe, Intel).
 #define JOB_ROW_GROUPS 4096
-#define CONTROL_START_FILL 0    // reset the counters and the jobs
-#define CONTROL_AFTER_LABEL 1   // a label round ran: flip parity; nothing left to resolve: stop
-#define CONTROL_AFTER_EDGES 2   // the roots' hooking job from the root list; swap the edge lists
-#define CONTROL_AFTER_HOOK 3    // the hooked roots' jumping job; no hook: the basin graph is solved
+#define CONTROL_START_FILL 0      // reset the counters and the jobs
+#define CONTROL_AFTER_LABEL 1     // a label round ran: flip parity; nothing left to resolve: stop
+#define CONTROL_AFTER_EDGES 2     // the roots' hooking job from the root list; swap the edge lists
+#define CONTROL_AFTER_HOOK 3      // the hooked roots' jumping job; no hook: the basin graph is solved
 #define CONTROL_AFTER_HOOK_JUMP 4 // a jump round ran: flip parity; every hooked root found its root: stop
-#define CONTROL_AFTER_RELABEL 5 // the next round's edge job (none once no root is left)
-#define CONTROL_START_FLATS 6   // steps half 0, the flat tiles
-#define CONTROL_AFTER_FLATS 7   // a round ran: flip parity; it changed nothing: converged
-#define CONTROL_START_TREE 8   // + TREE_*: parity 0, next dispatch = the exits
-#define CONTROL_AFTER_TREE 11  // a round ran: flip parity; no exit has a pointer left: stop
-#define CONTROL_START_PUSH 12  // the exits again (their values stay in the current half)
+#define CONTROL_AFTER_RELABEL 5   // the next round's edge job (none once no root is left)
+#define CONTROL_START_FLATS 6     // steps half 0, the flat tiles
+#define CONTROL_AFTER_FLATS 7     // a round ran: flip parity; it changed nothing: converged
+#define CONTROL_START_TREE 8      // + TREE_*: parity 0, next dispatch = the exits
+#define CONTROL_AFTER_TREE 11     // a round ran: flip parity; no exit has a pointer left: stop
+#define CONTROL_START_PUSH 12     // the exits again (their values stay in the current half)
 
 // Particles model: droplet variants, and the fixed point of delta64[] (int64 units of 2^-20 m;
 // see shaders/particles.comp for the bound).
@@ -197,7 +199,7 @@ using uint = uint32_t;
 #define ALLUVIUM_BLOCK_MEMBER_Float(name) float name;
 #define ALLUVIUM_BLOCK_MEMBER_Int(name) int name;
 #define ALLUVIUM_BLOCK_MEMBER_None(name)
-#define ALLUVIUM_BLOCK_PARAM(name, group, def, lo, hi, unit, to_si, kind, block, meaning)          \
+#define ALLUVIUM_BLOCK_PARAM(name, group, def, lo, hi, unit, to_si, kind, block, meaning)                              \
     ALLUVIUM_BLOCK_MEMBER_##block(name)
 #define ALLUVIUM_BLOCK_ENGINE(type, name, meaning) type name;
 struct SimParams {
@@ -206,8 +208,8 @@ struct SimParams {
 
 // Per dispatch, in push constants (changes every step, unlike SimParams).
 struct PushConstants {
-    int step_index; // steps since the simulation started (rain frequency, droplet seeds)
-    int mode;       // fluvial passes: CONTROL_* (control), the round (edges, flats), TREE_* (tree passes)
+    int step_index;    // steps since the simulation started (rain frequency, droplet seeds)
+    int mode;          // fluvial passes: CONTROL_* (control), the round (edges, flats), TREE_* (tree passes)
     uint reduce_in;    // the fold: offset of its input level in partials[] (doubles)
     uint reduce_count; // partials per slot in that level
     uint reduce_out;   // offset of its output level (reduce_partials)
@@ -217,26 +219,26 @@ struct PushConstants {
 // Written by the fluvial passes on the GPU; the host reads it after a step (host-visible).
 struct FluvialControl {
     uint job[FLUVIAL_JOBS * 3]; // VkDispatchIndirectCommand of each JOB_*
-    uint lists[4];    // entries in each B_FLUVIAL_LISTS list (LIST_PITS: the basins)
-    uint edges[2];    // entries in each edge list
-    uint edge_src;    // the edge list the next edge round reads (it appends to the other)
-    uint root_src;    // the root list the next hook round reads (1 or 2; LIST_PITS first)
-    uint graph_active; // the basin graph still has roots to hook
-    uint live;        // work left after a jumping round (labels, hooks, cells)
-    uint changed;     // tiles a flats round changed
-    uint parity;      // which half of the current ping-pong buffers holds the values
-    uint flat_parity; // the half of B_FLUVIAL_STEPS that holds the steps
-    uint exits;       // cells whose receiver is in another tile (RING_LIST)
-    uint tree;        // the TREE_* loop running
-    uint converged;   // the flats converged within the recorded rounds (the fill is exact)
-    uint rounds_label;    // pointer-jumping rounds of the basin labels across tiles
-    uint rounds_boruvka;  // rounds of the basin graph (each hooks every root onto its lowest pass)
-    uint rounds_hook;     // pointer-jumping rounds of the hooked roots, all rounds together
-    uint rounds_flats;    // rounds across flats (each relaxes the visited tiles to their fixed point)
-    uint tiles_flats;     // tiles the flats rounds visited
-    uint rounds_tree[3];  // pointer-jumping rounds over the exits: accumulation, erosion, sediment
-    uint edges_first;     // boundary cells of the basins (the first edge round)
-    uint flat_tiles;      // tiles with flats (fluvial_level.comp lists them; the flats job covers them)
+    uint lists[4];              // entries in each B_FLUVIAL_LISTS list (LIST_PITS: the basins)
+    uint edges[2];              // entries in each edge list
+    uint edge_src;              // the edge list the next edge round reads (it appends to the other)
+    uint root_src;              // the root list the next hook round reads (1 or 2; LIST_PITS first)
+    uint graph_active;          // the basin graph still has roots to hook
+    uint live;                  // work left after a jumping round (labels, hooks, cells)
+    uint changed;               // tiles a flats round changed
+    uint parity;                // which half of the current ping-pong buffers holds the values
+    uint flat_parity;           // the half of B_FLUVIAL_STEPS that holds the steps
+    uint exits;                 // cells whose receiver is in another tile (RING_LIST)
+    uint tree;                  // the TREE_* loop running
+    uint converged;             // the flats converged within the recorded rounds (the fill is exact)
+    uint rounds_label;          // pointer-jumping rounds of the basin labels across tiles
+    uint rounds_boruvka;        // rounds of the basin graph (each hooks every root onto its lowest pass)
+    uint rounds_hook;           // pointer-jumping rounds of the hooked roots, all rounds together
+    uint rounds_flats;          // rounds across flats (each relaxes the visited tiles to their fixed point)
+    uint tiles_flats;           // tiles the flats rounds visited
+    uint rounds_tree[3];        // pointer-jumping rounds over the exits: accumulation, erosion, sediment
+    uint edges_first;           // boundary cells of the basins (the first edge round)
+    uint flat_tiles;            // tiles with flats (fluvial_level.comp lists them; the flats job covers them)
 };
 
 // The sea's spill relaxation and the water table's (gpu/sea.cpp): rounds count the cells they
@@ -273,7 +275,10 @@ struct Totals {
 #ifdef __cplusplus
 inline
 #endif
-bool slotIsMax(int slot) { return slot == SLOT_MAX_SPEED || slot == SLOT_MAX_WAVE; }
+    bool
+    slotIsMax(int slot) {
+    return slot == SLOT_MAX_SPEED || slot == SLOT_MAX_WAVE;
+}
 
 // Whether `slot` is written this step. Features that are off (no springs, closed edges, a
 // disabled pass) skip their reductions. Writers and the fold passes both ask this (and the
@@ -281,7 +286,8 @@ bool slotIsMax(int slot) { return slot == SLOT_MAX_SPEED || slot == SLOT_MAX_WAV
 #ifdef __cplusplus
 inline
 #endif
-bool slotActive(SimParams q, int slot) {
+    bool
+    slotActive(SimParams q, int slot) {
     switch (slot) {
     case SLOT_RAIN: return q.rain_rate > 0.0;
     case SLOT_SPRING: return q.spring_count > 0;
@@ -298,7 +304,8 @@ bool slotActive(SimParams q, int slot) {
     case SLOT_SED_DRAINED: return q.edge_mode == EDGE_OPEN && q.enable_transport != 0;
     case SLOT_INFILTRATED:
     case SLOT_SEEPED:
-        return q.enable_groundwater != 0 && (q.model == MODEL_PIPE || q.model == MODEL_MUSGRAVE || q.model == MODEL_SIMPLE);
+        return q.enable_groundwater != 0 &&
+               (q.model == MODEL_PIPE || q.model == MODEL_MUSGRAVE || q.model == MODEL_SIMPLE);
     case SLOT_SEA_IN:
     case SLOT_SEA_OUT: return q.enable_sea != 0 && q.model == MODEL_PIPE;
     default: return true;

@@ -65,9 +65,7 @@ inline bool startsWith(const std::string& s, const std::string& prefix) {
     return s.compare(0, prefix.size(), prefix) == 0;
 }
 
-inline bool contains(const std::string& s, const std::string& needle) {
-    return s.find(needle) != std::string::npos;
-}
+inline bool contains(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
 
 // What one run of the binary did.
 struct CliResult {
@@ -79,14 +77,11 @@ struct CliResult {
 };
 
 inline ::testing::AssertionResult describe(const CliResult& r) {
-    return ::testing::AssertionFailure() << "\n  command: " << r.command << "\n  exit " << r.code
-                                         << "\n  stderr:\n"
+    return ::testing::AssertionFailure() << "\n  command: " << r.command << "\n  exit " << r.code << "\n  stderr:\n"
                                          << r.err << "  stdout (" << r.out.size() << " bytes)";
 }
 
-inline std::ostream& operator<<(std::ostream& os, const CliResult& r) {
-    return os << describe(r).message();
-}
+inline std::ostream& operator<<(std::ostream& os, const CliResult& r) { return os << describe(r).message(); }
 
 // Environment changes for the child: a value sets the variable, nullopt removes it.
 using EnvChanges = std::vector<std::pair<std::string, std::optional<std::string>>>;
@@ -95,7 +90,7 @@ using EnvChanges = std::vector<std::pair<std::string, std::optional<std::string>
 // checks for leftovers must not look at), MESA_SHADER_CACHE_DIR in the build tree, and a 120 s
 // alarm so a hang fails the test instead of blocking it.
 inline CliResult runCli(const std::vector<std::string>& args, const fs::path& capture_dir,
-                 const EnvChanges& env_changes = {}) {
+                        const EnvChanges& env_changes = {}) {
     EnvChanges changes = {
         {"MESA_SHADER_CACHE_DIR", (fs::path(ALLUVIUM_TEST_TMP_DIR).parent_path() / "mesa-cache").string()}};
     changes.insert(changes.end(), env_changes.begin(), env_changes.end());
@@ -157,7 +152,7 @@ inline CliResult runCli(const std::vector<std::string>& args, const fs::path& ca
 // Exit 2, nothing on stdout, exactly one stderr line "alluvium: ..." containing every needle:
 // an error found before the GPU starts (so no "alluvium: device ..." line either).
 inline ::testing::AssertionResult isOneLineError(const CliResult& r, int code,
-                                          const std::vector<std::string>& needles) {
+                                                 const std::vector<std::string>& needles) {
     if (r.code != code) return describe(r) << "\n  expected exit " << code;
     if (r.err_lines.size() != 1) return describe(r) << "\n  expected exactly one stderr line";
     if (r.err.back() != '\n') return describe(r) << "\n  the error line does not end in a newline";
@@ -176,8 +171,7 @@ inline ::testing::AssertionResult isUsageError(const CliResult& r, const std::ve
 // Every file below dir (relative paths), sorted.
 inline std::vector<std::string> filesBelow(const fs::path& dir) {
     std::vector<std::string> names;
-    for (const auto& e : fs::recursive_directory_iterator(dir))
-        names.push_back(fs::relative(e.path(), dir).string());
+    for (const auto& e : fs::recursive_directory_iterator(dir)) names.push_back(fs::relative(e.path(), dir).string());
     std::sort(names.begin(), names.end());
     return names;
 }
@@ -221,7 +215,7 @@ struct Scratch {
 // line that mentions every needle; a fresh --out is not created (neither is its sidecar or a
 // report), and an existing output, sidecar and report are left byte for byte as they were.
 inline void expectRejected(const Scratch& s, const std::vector<std::string>& args,
-                    const std::vector<std::string>& needles) {
+                           const std::vector<std::string>& needles) {
     fs::remove_all(s.out);
     fs::create_directories(s.out);
     const std::vector<std::string> inputs = filesBelow(s.in);
@@ -263,8 +257,8 @@ inline Heightmap smallTerrain(int w, int h) {
     Heightmap m{w, h, {}};
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x)
-            m.heights.push_back(static_cast<float>(10.0 + 0.5 * x + 0.25 * y +
-                                                   3.0 * std::sin(0.7 * x) * std::cos(0.4 * y)));
+            m.heights.push_back(
+                static_cast<float>(10.0 + 0.5 * x + 0.25 * y + 3.0 * std::sin(0.7 * x) * std::cos(0.4 * y)));
     return m;
 }
 

@@ -23,7 +23,8 @@ inline std::vector<float> pittedTerrain(int w, int h, uint32_t seed) {
     std::uniform_real_distribution<float> u(0.0f, 1.0f);
     std::vector<float> z(size_t(w) * h);
     for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) z[size_t(y * w + x)] = std::round((0.05f * float(x + y) + 4.0f * u(rng)) * 8.0f) / 8.0f;
+        for (int x = 0; x < w; ++x)
+            z[size_t(y * w + x)] = std::round((0.05f * float(x + y) + 4.0f * u(rng)) * 8.0f) / 8.0f;
     return z;
 }
 

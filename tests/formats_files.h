@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
+#include <Imath/half.h>
 #include <OpenEXR/ImfChannelList.h>
 #include <OpenEXR/ImfFrameBuffer.h>
 #include <OpenEXR/ImfHeader.h>
 #include <OpenEXR/ImfOutputFile.h>
-#include <Imath/half.h>
 #include <tiffio.h>
 
 #include "io/heightmap.h"
@@ -34,9 +34,7 @@ inline void writeText(const fs::path& p, const std::string& text) {
     out << text;
 }
 
-inline std::size_t cells(int w, int h) {
-    return static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
-}
+inline std::size_t cells(int w, int h) { return static_cast<std::size_t>(w) * static_cast<std::size_t>(h); }
 
 inline Heightmap makeMap(int w, int h, float lo, float hi) { return test::rampWithNoise(w, h, lo, hi, 987654u); }
 
@@ -47,9 +45,7 @@ inline LoadOptions sized(int w, int h) {
     return o;
 }
 
-inline bool isRaw(const std::string& ext) {
-    return ext == ".f32" || ext == ".r32" || ext == ".r16" || ext == ".raw";
-}
+inline bool isRaw(const std::string& ext) { return ext == ".f32" || ext == ".r32" || ext == ".r16" || ext == ".raw"; }
 
 inline const std::vector<std::string> kFloatExts = {".f32", ".r32", ".exr", ".tif", ".tiff", ".asc"};
 inline const std::vector<std::string> k16Exts = {".png", ".r16", ".raw"};
@@ -74,18 +70,17 @@ inline void expectBitExact(const Heightmap& a, const Heightmap& b, const std::st
 
 // An EXR file with the given channels (each a full w x h plane) of the given pixel type.
 inline void writeExr(const fs::path& path, int w, int h, const std::vector<std::string>& names,
-              const std::vector<std::vector<float>>& planes, Imf::PixelType type) {
+                     const std::vector<std::vector<float>>& planes, Imf::PixelType type) {
     Imf::Header header(w, h);
-    for (const auto& n : names)
-        header.channels().insert(n, Imf::Channel(type));
+    for (const auto& n : names) header.channels().insert(n, Imf::Channel(type));
     Imf::OutputFile file(path.c_str(), header);
     Imf::FrameBuffer fb;
     std::vector<std::vector<half>> halves(planes.size());
     for (std::size_t c = 0; c < names.size(); ++c) {
         if (type == Imf::HALF) {
             halves[c].assign(planes[c].begin(), planes[c].end());
-            fb.insert(names[c], Imf::Slice(Imf::HALF, reinterpret_cast<char*>(halves[c].data()),
-                                           sizeof(half), sizeof(half) * static_cast<std::size_t>(w)));
+            fb.insert(names[c], Imf::Slice(Imf::HALF, reinterpret_cast<char*>(halves[c].data()), sizeof(half),
+                                           sizeof(half) * static_cast<std::size_t>(w)));
         } else {
             fb.insert(names[c], Imf::Slice(Imf::FLOAT, reinterpret_cast<char*>(const_cast<float*>(planes[c].data())),
                                            sizeof(float), sizeof(float) * static_cast<std::size_t>(w)));
@@ -105,8 +100,7 @@ struct TiffSpec {
 };
 
 // A TIFF written with libtiff; `samples` are the values, stored as the spec's sample type.
-inline void writeTiff(const fs::path& path, int w, int h, const std::vector<double>& samples,
-               const TiffSpec& spec) {
+inline void writeTiff(const fs::path& path, int w, int h, const std::vector<double>& samples, const TiffSpec& spec) {
     TIFF* t = TIFFOpen(path.c_str(), "w");
     ASSERT_NE(t, nullptr);
     TIFFSetField(t, TIFFTAG_IMAGEWIDTH, static_cast<uint32_t>(w));
@@ -145,7 +139,9 @@ inline void writeTiff(const fs::path& path, int w, int h, const std::vector<doub
                     for (uint32_t x = 0; x < tw && tx + x < static_cast<uint32_t>(w); ++x)
                         for (std::size_t c = 0; c < spp; ++c)
                             store(tile.data() + ((y * tw + x) * spp + c) * bps,
-                                  samples[(static_cast<std::size_t>(ty + y) * static_cast<std::size_t>(w) + tx + x) * spp + c]);
+                                  samples[(static_cast<std::size_t>(ty + y) * static_cast<std::size_t>(w) + tx + x) *
+                                              spp +
+                                          c]);
                 ASSERT_GE(TIFFWriteTile(t, tile.data(), tx, ty, 0, 0), 0);
             }
         }
@@ -154,7 +150,8 @@ inline void writeTiff(const fs::path& path, int w, int h, const std::vector<doub
         std::vector<unsigned char> row(static_cast<std::size_t>(w) * bps * spp);
         for (int y = 0; y < h; ++y) {
             for (std::size_t i = 0; i < static_cast<std::size_t>(w) * spp; ++i)
-                store(row.data() + i * bps, samples[static_cast<std::size_t>(y) * static_cast<std::size_t>(w) * spp + i]);
+                store(row.data() + i * bps,
+                      samples[static_cast<std::size_t>(y) * static_cast<std::size_t>(w) * spp + i]);
             ASSERT_EQ(TIFFWriteScanline(t, row.data(), static_cast<uint32_t>(y), 0), 1);
         }
     }

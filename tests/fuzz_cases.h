@@ -55,11 +55,14 @@ inline double drawValue(const ParamInfo& info, std::mt19937_64& rng) {
     std::uniform_real_distribution<double> u(0.0, 1.0);
     const double r = u(rng);
     double v;
-    if (r < 0.15) v = info.min;
-    else if (r < 0.30) v = info.max;
+    if (r < 0.15)
+        v = info.min;
+    else if (r < 0.30)
+        v = info.max;
     else if (info.min > 0.0 && info.max / info.min > 100.0 && u(rng) < 0.5)
         v = std::exp(std::log(info.min) + u(rng) * (std::log(info.max) - std::log(info.min)));
-    else v = info.min + u(rng) * (info.max - info.min);
+    else
+        v = info.min + u(rng) * (info.max - info.min);
     if (info.kind != 'f' || std::string(info.unit) == "steps" || std::string(info.unit) == "droplets" ||
         std::string(info.unit) == "iterations" || std::string(info.unit) == "sweeps")
         v = std::round(v);
@@ -98,7 +101,8 @@ inline Case drawCase(std::mt19937_64& rng, int model, int w, int h, int steps, b
 }
 
 // The `alluvium run` command line that reproduces a case.
-inline std::string commandLine(const Case& c, const std::string& exe, const std::string& out, const std::string& report) {
+inline std::string commandLine(const Case& c, const std::string& exe, const std::string& out,
+                               const std::string& report) {
     std::string cmd = exe + " run --model " + gpu::modelName(c.model) + " --size " + std::to_string(c.width) + "x" +
                       std::to_string(c.height) + " --seed " + std::to_string(c.seed) + " --steps " +
                       std::to_string(c.steps);

@@ -42,10 +42,11 @@ struct Options {
 };
 
 [[noreturn]] void usage(const char* why) {
-    std::fprintf(stderr,
-                 "alluvium_fuzz: %s\nusage: alluvium_fuzz N [--model pipe|thermal|olsen|particles|musgrave|simple|fluvial] "
-                 "[--size WxH] [--steps S] [--seed K] [--timeout SECONDS] --exe PATH/alluvium\n",
-                 why);
+    std::fprintf(
+        stderr,
+        "alluvium_fuzz: %s\nusage: alluvium_fuzz N [--model pipe|thermal|olsen|particles|musgrave|simple|fluvial] "
+        "[--size WxH] [--steps S] [--seed K] [--timeout SECONDS] --exe PATH/alluvium\n",
+        why);
     std::exit(2);
 }
 
@@ -170,10 +171,14 @@ int main(int argc, char** argv) {
             if (kind.empty()) {
                 const fuzz::Verdict v = fuzz::judge(r, model);
                 char text[160];
-                if (v.nan_cells > 0) std::snprintf(text, sizeof text, "NaN (%lld cells)", v.nan_cells), kind = text, ++nan;
-                else if (v.drift_bad) std::snprintf(text, sizeof text, "soil drift %.3g", v.drift), kind = text, ++drift;
-                else if (v.budget_bad) std::snprintf(text, sizeof text, "water budget %.3g", v.budget), kind = text, ++budget;
-                else if (code != 0) kind = "crash (exit 1 without NaN)", ++crashes;
+                if (v.nan_cells > 0)
+                    std::snprintf(text, sizeof text, "NaN (%lld cells)", v.nan_cells), kind = text, ++nan;
+                else if (v.drift_bad)
+                    std::snprintf(text, sizeof text, "soil drift %.3g", v.drift), kind = text, ++drift;
+                else if (v.budget_bad)
+                    std::snprintf(text, sizeof text, "water budget %.3g", v.budget), kind = text, ++budget;
+                else if (code != 0)
+                    kind = "crash (exit 1 without NaN)", ++crashes;
             }
         }
         if (kind.empty()) {

@@ -66,28 +66,23 @@ inline std::vector<float> toFloat(const std::vector<double>& v) {
     return out;
 }
 
-template <size_t N>
-std::vector<float> toFloat(const std::vector<std::array<double, N>>& v) {
+template <size_t N> std::vector<float> toFloat(const std::vector<std::array<double, N>>& v) {
     std::vector<float> out(v.size() * N);
     for (size_t i = 0; i < v.size(); ++i)
         for (size_t k = 0; k < N; ++k) out[i * N + k] = static_cast<float>(v[i][k]);
     return out;
 }
 
-inline std::vector<double> toDouble(const std::vector<float>& v) {
-    return std::vector<double>(v.begin(), v.end());
-}
+inline std::vector<double> toDouble(const std::vector<float>& v) { return std::vector<double>(v.begin(), v.end()); }
 
-template <size_t N>
-std::vector<std::array<double, N>> toDoubleN(const std::vector<float>& v) {
+template <size_t N> std::vector<std::array<double, N>> toDoubleN(const std::vector<float>& v) {
     std::vector<std::array<double, N>> out(v.size() / N);
     for (size_t i = 0; i < out.size(); ++i)
         for (size_t k = 0; k < N; ++k) out[i][k] = v[i * N + k];
     return out;
 }
 
-template <size_t N>
-std::vector<double> flatten(const std::vector<std::array<double, N>>& v) {
+template <size_t N> std::vector<double> flatten(const std::vector<std::array<double, N>>& v) {
     std::vector<double> out;
     out.reserve(v.size() * N);
     for (const auto& a : v) out.insert(out.end(), a.begin(), a.end());
@@ -138,12 +133,18 @@ inline double sum(const std::vector<float>& v) {
 
 // Rounds a reference state to float, as the GPU holds it, so both start from the same values.
 inline void roundToFloat(ref::State& s) {
-    auto r = [](std::vector<double>& v) { for (double& x : v) x = static_cast<float>(x); };
+    auto r = [](std::vector<double>& v) {
+        for (double& x : v) x = static_cast<float>(x);
+    };
     r(s.terrain), r(s.water), r(s.sediment), r(s.hardness), r(s.rain_mask);
-    for (auto& a : s.outflow) for (double& x : a) x = static_cast<float>(x);
-    for (auto& a : s.velocity) for (double& x : a) x = static_cast<float>(x);
-    for (auto& a : s.thermal_axis) for (double& x : a) x = static_cast<float>(x);
-    for (auto& a : s.thermal_diag) for (double& x : a) x = static_cast<float>(x);
+    for (auto& a : s.outflow)
+        for (double& x : a) x = static_cast<float>(x);
+    for (auto& a : s.velocity)
+        for (double& x : a) x = static_cast<float>(x);
+    for (auto& a : s.thermal_axis)
+        for (double& x : a) x = static_cast<float>(x);
+    for (auto& a : s.thermal_diag)
+        for (double& x : a) x = static_cast<float>(x);
 }
 
 // Random but physically plausible fields: rough ground, water with dry patches, some sediment.

@@ -24,15 +24,18 @@ inline void writeBE32(Bytes& b, size_t at, uint32_t v) {
 // One to three mutations of `in`.
 inline Bytes mutate(const Bytes& in, std::mt19937_64& rng) {
     Bytes b = in;
-    auto pick = [&](size_t n) { return n == 0 ? size_t(0) : size_t(std::uniform_int_distribution<uint64_t>(0, n - 1)(rng)); };
-    static const uint32_t kInteresting[] = {0u,          1u,          2u,          0x7fu,       0x80u,      0xffu,
-                                            0x100u,      0x7fffu,     0x8000u,     0xffffu,     0x10000u,   16384u,
-                                            16385u,      0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu, 1u << 28};
+    auto pick = [&](size_t n) {
+        return n == 0 ? size_t(0) : size_t(std::uniform_int_distribution<uint64_t>(0, n - 1)(rng));
+    };
+    static const uint32_t kInteresting[] = {0u,     1u,          2u,          0x7fu,       0x80u,       0xffu,
+                                            0x100u, 0x7fffu,     0x8000u,     0xffffu,     0x10000u,    16384u,
+                                            16385u, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu, 1u << 28};
     const int ops = 1 + int(pick(3));
     for (int k = 0; k < ops && !b.empty(); ++k) {
         switch (pick(7)) {
         case 0: // flip a few bits
-            for (size_t i = 0, n = 1 + pick(4); i < n; ++i) b[pick(b.size())] ^= static_cast<unsigned char>(1u << pick(8));
+            for (size_t i = 0, n = 1 + pick(4); i < n; ++i)
+                b[pick(b.size())] ^= static_cast<unsigned char>(1u << pick(8));
             break;
         case 1: // a byte of an interesting value
             b[pick(b.size())] = static_cast<unsigned char>(kInteresting[pick(6)]);

@@ -113,13 +113,16 @@ public:
                 return true;
             }
             if ((in.op == kOpAccessChain || in.op == kOpInBoundsAccessChain) && w.size() >= 4 && w[2] == var->second) {
-                if (w.size() == 4) whole_chains.insert(w[1]); // &p
-                else if (constants_.at(w[4]) == member) return true;
+                if (w.size() == 4)
+                    whole_chains.insert(w[1]); // &p
+                else if (constants_.at(w[4]) == member)
+                    return true;
             }
             if (in.op == kOpLoad && w.size() >= 3 && whole_chains.count(w[2])) whole_values.insert(w[1]);
             if ((in.op == kOpCopyLogical || in.op == kOpCopyObject) && w.size() >= 3 && whole_values.count(w[2]))
                 whole_values.insert(w[1]);
-            if (in.op == kOpCompositeExtract && w.size() >= 4 && whole_values.count(w[2]) && w[3] == member) return true;
+            if (in.op == kOpCompositeExtract && w.size() >= 4 && whole_values.count(w[2]) && w[3] == member)
+                return true;
             if (in.op == kOpStore || in.op == kOpFunctionCall || in.op == kOpPhi || in.op == kOpCompositeInsert ||
                 in.op == kOpSelect || in.op == kOpReturnValue)
                 for (uint32_t id : w)
@@ -132,8 +135,7 @@ public:
     }
 
 private:
-    static constexpr uint32_t kOpCapability = 17, kOpTypeInt = 21, kOpTypeFloat = 22, kOpTypeImage = 25,
-                              kSpecId = 1;
+    static constexpr uint32_t kOpCapability = 17, kOpTypeInt = 21, kOpTypeFloat = 22, kOpTypeImage = 25, kSpecId = 1;
     static constexpr uint32_t kOpTypeStruct = 30, kOpTypePointer = 32, kOpConstant = 43, kOpVariable = 59,
                               kOpImageTexelPointer = 60, kOpLoad = 61, kOpAccessChain = 65, kOpInBoundsAccessChain = 66,
                               kOpPtrAccessChain = 67, kOpDecorate = 71, kOpMemberDecorate = 72,

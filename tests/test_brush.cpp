@@ -2,8 +2,8 @@
 // on random fields of odd and square sizes, every tool; and the hand, which must put back
 // exactly what it took, and smoothing, which must keep the ground's volume.
 #include "brush.h"
-#include "gpu_fixture.h"
 #include "brush_reference.h"
+#include "gpu_fixture.h"
 
 namespace alluvium::test {
 namespace {
@@ -24,9 +24,9 @@ std::string caseName(const ::testing::TestParamInfo<BrushCase>& info) {
 std::vector<BrushCase> allCases() {
     std::vector<BrushCase> cases;
     for (GridCase g : {GridCase{64, 64}, GridCase{97, 61}, GridCase{1, 50}})
-        for (int tool : {BRUSH_TOOL_ADD_WATER, BRUSH_TOOL_REMOVE_WATER, BRUSH_TOOL_RAISE, BRUSH_TOOL_LOWER,
-                         BRUSH_TOOL_SMOOTH, BRUSH_TOOL_FLATTEN, BRUSH_TOOL_HARDNESS, BRUSH_TOOL_PICK_UP, BRUSH_TOOL_DROP,
-                         BRUSH_TOOL_UPLIFT})
+        for (int tool :
+             {BRUSH_TOOL_ADD_WATER, BRUSH_TOOL_REMOVE_WATER, BRUSH_TOOL_RAISE, BRUSH_TOOL_LOWER, BRUSH_TOOL_SMOOTH,
+              BRUSH_TOOL_FLATTEN, BRUSH_TOOL_HARDNESS, BRUSH_TOOL_PICK_UP, BRUSH_TOOL_DROP, BRUSH_TOOL_UPLIFT})
             cases.push_back({g, tool});
     return cases;
 }
@@ -52,8 +52,8 @@ TEST_P(BrushTest, MatchesReference) {
     gpu::Simulation sim(ctx(), c.grid.w, c.grid.h);
     loadState(sim, state, defaultParams(c.grid.w, c.grid.h));
     gpu::Brush brush(ctx(), sim);
-    ref::BrushFields f{c.grid.w, c.grid.h, state.terrain, state.water, state.hardness,
-                       std::vector<double>(state.terrain.size(), 1.0)};
+    ref::BrushFields f{c.grid.w,    c.grid.h,       state.terrain,
+                       state.water, state.hardness, std::vector<double>(state.terrain.size(), 1.0)};
     ref::BrushSums sums{};
     if (c.tool == BRUSH_TOOL_DROP) { // something in the hand first
         const gpu::BrushParams pick = brushAt(c.grid.w, c.grid.h, BRUSH_TOOL_PICK_UP);
@@ -62,7 +62,8 @@ TEST_P(BrushTest, MatchesReference) {
     }
     gpu::BrushParams p = brushAt(c.grid.w, c.grid.h, c.tool);
     if (c.tool == BRUSH_TOOL_DROP)
-        p.amount = float(1.0 / (p.cell_area * gpu::brushWeightSum(c.grid.w, c.grid.h, p.x + 3, p.y, p.radius, p.falloff)));
+        p.amount =
+            float(1.0 / (p.cell_area * gpu::brushWeightSum(c.grid.w, c.grid.h, p.x + 3, p.y, p.radius, p.falloff)));
     if (c.tool == BRUSH_TOOL_DROP) p.x += 3;
     brush.apply(p);
     ref::applyBrush(f, p, sums);

@@ -14,8 +14,7 @@
 
 TEST(CliBadInput, MissingInputFile) {
     Scratch s;
-    expectRejected(s, {"run", "--in", s.inPath("no_such_file.png")},
-                   {"no_such_file.png", "No such file"});
+    expectRejected(s, {"run", "--in", s.inPath("no_such_file.png")}, {"no_such_file.png", "No such file"});
 }
 
 TEST(CliBadInput, TruncatedPng) {
@@ -182,8 +181,8 @@ TEST(CliOutput, OutputFolderCannotBeCreated) {
         ASSERT_FALSE(r.err_lines.empty()) << r;
         EXPECT_TRUE(startsWith(r.err_lines.back(), "alluvium: ")) << r;
         EXPECT_TRUE(contains(r.err_lines.back(), "blocker")) << r;
-        EXPECT_TRUE(contains(r.err_lines.back(), "not a directory") ||
-                    contains(r.err_lines.back(), "Not a directory")) << r;
+        EXPECT_TRUE(contains(r.err_lines.back(), "not a directory") || contains(r.err_lines.back(), "Not a directory"))
+            << r;
         EXPECT_TRUE(holdsExactly(s.out, {"blocker"})) << r;
         EXPECT_EQ(readText(s.out / "blocker"), "a regular file, not a folder\n");
     }
@@ -197,8 +196,8 @@ TEST(CliOutput, OutputIsAFolder) {
         SCOPED_TRACE(std::string("folder ") + folder);
         fs::remove_all(s.out);
         fs::create_directories(s.out / folder);
-        const CliResult r = runCli({"run", "--size", "16x12", "--steps", "2", "--out", s.outPath("x.png"),
-                                    "--report", s.outPath("report.json")},
+        const CliResult r = runCli({"run", "--size", "16x12", "--steps", "2", "--out", s.outPath("x.png"), "--report",
+                                    s.outPath("report.json")},
                                    s.io);
         EXPECT_EQ(r.code, 2) << r;
         ASSERT_FALSE(r.err_lines.empty()) << r;

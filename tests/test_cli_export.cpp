@@ -42,7 +42,8 @@ struct Result {
 
 // Runs alluvium with args (no quoting needed: the test paths have no spaces) in dir.
 Result run(const fs::path& dir, const std::string& args) {
-    const std::string cmd = "cd '" + dir.string() + "' && '" + std::string(ALLUVIUM_EXE) + "' " + args + " 2> stderr.txt > /dev/null";
+    const std::string cmd =
+        "cd '" + dir.string() + "' && '" + std::string(ALLUVIUM_EXE) + "' " + args + " 2> stderr.txt > /dev/null";
     const int status = std::system(cmd.c_str());
     Result r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -70,10 +71,11 @@ TEST(CliExport, RunWritesTheMapsAndTheMesh) {
     ASSERT_EQ(dw.max.x - dw.min.x + 1, 48);
     ASSERT_EQ(dw.max.y - dw.min.y + 1, 40);
     std::set<std::string> names;
-    for (auto it = file.header().channels().begin(); it != file.header().channels().end(); ++it) names.insert(it.name());
+    for (auto it = file.header().channels().begin(); it != file.header().channels().end(); ++it)
+        names.insert(it.name());
     EXPECT_EQ(names, (std::set<std::string>{"water_depth", "sediment", "hardness", "flow", "erosion", "deposition",
-                                             "velocity.u", "velocity.v", "height", "lake_depth", "drainage_area",
-                                             "water_table", "groundwater_depth"}));
+                                            "velocity.u", "velocity.v", "height", "lake_depth", "drainage_area",
+                                            "water_table", "groundwater_depth"}));
     std::vector<float> height(48 * 40), hardness(48 * 40), erosion(48 * 40), flow(48 * 40);
     Imf::FrameBuffer fb;
     for (auto [name, v] : {std::pair{"height", &height}, std::pair{"hardness", &hardness},
@@ -143,8 +145,8 @@ TEST(CliExport, WatertableWritesTheTableTheRiversAndItsReport) {
     const std::set<std::string> maps = listDir(dir / "maps");
     EXPECT_TRUE(maps.count("rivers.png") && maps.count("rivers.exr") && maps.count("water_table.png")) << r.err;
     const std::string report = readText(dir / "report.json");
-    for (const char* key : {"\"rivers\"", "\"river_cells\"", "\"sustained_cells\"", "\"dry_cells\"", "\"dry_end_points\"",
-                            "\"lake_cells\"", "\"cells_still_moving\""})
+    for (const char* key : {"\"rivers\"", "\"river_cells\"", "\"sustained_cells\"", "\"dry_cells\"",
+                            "\"dry_end_points\"", "\"lake_cells\"", "\"cells_still_moving\""})
         EXPECT_NE(report.find(key), std::string::npos) << key << "\n" << report;
     // A bad threshold is one line before the GPU starts.
     const Result bad = run(dir, "watertable --size 48x40 --river-cells 0 --out t2.f32");
@@ -177,8 +179,9 @@ TEST(CliExport, ViewerLoadsAndSavesSessions) {
     ASSERT_EQ(run(dir, "run --load-session b.alluvium --steps 20 --out b20.f32").code, 0);
     EXPECT_EQ(readText(dir / "b20.f32"), readText(dir / "r20.f32"));
 
-    for (const char* bad : {"view --offscreen --load-session missing.alluvium", "view --offscreen --save-session out.txt",
-                            "view --offscreen --load-session a.alluvium --size 10x10"}) {
+    for (const char* bad :
+         {"view --offscreen --load-session missing.alluvium", "view --offscreen --save-session out.txt",
+          "view --offscreen --load-session a.alluvium --size 10x10"}) {
         SCOPED_TRACE(bad);
         const Result b = run(dir, bad);
         EXPECT_EQ(b.code, 2);
@@ -228,7 +231,8 @@ TEST(CliExport, GroundwaterRunsInMusgraveAndSimple) {
         const std::string report = std::string(model) + ".json";
         const Result r = run(dir, std::string("run --model ") + model +
                                       " --size 41x37 --steps 300 --set enable_groundwater=1 "
-                                      "--set initial_table_depth=0.2 --out " + model + ".f32 --report " + report);
+                                      "--set initial_table_depth=0.2 --out " +
+                                      model + ".f32 --report " + report);
         ASSERT_EQ(r.code, 0) << r.err;
         const nlohmann::json water = nlohmann::json::parse(readText(dir / report))["water"];
         EXPECT_GT(water["infiltrated"].get<double>(), 0.0);

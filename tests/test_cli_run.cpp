@@ -20,8 +20,8 @@ nlohmann::json checkReport(const fs::path& path, int steps, int w, int h, double
     for (const char* key : {"steps", "seconds", "width", "height", "cell_size", "nan_cells", "max_speed"}) {
         EXPECT_TRUE(r.contains(key) && r[key].is_number()) << "report key " << key << " in " << r.dump(1);
     }
-    for (const char* key : {"rained", "sourced", "evaporated", "drained", "stored_initial", "stored_final",
-                            "budget_error_rel"}) {
+    for (const char* key :
+         {"rained", "sourced", "evaporated", "drained", "stored_initial", "stored_final", "budget_error_rel"}) {
         EXPECT_TRUE(r.contains("water") && r["water"].contains(key) && r["water"][key].is_number())
             << "report key water." << key << " in " << r.dump(1);
     }
@@ -114,8 +114,8 @@ TEST(CliRun, SharedDem) {
     const std::string dem = std::string(ALLUVIUM_SHARED_DATA_DIR) + "/olinda_111x111.f32";
     ASSERT_TRUE(fs::is_regular_file(dem)) << dem;
     const std::string out = s.outPath("olinda.png"), report = s.outPath("r.json");
-    const CliResult r = runCli({"run", "--in", dem, "--size", "111x111", "--cell-size", "90", "--steps", "50",
-                                "--out", out, "--report", report},
+    const CliResult r = runCli({"run", "--in", dem, "--size", "111x111", "--cell-size", "90", "--steps", "50", "--out",
+                                out, "--report", report},
                                s.io);
     expectSuccess(r, out);
     EXPECT_TRUE(holdsExactly(s.out, {"olinda.png", "olinda.png.json", "r.json"}));
@@ -136,9 +136,8 @@ TEST(CliRun, FillSharedDem) {
     Scratch s;
     const std::string dem = std::string(ALLUVIUM_SHARED_DATA_DIR) + "/srtm_frontrange_240x144_240x144.f32";
     const std::string out = s.outPath("filled.f32"), report = s.outPath("fill.json");
-    const CliResult r = runCli({"fill", "--in", dem, "--size", "240x144", "--cell-size", "90", "--out", out,
-                                "--report", report},
-                               s.io);
+    const CliResult r =
+        runCli({"fill", "--in", dem, "--size", "240x144", "--cell-size", "90", "--out", out, "--report", report}, s.io);
     expectSuccess(r, out);
     EXPECT_TRUE(holdsExactly(s.out, {"filled.f32", "fill.json"}));
     const Heightmap in = loadHeightmap(dem, sized(240, 144)), filled = loadHeightmap(out, sized(240, 144));
@@ -162,17 +161,16 @@ TEST(CliRun, FillSharedDem) {
 
     // Bad input: no --out, an unknown outlet side, a NaN cell.
     EXPECT_TRUE(isUsageError(runCli({"fill", "--in", dem, "--size", "240x144"}, s.io), {"--out"}));
-    EXPECT_TRUE(isUsageError(runCli({"fill", "--in", dem, "--size", "240x144", "--set", "fluvial_outlets=up",
-                                     "--out", s.outPath("x.f32")},
-                                    s.io),
-                             {"fluvial_outlets"}));
+    EXPECT_TRUE(isUsageError(
+        runCli({"fill", "--in", dem, "--size", "240x144", "--set", "fluvial_outlets=up", "--out", s.outPath("x.f32")},
+               s.io),
+        {"fluvial_outlets"}));
     std::vector<float> nan_dem = in.heights;
     nan_dem[1000] = std::nanf("");
     writeFloats(s.in / "nan.f32", nan_dem);
-    EXPECT_TRUE(isUsageError(runCli({"fill", "--in", s.inPath("nan.f32"), "--size", "240x144", "--out",
-                                     s.outPath("x.f32")},
-                                    s.io),
-                             {"nan.f32"}));
+    EXPECT_TRUE(isUsageError(
+        runCli({"fill", "--in", s.inPath("nan.f32"), "--size", "240x144", "--out", s.outPath("x.f32")}, s.io),
+        {"nan.f32"}));
     EXPECT_FALSE(fs::exists(s.outPath("x.f32")));
 }
 
@@ -212,7 +210,8 @@ TEST(CliRun, FluvialBenchPhasesAndRounds) {
     ASSERT_EQ(r.code, 0) << r;
     const nlohmann::json j = nlohmann::json::parse(r.out);
     const nlohmann::json& size = j["sizes"].at(0);
-    for (const char* phase : {"basins", "pass_points", "spill_solve", "flats", "route", "accumulate", "erode", "deposit"}) {
+    for (const char* phase :
+         {"basins", "pass_points", "spill_solve", "flats", "route", "accumulate", "erode", "deposit"}) {
         ASSERT_TRUE(size["passes"].contains(phase)) << phase;
         EXPECT_GE(size["passes"][phase]["bytes_per_cell"].get<double>(), 0.0) << phase;
         EXPECT_TRUE(size["passes"][phase].contains("share_of_copy")) << phase;
@@ -266,10 +265,12 @@ TEST(CliRun, FluvialIsDeterministicAndResumesExactly) {
     expectSuccess(runCli(with({"--steps", "8", "--out", s.outPath("a.f32")}), s.io), s.outPath("a.f32"));
     expectSuccess(runCli(with({"--steps", "8", "--out", s.outPath("b.f32")}), s.io), s.outPath("b.f32"));
     EXPECT_EQ(readText(s.outPath("a.f32")), readText(s.outPath("b.f32")));
-    expectSuccess(runCli(with({"--steps", "5", "--out", s.outPath("half.f32"), "--save-session", s.outPath("s.alluvium")}), s.io),
-                  s.outPath("half.f32"));
-    expectSuccess(runCli({"run", "--load-session", s.outPath("s.alluvium"), "--steps", "3", "--out", s.outPath("c.f32")}, s.io),
-                  s.outPath("c.f32"));
+    expectSuccess(
+        runCli(with({"--steps", "5", "--out", s.outPath("half.f32"), "--save-session", s.outPath("s.alluvium")}), s.io),
+        s.outPath("half.f32"));
+    expectSuccess(
+        runCli({"run", "--load-session", s.outPath("s.alluvium"), "--steps", "3", "--out", s.outPath("c.f32")}, s.io),
+        s.outPath("c.f32"));
     EXPECT_EQ(readText(s.outPath("c.f32")), readText(s.outPath("a.f32")));
 }
 

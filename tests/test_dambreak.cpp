@@ -73,7 +73,8 @@ TEST_F(DamBreakTest, ConvergesToRitter) {
     const double l1_400 = run(400);
     const double l1_800 = run(800);
     std::printf("[ dam break ] L1 error of depth at t = %.0f s: 400 cells %.4f m^2, 800 cells %.4f m^2 "
-                "(of %.0f m^2 of water)\n", kTime, l1_400, l1_800, kDam * kDepth);
+                "(of %.0f m^2 of water)\n",
+                kTime, l1_400, l1_800, kDam * kDepth);
     EXPECT_LT(l1_800, l1_400);
     // Within 1% of the water's volume per unit width: the front moves at the right speed.
     EXPECT_LT(l1_400, 0.01 * kDam * kDepth);

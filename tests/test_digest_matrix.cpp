@@ -93,13 +93,14 @@ std::vector<MatrixCase> matrixCases() {
     // The pipe model's parts and forms: groundwater, the sea and its tide; the fused pass, per
     // workgroup partials and another tile shape (what GPUs run); maps, mesh and the 16-bit PNG.
     run("run-pipe-groundwater-sea-tide", odd,
-        {"--steps", "40", "--set", "enable_groundwater=on", "--set", "enable_sea=on", "--set", "sea_level=12",
-         "--set", "tide_amplitude=1.5", "--set", "tide_period=2", "--set", "rain_rate=4"});
+        {"--steps", "40", "--set", "enable_groundwater=on", "--set", "enable_sea=on", "--set", "sea_level=12", "--set",
+         "tide_amplitude=1.5", "--set", "tide_period=2", "--set", "rain_rate=4"});
     run("run-pipe-fused-workgroup-16x16", odd, {"--steps", "24"},
         {{"ALLUVIUM_PIPE_PASSES", "fused"}, {"ALLUVIUM_PARTIALS", "workgroup"}, {"ALLUVIUM_WORKGROUP", "16x16"}});
     run("run-pipe-outputs", small,
         {"--steps", "24", "--out-maps", "{out}/maps", "--out-mesh", "{out}/mesh.obj", "--mesh-triangles", "2000"});
-    cases.push_back({"run-pipe-png", {"run", "--size", "61x47", "--seed", "9", "--steps", "8", "--out", "{out}/h.png"}});
+    cases.push_back(
+        {"run-pipe-png", {"run", "--size", "61x47", "--seed", "9", "--steps", "8", "--out", "{out}/h.png"}});
     run("run-fluvial-lakes", odd,
         {"--model", "fluvial", "--steps", "5", "--set", "lake_evaporation=2", "--set", "fluvial_outlets=bottom"});
     run("run-musgrave-groundwater", small, {"--model", "musgrave", "--steps", "20", "--set", "enable_groundwater=on"});
@@ -109,21 +110,58 @@ std::vector<MatrixCase> matrixCases() {
                      {"run", "--load-session", "{out:session-save}/state.alluvium", "--steps", "16", "--out",
                       "{out}/height.f32", "--report", "{out}/report.json"}});
     cases.push_back({"session-resume-simple",
-                     {"run", "--load-session", "{out:session-save}/state.alluvium", "--model", "simple", "--steps",
-                      "8", "--out", "{out}/height.f32", "--report", "{out}/report.json"}});
-    cases.push_back({"fill", {"fill", "--size", "61x47", "--seed", "3", "--out", "{out}/filled.f32", "--report",
-                              "{out}/report.json", "--out-maps", "{out}/maps"}});
-    cases.push_back({"watertable", {"watertable", "--size", "61x47", "--seed", "3", "--set", "table_iterations=300",
-                                    "--out", "{out}/table.f32", "--report", "{out}/report.json"}});
+                     {"run", "--load-session", "{out:session-save}/state.alluvium", "--model", "simple", "--steps", "8",
+                      "--out", "{out}/height.f32", "--report", "{out}/report.json"}});
+    cases.push_back({"fill",
+                     {"fill", "--size", "61x47", "--seed", "3", "--out", "{out}/filled.f32", "--report",
+                      "{out}/report.json", "--out-maps", "{out}/maps"}});
+    cases.push_back({"watertable",
+                     {"watertable", "--size", "61x47", "--seed", "3", "--set", "table_iterations=300", "--out",
+                      "{out}/table.f32", "--report", "{out}/report.json"}});
     cases.push_back({"view-offscreen",
-                     {"view", "--offscreen", "--size", "64x64", "--seed", "5", "--window", "320x200",
-                      "--exit-after-frames", "4", "--steps-per-frame", "3", "--history-budget-mb", "0",
-                      "--no-panel", "--screenshot", "{out}/shot.png", "--report", "{out}/report.json", "--save-session",
+                     {"view",
+                      "--offscreen",
+                      "--size",
+                      "64x64",
+                      "--seed",
+                      "5",
+                      "--window",
+                      "320x200",
+                      "--exit-after-frames",
+                      "4",
+                      "--steps-per-frame",
+                      "3",
+                      "--history-budget-mb",
+                      "0",
+                      "--no-panel",
+                      "--screenshot",
+                      "{out}/shot.png",
+                      "--report",
+                      "{out}/report.json",
+                      "--save-session",
                       "{out}/view.alluvium"}});
     cases.push_back({"view-offscreen-overlay",
-                     {"view", "--offscreen", "--size", "61x47", "--seed", "9", "--window", "480x300", "--model",
-                      "fluvial", "--overlay", "drainage", "--exit-after-frames", "2", "--history-budget-mb", "0",
-                      "--no-panel", "--screenshot", "{out}/shot.png", "--report", "{out}/report.json"}});
+                     {"view",
+                      "--offscreen",
+                      "--size",
+                      "61x47",
+                      "--seed",
+                      "9",
+                      "--window",
+                      "480x300",
+                      "--model",
+                      "fluvial",
+                      "--overlay",
+                      "drainage",
+                      "--exit-after-frames",
+                      "2",
+                      "--history-budget-mb",
+                      "0",
+                      "--no-panel",
+                      "--screenshot",
+                      "{out}/shot.png",
+                      "--report",
+                      "{out}/report.json"}});
     return cases;
 }
 
@@ -187,8 +225,8 @@ TEST(DigestMatrix, EveryOutputIsTheSameToTheBit) {
     const Json& expected = golden[device];
     for (const auto& [name, record] : expected.items()) {
         ASSERT_TRUE(computed.contains(name)) << "the matrix lost its case " << name;
-        EXPECT_EQ(computed[name], record) << "case " << name << " changed:\n  now    " << computed[name].dump()
-                                          << "\n  before " << record.dump();
+        EXPECT_EQ(computed[name], record)
+            << "case " << name << " changed:\n  now    " << computed[name].dump() << "\n  before " << record.dump();
     }
     for (const auto& [name, record] : computed.items())
         EXPECT_TRUE(expected.contains(name)) << "case " << name << " has no record yet: record it";

@@ -191,7 +191,8 @@ TEST(Maps, FlowHasALogMask) {
     const fs::path dir = scratchDir();
     const auto layers = syntheticLayers();
     writeMaps(dir, kW, kH, layers);
-    const MapLayer& flow = *std::find_if(layers.begin(), layers.end(), [](const MapLayer& l) { return l.name == "flow"; });
+    const MapLayer& flow =
+        *std::find_if(layers.begin(), layers.end(), [](const MapLayer& l) { return l.name == "flow"; });
     const double mx = *std::max_element(flow.data.begin(), flow.data.end());
     const nlohmann::json side = readJson(dir / "flow_log.png.json");
     EXPECT_EQ(side["encoding"], "log1p");
@@ -245,7 +246,7 @@ TEST(Maps, MultiLayerExrHasEveryLayerAsNamedChannels) {
     std::set<std::string> names;
     for (const auto& [name, v] : e.channels) names.insert(name);
     EXPECT_EQ(names, (std::set<std::string>{"water_depth", "sediment", "hardness", "flow", "erosion", "deposition",
-                                             "velocity.u", "velocity.v", "height"}));
+                                            "velocity.u", "velocity.v", "height"}));
     for (const MapLayer& l : layers) {
         SCOPED_TRACE(l.name);
         if (l.components.empty()) {
@@ -281,23 +282,37 @@ TEST(Maps, ConstantLayersAndOneCell) {
 
 TEST(Maps, BadLayersAreInputErrorsAndWriteNothing) {
     const fs::path dir = scratchDir() / "out";
-    expectInputError([&] { writeMaps(dir, 3, 2, {{"flow", {}, std::vector<float>(5, 0.0f), "m^3"}}); },
-                     {"flow", "5 values, expected 6"});
-    expectInputError([&] { writeMaps(dir, 3, 2, {{"flow", {"u", "v"}, std::vector<float>(6, 0.0f), "m/s"}}); },
-                     {"expected 12"});
+    expectInputError(
+        [&] {
+            writeMaps(dir, 3, 2, {{"flow", {}, std::vector<float>(5, 0.0f), "m^3"}});
+        },
+        {"flow", "5 values, expected 6"});
+    expectInputError(
+        [&] {
+            writeMaps(dir, 3, 2, {{"flow", {"u", "v"}, std::vector<float>(6, 0.0f), "m/s"}});
+        },
+        {"expected 12"});
     std::vector<float> nan(6, 1.0f);
     nan[4] = std::nanf("");
     expectInputError(
-        [&] { writeMaps(dir, 3, 2, {{"sediment", {}, std::vector<float>(6, 0.0f), "m"}, {"flow", {}, nan, "m^3"}}); },
+        [&] {
+            writeMaps(dir, 3, 2, {{"sediment", {}, std::vector<float>(6, 0.0f), "m"}, {"flow", {}, nan, "m^3"}});
+        },
         {"flow", "not finite"});
     expectInputError([&] { writeMaps(dir, 3, 2, {{"../x", {}, std::vector<float>(6, 0.0f), "m"}}); }, {"names"});
     expectInputError([&] { writeMaps(dir, 0, 2, {}); }, {"0x2"});
     MapLayer velocity{"velocity", {"u", "v"}, std::vector<float>(12, 0.0f), "m/s"};
     velocity.mask_name = "speed";
-    expectInputError([&] { writeMaps(dir, 3, 2, {velocity, {"speed", {}, std::vector<float>(6, 0.0f), "m/s"}}); },
-                     {"two map layers would write", "speed.png"});
-    expectInputError([&] { writeMaps(dir, 3, 2, {{"maps", {}, std::vector<float>(6, 0.0f), "m"}}); },
-                     {"two map layers would write", "maps.exr"});
+    expectInputError(
+        [&] {
+            writeMaps(dir, 3, 2, {velocity, {"speed", {}, std::vector<float>(6, 0.0f), "m/s"}});
+        },
+        {"two map layers would write", "speed.png"});
+    expectInputError(
+        [&] {
+            writeMaps(dir, 3, 2, {{"maps", {}, std::vector<float>(6, 0.0f), "m"}});
+        },
+        {"two map layers would write", "maps.exr"});
     EXPECT_FALSE(fs::exists(dir));
 }
 

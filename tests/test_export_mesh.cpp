@@ -91,8 +91,8 @@ void expectFacingUp(const TerrainMesh& m, double max_slivers = 0.0) {
         const float* c = &m.positions[3 * m.indices[f + 2]];
         // y of (b - a) x (c - a)
         const double ny = double(b[2] - a[2]) * (c[0] - a[0]) - double(b[0] - a[0]) * (c[2] - a[2]);
-        ASSERT_GE(ny, 0.0) << "triangle " << f / 3 << " is folded over: (" << a[0] << ", " << a[2] << "), ("
-                           << b[0] << ", " << b[2] << "), (" << c[0] << ", " << c[2] << ")";
+        ASSERT_GE(ny, 0.0) << "triangle " << f / 3 << " is folded over: (" << a[0] << ", " << a[2] << "), (" << b[0]
+                           << ", " << b[2] << "), (" << c[0] << ", " << c[2] << ")";
         if (ny == 0.0) ++slivers;
     }
     EXPECT_LE(double(slivers), max_slivers * double(m.indices.size() / 3)) << slivers << " slivers";
@@ -220,7 +220,8 @@ Obj parseObj(const fs::path& path) {
             std::array<long, 9> a{};
             for (int k = 0; k < 3; ++k) {
                 char slash1 = 0, slash2 = 0;
-                s >> a[std::size_t(3 * k)] >> slash1 >> a[std::size_t(3 * k + 1)] >> slash2 >> a[std::size_t(3 * k + 2)];
+                s >> a[std::size_t(3 * k)] >> slash1 >> a[std::size_t(3 * k + 1)] >> slash2 >>
+                    a[std::size_t(3 * k + 2)];
                 EXPECT_TRUE(slash1 == '/' && slash2 == '/') << line;
             }
             EXPECT_FALSE(s.fail()) << line;
@@ -287,13 +288,20 @@ std::vector<unsigned char> decodeBase64(const std::string& s) {
     int bits = 0;
     for (char c : s) {
         int v = -1;
-        if (c >= 'A' && c <= 'Z') v = c - 'A';
-        else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-        else if (c >= '0' && c <= '9') v = c - '0' + 52;
-        else if (c == '+') v = 62;
-        else if (c == '/') v = 63;
-        else if (c == '=') break;
-        else ADD_FAILURE() << "bad base64 character " << int(c);
+        if (c >= 'A' && c <= 'Z')
+            v = c - 'A';
+        else if (c >= 'a' && c <= 'z')
+            v = c - 'a' + 26;
+        else if (c >= '0' && c <= '9')
+            v = c - '0' + 52;
+        else if (c == '+')
+            v = 62;
+        else if (c == '/')
+            v = 63;
+        else if (c == '=')
+            break;
+        else
+            ADD_FAILURE() << "bad base64 character " << int(c);
         acc = (acc << 6) | uint32_t(v);
         bits += 6;
         if (bits >= 8) {
@@ -351,8 +359,9 @@ TEST(Mesh, GltfIsValidAndItsBufferMatchesTheAccessors) {
     const auto [nrm_bytes, nn] = accessorData(attr["NORMAL"], 5126, "VEC3", 3);
     const auto [uv_bytes, nuv] = accessorData(attr["TEXCOORD_0"], 5126, "VEC2", 2);
     const auto [idx_bytes, ni] = accessorData(prim["indices"], 5125, "SCALAR", 1);
-    EXPECT_EQ(g["bufferViews"][g["accessors"][prim["indices"].get<std::size_t>()]["bufferView"].get<std::size_t>()]["target"],
-              34963);
+    EXPECT_EQ(
+        g["bufferViews"][g["accessors"][prim["indices"].get<std::size_t>()]["bufferView"].get<std::size_t>()]["target"],
+        34963);
     EXPECT_EQ(nn, nv);
     EXPECT_EQ(nuv, nv);
     EXPECT_EQ(ni % 3, 0u);

@@ -52,8 +52,8 @@ std::vector<FamilyCase> familyCases() {
 }
 
 std::string familyName(const ::testing::TestParamInfo<FamilyCase>& info) {
-    return std::string(gpu::modelName(info.param.model)) + "_" + std::to_string(info.param.grid.w) +
-           "x" + std::to_string(info.param.grid.h) + "_seed" + std::to_string(info.param.seed);
+    return std::string(gpu::modelName(info.param.model)) + "_" + std::to_string(info.param.grid.w) + "x" +
+           std::to_string(info.param.grid.h) + "_seed" + std::to_string(info.param.seed);
 }
 
 class FamilyPassTest : public GpuTest, public ::testing::WithParamInterface<FamilyCase> {};
@@ -108,8 +108,10 @@ TEST_F(FamilyTest, ThermalConvergesToTalus) {
         }
         const double after = sum(sim.download(Field::Terrain));
         std::printf("[ thermal, %s ] max slope excess %.3g -> %.3g after %d steps; mass change %.3g\n",
-                    hood == 0 ? "von Neumann" : hood == 1 ? "rotated" : "Moore", start, excess, steps,
-                    std::abs(after - before) / before);
+                    hood == 0   ? "von Neumann"
+                    : hood == 1 ? "rotated"
+                                : "Moore",
+                    start, excess, steps, std::abs(after - before) / before);
         EXPECT_LE(excess, 1e-4);
         EXPECT_LE(std::abs(after - before) / before, 1e-6);
     }
@@ -124,8 +126,7 @@ TEST_F(FamilyTest, OlsenFlattensAndKeepsCliffs) {
     std::uniform_real_distribution<double> u(0.0, 1.0);
     const double cell = 1.0, cliff = 40.0;
     for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-            s.terrain[s.index(x, y)] = (x >= w / 2 ? cliff : 0.0) + 3.0 * u(rng);
+        for (int x = 0; x < w; ++x) s.terrain[s.index(x, y)] = (x >= w / 2 ? cliff : 0.0) + 3.0 * u(rng);
     roundToFloat(s);
     gpu::SimParams p = familyParams(w, h, MODEL_OLSEN, NEIGHBOURS_MOORE);
     p.cell_size = float(cell);
@@ -141,8 +142,8 @@ TEST_F(FamilyTest, OlsenFlattensAndKeepsCliffs) {
                     for (int dx = -1; dx <= 1; ++dx) {
                         const int nx = x + dx, ny = y + dy;
                         if ((dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-                        const double slope = (b[size_t(y * w + x)] - b[size_t(ny * w + nx)]) /
-                                             (std::hypot(dx, dy) * cell);
+                        const double slope =
+                            (b[size_t(y * w + x)] - b[size_t(ny * w + nx)]) / (std::hypot(dx, dy) * cell);
                         steepest = std::max(steepest, slope);
                     }
                 flat += steepest <= 0.5 ? 1 : 0;
@@ -163,8 +164,8 @@ TEST_F(FamilyTest, OlsenFlattensAndKeepsCliffs) {
     const std::vector<float> b0 = sim.download(Field::Terrain);
     sim.run(50);
     const std::vector<float> b1 = sim.download(Field::Terrain);
-    std::printf("[ olsen ] share of cells with slope <= 0.5: %.3f -> %.3f; cliff %.3f m -> %.3f m\n",
-                flatShare(b0), flatShare(b1), cliffHeight(b0), cliffHeight(b1));
+    std::printf("[ olsen ] share of cells with slope <= 0.5: %.3f -> %.3f; cliff %.3f m -> %.3f m\n", flatShare(b0),
+                flatShare(b1), cliffHeight(b0), cliffHeight(b1));
     EXPECT_GT(flatShare(b1), flatShare(b0) + 0.2);
     EXPECT_NEAR(cliffHeight(b1), cliffHeight(b0), 0.01 * cliffHeight(b0));
     EXPECT_NEAR(sum(b1), sum(b0), 1e-6 * sum(b0));
@@ -233,8 +234,8 @@ std::vector<GridModelCase> gridModelCases() {
 }
 
 std::string gridModelName(const ::testing::TestParamInfo<GridModelCase>& info) {
-    return std::string(gpu::modelName(info.param.model)) + "_" + std::to_string(info.param.grid.w) +
-           "x" + std::to_string(info.param.grid.h) + "_seed" + std::to_string(info.param.seed);
+    return std::string(gpu::modelName(info.param.model)) + "_" + std::to_string(info.param.grid.w) + "x" +
+           std::to_string(info.param.grid.h) + "_seed" + std::to_string(info.param.seed);
 }
 
 class GridModelPassTest : public GpuTest, public ::testing::WithParamInterface<GridModelCase> {};
@@ -249,8 +250,10 @@ TEST_P(GridModelPassTest, MatchesReference) {
     ref::State next = cur;
     const bool musgrave = c.model == MODEL_MUSGRAVE;
     sim.runPass(musgrave ? Pass::MusgraveTransfer : Pass::SimpleTransfer);
-    if (musgrave) ref::musgraveTransfer(cur, next, p, 0);
-    else ref::simpleTransfer(cur, next, p);
+    if (musgrave)
+        ref::musgraveTransfer(cur, next, p, 0);
+    else
+        ref::simpleTransfer(cur, next, p);
     const double tol = 1e-5;
     EXPECT_LE(relativeError(sim.download(Field::Scratch), flatten(next.scratch)), tol) << "moves";
     if (musgrave) {
@@ -259,8 +262,10 @@ TEST_P(GridModelPassTest, MatchesReference) {
     }
     EXPECT_LE(relativeError(sim.download(Field::Water, true), next.water), tol) << "kept water";
     sim.runPass(musgrave ? Pass::MusgraveApply : Pass::SimpleApply);
-    if (musgrave) ref::musgraveApply(next, p);
-    else ref::simpleApply(next, p);
+    if (musgrave)
+        ref::musgraveApply(next, p);
+    else
+        ref::simpleApply(next, p);
     EXPECT_LE(relativeError(sim.download(Field::Terrain, true), next.terrain), tol);
     EXPECT_LE(relativeError(sim.download(Field::Water, true), next.water), tol);
     // Sediment is exchanged with the float ground exactly (grid_models.glsl): where the GPU's

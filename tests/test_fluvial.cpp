@@ -56,7 +56,8 @@ TEST_F(Fluvial, FillRoutingAndAccumulationEqualTheReferenceOnRandomGrids) {
             std::vector<float> rain(size_t(c.w) * c.h);
             for (float& r : rain) r = u(rng);
             ++seed;
-            expectExact(pittedTerrain(c.w, c.h, uint32_t(seed)), c.w, c.h, outlets, seed % 2 ? rain : std::vector<float>{});
+            expectExact(pittedTerrain(c.w, c.h, uint32_t(seed)), c.w, c.h, outlets,
+                        seed % 2 ? rain : std::vector<float>{});
         }
 }
 
@@ -104,7 +105,7 @@ TEST_F(Fluvial, ConstructedBasinsFillExactlyToTheirSpillHeight) {
         for (int x = 22; x < 38; ++x) at(x, y) = 3.0f + 0.01f * float(y);
     }
     for (int x = 19; x < 22; ++x) at(x, 10) = 7.25f; // the notch between the basins
-    for (int x = 38; x < w; ++x) at(x, 5) = 9.5f;     // the right basin's spillway to the edge
+    for (int x = 38; x < w; ++x) at(x, 5) = 9.5f;    // the right basin's spillway to the edge
     at(w - 1, 5) = 0.0f;
     for (int x = 0; x < w; ++x) at(x, 0) = at(x, h - 1) = 20.0f;
     const gpu::SimParams p = params(w, h);
@@ -277,7 +278,8 @@ TEST_F(Fluvial, SerpentineChannelOfNestedBasinsInFewRounds) {
     EXPECT_EQ(mismatch, 0u);
     const std::vector<uint32_t> rcv = ref::receivers(g, f);
     EXPECT_EQ(sim->fluvial().receivers(), rcv);
-    EXPECT_EQ(sim->fluvial().accumulation(), ref::accumulate(rcv, ref::rainWeights(std::vector<float>(z.size(), 1.0f))));
+    EXPECT_EQ(sim->fluvial().accumulation(),
+              ref::accumulate(rcv, ref::rainWeights(std::vector<float>(z.size(), 1.0f))));
     const gpu::FluvialRoundBounds bounds = gpu::fluvialRoundBounds(w, h);
     const double log_cells = std::log2(double(w) * h);
     const unsigned log_rounds = c.rounds_label + c.rounds_boruvka + c.rounds_hook + c.rounds_tree[TREE_ACCUMULATE];
@@ -334,7 +336,8 @@ TEST_F(Fluvial, RoundsAndBitsDoNotDependOnTheOrderOfTilesOrTheRowsOfJobs) {
             const uint32_t ring_groups = gpu::groupsCovering(
                 int(gpu::groupsCovering(c.w, FLUVIAL_TILE) * gpu::groupsCovering(c.h, FLUVIAL_TILE) * RING_CELLS),
                 WG_SIZE);
-            EXPECT_EQ(fc.job[JOB_RING * 3 + 1], gpu::groupsCovering(int(ring_groups), l.row > 0 ? l.row : JOB_ROW_GROUPS));
+            EXPECT_EQ(fc.job[JOB_RING * 3 + 1],
+                      gpu::groupsCovering(int(ring_groups), l.row > 0 ? l.row : JOB_ROW_GROUPS));
             if (order == 0 && l.row == 0) { // the natural order, rows of JOB_ROW_GROUPS: the reference
                 first = fc;
                 first_step = step;
@@ -342,9 +345,10 @@ TEST_F(Fluvial, RoundsAndBitsDoNotDependOnTheOrderOfTilesOrTheRowsOfJobs) {
                 rcv = sim->fluvial().receivers();
                 acc = sim->fluvial().accumulation();
                 terrain = sim->download(Field::Terrain);
-                std::printf("%dx%d: rounds %u labels, %u basin graph + %u hook jumps, %u flats over %u tiles, %u jumps\n",
-                            c.w, c.h, fc.rounds_label, fc.rounds_boruvka, fc.rounds_hook, fc.rounds_flats,
-                            fc.tiles_flats, step.rounds_tree[0] + step.rounds_tree[1] + step.rounds_tree[2]);
+                std::printf(
+                    "%dx%d: rounds %u labels, %u basin graph + %u hook jumps, %u flats over %u tiles, %u jumps\n", c.w,
+                    c.h, fc.rounds_label, fc.rounds_boruvka, fc.rounds_hook, fc.rounds_flats, fc.tiles_flats,
+                    step.rounds_tree[0] + step.rounds_tree[1] + step.rounds_tree[2]);
                 continue;
             }
             EXPECT_EQ(fc.rounds_label, first.rounds_label);

@@ -25,7 +25,8 @@ TEST_F(Fluvial, BuffersBindWithinTheDevicesRange) {
     const uint64_t range = ctx().properties.limits.maxStorageBufferRange;
     // The largest square grid this device's memory holds binds too.
     int side = 64;
-    while (gpu::simulationBytes(side + 64, side + 64) + gpu::fluvialBytes(side + 64, side + 64) <= ctx().device_local_bytes)
+    while (gpu::simulationBytes(side + 64, side + 64) + gpu::fluvialBytes(side + 64, side + 64) <=
+           ctx().device_local_bytes)
         side += 64;
     EXPECT_LE(gpu::fluvialLargestBuffer(side, side), range) << side << "x" << side;
 }
@@ -78,7 +79,8 @@ TEST_F(Fluvial, BuffersAreAllocatedOnlyWhenTheModelIsUsed) {
     narrow.properties.limits.maxStorageBufferRange = uint32_t(gpu::fluvialLargestBuffer(w, h) - 4);
     refused(narrow, "binds at most");
     gpu::Context small = ctx();
-    small.device_local_bytes = gpu::simulationBytes(w, h, gpu::resolvePartialsPerGroup(ctx())) + gpu::fluvialBytes(w, h) / 2;
+    small.device_local_bytes =
+        gpu::simulationBytes(w, h, gpu::resolvePartialsPerGroup(ctx())) + gpu::fluvialBytes(w, h) / 2;
     refused(small, "MiB of GPU memory");
 }
 
@@ -95,8 +97,8 @@ TEST_F(Fluvial, IterationMatchesTheReference) {
                           {45, 39, 0.7f, 0.5f, 0.0f, 4}};
     uint32_t seed = 100;
     for (const Case& c : cases) {
-        SCOPED_TRACE(::testing::Message() << c.w << "x" << c.h << " n " << c.n << " D " << c.diffusion_m2_per_yr
-                                          << " G " << c.deposition);
+        SCOPED_TRACE(::testing::Message()
+                     << c.w << "x" << c.h << " n " << c.n << " D " << c.diffusion_m2_per_yr << " G " << c.deposition);
         std::mt19937 rng(++seed);
         std::uniform_real_distribution<float> u(0.0f, 1.0f);
         const std::vector<float> z = pittedTerrain(c.w, c.h, seed);

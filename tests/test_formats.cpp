@@ -145,8 +145,7 @@ TEST(FormatsRoundTrip, UppercaseExtensions) {
     const Heightmap m = makeMap(9, 7, 0.0f, 10.0f);
     for (const std::string ext : {".EXR", ".TIF", ".Tiff", ".ASC", ".R32"}) {
         saveHeightmap(dir / ("u" + ext), m, 1.0);
-        const Heightmap back =
-            loadHeightmap(dir / ("u" + ext), ext == ".R32" ? sized(9, 7) : LoadOptions{});
+        const Heightmap back = loadHeightmap(dir / ("u" + ext), ext == ".R32" ? sized(9, 7) : LoadOptions{});
         expectBitExact(m, back, ext);
     }
     saveHeightmap(dir / "u.R16", m, 1.0);
@@ -162,13 +161,11 @@ TEST(FormatsRoundTrip, OverwriteReplacesWholeFileAndLeavesNoTemp) {
     for (const std::string ext : {".exr", ".tif", ".asc", ".r16"}) {
         saveHeightmap(dir / ("o" + ext), makeMap(64, 64, 0, 100), 1.0);
         saveHeightmap(dir / ("o" + ext), makeMap(3, 2, 5, 6), 1.0);
-        const Heightmap back =
-            loadHeightmap(dir / ("o" + ext), ext == ".r16" ? sized(3, 2) : LoadOptions{});
+        const Heightmap back = loadHeightmap(dir / ("o" + ext), ext == ".r16" ? sized(3, 2) : LoadOptions{});
         EXPECT_EQ(back.width, 3);
         EXPECT_EQ(back.height, 2);
     }
-    for (const std::string& name : listDir(dir))
-        EXPECT_EQ(name.find(".tmp-"), std::string::npos) << name;
+    for (const std::string& name : listDir(dir)) EXPECT_EQ(name.find(".tmp-"), std::string::npos) << name;
 }
 
 // [SECTION] real DEMs from shared/data through every format -----------------------------------

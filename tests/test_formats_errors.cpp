@@ -49,13 +49,15 @@ std::vector<unsigned char> tiffHeaderOnly(uint32_t w, uint32_t h) {
         b.push_back(static_cast<unsigned char>((v >> 8) & 0xff));
     };
     auto put32 = [&](uint32_t v) {
-        for (int k = 0; k < 4; ++k)
-            b.push_back(static_cast<unsigned char>((v >> (8 * k)) & 0xff));
+        for (int k = 0; k < 4; ++k) b.push_back(static_cast<unsigned char>((v >> (8 * k)) & 0xff));
     };
-    struct Entry { uint16_t tag, type; uint32_t value; };
+    struct Entry {
+        uint16_t tag, type;
+        uint32_t value;
+    };
     const Entry entries[] = {
-        {256, 4, w}, {257, 4, h}, {258, 3, 32}, {259, 3, 1}, {262, 3, 1},
-        {273, 4, 200}, {277, 3, 1}, {278, 4, h}, {279, 4, 4}, {339, 3, 3},
+        {256, 4, w},   {257, 4, h}, {258, 3, 32}, {259, 3, 1}, {262, 3, 1},
+        {273, 4, 200}, {277, 3, 1}, {278, 4, h},  {279, 4, 4}, {339, 3, 3},
     };
     put16(static_cast<uint32_t>(std::size(entries)));
     for (const Entry& e : entries) {
@@ -87,7 +89,8 @@ TEST(FormatsHostile, TruncatedFilesInEveryFormat) {
         const std::vector<unsigned char> bytes = readBytes(full);
         for (std::size_t keep : {bytes.size() / 2, bytes.size() - 1, std::size_t(20), std::size_t(3), std::size_t(0)}) {
             const fs::path cut = dir / ("cut" + std::to_string(keep) + ext);
-            writeBytes(cut, std::vector<unsigned char>(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(keep)));
+            writeBytes(cut,
+                       std::vector<unsigned char>(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(keep)));
             if (writesSidecar(cut)) fs::copy_file(full.string() + ".json", cut.string() + ".json");
             // Raw files are checked against --size; everything else against itself.
             const LoadOptions o = isRaw(ext) ? sized(64, 40) : LoadOptions{};
@@ -132,8 +135,7 @@ TEST(FormatsHostile, GarbageInEveryFormat) {
 TEST(FormatsHostile, MissingFileAndDirectory) {
     const fs::path dir = scratchDir();
     for (const std::string ext : {".exr", ".tif", ".asc", ".r16"}) {
-        expectInputError([&] { loadHeightmap(dir / ("none" + ext), sized(2, 2)); },
-                         {"none" + ext, "No such file"});
+        expectInputError([&] { loadHeightmap(dir / ("none" + ext), sized(2, 2)); }, {"none" + ext, "No such file"});
         fs::create_directories(dir / ("d" + ext));
         expectInputError([&] { loadHeightmap(dir / ("d" + ext), sized(2, 2)); }, {"d" + ext});
     }
@@ -157,8 +159,7 @@ TEST(FormatsHostile, ZeroSizeAndThinImages) {
 TEST(FormatsHostile, RawSizeMismatch) {
     const fs::path dir = scratchDir();
     saveHeightmap(dir / "r.r16", makeMap(10, 10, 0, 1), 1.0);
-    expectInputError([&] { loadHeightmap(dir / "r.r16", sized(10, 11)); },
-                     {"r.r16", "200 bytes", "10x11", "220"});
+    expectInputError([&] { loadHeightmap(dir / "r.r16", sized(10, 11)); }, {"r.r16", "200 bytes", "10x11", "220"});
     saveHeightmap(dir / "r.r32", makeMap(10, 10, 0, 1), 1.0);
     expectInputError([&] { loadHeightmap(dir / "r.r32", sized(9, 10)); }, {"r.r32", "400 bytes", "360"});
     expectInputError([&] { loadHeightmap(dir / "r.r32", LoadOptions{}); }, {"r.r32", "--size"});

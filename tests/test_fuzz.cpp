@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "report.h"
 #include "fuzz_cases.h"
 #include "gpu_fixture.h"
+#include "report.h"
 #include "setup.h"
 
 namespace alluvium::test {
@@ -31,7 +31,8 @@ TEST_P(FuzzTest, RandomParameterSetsStayFiniteAndConserve) {
     std::mt19937_64 rng(kFuzzSeed + uint64_t(model));
     int passed = 0;
     for (int k = 0; k < kSetsPerModel; ++k) {
-        const fuzz::Case c = fuzz::drawCase(rng, model, 0, 0, model == MODEL_FLUVIAL ? kFluvialIterations : kSteps, true);
+        const fuzz::Case c =
+            fuzz::drawCase(rng, model, 0, 0, model == MODEL_FLUVIAL ? kFluvialIterations : kSteps, true);
         const std::string reproduce = fuzz::commandLine(c, "alluvium", "out.f32", "report.json");
         if (std::getenv("ALLUVIUM_FUZZ_VERBOSE")) std::printf("%s\n", reproduce.c_str()), std::fflush(stdout);
         TerrainOptions terrain;
@@ -63,7 +64,9 @@ TEST_P(FuzzTest, RandomParameterSetsStayFiniteAndConserve) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, FuzzTest, ::testing::Range(0, MODEL_COUNT),
-                         [](const ::testing::TestParamInfo<int>& model) { return std::string(gpu::modelName(model.param)); });
+                         [](const ::testing::TestParamInfo<int>& model) {
+                             return std::string(gpu::modelName(model.param));
+                         });
 
 } // namespace
 } // namespace alluvium::test

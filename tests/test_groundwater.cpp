@@ -15,7 +15,6 @@ constexpr double kTolerance = 1e-5;
 using gpu::Field;
 using gpu::Pass;
 
-
 // Random groundwater over random ground: bases 0.5 .. 6 m below it, from dry to over-full (so
 // seepage, infiltration limits and the outflow limiter all happen), and a sea at 6.5 m over
 // ground of 5 .. 8 m whose spill surface is exact.
@@ -28,8 +27,7 @@ void addGroundwater(ref::State& s, const gpu::SimParams& p, uint32_t seed) {
         s.groundwater[i] = float(capacity * 1.1 * u(rng));
     }
     const std::vector<double> spill = ref::seaSpill(s.terrain, s.w, s.h, p);
-    for (size_t i = 0; i < spill.size(); ++i)
-        s.sea_spill[i] = float(spill[i]);
+    for (size_t i = 0; i < spill.size(); ++i) s.sea_spill[i] = float(spill[i]);
 }
 
 gpu::SimParams groundwaterParams(int w, int h, uint32_t seed) {
@@ -47,7 +45,7 @@ gpu::SimParams groundwaterParams(int w, int h, uint32_t seed) {
 }
 
 class GroundwaterPassTest : public GpuTest, public ::testing::WithParamInterface<PassCase> {
-  protected:
+protected:
     void SetUp() override {
         GpuTest::SetUp();
         const PassCase& c = GetParam();
@@ -92,8 +90,7 @@ TEST_P(GroundwaterPassTest, WaterExchange) {
     EXPECT_LE(relativeError(sim->download(Field::Seepage), want.seepage), kTolerance);
     EXPECT_LE(relativeError(sim->download(Field::WaterTable), want.water_table), kTolerance);
     for (int slot : {SLOT_INFILTRATED, SLOT_SEEPED, SLOT_SEA_IN, SLOT_SEA_OUT}) {
-        EXPECT_LE(relativeError(sim->totals().acc[slot], sums[size_t(slot)]), kTolerance)
-            << "slot " << slot;
+        EXPECT_LE(relativeError(sim->totals().acc[slot], sums[size_t(slot)]), kTolerance) << "slot " << slot;
     }
     EXPECT_GT(sums[SLOT_INFILTRATED], 0.0);
     EXPECT_GT(sums[SLOT_SEEPED], 0.0);
@@ -120,8 +117,7 @@ TEST_P(GroundwaterPassTest, GroundwaterFlow) {
         const std::vector<float> got = sim->download(Field::Groundwater);
         EXPECT_LE(relativeError(got, want.groundwater), kTolerance);
         double moved = 0.0;
-        for (size_t i = 0; i < got.size(); ++i)
-            moved += std::abs(want.groundwater[i] - state.groundwater[i]);
+        for (size_t i = 0; i < got.size(); ++i) moved += std::abs(want.groundwater[i] - state.groundwater[i]);
         if (got.size() > 1) {
             EXPECT_GT(moved, 1e-3);
         }
@@ -135,11 +131,9 @@ TEST_P(GroundwaterPassTest, SeaSpillEqualsPriorityFlood) {
     sim->setParams(params);
     const int rounds = sim->updateSeaSpill();
     const std::vector<float> got = sim->download(Field::SeaSpill);
-    const std::vector<double> want =
-        ref::seaSpill(toDouble(toFloat(state.terrain)), state.w, state.h, params);
+    const std::vector<double> want = ref::seaSpill(toDouble(toFloat(state.terrain)), state.w, state.h, params);
     int differ = 0;
-    for (size_t i = 0; i < got.size(); ++i)
-        differ += double(got[i]) == want[i] ? 0 : 1;
+    for (size_t i = 0; i < got.size(); ++i) differ += double(got[i]) == want[i] ? 0 : 1;
     EXPECT_EQ(differ, 0) << "rounds " << rounds;
     EXPECT_GT(rounds, 0);
     EXPECT_GE(sim->seaControl().commits, 1u);
@@ -158,29 +152,25 @@ TEST_P(GroundwaterPassTest, WaterTableHalfRound) {
     sim->setParams(params);
     ref::State s = state;
     const std::vector<double> spill = ref::seaSpill(s.terrain, s.w, s.h, params);
-    for (size_t i = 0; i < spill.size(); ++i)
-        s.sea_spill[i] = float(spill[i]);
+    for (size_t i = 0; i < spill.size(); ++i) s.sea_spill[i] = float(spill[i]);
     sim->upload(Field::SeaSpill, toFloat(s.sea_spill));
     std::mt19937 rng(GetParam().seed);
     std::uniform_real_distribution<double> u(0.0, 1.0);
     std::vector<double> table(s.terrain.size());
-    for (size_t i = 0; i < table.size(); ++i)
-        table[i] = float(s.terrain[i] + 1.5 * u(rng) - 1.0);
+    for (size_t i = 0; i < table.size(); ++i) table[i] = float(s.terrain[i] + 1.5 * u(rng) - 1.0);
     sim->upload(Field::RelaxA, toFloat(table));
     sim->runPass(Pass::WaterTable); // mode 0: colour 0, read relax_a, write relax_b
     const std::vector<double> want = ref::waterTableHalfRound(s, table, params, 0);
     EXPECT_LE(relativeError(sim->download(Field::RelaxB), want), kTolerance);
     int updated = 0;
-    for (size_t i = 0; i < want.size(); ++i)
-        updated += want[i] != table[i] ? 1 : 0;
+    for (size_t i = 0; i < want.size(); ++i) updated += want[i] != table[i] ? 1 : 0;
     if ((state.w > 2 && state.h > 2) || params.enable_sea) {
         EXPECT_GT(updated,
                   0); // a 1-wide grid's cells all lie on an outlet edge: fixed at their ground
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(RandomFields, GroundwaterPassTest, ::testing::ValuesIn(passCases()),
-                         passCaseName);
+INSTANTIATE_TEST_SUITE_P(RandomFields, GroundwaterPassTest, ::testing::ValuesIn(passCases()), passCaseName);
 
 class GroundwaterTest : public GpuTest {};
 
@@ -204,8 +194,7 @@ TEST_F(GroundwaterTest, HundredStepsMatchReference) {
     params[Param::enable_erosion] = 0;
     params[Param::enable_thermal] = 0;
     double lo = 1e30, hi = -1e30;
-    for (double b : s.terrain)
-        lo = std::min(lo, b), hi = std::max(hi, b);
+    for (double b : s.terrain) lo = std::min(lo, b), hi = std::max(hi, b);
     params[Param::sea_level] = lo + 0.2 * (hi - lo);
     const gpu::SimParams p = toSimParams(params, s.w, s.h);
     ASSERT_GE(p.groundwater_substeps, 2);
@@ -215,21 +204,18 @@ TEST_F(GroundwaterTest, HundredStepsMatchReference) {
         s.groundwater[i] = float(0.3 * 4.0);
     }
     const std::vector<double> spill = ref::seaSpill(s.terrain, s.w, s.h, p);
-    for (size_t i = 0; i < spill.size(); ++i)
-        s.sea_spill[i] = spill[i];
+    for (size_t i = 0; i < spill.size(); ++i) s.sea_spill[i] = spill[i];
     auto sim = std::make_unique<gpu::Simulation>(ctx(), s.w, s.h);
     loadState(*sim, s, p);
     sim->upload(Field::AquiferBase, toFloat(s.aquifer_base));
     sim->upload(Field::Groundwater, toFloat(s.groundwater));
     ref::Sums sums{};
     const int kSteps = 100;
-    for (int i = 0; i < kSteps; ++i)
-        ref::step(s, p, {}, sums);
+    for (int i = 0; i < kSteps; ++i) ref::step(s, p, {}, sums);
     { // whole steps of dt, as the reference's (run() would choose CFL sub-steps over the deep sea)
         VkCommandBuffer cmd = gpu::beginOneShot(ctx());
         sim->recordUpdates(cmd);
-        for (int i = 0; i < kSteps; ++i)
-            sim->recordStep(cmd);
+        for (int i = 0; i < kSteps; ++i) sim->recordStep(cmd);
         gpu::endOneShot(ctx(), cmd);
     }
     const double err_d = relativeError(sim->download(Field::Water), s.water);
@@ -238,9 +224,8 @@ TEST_F(GroundwaterTest, HundredStepsMatchReference) {
     std::printf("[ groundwater + sea steps vs reference ] water %.3g, groundwater %.3g; "
                 "infiltrated %.4g/%.4g "
                 "seeped %.4g/%.4g from sea %.4g/%.4g into sea %.4g/%.4g m^3\n",
-                err_d, err_g, t.acc[SLOT_INFILTRATED], sums[SLOT_INFILTRATED], t.acc[SLOT_SEEPED],
-                sums[SLOT_SEEPED], t.acc[SLOT_SEA_IN], sums[SLOT_SEA_IN], t.acc[SLOT_SEA_OUT],
-                sums[SLOT_SEA_OUT]);
+                err_d, err_g, t.acc[SLOT_INFILTRATED], sums[SLOT_INFILTRATED], t.acc[SLOT_SEEPED], sums[SLOT_SEEPED],
+                t.acc[SLOT_SEA_IN], sums[SLOT_SEA_IN], t.acc[SLOT_SEA_OUT], sums[SLOT_SEA_OUT]);
     EXPECT_LE(err_d, 1e-4);
     EXPECT_LE(err_g, 1e-4);
     for (int slot : {SLOT_INFILTRATED, SLOT_SEEPED, SLOT_SEA_IN, SLOT_SEA_OUT}) {
@@ -282,24 +267,20 @@ std::vector<double> stripHeads(gpu::Simulation& sim, const Strip& st) {
     for (size_t i = 0; i < g.size(); ++i) {
         const double capacity = st.porosity * b[i];
         const bool ocean = i == 0 || i + 1 == g.size();
-        head[i] = !ocean && g[i] < capacity ? g[i] / st.porosity
-                                            : b[i] + (ocean ? d[i] : 0.0) + (g[i] - capacity);
+        head[i] = !ocean && g[i] < capacity ? g[i] / st.porosity : b[i] + (ocean ? d[i] : 0.0) + (g[i] - capacity);
     }
     return head;
 }
 
-std::unique_ptr<gpu::Simulation> stripSim(const gpu::Context& ctx, const Strip& st,
-                                          const std::vector<float>& ground,
+std::unique_ptr<gpu::Simulation> stripSim(const gpu::Context& ctx, const Strip& st, const std::vector<float>& ground,
                                           const gpu::SimParams& p) {
     auto sim = std::make_unique<gpu::Simulation>(ctx, st.n, 1);
     ref::State s(st.n, 1);
-    for (int i = 0; i < st.n; ++i)
-        s.terrain[size_t(i)] = ground[size_t(i)];
+    for (int i = 0; i < st.n; ++i) s.terrain[size_t(i)] = ground[size_t(i)];
     loadState(*sim, s, p);
     sim->upload(Field::AquiferBase, std::vector<float>(size_t(st.n), 0.0f));
     std::vector<float> g(size_t(st.n));
-    for (int i = 0; i < st.n; ++i)
-        g[size_t(i)] = float(st.porosity * std::min<double>(st.sea, ground[size_t(i)]));
+    for (int i = 0; i < st.n; ++i) g[size_t(i)] = float(st.porosity * std::min<double>(st.sea, ground[size_t(i)]));
     sim->upload(Field::Groundwater, g);
     return sim;
 }
@@ -325,9 +306,8 @@ TEST_F(GroundwaterTest, DupuitMoundUnderRecharge) {
         worst = std::max(worst, std::abs(head[size_t(i)] - want) / want);
         top = std::max(top, head[size_t(i)]);
     }
-    std::printf(
-        "[ Dupuit mound ] highest head %.4f m (analytic %.4f), largest relative error %.3g\n", top,
-        std::sqrt(st.sea * st.sea + recharge * length * length / (4.0 * st.k)), worst);
+    std::printf("[ Dupuit mound ] highest head %.4f m (analytic %.4f), largest relative error %.3g\n", top,
+                std::sqrt(st.sea * st.sea + recharge * length * length / (4.0 * st.k)), worst);
     EXPECT_LE(worst, 0.01);
     EXPECT_GT(top, st.sea + 2.0); // a real mound
 }
@@ -358,16 +338,15 @@ TEST_F(GroundwaterTest, DupuitBetweenTwoHeads) {
     sim->upload(Field::Groundwater, g);
     sim->setSprings({{float(st.n) - 0.5f, 1.5f, 0.6f, 1.0f}});
     sim->run(6000);
-    const std::vector<float> gw = sim->download(Field::Groundwater),
-                             b = sim->download(Field::Terrain), d = sim->download(Field::Water);
+    const std::vector<float> gw = sim->download(Field::Groundwater), b = sim->download(Field::Terrain),
+                             d = sim->download(Field::Water);
     std::vector<double> head(size_t(st.n));
     for (int x = 0; x < st.n; ++x) {
         const size_t i = s.index(x, 1);
         const double capacity = st.porosity * b[i];
         const bool ocean = x == 0;
-        head[size_t(x)] = !ocean && gw[i] < capacity
-                              ? gw[i] / st.porosity
-                              : b[i] + (ocean ? d[i] : 0.0) + (gw[i] - capacity);
+        head[size_t(x)] =
+            !ocean && gw[i] < capacity ? gw[i] / st.porosity : b[i] + (ocean ? d[i] : 0.0) + (gw[i] - capacity);
     }
     const double h0 = head.front(), h1 = head.back();
     double worst = 0.0;
@@ -376,8 +355,7 @@ TEST_F(GroundwaterTest, DupuitBetweenTwoHeads) {
         const double want = std::sqrt(h0 * h0 + f * (h1 * h1 - h0 * h0));
         worst = std::max(worst, std::abs(head[size_t(i)] - want) / want);
     }
-    std::printf("[ Dupuit between heads ] H0 %.4f m, HL %.4f m, largest relative error of H %.3g\n",
-                h0, h1, worst);
+    std::printf("[ Dupuit between heads ] H0 %.4f m, HL %.4f m, largest relative error of H %.3g\n", h0, h1, worst);
     EXPECT_NEAR(h0, st.sea,
                 0.05); // with the groundwater the step brought in (the next step lets it out)
     EXPECT_GT(h1, 11.5);
@@ -402,8 +380,7 @@ TEST_F(GroundwaterTest, BudgetClosesWithInfiltrationAndSeepage) {
         params[Param::initial_table_depth] = 1.0;
         if (sea) {
             double lo = 1e30, hi = -1e30;
-            for (double b : s.terrain)
-                lo = std::min(lo, b), hi = std::max(hi, b);
+            for (double b : s.terrain) lo = std::min(lo, b), hi = std::max(hi, b);
             params[Param::enable_sea] = 1;
             params[Param::sea_level] = lo + 0.15 * (hi - lo);
             params[Param::tide_amplitude] = 0.5;
@@ -417,26 +394,22 @@ TEST_F(GroundwaterTest, BudgetClosesWithInfiltrationAndSeepage) {
         sim->upload(Field::AquiferBase, base);
         sim->upload(Field::Groundwater, groundwater);
         const double area = 16.0;
-        const double before =
-            (sum(sim->download(Field::Water)) + sum(sim->download(Field::Groundwater))) * area;
+        const double before = (sum(sim->download(Field::Water)) + sum(sim->download(Field::Groundwater))) * area;
         sim->run(2500);
         p.rain_rate = 0.0f;
         sim->setParams(p);
         sim->run(2500);
-        const double stored =
-            (sum(sim->download(Field::Water)) + sum(sim->download(Field::Groundwater))) * area;
+        const double stored = (sum(sim->download(Field::Water)) + sum(sim->download(Field::Groundwater))) * area;
         const gpu::Totals t = sim->totals();
         const double in = t.acc[SLOT_RAIN] + t.acc[SLOT_SEA_IN];
-        const double expected =
-            before + in - t.acc[SLOT_EVAPORATED] - t.acc[SLOT_DRAINED_WATER] - t.acc[SLOT_SEA_OUT];
+        const double expected = before + in - t.acc[SLOT_EVAPORATED] - t.acc[SLOT_DRAINED_WATER] - t.acc[SLOT_SEA_OUT];
         const double err = std::abs(stored - expected) / (before + in);
         std::printf("[ groundwater budget%s ] rained %.6g infiltrated %.6g seeped %.6g evaporated "
                     "%.6g from sea %.6g "
                     "into sea %.6g stored %.6g (ground %.6g): error %.3g\n",
-                    sea ? ", sea" : "", t.acc[SLOT_RAIN], t.acc[SLOT_INFILTRATED],
-                    t.acc[SLOT_SEEPED], t.acc[SLOT_EVAPORATED], t.acc[SLOT_SEA_IN],
-                    t.acc[SLOT_SEA_OUT], stored, sum(sim->download(Field::Groundwater)) * area,
-                    err);
+                    sea ? ", sea" : "", t.acc[SLOT_RAIN], t.acc[SLOT_INFILTRATED], t.acc[SLOT_SEEPED],
+                    t.acc[SLOT_EVAPORATED], t.acc[SLOT_SEA_IN], t.acc[SLOT_SEA_OUT], stored,
+                    sum(sim->download(Field::Groundwater)) * area, err);
         EXPECT_LE(err, 1e-5);
         EXPECT_GT(t.acc[SLOT_INFILTRATED], 0.0);
         EXPECT_GT(t.acc[SLOT_SEEPED], 0.0);

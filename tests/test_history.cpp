@@ -68,7 +68,8 @@ void expectBitEqual(const State& a, const State& b, const std::string& what) {
     for (const auto& [f, values] : a.fields) {
         const std::vector<float>& other = b.fields.at(f);
         ASSERT_EQ(values.size(), other.size());
-        EXPECT_EQ(std::memcmp(values.data(), other.data(), values.size() * 4), 0) << what << ": field " << gpu::fieldName(f);
+        EXPECT_EQ(std::memcmp(values.data(), other.data(), values.size() * 4), 0)
+            << what << ": field " << gpu::fieldName(f);
     }
     EXPECT_EQ(std::memcmp(&a.totals, &b.totals, sizeof a.totals), 0) << what << ": totals";
     EXPECT_EQ(a.step, b.step) << what;
@@ -81,8 +82,7 @@ void expectBitEqual(const State& a, const State& b, const std::string& what) {
 }
 
 // Records `work` into one command buffer, submits it and waits; then tells the store.
-template <typename F>
-void submit(const gpu::Context& ctx, gpu::SnapshotStore& store, uint64_t& submission, F&& work) {
+template <typename F> void submit(const gpu::Context& ctx, gpu::SnapshotStore& store, uint64_t& submission, F&& work) {
     VkCommandBuffer cmd = gpu::beginOneShot(ctx);
     work(cmd, ++submission);
     gpu::endOneShot(ctx, cmd);
@@ -133,77 +133,82 @@ class HistoryTest : public GpuTest {};
 TEST_F(HistoryTest, RestoreIsBitExactForEveryModelAfterRunningOn) {
     const int w = 71, h = 61; // not multiples of a tile; the split limit stays above the springs buffer (64 KiB)
     for (gpu::SnapshotMode mode : {gpu::SnapshotMode::Compare, gpu::SnapshotMode::Copy})
-    for (int model = 0; model < MODEL_COUNT; ++model)
-        for (bool split : {false, true}) {
-            if (split && model != MODEL_PIPE && model != MODEL_FLUVIAL && model != MODEL_PARTICLES) continue;
-            SCOPED_TRACE(std::string(gpu::modelName(model)) + (split ? ", split outflow, " : ", ") + gpu::snapshotModeName(mode));
-            gpu::Context low = ctx(); // shares the device; only the limit differs
-            if (split) low.max_allocation_bytes = uint64_t(w) * h * 16u;
-            auto sim = makeSim(low, model, w, h);
-            ASSERT_EQ(sim->splitWide(), split);
-            gpu::Brush brush(ctx(), *sim);
-            const std::vector<const gpu::Buffer*> extra = {&brush.totalsBuffer()};
-            gpu::SnapshotStore store(ctx(), *sim, extra, gpu::SnapshotStore::minimumBudget(*sim, extra) * 2, mode);
-            ASSERT_EQ(store.mode(), mode);
-            const int steps = model == MODEL_FLUVIAL ? 2 : 12;
-            uint64_t submission = 0;
-            std::vector<int> dropped;
+        for (int model = 0; model < MODEL_COUNT; ++model)
+            for (bool split : {false, true}) {
+                if (split && model != MODEL_PIPE && model != MODEL_FLUVIAL && model != MODEL_PARTICLES) continue;
+                SCOPED_TRACE(std::string(gpu::modelName(model)) + (split ? ", split outflow, " : ", ") +
+                             gpu::snapshotModeName(mode));
+                gpu::Context low = ctx(); // shares the device; only the limit differs
+                if (split) low.max_allocation_bytes = uint64_t(w) * h * 16u;
+                auto sim = makeSim(low, model, w, h);
+                ASSERT_EQ(sim->splitWide(), split);
+                gpu::Brush brush(ctx(), *sim);
+                const std::vector<const gpu::Buffer*> extra = {&brush.totalsBuffer()};
+                gpu::SnapshotStore store(ctx(), *sim, extra, gpu::SnapshotStore::minimumBudget(*sim, extra) * 2, mode);
+                ASSERT_EQ(store.mode(), mode);
+                const int steps = model == MODEL_FLUVIAL ? 2 : 12;
+                uint64_t submission = 0;
+                std::vector<int> dropped;
 
-            sim->run(steps);
-            // The hand holds ground when the first snapshot is taken: its tallies are state.
-            gpu::BrushParams pick{};
-            pick.tool = BRUSH_TOOL_PICK_UP;
-            pick.x = 20, pick.y = 15, pick.radius = 6, pick.falloff = 1, pick.cell_area = 16, pick.amount = 0.5f;
-            brush.apply(pick);
-            const State first = capture(*sim);
-            EXPECT_EQ(gpu::stateDigest(*sim), first.digest);
-            const gpu::BrushTotals first_brush = brush.totals();
-            int a = -1, b = -1;
-            submit(ctx(), store, submission, [&](VkCommandBuffer cmd, uint64_t n) { a = store.recordStore(cmd, -1, n, dropped); });
-            ASSERT_GE(a, 0);
-            EXPECT_EQ(store.newBytes(a), int64_t(store.blocksPerSnapshot()) * 1024) << "the first shares nothing";
+                sim->run(steps);
+                // The hand holds ground when the first snapshot is taken: its tallies are state.
+                gpu::BrushParams pick{};
+                pick.tool = BRUSH_TOOL_PICK_UP;
+                pick.x = 20, pick.y = 15, pick.radius = 6, pick.falloff = 1, pick.cell_area = 16, pick.amount = 0.5f;
+                brush.apply(pick);
+                const State first = capture(*sim);
+                EXPECT_EQ(gpu::stateDigest(*sim), first.digest);
+                const gpu::BrushTotals first_brush = brush.totals();
+                int a = -1, b = -1;
+                submit(ctx(), store, submission,
+                       [&](VkCommandBuffer cmd, uint64_t n) { a = store.recordStore(cmd, -1, n, dropped); });
+                ASSERT_GE(a, 0);
+                EXPECT_EQ(store.newBytes(a), int64_t(store.blocksPerSnapshot()) * 1024) << "the first shares nothing";
 
-            sim->run(steps);
-            sim->setSprings({{30.5f, 20.0f, 2.0f, 0.25f}});
-            const State second = capture(*sim);
-            submit(ctx(), store, submission, [&](VkCommandBuffer cmd, uint64_t n) { b = store.recordStore(cmd, a, n, dropped); });
-            ASSERT_GE(b, 0);
-            // The hardness, the rain mask and the uplift map did not change: their tiles are shared
-            // (when compared; copied, every block is new).
-            EXPECT_GT(store.newBytes(b), 0);
-            if (mode == gpu::SnapshotMode::Compare) {
-                EXPECT_LT(store.newBytes(b), store.newBytes(a));
-            } else {
-                EXPECT_EQ(store.newBytes(b), store.newBytes(a));
+                sim->run(steps);
+                sim->setSprings({{30.5f, 20.0f, 2.0f, 0.25f}});
+                const State second = capture(*sim);
+                submit(ctx(), store, submission,
+                       [&](VkCommandBuffer cmd, uint64_t n) { b = store.recordStore(cmd, a, n, dropped); });
+                ASSERT_GE(b, 0);
+                // The hardness, the rain mask and the uplift map did not change: their tiles are shared
+                // (when compared; copied, every block is new).
+                EXPECT_GT(store.newBytes(b), 0);
+                if (mode == gpu::SnapshotMode::Compare) {
+                    EXPECT_LT(store.newBytes(b), store.newBytes(a));
+                } else {
+                    EXPECT_EQ(store.newBytes(b), store.newBytes(a));
+                }
+
+                sim->run(steps);
+                brush.apply(pick);
+                const State third = capture(*sim);
+                EXPECT_NE(third.digest, second.digest);
+                if (model == MODEL_PIPE) { // the groundwater and the tide moved
+                    EXPECT_NE(third.fields.at(Field::Groundwater), second.fields.at(Field::Groundwater));
+                    EXPECT_NE(third.sim_time, second.sim_time);
+                }
+                const std::vector<uint64_t> digests = store.digests({a, b});
+                EXPECT_EQ(digests[0], first.digest) << "the digest from the pool";
+                EXPECT_EQ(digests[1], second.digest);
+
+                submit(ctx(), store, submission,
+                       [&](VkCommandBuffer cmd, uint64_t n) { store.recordRestore(cmd, a, n); });
+                expectBitEqual(first, capture(*sim), "the first restored");
+                EXPECT_EQ(brush.totals().hand_picked, first_brush.hand_picked);
+                // What follows a restore is what followed the snapshot.
+                sim->run(steps);
+                sim->setSprings({{30.5f, 20.0f, 2.0f, 0.25f}});
+                expectBitEqual(second, capture(*sim), "the steps after the first, run again");
+
+                submit(ctx(), store, submission,
+                       [&](VkCommandBuffer cmd, uint64_t n) { store.recordRestore(cmd, b, n); });
+                expectBitEqual(second, capture(*sim), "the second restored");
+                sim->run(steps);
+                brush.apply(pick);
+                expectBitEqual(third, capture(*sim), "the steps after the second, run again");
+                EXPECT_TRUE(dropped.empty());
             }
-
-            sim->run(steps);
-            brush.apply(pick);
-            const State third = capture(*sim);
-            EXPECT_NE(third.digest, second.digest);
-            if (model == MODEL_PIPE) { // the groundwater and the tide moved
-                EXPECT_NE(third.fields.at(Field::Groundwater), second.fields.at(Field::Groundwater));
-                EXPECT_NE(third.sim_time, second.sim_time);
-            }
-            const std::vector<uint64_t> digests = store.digests({a, b});
-            EXPECT_EQ(digests[0], first.digest) << "the digest from the pool";
-            EXPECT_EQ(digests[1], second.digest);
-
-            submit(ctx(), store, submission, [&](VkCommandBuffer cmd, uint64_t n) { store.recordRestore(cmd, a, n); });
-            expectBitEqual(first, capture(*sim), "the first restored");
-            EXPECT_EQ(brush.totals().hand_picked, first_brush.hand_picked);
-            // What follows a restore is what followed the snapshot.
-            sim->run(steps);
-            sim->setSprings({{30.5f, 20.0f, 2.0f, 0.25f}});
-            expectBitEqual(second, capture(*sim), "the steps after the first, run again");
-
-            submit(ctx(), store, submission, [&](VkCommandBuffer cmd, uint64_t n) { store.recordRestore(cmd, b, n); });
-            expectBitEqual(second, capture(*sim), "the second restored");
-            sim->run(steps);
-            brush.apply(pick);
-            expectBitEqual(third, capture(*sim), "the steps after the second, run again");
-            EXPECT_TRUE(dropped.empty());
-        }
 }
 
 // A long session with a small budget: 60 snapshots, each while the one before is still in
@@ -213,57 +218,59 @@ TEST_F(HistoryTest, RestoreIsBitExactForEveryModelAfterRunningOn) {
 // range does a large budget).
 TEST_F(HistoryTest, SmallBudgetHoldsAndDropsTheOldestFirst) {
     for (gpu::SnapshotMode mode : {gpu::SnapshotMode::Compare, gpu::SnapshotMode::Copy}) {
-    SCOPED_TRACE(gpu::snapshotModeName(mode));
-    const int w = 40, h = 40;
-    auto sim = makeSim(ctx(), MODEL_PIPE, w, h);
-    const std::vector<const gpu::Buffer*> extra;
-    const uint64_t budget = gpu::SnapshotStore::minimumBudget(*sim, extra) + gpu::SnapshotStore::fullBytes(*sim, extra);
-    gpu::Context low = ctx(); // shares the device; only the limit differs
-    low.max_allocation_bytes = 128 * 1024;
-    gpu::SnapshotStore store(low, *sim, extra, budget, mode);
-    EXPECT_LE(store.allocatedBytes(), budget);
-    EXPECT_GE(store.poolBuffers(), 3u);
-    uint64_t submission = 0;
-    std::vector<int> all_dropped, taken;
-    std::vector<State> states;
-    VkCommandBuffer in_flight = VK_NULL_HANDLE;
-    for (int i = 0; i < 60; ++i) {
-        sim->run(3);
-        states.push_back(capture(*sim));
-        VkCommandBuffer cmd = gpu::beginOneShot(ctx());
-        std::vector<int> dropped;
-        const int id = store.recordStore(cmd, taken.empty() ? -1 : taken.back(), ++submission, dropped);
-        ASSERT_GE(id, 0) << "snapshot " << i;
-        taken.push_back(id);
-        for (int d : dropped) {
-            // The oldest held first, and never one in flight.
-            EXPECT_TRUE(all_dropped.empty() || d > all_dropped.back());
-            EXPECT_LT(d, id - 2); // id - 1 is in flight, and id - 2 is its base
-            all_dropped.push_back(d);
+        SCOPED_TRACE(gpu::snapshotModeName(mode));
+        const int w = 40, h = 40;
+        auto sim = makeSim(ctx(), MODEL_PIPE, w, h);
+        const std::vector<const gpu::Buffer*> extra;
+        const uint64_t budget =
+            gpu::SnapshotStore::minimumBudget(*sim, extra) + gpu::SnapshotStore::fullBytes(*sim, extra);
+        gpu::Context low = ctx(); // shares the device; only the limit differs
+        low.max_allocation_bytes = 128 * 1024;
+        gpu::SnapshotStore store(low, *sim, extra, budget, mode);
+        EXPECT_LE(store.allocatedBytes(), budget);
+        EXPECT_GE(store.poolBuffers(), 3u);
+        uint64_t submission = 0;
+        std::vector<int> all_dropped, taken;
+        std::vector<State> states;
+        VkCommandBuffer in_flight = VK_NULL_HANDLE;
+        for (int i = 0; i < 60; ++i) {
+            sim->run(3);
+            states.push_back(capture(*sim));
+            VkCommandBuffer cmd = gpu::beginOneShot(ctx());
+            std::vector<int> dropped;
+            const int id = store.recordStore(cmd, taken.empty() ? -1 : taken.back(), ++submission, dropped);
+            ASSERT_GE(id, 0) << "snapshot " << i;
+            taken.push_back(id);
+            for (int d : dropped) {
+                // The oldest held first, and never one in flight.
+                EXPECT_TRUE(all_dropped.empty() || d > all_dropped.back());
+                EXPECT_LT(d, id - 2); // id - 1 is in flight, and id - 2 is its base
+                all_dropped.push_back(d);
+            }
+            // Ended but not yet known to the store: the previous submission is "in flight".
+            gpu::endOneShot(ctx(), cmd);
+            if (in_flight != VK_NULL_HANDLE) store.completed(submission - 1);
+            in_flight = cmd;
+            EXPECT_LE(store.bytesHeld(), budget) << "snapshot " << i;
+            const std::vector<int> held = store.heldIds();
+            ASSERT_FALSE(held.empty());
+            // What is held is the newest, contiguous: everything older was dropped.
+            EXPECT_EQ(held.back(), id);
+            EXPECT_EQ(size_t(held.back() - held.front() + 1), held.size());
+            if (!all_dropped.empty()) {
+                EXPECT_EQ(held.front(), all_dropped.back() + 1);
+            }
         }
-        // Ended but not yet known to the store: the previous submission is "in flight".
-        gpu::endOneShot(ctx(), cmd);
-        if (in_flight != VK_NULL_HANDLE) store.completed(submission - 1);
-        in_flight = cmd;
-        EXPECT_LE(store.bytesHeld(), budget) << "snapshot " << i;
+        store.completed(submission);
+        EXPECT_GT(all_dropped.size(), 20u) << "the budget holds a few snapshots, not 60";
         const std::vector<int> held = store.heldIds();
-        ASSERT_FALSE(held.empty());
-        // What is held is the newest, contiguous: everything older was dropped.
-        EXPECT_EQ(held.back(), id);
-        EXPECT_EQ(size_t(held.back() - held.front() + 1), held.size());
-        if (!all_dropped.empty()) {
-            EXPECT_EQ(held.front(), all_dropped.back() + 1);
-        }
-    }
-    store.completed(submission);
-    EXPECT_GT(all_dropped.size(), 20u) << "the budget holds a few snapshots, not 60";
-    const std::vector<int> held = store.heldIds();
-    EXPECT_GE(held.size(), 2u);
-    const std::vector<uint64_t> digests = store.digests(held);
-    for (size_t k = 0; k < held.size(); ++k) EXPECT_EQ(digests[k], states[size_t(held[k])].digest) << "snapshot " << held[k];
-    uint64_t done = submission;
-    submit(ctx(), store, done, [&](VkCommandBuffer cmd, uint64_t n) { store.recordRestore(cmd, held.front(), n); });
-    expectBitEqual(states[size_t(held.front())], capture(*sim), "the oldest held, restored");
+        EXPECT_GE(held.size(), 2u);
+        const std::vector<uint64_t> digests = store.digests(held);
+        for (size_t k = 0; k < held.size(); ++k)
+            EXPECT_EQ(digests[k], states[size_t(held[k])].digest) << "snapshot " << held[k];
+        uint64_t done = submission;
+        submit(ctx(), store, done, [&](VkCommandBuffer cmd, uint64_t n) { store.recordRestore(cmd, held.front(), n); });
+        expectBitEqual(states[size_t(held.front())], capture(*sim), "the oldest held, restored");
     }
 }
 

@@ -7,8 +7,8 @@
 // preset's value): no other exception, no crash, no hang. A fixed seed; ALLUVIUM_HOSTILE_ROUNDS
 // sets the number of mutations per seed file (default 150). The cases that found something are
 // kept as their own tests at the end.
-#include <gtest/gtest.h>
 #include <grp.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -49,7 +49,8 @@ Heightmap sampleMap() {
     m.width = 13;
     m.height = 9;
     for (int y = 0; y < m.height; ++y)
-        for (int x = 0; x < m.width; ++x) m.heights.push_back(float(100.0 + 30.0 * std::sin(x * 0.7) * std::cos(y * 0.5) + x));
+        for (int x = 0; x < m.width; ++x)
+            m.heights.push_back(float(100.0 + 30.0 * std::sin(x * 0.7) * std::cos(y * 0.5) + x));
     return m;
 }
 
@@ -155,7 +156,8 @@ TEST(HostileFiles, MutatedHeightmapsLoadOrFailWithOneLine) {
         const Bytes original = readBytes(seed.path);
         ASSERT_EQ(judgeLoad([&] { return loadHeightmap(seed.path, seed.options); }), "") << seed.name;
         const fs::path victim = dir / ("mutated-" + seed.name);
-        if (fs::exists(seed.path.string() + ".json")) fs::copy_file(seed.path.string() + ".json", victim.string() + ".json");
+        if (fs::exists(seed.path.string() + ".json"))
+            fs::copy_file(seed.path.string() + ".json", victim.string() + ".json");
         for (int k = 0; k < rounds(); ++k) {
             Bytes bytes = hostile::mutate(original, rng);
             if (seed.png && k % 2 == 0) hostile::fixPngCrcs(bytes);
@@ -186,7 +188,8 @@ TEST(HostileFiles, MutatedSidecarsLoadOrFailWithOneLine) {
         if (std::string(name) == "map.r16") opt.width = m.width, opt.height = m.height;
         for (int k = 0; k < rounds(); ++k) {
             writeBytes(side, hostile::mutate(original, rng));
-            ASSERT_EQ(judgeLoad([&] { return loadHeightmap(dir / name, opt); }), "") << name << " sidecar, mutation " << k;
+            ASSERT_EQ(judgeLoad([&] { return loadHeightmap(dir / name, opt); }), "")
+                << name << " sidecar, mutation " << k;
         }
     }
 }
@@ -200,7 +203,8 @@ Session sampleSession() {
     s.steps = 12;
     const size_t cells = 35;
     s.initial_terrain.assign(cells, 100.0f);
-    for (gpu::Field f : sessionFields()) s.fields.emplace_back(f, std::vector<float>(cells * size_t(gpu::fieldChannels(f)), 0.5f));
+    for (gpu::Field f : sessionFields())
+        s.fields.emplace_back(f, std::vector<float>(cells * size_t(gpu::fieldChannels(f)), 0.5f));
     s.springs.push_back({3.0f, 2.0f, 1.5f, 0.01f});
     s.initial_sums.water = 1.0;
     s.initial_sums.terrain = 3500.0;
@@ -224,7 +228,8 @@ TEST(HostileFiles, MutatedSessionsLoadOrFailWithOneLine) {
                 ASSERT_EQ(values.size(), size_t(s.width) * size_t(s.height) * size_t(gpu::fieldChannels(field)));
                 for (float v : values) ASSERT_TRUE(std::isfinite(v)) << "a non-finite value loaded, mutation " << k;
             }
-            for (float v : s.initial_terrain) ASSERT_TRUE(std::isfinite(v)) << "a non-finite value loaded, mutation " << k;
+            for (float v : s.initial_terrain)
+                ASSERT_TRUE(std::isfinite(v)) << "a non-finite value loaded, mutation " << k;
         } catch (const InputError& e) {
             ++refused;
             ASSERT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
@@ -258,7 +263,6 @@ TEST(HostileFiles, MutatedPresetsApplyOrFailWithOneLine) {
         }
     }
 }
-
 
 // [SECTION] the cases that found something, kept -------------------------------------------
 
@@ -371,15 +375,16 @@ TEST(HostileFiles, AWriteThatFillsTheDiskLeavesNoPartialFile) {
     Heightmap big;
     big.width = big.height = 64;
     std::mt19937 noise(5);
-    for (int i = 0; i < 64 * 64; ++i) big.heights.push_back(float(noise() % 100000) * 0.01f); // no PNG packs it into 4 KiB
+    for (int i = 0; i < 64 * 64; ++i)
+        big.heights.push_back(float(noise() % 100000) * 0.01f); // no PNG packs it into 4 KiB
     saveHeightmap(dir / "in.f32", big, 4.0);
     const std::string old = "the previous heightmap";
     writeBytes(out / "keep.f32", Bytes(old.begin(), old.end()));
-    for (const char* name : {"keep.f32", "fresh.f32", "fresh.png", "fresh.r16", "fresh.exr", "fresh.tif", "fresh.asc"}) {
-        const auto [status, err] = runAlluvium("trap '' XFSZ; ulimit -f 4;",
-                                               "convert --in '" + (dir / "in.f32").string() + "' --size 64x64 --out '" +
-                                                   (out / name).string() + "'",
-                                               dir);
+    for (const char* name :
+         {"keep.f32", "fresh.f32", "fresh.png", "fresh.r16", "fresh.exr", "fresh.tif", "fresh.asc"}) {
+        const auto [status, err] = runAlluvium(
+            "trap '' XFSZ; ulimit -f 4;",
+            "convert --in '" + (dir / "in.f32").string() + "' --size 64x64 --out '" + (out / name).string() + "'", dir);
         EXPECT_EQ(status, 2) << name << ": " << err;
         EXPECT_NE(err.find("cannot write"), std::string::npos) << name << ": " << err;
         EXPECT_EQ(err.find('\n'), err.size() - 1) << name << ": not one line: " << err;
@@ -389,7 +394,8 @@ TEST(HostileFiles, AWriteThatFillsTheDiskLeavesNoPartialFile) {
     EXPECT_EQ(std::string(kept.begin(), kept.end()), old);
 }
 
-// `run` onto a full disk fails with exit 2 and one line, and writes nothing (the heightmap, the largest file, goes first; the report only after it).
+// `run` onto a full disk fails with exit 2 and one line, and writes nothing (the heightmap, the largest file, goes
+// first; the report only after it).
 TEST(HostileFiles, ARunOntoAFullDiskWritesNothing) {
     const fs::path dir = scratchDir("hostile");
     const auto [status, err] = runAlluvium("trap '' XFSZ; ulimit -f 8; MESA_SHADER_CACHE_DISABLE=1",
@@ -409,8 +415,8 @@ TEST(HostileFiles, AReadOnlyFolderIsRefusedBeforeTheWork) {
     const fs::path dir = scratchDir("hostile");
     const fs::path ro = dir / "read-only";
     fs::create_directories(ro);
-    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                             fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
+                             fs::perms::others_exec);
     fs::permissions(ro, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read | fs::perms::group_exec |
                             fs::perms::others_read | fs::perms::others_exec);
     const bool root = geteuid() == 0;

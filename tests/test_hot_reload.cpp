@@ -32,7 +32,8 @@ TEST_F(HotReload, ChangedShaderRebuildsItsPassAndAnErrorKeepsTheOldOne) {
     const fs::path dir = scratchDir("hot_reload");
     const fs::path src = fs::path(ALLUVIUM_SOURCE_DIR) / "shaders";
     for (const auto& e : fs::directory_iterator(src))
-        if (e.path().extension() == ".h" || e.path().extension() == ".glsl") fs::copy_file(e.path(), dir / e.path().filename());
+        if (e.path().extension() == ".h" || e.path().extension() == ".glsl")
+            fs::copy_file(e.path(), dir / e.path().filename());
     const std::string original = readAll(src / "sediment_correct.comp");
     fs::copy_file(src / "sediment_correct.comp", dir / "sediment_correct.comp");
     viewer::ShaderWatcher watcher(dir);
@@ -83,7 +84,8 @@ TEST_F(HotReload, AReloadedPassKeepsItsCodeForStepPartsBuiltLater) {
     const fs::path dir = scratchDir("hot_reload_parts");
     const fs::path src = fs::path(ALLUVIUM_SOURCE_DIR) / "shaders";
     for (const auto& e : fs::directory_iterator(src))
-        if (e.path().extension() == ".h" || e.path().extension() == ".glsl") fs::copy_file(e.path(), dir / e.path().filename());
+        if (e.path().extension() == ".h" || e.path().extension() == ".glsl")
+            fs::copy_file(e.path(), dir / e.path().filename());
     std::string edited = readAll(src / "water_velocity.comp");
     const std::string store = "imageStore(velocity_img, c, vec4(v, 0.0, 0.0));";
     ASSERT_NE(edited.find(store), std::string::npos);

@@ -88,8 +88,7 @@ TEST(HeightmapIo, Png16RoundTripNonSquareAndThin) {
         ASSERT_EQ(back.height, h);
         for (int y = 0; y < h; ++y)
             for (int x = 0; x < w; ++x)
-                ASSERT_NEAR(back.at(x, y), m.at(x, y), 490.0 / 65535.0 + 1e-4)
-                    << "at (" << x << ", " << y << ")";
+                ASSERT_NEAR(back.at(x, y), m.at(x, y), 490.0 / 65535.0 + 1e-4) << "at (" << x << ", " << y << ")";
     }
 }
 
@@ -104,15 +103,13 @@ TEST(HeightmapIo, FlatMapSavesAsZerosAndLoadsBack) {
     EXPECT_DOUBLE_EQ(side.at("min_m").get<double>(), 42.0);
     EXPECT_DOUBLE_EQ(side.at("max_m").get<double>(), 42.0);
     const Heightmap back = loadHeightmap(dir / "flat.png", LoadOptions{});
-    for (float v : back.heights)
-        EXPECT_EQ(v, 42.0f);
+    for (float v : back.heights) EXPECT_EQ(v, 42.0f);
 }
 
 TEST(HeightmapIo, Png8WithHeightRange) {
     const fs::path dir = scratchDir();
     std::vector<uint16_t> v(5 * 3);
-    for (std::size_t i = 0; i < v.size(); ++i)
-        v[i] = static_cast<uint16_t>(i * 17); // 0..238
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<uint16_t>(i * 17); // 0..238
     v.back() = 255;
     writeTestPng(dir / "grey8.png", 5, 3, 8, PNG_COLOR_TYPE_GRAY, v);
 
@@ -123,8 +120,7 @@ TEST(HeightmapIo, Png8WithHeightRange) {
     const Heightmap m = loadHeightmap(dir / "grey8.png", opt);
     ASSERT_EQ(m.width, 5);
     ASSERT_EQ(m.height, 3);
-    for (std::size_t i = 0; i < v.size(); ++i)
-        EXPECT_FLOAT_EQ(m.heights[i], 100.0f + v[i]);
+    for (std::size_t i = 0; i < v.size(); ++i) EXPECT_FLOAT_EQ(m.heights[i], 100.0f + v[i]);
 
     // No range and no sidecar: the documented default 0..1000 m.
     const Heightmap d = loadHeightmap(dir / "grey8.png", LoadOptions{});
@@ -135,8 +131,7 @@ TEST(HeightmapIo, Png8WithHeightRange) {
 TEST(HeightmapIo, PngGreyAlphaIgnoresAlphaAndRangeOverridesSidecar) {
     const fs::path dir = scratchDir();
     // 16-bit grey + alpha, 2x2: grey 0, 65535, 32768, 1000; alpha varies and must not matter.
-    writeTestPng(dir / "ga.png", 2, 2, 16, PNG_COLOR_TYPE_GRAY_ALPHA,
-                 {0, 65535, 65535, 0, 32768, 12345, 1000, 7});
+    writeTestPng(dir / "ga.png", 2, 2, 16, PNG_COLOR_TYPE_GRAY_ALPHA, {0, 65535, 65535, 0, 32768, 12345, 1000, 7});
     LoadOptions opt;
     opt.has_height_range = true;
     opt.range_lo = 0.0;
@@ -216,8 +211,7 @@ TEST(RealDems, OlindaF32MatchesItsJson) {
     EXPECT_FLOAT_EQ(*lo, meta.at("min_m").get<float>());
     EXPECT_FLOAT_EQ(*hi, meta.at("max_m").get<float>());
     double sum = 0.0;
-    for (float v : m.heights)
-        sum += v;
+    for (float v : m.heights) sum += v;
     EXPECT_NEAR(sum / static_cast<double>(m.heights.size()), meta.at("mean_m").get<double>(), 1e-3);
 }
 
@@ -229,11 +223,10 @@ TEST(RealDems, PngWithHeightRangeMatchesF32AndJson) {
         const char* f32;
         const char* png;
     };
-    for (const Dem& d : {Dem{"srtm_frontrange_240x144.json", "srtm_frontrange_240x144_240x144.f32",
-                             "srtm_frontrange_240x144_u16.png"},
-                         Dem{"west_bijou_escarpment.json", "west_bijou_escarpment_129x67.f32",
-                             "west_bijou_escarpment_u16.png"},
-                         Dem{"olinda.json", "olinda_111x111.f32", "olinda_u16.png"}}) {
+    for (const Dem& d :
+         {Dem{"srtm_frontrange_240x144.json", "srtm_frontrange_240x144_240x144.f32", "srtm_frontrange_240x144_u16.png"},
+          Dem{"west_bijou_escarpment.json", "west_bijou_escarpment_129x67.f32", "west_bijou_escarpment_u16.png"},
+          Dem{"olinda.json", "olinda_111x111.f32", "olinda_u16.png"}}) {
         SCOPED_TRACE(d.png);
         const nlohmann::json meta = readJson(kData / d.json);
         const double lo = meta.at("min_m").get<double>(), hi = meta.at("max_m").get<double>();

@@ -46,8 +46,7 @@ uint32_t crc32(const unsigned char* data, std::size_t n) {
     uint32_t c = 0xFFFFFFFFu;
     for (std::size_t i = 0; i < n; ++i) {
         c ^= data[i];
-        for (int k = 0; k < 8; ++k)
-            c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
     }
     return c ^ 0xFFFFFFFFu;
 }
@@ -66,8 +65,7 @@ void putBE32(unsigned char* p, uint32_t v) {
 TEST(HeightmapErrors, MissingFile) {
     const fs::path dir = scratchDir();
     const fs::path p = dir / "nope.png";
-    expectInputError([&] { loadHeightmap(p, LoadOptions{}); },
-                     {"cannot open '" + p.string() + "'", "No such file"});
+    expectInputError([&] { loadHeightmap(p, LoadOptions{}); }, {"cannot open '" + p.string() + "'", "No such file"});
     LoadOptions opt;
     opt.width = opt.height = 4;
     expectInputError([&] { loadHeightmap(dir / "nope.f32", opt); }, {"cannot open", "nope.f32"});
@@ -76,8 +74,7 @@ TEST(HeightmapErrors, MissingFile) {
 TEST(HeightmapErrors, DirectoryInsteadOfFile) {
     const fs::path dir = scratchDir();
     fs::create_directories(dir / "d.png");
-    expectInputError([&] { loadHeightmap(dir / "d.png", LoadOptions{}); },
-                     {"cannot open", "directory"});
+    expectInputError([&] { loadHeightmap(dir / "d.png", LoadOptions{}); }, {"cannot open", "directory"});
 }
 
 TEST(HeightmapErrors, TruncatedPng) {
@@ -98,26 +95,22 @@ TEST(HeightmapErrors, GarbageNamedPng) {
     const fs::path dir = scratchDir();
     std::vector<unsigned char> junk(5000);
     uint32_t s = 7;
-    for (auto& b : junk)
-        b = static_cast<unsigned char>((s = s * 1103515245u + 12345u) >> 24);
+    for (auto& b : junk) b = static_cast<unsigned char>((s = s * 1103515245u + 12345u) >> 24);
     writeBytes(dir / "junk.png", junk);
-    expectInputError([&] { loadHeightmap(dir / "junk.png", LoadOptions{}); },
-                     {"junk.png", "not a PNG"});
+    expectInputError([&] { loadHeightmap(dir / "junk.png", LoadOptions{}); }, {"junk.png", "not a PNG"});
     writeBytes(dir / "empty.png", {});
     expectInputError([&] { loadHeightmap(dir / "empty.png", LoadOptions{}); }, {"empty.png"});
     // A valid signature followed by garbage.
     std::vector<unsigned char> sig = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
     sig.insert(sig.end(), junk.begin(), junk.begin() + 100);
     writeBytes(dir / "sig.png", sig);
-    expectInputError([&] { loadHeightmap(dir / "sig.png", LoadOptions{}); },
-                     {"sig.png", "not a valid PNG"});
+    expectInputError([&] { loadHeightmap(dir / "sig.png", LoadOptions{}); }, {"sig.png", "not a valid PNG"});
 }
 
 TEST(HeightmapErrors, ColourPngIsRejected) {
     const fs::path dir = scratchDir();
     writeTestPng(dir / "rgb.png", 2, 1, 8, PNG_COLOR_TYPE_RGB, {1, 2, 3, 4, 5, 6});
-    expectInputError([&] { loadHeightmap(dir / "rgb.png", LoadOptions{}); },
-                     {"rgb.png", "is not a greyscale PNG"});
+    expectInputError([&] { loadHeightmap(dir / "rgb.png", LoadOptions{}); }, {"rgb.png", "is not a greyscale PNG"});
 }
 
 TEST(HeightmapErrors, HugePngHeaderRejectedBeforeAllocating) {
@@ -130,8 +123,7 @@ TEST(HeightmapErrors, HugePngHeaderRejectedBeforeAllocating) {
     putBE32(bytes.data() + 20, 100000);
     putBE32(bytes.data() + 29, crc32(bytes.data() + 12, 17));
     writeBytes(dir / "huge.png", bytes);
-    expectInputError([&] { loadHeightmap(dir / "huge.png", LoadOptions{}); },
-                     {"huge.png", "100000x100000"});
+    expectInputError([&] { loadHeightmap(dir / "huge.png", LoadOptions{}); }, {"huge.png", "100000x100000"});
     // One side too long, the other tiny: caught by the per-side limit.
     putBE32(bytes.data() + 16, 20000);
     putBE32(bytes.data() + 20, 1);
@@ -162,15 +154,13 @@ TEST(HeightmapErrors, F32WrongSize) {
     LoadOptions opt;
     opt.width = 10;
     opt.height = 11;
-    expectInputError([&] { loadHeightmap(dir / "m.f32", opt); },
-                     {"m.f32", "400 bytes", "440", "10x11"});
+    expectInputError([&] { loadHeightmap(dir / "m.f32", opt); }, {"m.f32", "400 bytes", "440", "10x11"});
 }
 
 TEST(HeightmapErrors, F32WithoutSize) {
     const fs::path dir = scratchDir();
     saveHeightmap(dir / "m.f32", makeMap(10, 10, 0.0f, 1.0f), 1.0);
-    expectInputError([&] { loadHeightmap(dir / "m.f32", LoadOptions{}); },
-                     {"m.f32", "needs --size WxH"});
+    expectInputError([&] { loadHeightmap(dir / "m.f32", LoadOptions{}); }, {"m.f32", "needs --size WxH"});
     LoadOptions half;
     half.width = 10; // height missing
     expectInputError([&] { loadHeightmap(dir / "m.f32", half); }, {"needs --size WxH"});
@@ -197,8 +187,7 @@ TEST(HeightmapErrors, F32NonFiniteNamesFirstBadCell) {
 TEST(HeightmapErrors, UnknownExtensionOnLoad) {
     const fs::path dir = scratchDir();
     writeBytes(dir / "m.bmp", {1, 2, 3}); // .tif and .exr are formats now (test_formats.cpp)
-    expectInputError([&] { loadHeightmap(dir / "m.bmp", LoadOptions{}); },
-                     {"m.bmp", ".bmp", ".png", ".f32"});
+    expectInputError([&] { loadHeightmap(dir / "m.bmp", LoadOptions{}); }, {"m.bmp", ".bmp", ".png", ".f32"});
     expectInputError([&] { loadHeightmap(dir / "noext", LoadOptions{}); }, {".png", ".f32"});
 }
 
@@ -209,8 +198,7 @@ TEST(HeightmapSave, UnwritablePathUnderRegularFile) {
     writeBytes(dir / "file.txt", {'x'});
     expectInputError([&] { saveHeightmap(dir / "file.txt" / "out.png", makeMap(4, 4, 0, 1), 1); },
                      {"cannot write '" + (dir / "file.txt" / "out.png").string() + "'"});
-    expectInputError([&] { saveHeightmap(dir / "file.txt" / "out.f32", makeMap(4, 4, 0, 1), 1); },
-                     {"cannot write"});
+    expectInputError([&] { saveHeightmap(dir / "file.txt" / "out.f32", makeMap(4, 4, 0, 1), 1); }, {"cannot write"});
     EXPECT_EQ(listDir(dir), std::vector<std::string>{"file.txt"});
     EXPECT_EQ(readBytes(dir / "file.txt"), std::vector<unsigned char>{'x'});
 }
@@ -218,16 +206,14 @@ TEST(HeightmapSave, UnwritablePathUnderRegularFile) {
 TEST(HeightmapSave, OntoADirectoryFailsAndLeavesNoTemp) {
     const fs::path dir = scratchDir();
     fs::create_directories(dir / "out.png");
-    expectInputError([&] { saveHeightmap(dir / "out.png", makeMap(4, 4, 0, 1), 1); },
-                     {"cannot write", "out.png"});
+    expectInputError([&] { saveHeightmap(dir / "out.png", makeMap(4, 4, 0, 1), 1); }, {"cannot write", "out.png"});
     EXPECT_EQ(listDir(dir), std::vector<std::string>{"out.png"});
     EXPECT_TRUE(fs::is_empty(dir / "out.png"));
 }
 
 TEST(HeightmapSave, UnknownExtension) {
     const fs::path dir = scratchDir();
-    expectInputError([&] { saveHeightmap(dir / "out.bmp", makeMap(4, 4, 0, 1), 1); },
-                     {"out.bmp", ".png", ".f32"});
+    expectInputError([&] { saveHeightmap(dir / "out.bmp", makeMap(4, 4, 0, 1), 1); }, {"out.bmp", ".png", ".f32"});
     EXPECT_TRUE(fs::is_empty(dir));
 }
 
@@ -264,8 +250,7 @@ TEST(HeightmapSave, OverwriteReplacesWholeFile) {
 TEST(AtomicFile, WritesTextAndBytesAndCreatesParents) {
     const fs::path dir = scratchDir();
     writeTextAtomic(dir / "a" / "b" / "t.txt", "hello\n");
-    EXPECT_EQ(readBytes(dir / "a" / "b" / "t.txt"),
-              (std::vector<unsigned char>{'h', 'e', 'l', 'l', 'o', '\n'}));
+    EXPECT_EQ(readBytes(dir / "a" / "b" / "t.txt"), (std::vector<unsigned char>{'h', 'e', 'l', 'l', 'o', '\n'}));
     const std::array<std::byte, 3> raw = {std::byte{0}, std::byte{0xff}, std::byte{7}};
     writeFileAtomic(dir / "r.bin", raw);
     EXPECT_EQ(readBytes(dir / "r.bin"), (std::vector<unsigned char>{0, 0xff, 7}));

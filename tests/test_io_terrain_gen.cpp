@@ -39,8 +39,8 @@ double laplacianStd(const Heightmap& m) {
     long n = 0;
     for (int y = 1; y < m.height - 1; ++y) {
         for (int x = 1; x < m.width - 1; ++x) {
-            const double l = static_cast<double>(m.at(x - 1, y)) + m.at(x + 1, y) + m.at(x, y - 1) +
-                             m.at(x, y + 1) - 4.0 * m.at(x, y);
+            const double l = static_cast<double>(m.at(x - 1, y)) + m.at(x + 1, y) + m.at(x, y - 1) + m.at(x, y + 1) -
+                             4.0 * m.at(x, y);
             s += l;
             s2 += l * l;
             ++n;
@@ -66,8 +66,7 @@ int localMaxima(const Heightmap& m) {
 }
 
 void expectAllFinite(const GeneratedTerrain& t) {
-    ASSERT_EQ(t.terrain.heights.size(),
-              static_cast<std::size_t>(t.terrain.width) * t.terrain.height);
+    ASSERT_EQ(t.terrain.heights.size(), static_cast<std::size_t>(t.terrain.width) * t.terrain.height);
     ASSERT_EQ(t.hardness.size(), t.terrain.heights.size());
     for (std::size_t i = 0; i < t.hardness.size(); ++i) {
         ASSERT_TRUE(std::isfinite(t.terrain.heights[i])) << "height " << i;
@@ -86,8 +85,7 @@ TEST(TerrainGen, DeterministicForSameSeed) {
     const GeneratedTerrain a = generateTerrain(200, 120, 42, 5.0);
     const GeneratedTerrain b = generateTerrain(200, 120, 42, 5.0);
     ASSERT_EQ(a.terrain.heights.size(), b.terrain.heights.size());
-    EXPECT_EQ(std::memcmp(a.terrain.heights.data(), b.terrain.heights.data(),
-                          a.terrain.heights.size() * sizeof(float)),
+    EXPECT_EQ(std::memcmp(a.terrain.heights.data(), b.terrain.heights.data(), a.terrain.heights.size() * sizeof(float)),
               0);
     EXPECT_EQ(std::memcmp(a.hardness.data(), b.hardness.data(), a.hardness.size() * 4), 0);
 }
@@ -96,8 +94,7 @@ TEST(TerrainGen, DifferentSeedsDiffer) {
     const GeneratedTerrain a = generateTerrain(128, 128, 1, 4.0);
     const GeneratedTerrain b = generateTerrain(128, 128, 2, 4.0);
     std::size_t same = 0;
-    for (std::size_t i = 0; i < a.terrain.heights.size(); ++i)
-        same += a.terrain.heights[i] == b.terrain.heights[i];
+    for (std::size_t i = 0; i < a.terrain.heights.size(); ++i) same += a.terrain.heights[i] == b.terrain.heights[i];
     EXPECT_LT(same, a.terrain.heights.size() / 100);
     // Seeds differing only in high bits differ too.
     const GeneratedTerrain c = generateTerrain(128, 128, 1 | (1ull << 40), 4.0);
@@ -105,15 +102,13 @@ TEST(TerrainGen, DifferentSeedsDiffer) {
 }
 
 TEST(TerrainGen, FiniteNonNegativeAndReliefAboutAQuarterOfTheExtent) {
-    for (const auto& [w, h, cell] : std::vector<std::tuple<int, int, double>>{
-             {256, 256, 4.0}, {200, 120, 10.0}, {97, 61, 1.0}, {64, 256, 2.0}}) {
+    for (const auto& [w, h, cell] :
+         std::vector<std::tuple<int, int, double>>{{256, 256, 4.0}, {200, 120, 10.0}, {97, 61, 1.0}, {64, 256, 2.0}}) {
         for (uint64_t seed : {1ull, 7ull, 123456789ull}) {
-            SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " seed " +
-                         std::to_string(seed));
+            SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " seed " + std::to_string(seed));
             const GeneratedTerrain t = generateTerrain(w, h, seed, cell);
             expectAllFinite(t);
-            const auto [lo, hi] =
-                std::minmax_element(t.terrain.heights.begin(), t.terrain.heights.end());
+            const auto [lo, hi] = std::minmax_element(t.terrain.heights.begin(), t.terrain.heights.end());
             const double extent = std::min(w, h) * cell;
             EXPECT_NEAR(*lo, 0.0, 1e-6 * extent);
             EXPECT_GE((*hi - *lo) / extent, 0.15);
@@ -138,8 +133,7 @@ TEST(TerrainGen, HardnessIsLayeredStrata) {
     // Bands: walking uphill crosses several hardness changes (about relief/12 thick).
     int changes = 0;
     std::vector<std::pair<float, float>> by_height;
-    for (std::size_t i = 0; i < t.hardness.size(); i += 7)
-        by_height.push_back({t.terrain.heights[i], t.hardness[i]});
+    for (std::size_t i = 0; i < t.hardness.size(); i += 7) by_height.push_back({t.terrain.heights[i], t.hardness[i]});
     std::sort(by_height.begin(), by_height.end());
     bool was_hard = by_height.front().second > 0.5f;
     for (const auto& [hgt, hard_v] : by_height) {
@@ -164,16 +158,13 @@ TEST(TerrainGen, LooksLikeMountainsNotASinusoid) {
     // Height distribution of a landscape: plenty of low ground, a few high peaks (the mean sits
     // below mid-relief), and every tenth of the range is used.
     double mean = 0.0;
-    for (float v : m.heights)
-        mean += v;
+    for (float v : m.heights) mean += v;
     mean /= static_cast<double>(m.heights.size());
     EXPECT_LT(mean, 0.6 * relief);
     EXPECT_GT(mean, 0.1 * relief);
     std::array<int, 10> histogram{};
-    for (float v : m.heights)
-        ++histogram[std::min(9, static_cast<int>(v / relief * 10.0))];
-    for (int b = 0; b < 10; ++b)
-        EXPECT_GT(histogram[b], 0) << "bin " << b;
+    for (float v : m.heights) ++histogram[std::min(9, static_cast<int>(v / relief * 10.0))];
+    for (int b = 0; b < 10; ++b) EXPECT_GT(histogram[b], 0) << "bin " << b;
     // Slopes of real mountains: mostly between flat and a cliff.
     double slope_sum = 0.0;
     long n = 0;
@@ -199,10 +190,8 @@ TEST(TerrainGen, SameLandscapeAtDifferentResolutions) {
     for (int y = 0; y < 256; ++y) {
         for (int x = 0; x < 256; ++x) {
             const double va = a.terrain.at(x, y);
-            const double vb =
-                0.25 *
-                (static_cast<double>(b.terrain.at(2 * x, 2 * y)) + b.terrain.at(2 * x + 1, 2 * y) +
-                 b.terrain.at(2 * x, 2 * y + 1) + b.terrain.at(2 * x + 1, 2 * y + 1));
+            const double vb = 0.25 * (static_cast<double>(b.terrain.at(2 * x, 2 * y)) + b.terrain.at(2 * x + 1, 2 * y) +
+                                      b.terrain.at(2 * x, 2 * y + 1) + b.terrain.at(2 * x + 1, 2 * y + 1));
             sa += va;
             sb += vb;
             sab += va * vb;
@@ -212,22 +201,19 @@ TEST(TerrainGen, SameLandscapeAtDifferentResolutions) {
         }
     }
     const double cov = sab / n - (sa / n) * (sb / n);
-    const double corr =
-        cov / std::sqrt((saa / n - (sa / n) * (sa / n)) * (sbb / n - (sb / n) * (sb / n)));
+    const double corr = cov / std::sqrt((saa / n - (sa / n) * (sa / n)) * (sbb / n - (sb / n) * (sb / n)));
     EXPECT_GT(corr, 0.99);
     EXPECT_LT(worst, 0.05 * 512.0); // within 5% of the 512 m relief everywhere
 }
 
 TEST(TerrainGen, TinyAndThinGrids) {
-    for (const auto& [w, h] :
-         std::vector<std::pair<int, int>>{{1, 1}, {1, 50}, {50, 1}, {2, 2}, {3, 7}}) {
+    for (const auto& [w, h] : std::vector<std::pair<int, int>>{{1, 1}, {1, 50}, {50, 1}, {2, 2}, {3, 7}}) {
         SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
         const GeneratedTerrain t = generateTerrain(w, h, 9, 3.0);
         EXPECT_EQ(t.terrain.width, w);
         EXPECT_EQ(t.terrain.height, h);
         expectAllFinite(t);
-        const auto [lo, hi] =
-            std::minmax_element(t.terrain.heights.begin(), t.terrain.heights.end());
+        const auto [lo, hi] = std::minmax_element(t.terrain.heights.begin(), t.terrain.heights.end());
         EXPECT_LE(*hi - *lo, 0.35 * std::min(w, h) * 3.0 + 1e-6);
     }
 }

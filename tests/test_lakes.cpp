@@ -22,9 +22,8 @@ namespace {
 using gpu::Field;
 
 class Lakes : public GpuTest {
-  protected:
-    std::unique_ptr<gpu::Simulation> make(const std::vector<float>& z, int w, int h,
-                                          const gpu::SimParams& p) {
+protected:
+    std::unique_ptr<gpu::Simulation> make(const std::vector<float>& z, int w, int h, const gpu::SimParams& p) {
         auto sim = std::make_unique<gpu::Simulation>(ctx(), w, h);
         sim->upload(Field::Terrain, z);
         sim->upload(Field::Terrain, z, true);
@@ -45,8 +44,7 @@ struct Coast {
                 z[size_t(y * w + x)] = 0.5f * float(x) - 8.0f + 0.125f * float((x * 7 + y * 3) % 4);
         at(5, 6) = -20.0f;
         for (int y = 10; y < 15; ++y)
-            for (int x = 30; x < 35; ++x)
-                at(x, y) = -3.0f;
+            for (int x = 30; x < 35; ++x) at(x, y) = -3.0f;
     }
     float& at(int x, int y) { return z[size_t(y * w + x)]; }
     bool ocean(int x, int y) const { return x < 16 && z[size_t(y * w + x)] < 0.0f; }
@@ -78,16 +76,13 @@ TEST_F(Lakes, SlopingPlaneRoutesEveryCellIntoTheSeaAndTheSeaDoesNotErode) {
             if (coast.ocean(x, y)) {
                 ++ocean_cells;
                 ASSERT_EQ(rcv[i], i) << x << "," << y << ": the ocean is base level";
-                ASSERT_EQ(lake[i], 0.0f - coast.z[i])
-                    << x << "," << y << ": the sea drawn as water, at sea level";
+                ASSERT_EQ(lake[i], 0.0f - coast.z[i]) << x << "," << y << ": the sea drawn as water, at sea level";
                 continue;
             }
             // Every land cell's path ends in the ocean (none at a land outlet, none in a pit).
             size_t k = i;
-            for (int n = 0; n < w * h && rcv[k] != k; ++n)
-                k = rcv[k];
-            ASSERT_TRUE(coast.ocean(int(k % size_t(w)), int(k / size_t(w))))
-                << x << "," << y << " ends at " << k;
+            for (int n = 0; n < w * h && rcv[k] != k; ++n) k = rcv[k];
+            ASSERT_TRUE(coast.ocean(int(k % size_t(w)), int(k / size_t(w)))) << x << "," << y << " ends at " << k;
         }
     EXPECT_GT(ocean_cells, 16 * h - h);
     // The inland depression is a lake filled to its spill above the sea, not ocean.
@@ -130,8 +125,7 @@ TEST_F(Lakes, AClosedLakeBelowTheSeaLevelInlandIsNoOcean) {
     const std::vector<uint64_t> keys = sim->fluvial().keys();
     const size_t pit = size_t(10 * w + 30); // the depression's flat floor drains to its first cell
     EXPECT_EQ(rcv[pit], pit);
-    EXPECT_LT(ref::fromOrderedBits(uint32_t(keys[pit] >> 32)), 0.0f)
-        << "its level is below the sea";
+    EXPECT_LT(ref::fromOrderedBits(uint32_t(keys[pit] >> 32)), 0.0f) << "its level is below the sea";
     EXPECT_GE(sim->fluvial().lakes.closed_lakes, 1);
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x)
@@ -181,10 +175,9 @@ struct Cone {
         for (int y = 0; y < h; ++y)
             for (int x = 0; x < w; ++x) {
                 const double r = std::hypot(double(x - 30), double(y - 30));
-                z[size_t(y * w + x)] =
-                    r <= 24.0   ? float(2.0 + 0.5 * r + 0.001 * double((x * 37 + y * 11) % 97))
-                    : r <= 26.0 ? 40.0f
-                                : 30.0f;
+                z[size_t(y * w + x)] = r <= 24.0   ? float(2.0 + 0.5 * r + 0.001 * double((x * 37 + y * 11) % 97))
+                                       : r <= 26.0 ? 40.0f
+                                                   : 30.0f;
             }
         labels = ref::basinLabels(ref::FluvialGrid{w, h}, z);
         basin = labels[size_t(30 * w + 30)];
@@ -212,8 +205,7 @@ TEST_F(Lakes, EndorheicConeGrowsALakeOfAreaRainTimesCatchmentOverEvaporation) {
         const std::vector<float> lake = sim->download(Field::Lake);
         const std::vector<uint64_t> keys = sim->fluvial().keys();
         size_t wet = 0;
-        for (size_t i = 0; i < lake.size(); ++i)
-            wet += lake[i] > 0.0f ? 1 : 0;
+        for (size_t i = 0; i < lake.size(); ++i) wet += lake[i] > 0.0f ? 1 : 0;
         const double want = rain * double(cone.catchment) * cell / evaporation; // R A_c / E
         const double area = double(wet) * cell;
         // The lake covers whole cells: those below its level evaporate at most the inflow, and
@@ -221,8 +213,7 @@ TEST_F(Lakes, EndorheicConeGrowsALakeOfAreaRainTimesCatchmentOverEvaporation) {
         const uint32_t sink = uint32_t(30 * w + 30);
         const float level = ref::fromOrderedBits(uint32_t(keys[sink] >> 32));
         size_t at_level = 0;
-        for (size_t i = 0; i < lake.size(); ++i)
-            at_level += cone.labels[i] == cone.basin && cone.z[i] == level ? 1 : 0;
+        for (size_t i = 0; i < lake.size(); ++i) at_level += cone.labels[i] == cone.basin && cone.z[i] == level ? 1 : 0;
         EXPECT_LE(area, want * (1.0 + 1e-9));
         EXPECT_GT(area + double(std::max<size_t>(at_level, 1)) * cell, want);
         EXPECT_EQ(sim->fluvial().lakes.closed_lakes, 1);
@@ -230,8 +221,8 @@ TEST_F(Lakes, EndorheicConeGrowsALakeOfAreaRainTimesCatchmentOverEvaporation) {
         EXPECT_EQ(sim->fluvial().receivers()[sink], sink) << "the lake's sink is its pit";
         // Every cell of the basin drains into it: its catchment's rain arrives there.
         EXPECT_EQ(sim->download(Field::Drainage)[sink], float(double(cone.catchment) * cell));
-        std::printf("    R %.2f m/yr: lake %.0f m^2, R A_c / E %.0f m^2 (%zu cells at the level)\n",
-                    rain, area, want, at_level);
+        std::printf("    R %.2f m/yr: lake %.0f m^2, R A_c / E %.0f m^2 (%zu cells at the level)\n", rain, area, want,
+                    at_level);
     }
 }
 
@@ -242,17 +233,14 @@ TEST_F(Lakes, EndorheicConeSpillsExactlyWhenInflowExceedsEvaporationAtTheRim) {
     const double evaporation = 2.0;
     // R A_c / E half a cell below and half a cell above the basin's area at its rim.
     for (double margin : {-0.5, 0.5}) {
-        SCOPED_TRACE(::testing::Message()
-                     << "R A_c / E = rim area " << (margin < 0 ? "-" : "+") << " half a cell");
-        const double rain =
-            evaporation * (double(cone.below_rim) + margin) / double(cone.catchment);
+        SCOPED_TRACE(::testing::Message() << "R A_c / E = rim area " << (margin < 0 ? "-" : "+") << " half a cell");
+        const double rain = evaporation * (double(cone.below_rim) + margin) / double(cone.catchment);
         auto sim = make(cone.z, w, h, lakeParams(w, h, evaporation, rain));
         sim->fluvialAnalyse();
         const std::vector<float> lake = sim->download(Field::Lake);
         const std::vector<uint64_t> keys = sim->fluvial().keys();
         size_t wet = 0;
-        for (size_t i = 0; i < lake.size(); ++i)
-            wet += lake[i] > 0.0f ? 1 : 0;
+        for (size_t i = 0; i < lake.size(); ++i) wet += lake[i] > 0.0f ? 1 : 0;
         const float level = ref::fromOrderedBits(uint32_t(keys[sink] >> 32));
         const std::vector<uint32_t> rcv = sim->fluvial().receivers();
         if (margin < 0) { // closed, one cell short of the brim
@@ -296,8 +284,7 @@ TEST_F(Lakes, LakeLevelsRoutingAndDrainageEqualTheReferenceOnRandomGrids) {
             SCOPED_TRACE(::testing::Message() << c.w << "x" << c.h << " E " << evaporation);
             const std::vector<float> z = pitted(c.w, c.h, ++seed);
             std::vector<float> rain(z.size());
-            for (float& r : rain)
-                r = u(rng);
+            for (float& r : rain) r = u(rng);
             const gpu::SimParams p = lakeParams(c.w, c.h, evaporation, 1.0, c.outlets);
             auto sim = make(z, c.w, c.h, p);
             sim->upload(Field::RainMask, rain);
@@ -306,10 +293,8 @@ TEST_F(Lakes, LakeLevelsRoutingAndDrainageEqualTheReferenceOnRandomGrids) {
             const std::vector<uint32_t> labels = ref::basinLabels(g, z);
             ASSERT_EQ(sim->fluvial().basins(), labels);
             std::vector<double> inflow(z.size());
-            for (size_t i = 0; i < z.size(); ++i)
-                inflow[i] = 1.0 * double(rain[i]) * 100.0;
-            const gpu::LakeSolve s =
-                gpu::solveLakes(c.w, c.h, z, labels, inflow, evaporation * 100.0);
+            for (size_t i = 0; i < z.size(); ++i) inflow[i] = 1.0 * double(rain[i]) * 100.0;
+            const gpu::LakeSolve s = gpu::solveLakes(c.w, c.h, z, labels, inflow, evaporation * 100.0);
             closed_total += s.closed_lakes;
             EXPECT_EQ(sim->fluvial().lakes.closed_lakes, s.closed_lakes);
             const ref::Fill f = ref::fillWithLevels(g, z, labels, s.level, s.sink);
@@ -322,8 +307,7 @@ TEST_F(Lakes, LakeLevelsRoutingAndDrainageEqualTheReferenceOnRandomGrids) {
             EXPECT_EQ(sim->fluvial().receivers(), rcv);
             EXPECT_EQ(sim->fluvial().accumulation(), ref::accumulate(rcv, ref::rainWeights(rain)));
             const std::vector<float> lake = sim->download(Field::Lake);
-            for (size_t i = 0; i < z.size(); ++i)
-                ASSERT_EQ(lake[i], std::max(f.level[i] - z[i], 0.0f)) << i;
+            for (size_t i = 0; i < z.size(); ++i) ASSERT_EQ(lake[i], std::max(f.level[i] - z[i], 0.0f)) << i;
             // Every path ends at an outlet or a closed lake's sink.
             for (size_t i = 0; i < z.size(); ++i)
                 if (rcv[i] == i && !g.isOutlet(int(i % size_t(c.w)), int(i / size_t(c.w)))) {
@@ -341,8 +325,7 @@ TEST_F(Lakes, NoEvaporationOrAVanishingOneGivesTheOldFillExactly) {
     auto old = make(z, w, h, lakeParams(w, h, 0.0, 1.0));
     auto dry = make(z, w, h, lakeParams(w, h, 0.0, 7.0));
     auto tiny = make(z, w, h, lakeParams(w, h, 1e-9, 100.0));
-    for (auto* s : {old.get(), dry.get(), tiny.get()})
-        s->fluvialAnalyse();
+    for (auto* s : {old.get(), dry.get(), tiny.get()}) s->fluvialAnalyse();
     EXPECT_EQ(old->fluvial().keys(), dry->fluvial().keys());
     EXPECT_EQ(old->fluvial().keys(), tiny->fluvial().keys());
     EXPECT_EQ(old->fluvial().receivers(), tiny->fluvial().receivers());
@@ -377,16 +360,14 @@ TEST_F(Lakes, ClosedLakesDoNotErodeAndKeepTheSedimentThatReachesThem) {
     const std::vector<uint32_t> labels = ref::basinLabels(g, z);
     std::vector<char> closed(labels.size(), 0);
     for (size_t i = 0; i < z.size(); ++i)
-        if (rcv[i] == i && !g.isOutlet(int(i % size_t(w)), int(i / size_t(w))))
-            closed[labels[i]] = 1;
+        if (rcv[i] == i && !g.isOutlet(int(i % size_t(w)), int(i / size_t(w)))) closed[labels[i]] = 1;
     double eroded = 0.0, deposited = 0.0;
     for (size_t i = 0; i < z.size(); ++i) {
         eroded += wear[2 * i], deposited += wear[2 * i + 1];
         if (lake[i] > 0.0f) {
             ASSERT_EQ(wear[2 * i], 0.0f) << i;
         }
-        const bool in_closed_lake =
-            labels[i] != FLUVIAL_OCEAN && closed[labels[i]] && (lake[i] > 0.0f || rcv[i] == i);
+        const bool in_closed_lake = labels[i] != FLUVIAL_OCEAN && closed[labels[i]] && (lake[i] > 0.0f || rcv[i] == i);
         if (!in_closed_lake) {
             ASSERT_EQ(wear[2 * i + 1], 0.0f) << i << ": G = 0 deposits only in closed lakes";
         } else if (lake[i] > 0.0f) {

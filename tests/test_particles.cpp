@@ -27,8 +27,8 @@ ref::State hills(int w, int h, uint32_t seed) {
     std::uniform_real_distribution<double> u(0.0, 1.0);
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x)
-            s.terrain[s.index(x, y)] = 20.0 + 10.0 * std::sin(x / 9.0 + seed) * std::cos(y / 7.0) +
-                                       0.3 * u(rng) + 0.05 * x;
+            s.terrain[s.index(x, y)] =
+                20.0 + 10.0 * std::sin(x / 9.0 + seed) * std::cos(y / 7.0) + 0.3 * u(rng) + 0.05 * x;
     roundToFloat(s);
     return s;
 }
@@ -56,8 +56,7 @@ std::vector<float> gpuStep(gpu::Simulation& sim, int step) {
 
 double maxAbs(const std::vector<double>& v) {
     double m = 0.0;
-    for (double x : v)
-        m = std::max(m, std::abs(x));
+    for (double x : v) m = std::max(m, std::abs(x));
     return m;
 }
 
@@ -78,8 +77,7 @@ bool correctlyRoundedDriver(const gpu::Context& ctx) {
 // Largest |a - b| over the cells, in metres.
 double maxDifference(const std::vector<float>& a, const std::vector<double>& b) {
     double m = 0.0;
-    for (size_t i = 0; i < a.size(); ++i)
-        m = std::max(m, std::abs(double(a[i]) - b[i]));
+    for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::abs(double(a[i]) - b[i]));
     return m;
 }
 
@@ -128,8 +126,7 @@ TEST_F(ParticlesTest, SingleDropletsMatchReference) {
             iterations += trace_d[0].iterations;
             if (trace_d[0].moved > 0) ++moved;
             double largest = 0.0; // the droplet's largest change of a cell (m)
-            for (int64_t d : delta_d)
-                largest = std::max(largest, std::abs(double(d)) / PARTICLE_FIXED_ONE);
+            for (int64_t d : delta_d) largest = std::max(largest, std::abs(double(d)) / PARTICLE_FIXED_ONE);
             const double allowed = 1e-4 * largest + 2.0 * ulp;
             worst_double = std::max(worst_double, maxDifference(got, want_d.terrain) / allowed);
             worst_float = std::max(worst_float, maxDifference(got, want_f.terrain) /
@@ -137,8 +134,8 @@ TEST_F(ParticlesTest, SingleDropletsMatchReference) {
         }
         std::printf("[ %s ] 64 droplets, %d cut at a possible fork, %d iterations compared, %d moved soil; "
                     "worst difference / allowance: float twin %.3g%s, double %.3g\n",
-                    variant == PARTICLES_MASS_TRANSFER ? "mass_transfer" : "capacity", truncated, iterations,
-                    moved, worst_float, exact ? " (bit-exact device)" : "", worst_double);
+                    variant == PARTICLES_MASS_TRANSFER ? "mass_transfer" : "capacity", truncated, iterations, moved,
+                    worst_float, exact ? " (bit-exact device)" : "", worst_double);
         EXPECT_LE(worst_float, 1.0);
         EXPECT_LE(worst_double, 1.0);
         EXPECT_GE(iterations, 64 * 32) << "most droplets cut short: the comparison says little";
@@ -162,8 +159,7 @@ TEST_F(ParticlesTest, ManyDropletsMatchReference) {
     for (const GridCase& g : gridCases())
         for (uint32_t seed : {1u, 2u, 3u}) {
             ref::State s = hills(g.w, g.h, seed);
-            gpu::SimParams p = particleParams(
-                s.w, s.h, 3000, seed == 3 ? PARTICLES_CAPACITY : PARTICLES_MASS_TRANSFER);
+            gpu::SimParams p = particleParams(s.w, s.h, 3000, seed == 3 ? PARTICLES_CAPACITY : PARTICLES_MASS_TRANSFER);
             p.particle_seed = seed;
             gpu::Simulation sim(ctx(), s.w, s.h);
             loadState(sim, s, p);
@@ -242,10 +238,9 @@ TEST(ParticlesCli, SameSeedSameFile) {
     fs::create_directories(dir);
     auto run = [&](int seed, const std::string& name) {
         const fs::path out = dir / name;
-        const std::string cmd =
-            "MESA_SHADER_CACHE_DIR='" + (dir / "cache").string() + "' '" +
-            std::string(ALLUVIUM_EXE) + "' run --model particles --size 96x64 --seed " +
-            std::to_string(seed) + " --steps 20 --out '" + out.string() + "' 2>/dev/null";
+        const std::string cmd = "MESA_SHADER_CACHE_DIR='" + (dir / "cache").string() + "' '" +
+                                std::string(ALLUVIUM_EXE) + "' run --model particles --size 96x64 --seed " +
+                                std::to_string(seed) + " --steps 20 --out '" + out.string() + "' 2>/dev/null";
         EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
         return readBytes(out);
     };
@@ -279,8 +274,7 @@ TEST_F(ParticlesTest, ConservesSoilWithClosedEdges) {
         std::vector<int64_t> delta;
         ref::particlesStep<double>(r, p, 0, &delta);
         int64_t total = 0;
-        for (int64_t d : delta)
-            total += d;
+        for (int64_t d : delta) total += d;
         EXPECT_EQ(total, 0);
     }
 }
@@ -327,8 +321,8 @@ TEST_F(ParticlesTest, ConservesSoilAtTheTableExtremes) {
         const double drift = std::abs(after + drained - before) / before;
         std::printf("[ %s ] largest change of a cell in one step %.4g m; carried off the map %.4g m^3; "
                     "soil drift %.3g\n",
-                    funnel ? "capacity, funnel, closed edges" : "mass_transfer, slope, open edges", largest,
-                    drained, drift);
+                    funnel ? "capacity, funnel, closed edges" : "mass_transfer, slope, open edges", largest, drained,
+                    drift);
         if (funnel) {
             EXPECT_GT(largest, 2048.0) << "no cell changed by more than an int32 sum holds: the test proves nothing";
         } else {
@@ -362,8 +356,7 @@ TEST_F(ParticlesTest, WithoutInt64AtomicsTheModelIsAClearDeviceError) {
 // Rock (hardness 1) does not dissolve: with nothing carried there is nothing to deposit either.
 TEST_F(ParticlesTest, RockDoesNotErode) {
     ref::State s = hills(64, 48, 6);
-    for (double& r : s.hardness)
-        r = 1.0;
+    for (double& r : s.hardness) r = 1.0;
     gpu::SimParams p = particleParams(s.w, s.h, 3000);
     gpu::Simulation sim(ctx(), s.w, s.h);
     loadState(sim, s, p);
@@ -381,18 +374,16 @@ TEST_F(ParticlesTest, NoNanAtExtremes) {
         for (int variant : {PARTICLES_MASS_TRANSFER, PARTICLES_CAPACITY})
             for (int edge : {EDGE_CLOSED, EDGE_OPEN}) {
                 Params params;
-                for (Param q :
-                     {Param::particle_time_step, Param::particle_density, Param::particle_friction,
-                      Param::particle_evaporation, Param::particle_deposition,
-                      Param::particle_softness, Param::particle_capacity, Param::particle_volume,
-                      Param::particle_min_volume, Param::particle_lifetime}) {
+                for (Param q : {Param::particle_time_step, Param::particle_density, Param::particle_friction,
+                                Param::particle_evaporation, Param::particle_deposition, Param::particle_softness,
+                                Param::particle_capacity, Param::particle_volume, Param::particle_min_volume,
+                                Param::particle_lifetime}) {
                     const ParamInfo& info = paramInfo(q);
                     // corners: all low, all high, alternating low/high, alternating high/low
                     const bool high = corner == 1 || (corner >= 2 && ((int(q) + corner) % 2 == 0));
                     params[q] = high ? info.max : info.min;
                 }
-                params[Param::particle_lifetime] =
-                    std::min(params[Param::particle_lifetime], 256.0);
+                params[Param::particle_lifetime] = std::min(params[Param::particle_lifetime], 256.0);
                 params[Param::cell_size] = corner == 1 ? 0.1 : 1000.0;
                 gpu::SimParams p = toSimParams(params, s.w, s.h);
                 p.model = MODEL_PARTICLES;
@@ -401,8 +392,7 @@ TEST_F(ParticlesTest, NoNanAtExtremes) {
                 p.edge_mode = edge;
                 loadState(sim, s, p);
                 sim.run(5);
-                for (float v : sim.download(Field::Terrain))
-                    ASSERT_TRUE(std::isfinite(v)) << "case " << cases;
+                for (float v : sim.download(Field::Terrain)) ASSERT_TRUE(std::isfinite(v)) << "case " << cases;
                 ++cases;
             }
     EXPECT_EQ(cases, 16);

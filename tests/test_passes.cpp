@@ -15,7 +15,6 @@ constexpr double kTolerance = 1e-5;
 using gpu::Field;
 using gpu::Pass;
 
-
 class PassTest : public GpuTest, public ::testing::WithParamInterface<PassCase> {
 protected:
     void SetUp() override {
@@ -142,7 +141,8 @@ TEST_P(PassTest, ErosionTransportThermalEvaporation) {
         const double cells = double(w) * h;
         for (int slot : {SLOT_ERODED, SLOT_DEPOSITED})
             EXPECT_LE(std::abs(t.acc[slot] - sums[size_t(slot)]),
-                      kTolerance * sums[size_t(slot)] + ulp_b * std::sqrt(cells) * 3.0) << "slot " << slot;
+                      kTolerance * sums[size_t(slot)] + ulp_b * std::sqrt(cells) * 3.0)
+                << "slot " << slot;
         if (params.edge_mode == EDGE_OPEN) {
             EXPECT_GT(sums[SLOT_SED_DRAINED], 0.0);
         }
@@ -165,46 +165,48 @@ class FoldTest : public GpuTest {};
 // to the bit.
 TEST_F(FoldTest, SumWithin1e9AndMaxExactly) {
     std::map<std::string, std::pair<double, float>> by_workgroup; // shape and grid: the sum and the max
-    for (const char* partials : {"workgroup", "subgroup"}) // GPUs' partials, CPU drivers' (workgroup.h)
-    for (const gpu::WorkgroupShape& shape : gpu::workgroupShapes())
-    for (auto [w, h] : {std::pair{1, 50}, std::pair{1024, 1024}, std::pair{16384, 5}, std::pair{4097, 17},
-                        std::pair{333, 257}}) {
-        if (!gpu::deviceRunsShape(ctx(), shape)) continue;
-        if (std::string(partials) == "subgroup" && ctx().properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU)
-            continue; // CPU drivers only (gpu/workgroup.h)
-        const ScopedEnv env("ALLUVIUM_PARTIALS", partials);
-        SCOPED_TRACE(gpu::workgroupShapeName(shape) + ", partials per " + partials);
-        std::mt19937 rng(uint32_t(w * 7919 + h));
-        std::uniform_real_distribution<double> u(0.0, 1.0);
-        std::vector<float> values(size_t(w) * size_t(h));
-        for (float& v : values) v = float(std::pow(10.0, 6.0 * u(rng) - 3.0)); // 1e-3 .. 1e3
-        double cpu_sum = 0.0;
-        float cpu_max = 0.0f;
-        for (float v : values) cpu_sum += v, cpu_max = std::max(cpu_max, v);
-        gpu::Simulation sim(ctx(), w, h, gpu::PipePasses::Auto, shape);
-        gpu::SimParams params = defaultParams(w, h);
-        params.rain_rate = 1.0f; // SLOT_RAIN is produced only when it rains
-        sim.setParams(params);
-        sim.resetTotals();
-        sim.upload(Field::Water, values);
-        sim.runPass(Pass::ReduceCheck);
-        sim.runPass(Pass::ReduceTotals);
-        const gpu::Totals t = sim.totals();
-        const std::vector<uint32_t> levels = gpu::foldLevelSizes(w, h, sim.workgroupShape());
-        std::printf("[ fold %dx%d, %s, %u per workgroup ] %zu levels (%u partials per slot first): relative error %.3g\n",
-                    w, h, gpu::workgroupShapeName(shape).c_str(), sim.partialsPerGroup(), levels.size(), levels[0],
-                    relativeError(t.acc[SLOT_RAIN], cpu_sum));
-        EXPECT_LE(relativeError(t.acc[SLOT_RAIN], cpu_sum), 1e-9) << w << "x" << h;
-        EXPECT_EQ(t.max_speed, cpu_max) << w << "x" << h;
-        const std::string key = gpu::workgroupShapeName(shape) + " " + std::to_string(w) + "x" + std::to_string(h);
-        if (std::string(partials) == "workgroup") {
-            by_workgroup[key] = {t.acc[SLOT_RAIN], t.max_speed};
-        } else {
-            ASSERT_EQ(by_workgroup.count(key), 1u);
-            EXPECT_EQ(t.acc[SLOT_RAIN], by_workgroup[key].first) << key << ": not the same order of additions";
-            EXPECT_EQ(t.max_speed, by_workgroup[key].second) << key;
-        }
-    }
+    for (const char* partials : {"workgroup", "subgroup"})        // GPUs' partials, CPU drivers' (workgroup.h)
+        for (const gpu::WorkgroupShape& shape : gpu::workgroupShapes())
+            for (auto [w, h] : {std::pair{1, 50}, std::pair{1024, 1024}, std::pair{16384, 5}, std::pair{4097, 17},
+                                std::pair{333, 257}}) {
+                if (!gpu::deviceRunsShape(ctx(), shape)) continue;
+                if (std::string(partials) == "subgroup" && ctx().properties.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU)
+                    continue; // CPU drivers only (gpu/workgroup.h)
+                const ScopedEnv env("ALLUVIUM_PARTIALS", partials);
+                SCOPED_TRACE(gpu::workgroupShapeName(shape) + ", partials per " + partials);
+                std::mt19937 rng(uint32_t(w * 7919 + h));
+                std::uniform_real_distribution<double> u(0.0, 1.0);
+                std::vector<float> values(size_t(w) * size_t(h));
+                for (float& v : values) v = float(std::pow(10.0, 6.0 * u(rng) - 3.0)); // 1e-3 .. 1e3
+                double cpu_sum = 0.0;
+                float cpu_max = 0.0f;
+                for (float v : values) cpu_sum += v, cpu_max = std::max(cpu_max, v);
+                gpu::Simulation sim(ctx(), w, h, gpu::PipePasses::Auto, shape);
+                gpu::SimParams params = defaultParams(w, h);
+                params.rain_rate = 1.0f; // SLOT_RAIN is produced only when it rains
+                sim.setParams(params);
+                sim.resetTotals();
+                sim.upload(Field::Water, values);
+                sim.runPass(Pass::ReduceCheck);
+                sim.runPass(Pass::ReduceTotals);
+                const gpu::Totals t = sim.totals();
+                const std::vector<uint32_t> levels = gpu::foldLevelSizes(w, h, sim.workgroupShape());
+                std::printf("[ fold %dx%d, %s, %u per workgroup ] %zu levels (%u partials per slot first): relative "
+                            "error %.3g\n",
+                            w, h, gpu::workgroupShapeName(shape).c_str(), sim.partialsPerGroup(), levels.size(),
+                            levels[0], relativeError(t.acc[SLOT_RAIN], cpu_sum));
+                EXPECT_LE(relativeError(t.acc[SLOT_RAIN], cpu_sum), 1e-9) << w << "x" << h;
+                EXPECT_EQ(t.max_speed, cpu_max) << w << "x" << h;
+                const std::string key =
+                    gpu::workgroupShapeName(shape) + " " + std::to_string(w) + "x" + std::to_string(h);
+                if (std::string(partials) == "workgroup") {
+                    by_workgroup[key] = {t.acc[SLOT_RAIN], t.max_speed};
+                } else {
+                    ASSERT_EQ(by_workgroup.count(key), 1u);
+                    EXPECT_EQ(t.acc[SLOT_RAIN], by_workgroup[key].first) << key << ": not the same order of additions";
+                    EXPECT_EQ(t.max_speed, by_workgroup[key].second) << key;
+                }
+            }
 }
 
 // A pass with several rows of cells per invocation (CPU drivers: water_velocity, erosion and
@@ -218,7 +220,8 @@ TEST_F(FoldTest, PassesWithRowsLeaveNoStalePartial) {
     {
         gpu::Simulation probe(ctx(), w, h);
         if (probe.partialsPerGroup() == 1)
-            GTEST_SKIP() << "one partial per workgroup here (a GPU, or ALLUVIUM_PARTIALS=workgroup): no places left over";
+            GTEST_SKIP()
+                << "one partial per workgroup here (a GPU, or ALLUVIUM_PARTIALS=workgroup): no places left over";
     }
     auto run = [&](bool stale) {
         gpu::Simulation sim(ctx(), w, h);

@@ -57,8 +57,9 @@ VideoInfo probe(const fs::path& video, const fs::path& dir) {
 Rgba videoFrame(const fs::path& video, int n, const fs::path& dir) {
     const fs::path raw = dir / ("frame-" + std::to_string(n) + ".rgba");
     const VideoInfo info = probe(video, dir);
-    const std::string cmd = "ffmpeg -v error -y -i " + quote(video.string()) + " -vf 'select=eq(n\\," + std::to_string(n) +
-                            ")' -frames:v 1 -f rawvideo -pix_fmt rgba " + quote(raw.string()) + " 2>&1";
+    const std::string cmd = "ffmpeg -v error -y -i " + quote(video.string()) + " -vf 'select=eq(n\\," +
+                            std::to_string(n) + ")' -frames:v 1 -f rawvideo -pix_fmt rgba " + quote(raw.string()) +
+                            " 2>&1";
     EXPECT_EQ(exitStatus(std::system(cmd.c_str())), 0) << cmd;
     Rgba img{uint32_t(info.width), uint32_t(info.height), {}};
     const std::vector<unsigned char> bytes = readBytes(raw);
@@ -86,7 +87,9 @@ fs::path fakeFfmpeg(const fs::path& dir, int bytes) {
     const fs::path exe = dir / "fake" / "ffmpeg";
     std::ofstream(exe) << "#!/bin/sh\n"
                           "case \"$*\" in *-encoders*) exit 0;; esac\n"
-                          "head -c " << bytes << " >/dev/null\n"
+                          "head -c "
+                       << bytes
+                       << " >/dev/null\n"
                           "echo 'fake ffmpeg: no space left on device' >&2\n"
                           "exit 1\n";
     fs::permissions(exe, fs::perms::owner_all);
@@ -98,11 +101,12 @@ fs::path fakeFfmpeg(const fs::path& dir, int bytes) {
 TEST(Record, OffscreenVideoHoldsEveryFrameDrawn) {
     const fs::path dir = scratchDir("record");
     const fs::path video = dir / "out.mp4";
-    ASSERT_EQ(runAlluvium("--validation view --offscreen --size 64x64 --window 320x180 --exit-after-frames 12 --record " +
-                              path(video) + " --record-fps 24 --screenshot " + path(dir / "last.png") + " --report " +
-                              path(dir / "report.json"),
-                          dir),
-              0)
+    ASSERT_EQ(
+        runAlluvium("--validation view --offscreen --size 64x64 --window 320x180 --exit-after-frames 12 --record " +
+                        path(video) + " --record-fps 24 --screenshot " + path(dir / "last.png") + " --report " +
+                        path(dir / "report.json"),
+                    dir),
+        0)
         << readText(dir / "stderr.txt");
     const std::string err = readText(dir / "stderr.txt");
     EXPECT_NE(err.find("validation errors: 0"), std::string::npos) << err;
@@ -141,8 +145,8 @@ TEST(Record, ScaledWithBarsAndWithoutThePanel) {
     const fs::path dir = scratchDir("record");
     const fs::path video = dir / "v.mkv";
     const std::string common = "view --offscreen --size 64x64 --window 320x180 --exit-after-frames 3 ";
-    ASSERT_EQ(runAlluvium(common + "--record " + path(video) + " --record-size 160x120 --record-no-panel --screenshot " +
-                              path(dir / "clean.png"),
+    ASSERT_EQ(runAlluvium(common + "--record " + path(video) +
+                              " --record-size 160x120 --record-no-panel --screenshot " + path(dir / "clean.png"),
                           dir),
               0)
         << readText(dir / "stderr.txt");
@@ -155,7 +159,8 @@ TEST(Record, ScaledWithBarsAndWithoutThePanel) {
 
     // --record-no-panel: the screenshot shows the scene as if the panel were hidden (framed for
     // the whole view), while the panel is drawn on screen.
-    const Rgba clean = readPng(dir / "clean.png"), nopanel = readPng(dir / "nopanel.png"), panel = readPng(dir / "panel.png");
+    const Rgba clean = readPng(dir / "clean.png"), nopanel = readPng(dir / "nopanel.png"),
+               panel = readPng(dir / "panel.png");
     ASSERT_EQ(clean.width, 320u);
     ASSERT_EQ(panel.width, 320u);
     EXPECT_LT(meanDiff(clean, nopanel, 0, 0, 320, 180), 0.5);
@@ -186,7 +191,9 @@ TEST(Record, MissingFfmpegIsOneLineAndNoFile) {
     const fs::path dir = scratchDir("record");
     fs::create_directories(dir / "empty");
     const std::string no_ffmpeg = "PATH=" + quote((dir / "empty").string());
-    EXPECT_EQ(runAlluvium("view --offscreen --size 32x32 --window 128x128 --record " + path(dir / "x.mp4"), dir, no_ffmpeg), 2);
+    EXPECT_EQ(
+        runAlluvium("view --offscreen --size 32x32 --window 128x128 --record " + path(dir / "x.mp4"), dir, no_ffmpeg),
+        2);
     const std::string err = readText(dir / "stderr.txt");
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
     EXPECT_NE(err.find("ffmpeg was not found on PATH"), std::string::npos) << err;
@@ -198,11 +205,12 @@ TEST(Record, MissingFfmpegIsOneLineAndNoFile) {
                           dir, no_ffmpeg),
               0)
         << readText(dir / "stderr.txt");
-    EXPECT_NE(readText(dir / "stderr.txt").find("ffmpeg was not found on PATH: " + (dir / "tl" / "timelapse.mp4").string() +
-                                                " skipped"),
+    EXPECT_NE(readText(dir / "stderr.txt")
+                  .find("ffmpeg was not found on PATH: " + (dir / "tl" / "timelapse.mp4").string() + " skipped"),
               std::string::npos)
         << readText(dir / "stderr.txt");
-    EXPECT_EQ(listDir(dir / "tl"), (std::vector<std::string>{"frame-000000.png", "frame-000001.png", "frame-000002.png"}));
+    EXPECT_EQ(listDir(dir / "tl"),
+              (std::vector<std::string>{"frame-000000.png", "frame-000001.png", "frame-000002.png"}));
 }
 
 TEST(Record, AFailingEncoderLeavesNoFile) {
@@ -227,7 +235,8 @@ TEST(Record, AFailingEncoderLeavesNoFile) {
                               " --timelapse-size 320x180 --out " + path(dir / "out.png"),
                           dir, env),
               1);
-    EXPECT_NE(readText(dir / "stderr.txt").find("timelapse.mp4 failed"), std::string::npos) << readText(dir / "stderr.txt");
+    EXPECT_NE(readText(dir / "stderr.txt").find("timelapse.mp4 failed"), std::string::npos)
+        << readText(dir / "stderr.txt");
     EXPECT_EQ(listDir(dir / "tl").size(), 4u) << "frames 0..3 and no video";
     EXPECT_FALSE(fs::exists(dir / "tl" / "timelapse.mp4"));
 }
@@ -241,8 +250,8 @@ TEST(Record, InterruptedRecordingIsFinished) {
     // Job control (set -m), as in a terminal: a background job does not ignore SIGINT then.
     std::ofstream(script) << "set -m\nMESA_SHADER_CACHE_DIR=" << quote(cache) << " " << quote(ALLUVIUM_EXE)
                           << " view --offscreen --size 32x32 --window 160x90 --exit-after-frames 100000 --record "
-                          << path(video) << " --report " << path(dir / "report.json") << " 2>" << path(dir / "stderr.txt")
-                          << " &\npid=$!\n"
+                          << path(video) << " --report " << path(dir / "report.json") << " 2>"
+                          << path(dir / "stderr.txt") << " &\npid=$!\n"
                           << "for i in $(seq 1 200); do grep -q 'alluvium: recording' " << path(dir / "stderr.txt")
                           << " && break; sleep 0.1; done\nsleep 1\nkill -INT $pid\nwait $pid\n";
     ASSERT_EQ(exitStatus(std::system(("timeout 60 bash " + path(script)).c_str())), 0) << readText(dir / "stderr.txt");
@@ -302,7 +311,7 @@ TEST(Timelapse, AFrameEveryNStepsAndTheSameResult) {
     EXPECT_EQ(readText(dir / "stderr.txt").find("validation error"), std::string::npos) << readText(dir / "stderr.txt");
     // Steps 0, 3, 6 and 9.
     EXPECT_EQ(listDir(dir / "tl"), (std::vector<std::string>{"frame-000000.png", "frame-000001.png", "frame-000002.png",
-                                                            "frame-000003.png", "timelapse.mp4"}));
+                                                             "frame-000003.png", "timelapse.mp4"}));
     for (int i = 0; i < 4; ++i) {
         const Rgba f = readPng(dir / "tl" / ("frame-00000" + std::to_string(i) + ".png"));
         EXPECT_EQ(f.width, 160u);
@@ -325,16 +334,21 @@ TEST(Timelapse, AFrameEveryNStepsAndTheSameResult) {
     EXPECT_EQ(readBytes(dir / "with.png"), readBytes(dir / "without.png"));
 
     // Without water: the first frame (dry) is the same, the last (after heavy rain) is not.
-    ASSERT_EQ(runAlluvium(run + "--every 3 --timelapse " + path(dir / "dry") + " --timelapse-size 160x90 --timelapse-no-water --out " +
-                              path(dir / "dry.png"),
+    ASSERT_EQ(runAlluvium(run + "--every 3 --timelapse " + path(dir / "dry") +
+                              " --timelapse-size 160x90 --timelapse-no-water --out " + path(dir / "dry.png"),
                           dir),
               0);
-    EXPECT_LT(meanDiff(readPng(dir / "tl" / "frame-000000.png"), readPng(dir / "dry" / "frame-000000.png"), 0, 0, 160, 90), 0.01);
-    EXPECT_GT(meanDiff(readPng(dir / "tl" / "frame-000003.png"), readPng(dir / "dry" / "frame-000003.png"), 40, 20, 120, 70), 5.0);
+    EXPECT_LT(
+        meanDiff(readPng(dir / "tl" / "frame-000000.png"), readPng(dir / "dry" / "frame-000000.png"), 0, 0, 160, 90),
+        0.01);
+    EXPECT_GT(
+        meanDiff(readPng(dir / "tl" / "frame-000003.png"), readPng(dir / "dry" / "frame-000003.png"), 40, 20, 120, 70),
+        5.0);
 }
 
 TEST(Record, F9AndThePanelButtonUnderXvfb) {
-    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run is missing (scripts/deps installs it)";
+    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "xvfb-run is missing (scripts/deps installs it)";
     const fs::path dir = scratchDir("record");
     const std::string script = (fs::path(ALLUVIUM_SOURCE_DIR) / "tests" / "record_e2e.sh").string();
     const std::string cache = (fs::path(ALLUVIUM_TEST_TMP_DIR).parent_path() / "mesa-cache").string();

@@ -184,8 +184,8 @@ TEST_F(Render, FramesWithoutStepsComputeTheSunlightOnlyWhenWhatItReadsChanged) {
 
     uint32_t n = 3;
     for (const auto& [view, why] : {std::pair{other, "the sun moved"}, std::pair{low, "the sun moved back"},
-                                    std::pair{steep, "the height scale changed"}, std::pair{lakes, "lakes drawn as water"},
-                                    std::pair{low, "lakes not drawn"}}) {
+                                    std::pair{steep, "the height scale changed"},
+                                    std::pair{lakes, "lakes drawn as water"}, std::pair{low, "lakes not drawn"}}) {
         frame(renderer, true, view);
         expectChecks(++n, true, why);
         EXPECT_EQ(renderer.sunlight(), fresh(view)) << why;
@@ -220,7 +220,7 @@ TEST(RenderMesh, SizesFitTheDevicesStorageBinding) {
     EXPECT_EQ(viewer::meshSideLimit(lavapipe), 2363u);
     EXPECT_TRUE(viewer::meshFits(2363, 2363, lavapipe));
     EXPECT_FALSE(viewer::meshFits(2364, 2364, lavapipe)); // 2365^2 x 24 bytes of indices
-    EXPECT_TRUE(viewer::meshFits(16384, 2, lavapipe));      // long and thin is fine
+    EXPECT_TRUE(viewer::meshFits(16384, 2, lavapipe));    // long and thin is fine
     EXPECT_EQ(viewer::meshSideLimit(largest), 13376u);
     EXPECT_FALSE(viewer::meshFits(16384, 16384, largest)); // above any device's range
     EXPECT_GE(viewer::meshSideLimit(uint64_t(1) << 30), uint32_t(MESH_MAX_DISCRETE));
@@ -253,7 +253,8 @@ TEST_F(Render, MeshFollowsTheOptionTheGridAndTheDevice) {
     // square (2364 x 2364 cells on lavapipe, 0.5 s), so where the device binds more it is skipped.
     uint32_t h = 2;
     while (viewer::meshFits(limit + 1, h, range)) ++h;
-    if (uint64_t(limit + 1) * h > (uint64_t(8) << 20)) GTEST_SKIP() << "the device binds a mesh larger than this test makes";
+    if (uint64_t(limit + 1) * h > (uint64_t(8) << 20))
+        GTEST_SKIP() << "the device binds a mesh larger than this test makes";
     gpu::Simulation wide(ctx(), int(limit + 1), int(h));
     try {
         viewer::Renderer r(ctx(), wide, VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1, limit + 1);

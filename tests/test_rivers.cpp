@@ -15,8 +15,9 @@ struct Grid {
     int w, h;
     std::vector<float> ground, surface;
     std::vector<uint8_t> water, base;
-    Grid(int w_, int h_) : w(w_), h(h_), ground(std::size_t(w_) * h_), surface(std::size_t(w_) * h_, 0.0f),
-                           water(std::size_t(w_) * h_, 0), base(std::size_t(w_) * h_, 0) {}
+    Grid(int w_, int h_)
+        : w(w_), h(h_), ground(std::size_t(w_) * h_), surface(std::size_t(w_) * h_, 0.0f),
+          water(std::size_t(w_) * h_, 0), base(std::size_t(w_) * h_, 0) {}
     std::size_t at(int x, int y) const { return std::size_t(y) * w + x; }
     RiverMap classify(double min_cells) const { return classifyRivers(ground, surface, water, base, w, h, min_cells); }
 };
@@ -87,7 +88,8 @@ TEST(Rivers, ARiverComingFromALakeIsSustainedBelowItsOutflow) {
             g.surface[g.at(x, y)] = 142.0f; // above the ground of row 2 (138 at the valley floor)
         }
     }
-    const RiverMap r = g.classify(10.0); // the side slopes drain at most 7 cells a row: only the valley floors are rivers
+    const RiverMap r =
+        g.classify(10.0); // the side slopes drain at most 7 cells a row: only the valley floors are rivers
     EXPECT_EQ(r.kind[g.at(7, 20)], RiverKind::Sustained); // fed by the lake
     EXPECT_EQ(r.kind[g.at(23, 20)], RiverKind::Dry);      // rain only, ends in a pit
     EXPECT_EQ(r.dry_end_points, 1);

@@ -78,8 +78,7 @@ TEST_F(SeaTest, SettingTheSeaFillsEveryOceanCellAtOnce) {
                 if (std::abs(d[c.s.index(x, y)] - want) > 1e-4) ++wrong;
                 filled += want * 16.0;
             }
-        EXPECT_EQ(wrong, 0) << "spill in the basin "
-                            << sim->download(Field::SeaSpill)[c.s.index(50, 20)] << " water "
+        EXPECT_EQ(wrong, 0) << "spill in the basin " << sim->download(Field::SeaSpill)[c.s.index(50, 20)] << " water "
                             << d[c.s.index(50, 20)] << " commits " << sim->seaControl().commits;
         EXPECT_NEAR(sim->totals().acc[SLOT_SEA_IN] - from_sea, filled - before, 1e-4 * filled);
     }
@@ -94,9 +93,7 @@ TEST_F(SeaTest, LakeConnectedToTheSeaSettlesToSeaLevel) {
         for (int x = 0; x < c.w; ++x) {
             const size_t i = c.s.index(x, y);
             const double b = c.s.terrain[i];
-            if (b < 0.0)
-                c.s.water[i] =
-                    (c.lagoon(x, y) || c.basin(x, y) || (x >= 14 && x < 30)) ? 1.5 - b : -b;
+            if (b < 0.0) c.s.water[i] = (c.lagoon(x, y) || c.basin(x, y) || (x >= 14 && x < 30)) ? 1.5 - b : -b;
         }
     const Params q = seaParams();
     auto sim = std::make_unique<gpu::Simulation>(ctx(), c.w, c.h);
@@ -119,8 +116,7 @@ TEST_F(SeaTest, LakeConnectedToTheSeaSettlesToSeaLevel) {
     EXPECT_LE(lagoon_worst, 1e-4);
     EXPECT_LE(basin_worst, 1e-4);
     EXPECT_LE(speed, 1e-4);
-    EXPECT_NEAR(sim->totals().acc[SLOT_SEA_OUT] - sim->totals().acc[SLOT_SEA_IN], excess,
-                1e-4 * excess);
+    EXPECT_NEAR(sim->totals().acc[SLOT_SEA_OUT] - sim->totals().acc[SLOT_SEA_IN], excess, 1e-4 * excess);
 }
 
 // A beach sloping from -4 m to +4 m: the tide (1 m, 60 s) drives the water surface at the shore at
@@ -129,8 +125,7 @@ TEST_F(SeaTest, TideDrivesTheShore) {
     const int w = 64, h = 6;
     ref::State s(w, h);
     for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-            s.terrain[s.index(x, y)] = -4.0 + 8.0 * x / (w - 1);
+        for (int x = 0; x < w; ++x) s.terrain[s.index(x, y)] = -4.0 + 8.0 * x / (w - 1);
     Params q = seaParams();
     q[Param::tide_amplitude] = 1.0;
     q[Param::tide_period] = 60.0;
@@ -152,15 +147,13 @@ TEST_F(SeaTest, TideDrivesTheShore) {
     std::vector<double> up;
     for (size_t k = 1; k < level.size(); ++k)
         if (level[k - 1] < 0.0 && level[k] >= 0.0)
-            up.push_back(times[k - 1] + (times[k] - times[k - 1]) * (0.0 - level[k - 1]) /
-                                            (level[k] - level[k - 1]));
+            up.push_back(times[k - 1] + (times[k] - times[k - 1]) * (0.0 - level[k - 1]) / (level[k] - level[k - 1]));
     ASSERT_GE(up.size(), 2u);
     const double period = (up.back() - up.front()) / double(up.size() - 1);
     const double wet_high = *std::max_element(wet.begin(), wet.end()),
                  wet_low = *std::min_element(wet.begin(), wet.end());
-    std::printf(
-        "[ tide ] amplitude %.4f m (1), period %.3f s (60); intertidal depth %.3f .. %.3f m\n",
-        amplitude, period, wet_low, wet_high);
+    std::printf("[ tide ] amplitude %.4f m (1), period %.3f s (60); intertidal depth %.3f .. %.3f m\n", amplitude,
+                period, wet_low, wet_high);
     EXPECT_NEAR(amplitude, 1.0, 0.05);
     EXPECT_NEAR(period, 60.0, 3.0);
     EXPECT_GT(wet_high, 0.3);
@@ -174,8 +167,7 @@ TEST_F(SeaTest, RiverDropsItsLoadAtTheMouth) {
     const int w = 96, h = 40;
     ref::State s(w, h);
     for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-            s.terrain[s.index(x, y)] = 12.0 - 18.0 * x / (w - 1) + 0.02 * std::abs(y - 20);
+        for (int x = 0; x < w; ++x) s.terrain[s.index(x, y)] = 12.0 - 18.0 * x / (w - 1) + 0.02 * std::abs(y - 20);
     Params q = seaParams();
     q[Param::record_maps] = 1;
     q[Param::enable_erosion] = 1;
@@ -201,13 +193,11 @@ TEST_F(SeaTest, RiverDropsItsLoadAtTheMouth) {
     const auto [mouth, mouth_deposited] = net(shore - 3);
     const auto [upstream, upstream_deposited] = net(shore - 33);
     double eroded = 0.0;
-    for (size_t i = 0; i < wear.size(); i += 2)
-        eroded += wear[i];
+    for (size_t i = 0; i < wear.size(); i += 2) eroded += wear[i];
     std::printf("[ delta ] net deposition at the mouth %.4g m (deposited %.4g), 30 cells upstream "
                 "%.4g m (deposited "
                 "%.4g); eroded in all %.4g m; into the sea %.4g m^3\n",
-                mouth, mouth_deposited, upstream, upstream_deposited, eroded,
-                sim->totals().acc[SLOT_SEA_OUT]);
+                mouth, mouth_deposited, upstream, upstream_deposited, eroded, sim->totals().acc[SLOT_SEA_OUT]);
     EXPECT_GT(eroded, 1.0);
     EXPECT_GT(mouth, 0.3);
     EXPECT_GT(mouth, upstream + 0.3);
@@ -230,8 +220,7 @@ struct Island {
     }
     Params params(double capillarity, double internal, bool sea = false) const {
         Params q;
-        q[Param::enable_sea] =
-            sea ? 1 : 0; // without: the outlet edges hold the table at their ground
+        q[Param::enable_sea] = sea ? 1 : 0; // without: the outlet edges hold the table at their ground
         q[Param::sea_level] = 0.0;
         q[Param::table_tension_ground] = 20.0;
         q[Param::fluvial_outlets] = 0; // all edges
@@ -258,13 +247,11 @@ struct Island {
         sim.updateSeaSpill();
         const std::vector<float> w = sim.download(Field::SeaSpill);
         std::vector<bool> lake(w.size());
-        for (size_t i = 0; i < w.size(); ++i)
-            lake[i] = w[i] > float(s.terrain[i]);
+        for (size_t i = 0; i < w.size(); ++i) lake[i] = w[i] > float(s.terrain[i]);
         return lake;
     }
     // The table and the lake level (the mean over the lake cells).
-    std::vector<float> run(const gpu::Context& ctx, const Params& q, double* lake_level,
-                           double* lake_span) const {
+    std::vector<float> run(const gpu::Context& ctx, const Params& q, double* lake_level, double* lake_span) const {
         gpu::Simulation sim(ctx, n, n);
         loadState(sim, s, toSimParams(q, n, n));
         sim.upload(Field::AquiferBase, toFloat(s.aquifer_base));
@@ -282,8 +269,7 @@ struct Island {
         *lake_span = hi - lo;
         std::printf("[ water table ] capillarity %g, internal %g: lake at %.5f m, flat to %.3g m; "
                     "%u cells still moving\n",
-                    q[Param::table_capillarity], q[Param::table_internal], *lake_level, *lake_span,
-                    moving);
+                    q[Param::table_capillarity], q[Param::table_internal], *lake_level, *lake_span, moving);
         return t;
     }
 };
@@ -302,15 +288,12 @@ TEST_F(SeaTest, WaterTableLakesFlatAndCapillaryRise) {
     EXPECT_NEAR(level, spill, 0.01);
     // Along the ray east of the centre from the rim outward: the capillary rise.
     std::vector<double> rise;
-    for (int x = 38; x < 46; ++x)
-        rise.push_back(double(wet[island.s.index(x, 30)]) - dry[island.s.index(x, 30)]);
+    for (int x = 38; x < 46; ++x) rise.push_back(double(wet[island.s.index(x, 30)]) - dry[island.s.index(x, 30)]);
     std::printf("[ water table ] capillary rise east of the rim:");
-    for (double r : rise)
-        std::printf(" %.4f", r);
+    for (double r : rise) std::printf(" %.4f", r);
     std::printf(" m\n");
     EXPECT_GT(rise.front(), 0.05);
-    for (size_t k = 1; k < rise.size(); ++k)
-        EXPECT_LT(rise[k], rise[k - 1]) << k;
+    for (size_t k = 1; k < rise.size(); ++k) EXPECT_LT(rise[k], rise[k - 1]) << k;
     EXPECT_GT(wet[island.s.index(38, 30)], level + 0.1); // above the lake beside it (the rim)
 }
 
@@ -329,8 +312,7 @@ TEST_F(SeaTest, WaterTableWithoutCapillarityLiesAtTheLakeLevel) {
             const size_t i = island.s.index(x, y);
             if (lake[i]) continue;
             above = std::max(above, double(t[i]) - level);
-            const bool contact = lake[i - 1] || lake[i + 1] || lake[i - size_t(island.n)] ||
-                                 lake[i + size_t(island.n)];
+            const bool contact = lake[i - 1] || lake[i + 1] || lake[i - size_t(island.n)] || lake[i + size_t(island.n)];
             if (contact) beside = std::max(beside, std::abs(double(t[i]) - level)), ++contacts;
         }
     EXPECT_GT(contacts, 20);

@@ -21,8 +21,8 @@
 #include <optional>
 #include <thread>
 
-#include "report.h"
 #include "gpu_fixture.h"
+#include "report.h"
 #include "test_util.h"
 
 // [SECTION] helpers -------------------------------------------------------------------------------
@@ -198,10 +198,11 @@ TEST(SessionCli, ResumedRunEqualsStraightRunAndContinuesTheReport) {
     };
     const std::string d = dir.string() + "/";
     // record_maps as --save-session turns it on: the wear and flow maps are state too.
-    ASSERT_EQ(run("--size 64x48 --steps 40 --set edge_mode=open --set record_maps=on --out " + d + "straight.f32 --report " + d +
-                  "straight.json"),
+    ASSERT_EQ(run("--size 64x48 --steps 40 --set edge_mode=open --set record_maps=on --out " + d +
+                  "straight.f32 --report " + d + "straight.json"),
               0);
-    ASSERT_EQ(run("--size 64x48 --steps 15 --set edge_mode=open --out " + d + "a.f32 --save-session " + d + "s.alluvium"), 0);
+    ASSERT_EQ(
+        run("--size 64x48 --steps 15 --set edge_mode=open --out " + d + "a.f32 --save-session " + d + "s.alluvium"), 0);
     ASSERT_EQ(run("--load-session " + d + "s.alluvium --steps 25 --out " + d + "b.f32 --report " + d + "b.json"), 0);
     EXPECT_TRUE(readBytes(dir / "straight.f32") == readBytes(dir / "b.f32"));
     const nlohmann::json a = nlohmann::json::parse(std::ifstream(dir / "straight.json"));
@@ -233,7 +234,9 @@ TEST(SessionCli, ResumedCoastalRunEqualsStraightRun) {
         return std::system(cmd.c_str());
     };
     const std::string d = dir.string() + "/";
-    ASSERT_EQ(run("--size 48x40 --steps 30 --set record_maps=on --out " + d + "straight.f32 --report " + d + "straight.json"), 0);
+    ASSERT_EQ(
+        run("--size 48x40 --steps 30 --set record_maps=on --out " + d + "straight.f32 --report " + d + "straight.json"),
+        0);
     ASSERT_EQ(run("--size 48x40 --steps 13 --out " + d + "a.f32 --save-session " + d + "s.alluvium"), 0);
     ASSERT_EQ(run("--load-session " + d + "s.alluvium --steps 17 --out " + d + "b.f32 --report " + d + "b.json"), 0);
     EXPECT_TRUE(readBytes(dir / "straight.f32") == readBytes(dir / "b.f32"));
@@ -264,7 +267,8 @@ Session smallSession(int w = 5, int h = 3, float seed = 1.0f) {
 }
 
 // Re-assembles a file around an edited JSON header, with a valid checksum.
-std::vector<std::byte> withHeader(const std::vector<std::byte>& file, const std::function<void(nlohmann::json&)>& edit) {
+std::vector<std::byte> withHeader(const std::vector<std::byte>& file,
+                                  const std::function<void(nlohmann::json&)>& edit) {
     const size_t header_len = size_t(getLE(file.data() + 20, 4));
     nlohmann::json h = nlohmann::json::parse(reinterpret_cast<const char*>(file.data() + 24),
                                              reinterpret_cast<const char*>(file.data() + 24 + header_len));
@@ -339,10 +343,12 @@ TEST(SessionFile, BadMagicVersionSizesAndNamesAreRejected) {
     expectInputError(withHeader(good, [](nlohmann::json& h) { h["width"] = 6; }), "truncated");
     expectInputError(withHeader(good, [](nlohmann::json& h) { h["height"] = 2; }), "sizes");
     expectInputError(withHeader(good, [](nlohmann::json& h) { h["width"] = 0; }), "out of range");
-    expectInputError(withHeader(good, [](nlohmann::json& h) { h["params"]["rain_rat"] = 1.0; }), "unknown parameter 'rain_rat'");
+    expectInputError(withHeader(good, [](nlohmann::json& h) { h["params"]["rain_rat"] = 1.0; }),
+                     "unknown parameter 'rain_rat'");
     expectInputError(withHeader(good, [](nlohmann::json& h) { h["params"]["rain_rate"] = 1e9; }), "out of range");
     expectInputError(withHeader(good, [](nlohmann::json& h) { h["model"] = "rivers"; }), "unknown model");
-    expectInputError(withHeader(good, [](nlohmann::json& h) { h["arrays"][1]["name"] = "lava"; }), "unknown field 'lava'");
+    expectInputError(withHeader(good, [](nlohmann::json& h) { h["arrays"][1]["name"] = "lava"; }),
+                     "unknown field 'lava'");
     expectInputError(withHeader(good, [](nlohmann::json& h) { h["arrays"][1]["name"] = "flux"; }), "unknown field");
     expectInputError(withHeader(good, [](nlohmann::json& h) { h.erase("totals"); }), "bad header");
     expectInputError(withHeader(good, [](nlohmann::json& h) { h["totals"]["acc"].erase(0); }), "totals");
@@ -356,8 +362,8 @@ TEST(SessionFile, BadMagicVersionSizesAndNamesAreRejected) {
 // Forks a child that saves `session` over `file` (no Vulkan in the child: the session is already
 // on the host) and is killed partway: by SIGXFSZ when the file-size limit stops its write
 // halfway, or by SIGKILL from us after `kill_after`.
-int saveInChild(const fsys::path& file, const Session& session, rlim_t size_limit,
-                std::chrono::milliseconds kill_after, bool loop) {
+int saveInChild(const fsys::path& file, const Session& session, rlim_t size_limit, std::chrono::milliseconds kill_after,
+                bool loop) {
     const std::vector<std::byte> bytes = encodeSession(session);
     const pid_t pid = ::fork();
     if (pid == 0) {
@@ -420,8 +426,8 @@ TEST(SessionFile, AKilledSaveLeavesThePreviousFileIntact) {
 TEST(Presets, TheBuiltInPresetsExistWithOneLineDescriptions) {
     const ScopedEnv no_user_presets("XDG_CONFIG_HOME", scratch("no-user-presets").string());
     const std::vector<std::string> names = presetNames();
-    for (const char* expected : {"default", "gentle-rain", "flash-flood", "badlands", "alpine", "desert-wadi", "river-delta",
-                                 "coastal", "dry-basin"})
+    for (const char* expected : {"default", "gentle-rain", "flash-flood", "badlands", "alpine", "desert-wadi",
+                                 "river-delta", "coastal", "dry-basin"})
         EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
     for (const PresetInfo& p : listPresets()) {
         EXPECT_FALSE(p.user);

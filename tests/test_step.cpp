@@ -43,43 +43,44 @@ class StepTest : public GpuTest {};
 // 1e-4, a factor 7 above that: tight enough that any real difference in a pass fails it.
 TEST_F(StepTest, HundredStepsMatchReference) {
     for (auto [w, h] : {std::pair{64, 64}, std::pair{97, 61}})
-    for (gpu::PipePasses passes : {gpu::PipePasses::Fused, gpu::PipePasses::Direct}) {
-        SCOPED_TRACE(gpu::pipePassesName(passes));
-        ref::State s = generatedState(w, h, 7, 4.0);
-        Params params;
-        params[Param::rain_rate] = 0.5; // mm/s: enough water to flow and erode within 100 steps
-        params[Param::edge_mode] = w == 97 ? EDGE_OPEN : EDGE_CLOSED;
-        params[Param::record_maps] = 1;
-        const gpu::SimParams p = toSimParams(params, w, h);
-        auto sim = makeSim(ctx(), s, p, passes);
-        ref::Sums sums{};
-        for (int i = 0; i < 100; ++i) ref::step(s, p, {}, sums);
-        sim->run(100);
-        const std::vector<float> b = sim->download(Field::Terrain);
-        double relief = 0.0, lo = 1e30, hi = -1e30;
-        for (double v : s.terrain) lo = std::min(lo, v), hi = std::max(hi, v);
-        relief = hi - lo;
-        double max_db = 0.0;
-        for (size_t i = 0; i < b.size(); ++i) max_db = std::max(max_db, std::abs(b[i] - s.terrain[i]));
-        const double err_d = relativeError(sim->download(Field::Water), s.water);
-        // Sediment is exchanged with the float ground height to the bit (see
-        // erosion_deposition.comp), so it is exact to the ground's precision: measure its error
-        // in ulps of the highest ground.
-        const std::vector<float> sed = sim->download(Field::Sediment);
-        double max_ds = 0.0;
-        for (size_t i = 0; i < sed.size(); ++i) max_ds = std::max(max_ds, std::abs(sed[i] - s.sediment[i]));
-        const double ulp_b = std::nextafter(float(hi), INFINITY) - float(hi);
-        std::printf("[ step vs reference %dx%d, %s passes ] terrain %.3g of relief, water %.3g, sediment %.3g m "
-                    "(%.1f ulps of the ground, %.3g of the sediment's scale)\n", w, h, gpu::pipePassesName(passes),
-                    max_db / relief, err_d, max_ds, max_ds / ulp_b, relativeError(sed, s.sediment));
-        EXPECT_LE(max_db / relief, 1e-4);
-        EXPECT_LE(err_d, 1e-4);
-        EXPECT_LE(max_ds, 1e-4 * relief);
-        const gpu::Totals t = sim->totals();
-        EXPECT_LE(relativeError(t.acc[SLOT_RAIN], sums[SLOT_RAIN]), 1e-5);
-        EXPECT_LE(relativeError(t.acc[SLOT_EVAPORATED], sums[SLOT_EVAPORATED]), 1e-3);
-        EXPECT_GT(sums[SLOT_ERODED], 0.0);
-    }
+        for (gpu::PipePasses passes : {gpu::PipePasses::Fused, gpu::PipePasses::Direct}) {
+            SCOPED_TRACE(gpu::pipePassesName(passes));
+            ref::State s = generatedState(w, h, 7, 4.0);
+            Params params;
+            params[Param::rain_rate] = 0.5; // mm/s: enough water to flow and erode within 100 steps
+            params[Param::edge_mode] = w == 97 ? EDGE_OPEN : EDGE_CLOSED;
+            params[Param::record_maps] = 1;
+            const gpu::SimParams p = toSimParams(params, w, h);
+            auto sim = makeSim(ctx(), s, p, passes);
+            ref::Sums sums{};
+            for (int i = 0; i < 100; ++i) ref::step(s, p, {}, sums);
+            sim->run(100);
+            const std::vector<float> b = sim->download(Field::Terrain);
+            double relief = 0.0, lo = 1e30, hi = -1e30;
+            for (double v : s.terrain) lo = std::min(lo, v), hi = std::max(hi, v);
+            relief = hi - lo;
+            double max_db = 0.0;
+            for (size_t i = 0; i < b.size(); ++i) max_db = std::max(max_db, std::abs(b[i] - s.terrain[i]));
+            const double err_d = relativeError(sim->download(Field::Water), s.water);
+            // Sediment is exchanged with the float ground height to the bit (see
+            // erosion_deposition.comp), so it is exact to the ground's precision: measure its error
+            // in ulps of the highest ground.
+            const std::vector<float> sed = sim->download(Field::Sediment);
+            double max_ds = 0.0;
+            for (size_t i = 0; i < sed.size(); ++i) max_ds = std::max(max_ds, std::abs(sed[i] - s.sediment[i]));
+            const double ulp_b = std::nextafter(float(hi), INFINITY) - float(hi);
+            std::printf("[ step vs reference %dx%d, %s passes ] terrain %.3g of relief, water %.3g, sediment %.3g m "
+                        "(%.1f ulps of the ground, %.3g of the sediment's scale)\n",
+                        w, h, gpu::pipePassesName(passes), max_db / relief, err_d, max_ds, max_ds / ulp_b,
+                        relativeError(sed, s.sediment));
+            EXPECT_LE(max_db / relief, 1e-4);
+            EXPECT_LE(err_d, 1e-4);
+            EXPECT_LE(max_ds, 1e-4 * relief);
+            const gpu::Totals t = sim->totals();
+            EXPECT_LE(relativeError(t.acc[SLOT_RAIN], sums[SLOT_RAIN]), 1e-5);
+            EXPECT_LE(relativeError(t.acc[SLOT_EVAPORATED], sums[SLOT_EVAPORATED]), 1e-3);
+            EXPECT_GT(sums[SLOT_ERODED], 0.0);
+        }
 }
 
 // rain + sources - evaporation - drained = stored_final - stored_initial, over 1,000 steps.
@@ -100,13 +101,16 @@ TEST_F(StepTest, WaterBudgetCloses) {
         const double expected = in - t.acc[SLOT_EVAPORATED] - t.acc[SLOT_DRAINED_WATER];
         const double err = std::abs(stored - expected) / in;
         std::printf("[ water budget, %s edges ] rained %.6g sourced %.6g evaporated %.6g drained %.6g "
-                    "stored %.6g: error %.3g\n", edge ? "open" : "closed", t.acc[SLOT_RAIN],
-                    t.acc[SLOT_SPRING], t.acc[SLOT_EVAPORATED], t.acc[SLOT_DRAINED_WATER], stored, err);
+                    "stored %.6g: error %.3g\n",
+                    edge ? "open" : "closed", t.acc[SLOT_RAIN], t.acc[SLOT_SPRING], t.acc[SLOT_EVAPORATED],
+                    t.acc[SLOT_DRAINED_WATER], stored, err);
         EXPECT_LE(err, 1e-5);
         EXPECT_GT(t.acc[SLOT_EVAPORATED], 0.0);
         EXPECT_GT(t.acc[SLOT_SPRING], 0.0);
-        if (edge == EDGE_OPEN) EXPECT_GT(t.acc[SLOT_DRAINED_WATER], 0.0);
-        else EXPECT_EQ(t.acc[SLOT_DRAINED_WATER], 0.0);
+        if (edge == EDGE_OPEN)
+            EXPECT_GT(t.acc[SLOT_DRAINED_WATER], 0.0);
+        else
+            EXPECT_EQ(t.acc[SLOT_DRAINED_WATER], 0.0);
     }
 }
 
@@ -123,7 +127,8 @@ TEST_F(StepTest, FusedAndDirectPassesAgree) {
     fused->run(100);
     direct->run(100);
     int identical = 0;
-    for (Field f : {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity, Field::Outflow, Field::Wear, Field::Flow}) {
+    for (Field f :
+         {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity, Field::Outflow, Field::Wear, Field::Flow}) {
         const std::vector<float> a = fused->download(f), b = direct->download(f);
         identical += a == b ? 1 : 0;
         EXPECT_LE(relativeError(a, toDouble(b)), 1e-4) << gpu::fieldName(f);
@@ -183,35 +188,35 @@ TEST_F(StepTest, CarriedCorrectionIsBitIdentical) {
 // transport is off here (its global correction is tested on its own).
 TEST_F(StepTest, ErosionAndThermalConserveSoil) {
     for (gpu::PipePasses passes : {gpu::PipePasses::Fused, gpu::PipePasses::Direct})
-    for (uint32_t seed : {1u, 2u, 3u}) {
-        SCOPED_TRACE(gpu::pipePassesName(passes));
-        ref::State s = randomState(97, 61, seed);
-        for (bool thermal : {false, true}) {
-            gpu::SimParams p = defaultParams(s.w, s.h);
-            p.enable_transport = 0;
-            p.enable_erosion = thermal ? 0 : 1;
-            p.enable_thermal = thermal ? 1 : 0;
-            auto sim = makeSim(ctx(), s, p, passes);
-            sim->upload(Field::WaterMid, toFloat(s.water));
-            const double before = sum(sim->download(Field::Terrain)) + sum(sim->download(Field::Sediment));
-            for (Pass pass : sim->stepPasses())
-                if (pass != Pass::SourcesFlux && pass != Pass::WaterVelocity && pass != Pass::ReducePartials)
-                    sim->runPass(pass);
-            const std::vector<float> b = sim->download(Field::Terrain, true);
-            const double after = sum(b) + sum(sim->download(Field::Sediment, true));
-            // Rounding: each cell's b (about 8 m) and s change by a rounded amount.
-            const double ulp_bound = double(b.size()) * 8.0 * 6e-8 * 2.0;
-            EXPECT_LE(std::abs(after - before), ulp_bound) << (thermal ? "thermal" : "erosion/deposition");
-            if (!thermal) {
-                EXPECT_GT(sim->totals().acc[SLOT_ERODED], 0.0);
-                EXPECT_GT(sim->totals().acc[SLOT_DEPOSITED], 0.0);
-            } else {
-                double moved = 0.0;
-                for (size_t i = 0; i < b.size(); ++i) moved += std::abs(b[i] - float(s.terrain[i]));
-                EXPECT_GT(moved, 1.0) << "thermal moved nothing: the test would be vacuous";
+        for (uint32_t seed : {1u, 2u, 3u}) {
+            SCOPED_TRACE(gpu::pipePassesName(passes));
+            ref::State s = randomState(97, 61, seed);
+            for (bool thermal : {false, true}) {
+                gpu::SimParams p = defaultParams(s.w, s.h);
+                p.enable_transport = 0;
+                p.enable_erosion = thermal ? 0 : 1;
+                p.enable_thermal = thermal ? 1 : 0;
+                auto sim = makeSim(ctx(), s, p, passes);
+                sim->upload(Field::WaterMid, toFloat(s.water));
+                const double before = sum(sim->download(Field::Terrain)) + sum(sim->download(Field::Sediment));
+                for (Pass pass : sim->stepPasses())
+                    if (pass != Pass::SourcesFlux && pass != Pass::WaterVelocity && pass != Pass::ReducePartials)
+                        sim->runPass(pass);
+                const std::vector<float> b = sim->download(Field::Terrain, true);
+                const double after = sum(b) + sum(sim->download(Field::Sediment, true));
+                // Rounding: each cell's b (about 8 m) and s change by a rounded amount.
+                const double ulp_bound = double(b.size()) * 8.0 * 6e-8 * 2.0;
+                EXPECT_LE(std::abs(after - before), ulp_bound) << (thermal ? "thermal" : "erosion/deposition");
+                if (!thermal) {
+                    EXPECT_GT(sim->totals().acc[SLOT_ERODED], 0.0);
+                    EXPECT_GT(sim->totals().acc[SLOT_DEPOSITED], 0.0);
+                } else {
+                    double moved = 0.0;
+                    for (size_t i = 0; i < b.size(); ++i) moved += std::abs(b[i] - float(s.terrain[i]));
+                    EXPECT_GT(moved, 1.0) << "thermal moved nothing: the test would be vacuous";
+                }
             }
         }
-    }
 }
 
 // A pipe step of dt with n CFL sub-steps is exactly n steps of dt / n, bit for bit.
@@ -249,8 +254,8 @@ TEST_F(StepTest, CflSubstepsKeepTheLongestTimeStepStable) {
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
             const size_t i = s.index(x, y);
-            s.terrain[i] = 0.02 * x;                 // a gentle slope
-            s.water[i] = x < w / 3 ? 20.0 : 0.5;     // a 20 m deep dam about to break
+            s.terrain[i] = 0.02 * x;             // a gentle slope
+            s.water[i] = x < w / 3 ? 20.0 : 0.5; // a 20 m deep dam about to break
             s.hardness[i] = 0.5;
         }
     Params params;
@@ -269,9 +274,9 @@ TEST_F(StepTest, CflSubstepsKeepTheLongestTimeStepStable) {
     const gpu::Totals after = whole->totals();
     const double cfl_without = std::sqrt(9.81 * 20.0) * 0.5 / 1.0;
     std::printf("[ CFL, dt 0.5 s on 1 m cells, a 20 m dam ] without sub-steps %.1f at rest; with them max %.3f, up "
-                "to %d sub-steps, %lld in 80 steps; max speed %.2f m/s (Ritter's front: %.1f)\n", cfl_without,
-                double(after.max_cfl), whole->maxSubsteps(), whole->substepsTaken(), double(after.max_speed),
-                2.0 * std::sqrt(9.81 * 20.0));
+                "to %d sub-steps, %lld in 80 steps; max speed %.2f m/s (Ritter's front: %.1f)\n",
+                cfl_without, double(after.max_cfl), whole->maxSubsteps(), whole->substepsTaken(),
+                double(after.max_speed), 2.0 * std::sqrt(9.81 * 20.0));
     // The sub-steps follow the step before, so a flow that accelerates within one step runs that
     // step above the target: the dam released at rest goes from sqrt(g h) to about 2 sqrt(g h)
     // in its first step, twice the target (measured: 1.04). After that they keep up.

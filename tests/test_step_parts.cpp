@@ -77,9 +77,15 @@ TEST_P(StepPartsCombinationTest, PassesWithOnlyTheirPartsAreBitIdentical) {
         for (int slot = 0; slot < TOTAL_SLOTS; ++slot) EXPECT_EQ(a.acc[slot], b.acc[slot]) << "slot " << slot;
         // Each part the case turns on moved something the sums see (a sea needs an open edge).
         EXPECT_GT(a.acc[SLOT_RAIN], 0.0);
-        if (c.springs) { EXPECT_GT(a.acc[SLOT_SPRING], 0.0); }
-        if (c.open_edges) { EXPECT_GT(a.acc[SLOT_DRAINED_WATER], 0.0); }
-        if (c.sea && c.open_edges) { EXPECT_NE(a.acc[SLOT_SEA_IN] + a.acc[SLOT_SEA_OUT], 0.0); }
+        if (c.springs) {
+            EXPECT_GT(a.acc[SLOT_SPRING], 0.0);
+        }
+        if (c.open_edges) {
+            EXPECT_GT(a.acc[SLOT_DRAINED_WATER], 0.0);
+        }
+        if (c.sea && c.open_edges) {
+            EXPECT_NE(a.acc[SLOT_SEA_IN] + a.acc[SLOT_SEA_OUT], 0.0);
+        }
     }
 }
 

@@ -19,9 +19,9 @@
 
 #include <spirv-tools/optimizer.hpp>
 
-#include "simulation.h"
 #include "pipeline.h"
 #include "shared.h"
+#include "simulation.h"
 #include "spirv_module.h"
 
 namespace alluvium::test {
@@ -68,9 +68,10 @@ std::vector<uint32_t> specialised(Pass pass, uint32_t parts) {
     opt.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* m) {
         messages += std::string(m) + "\n";
     });
-    opt.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass({{SPEC_STEP_PARTS, std::to_string(parts)},
-                                                                       {SPEC_SUBGROUP_PARTIALS, "true"},
-                                                                       {SPEC_SUM_ROWS, std::to_string(gpu::cpuSumRows(pass))}}));
+    opt.RegisterPass(
+        spvtools::CreateSetSpecConstantDefaultValuePass({{SPEC_STEP_PARTS, std::to_string(parts)},
+                                                         {SPEC_SUBGROUP_PARTIALS, "true"},
+                                                         {SPEC_SUM_ROWS, std::to_string(gpu::cpuSumRows(pass))}}));
     opt.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass());
     opt.RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass());
     opt.RegisterPerformancePasses();

@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <functional>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,8 +33,7 @@ inline std::filesystem::path scratchDir(const std::string& area) {
 // Names of the entries in dir, sorted.
 inline std::vector<std::string> listDir(const std::filesystem::path& dir) {
     std::vector<std::string> names;
-    for (const auto& e : std::filesystem::directory_iterator(dir))
-        names.push_back(e.path().filename().string());
+    for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
     return names;
 }
@@ -47,8 +46,7 @@ inline void expectInputError(const std::function<void()>& fn, const std::vector<
         const std::string msg = e.what();
         EXPECT_EQ(msg.find('\n'), std::string::npos) << "message has a newline: " << msg;
         EXPECT_FALSE(msg.empty());
-        for (const auto& n : needles)
-            EXPECT_NE(msg.find(n), std::string::npos) << "missing '" << n << "' in: " << msg;
+        for (const auto& n : needles) EXPECT_NE(msg.find(n), std::string::npos) << "missing '" << n << "' in: " << msg;
         return;
     } catch (const std::exception& e) {
         ADD_FAILURE() << "expected InputError, got another exception: " << e.what();

@@ -25,9 +25,10 @@ using namespace alluvium::test;
 TEST(Viewer, OffscreenFrameIsALitLandscapeWithCleanValidation) {
     const fs::path dir = alluvium::test::scratchDir("viewer");
     // No DISPLAY and no --offscreen: the viewer says so and renders offscreen anyway.
-    const int code = runAlluvium("--validation view --size 64x64 --window 480x270 --exit-after-frames 3 --screenshot " +
-                                     quote((dir / "frame.png").string()) + " --report " + quote((dir / "report.json").string()),
-                                 dir, "-u DISPLAY -u WAYLAND_DISPLAY");
+    const int code =
+        runAlluvium("--validation view --size 64x64 --window 480x270 --exit-after-frames 3 --screenshot " +
+                        quote((dir / "frame.png").string()) + " --report " + quote((dir / "report.json").string()),
+                    dir, "-u DISPLAY -u WAYLAND_DISPLAY");
     const std::string err = readText(dir / "stderr.txt");
     ASSERT_EQ(code, 0) << err;
     EXPECT_NE(err.find("no display; rendering offscreen"), std::string::npos) << err;
@@ -96,14 +97,15 @@ TEST(Viewer, BenchFramesPrintsMeanAndP95) {
 }
 
 TEST(Viewer, WaterStrokeUnderXvfb) {
-    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run is missing (scripts/deps installs it)";
+    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "xvfb-run is missing (scripts/deps installs it)";
     const fs::path dir = alluvium::test::scratchDir("viewer");
     const std::string script = (fs::path(ALLUVIUM_SOURCE_DIR) / "tests" / "viewer_e2e.sh").string();
     const std::string cache = (fs::path(ALLUVIUM_TEST_TMP_DIR).parent_path() / "mesa-cache").string();
     const std::string cmd = "env MESA_SHADER_CACHE_DIR=" + quote(cache) +
                             " timeout 150 xvfb-run -a -s '-screen 0 1024x768x24' bash " + quote(script) + " " +
-                            quote(ALLUVIUM_EXE) + " " + quote(dir.string()) + " >" +
-                            quote((dir / "e2e.log").string()) + " 2>&1";
+                            quote(ALLUVIUM_EXE) + " " + quote(dir.string()) + " >" + quote((dir / "e2e.log").string()) +
+                            " 2>&1";
     const int status = exitStatus(std::system(cmd.c_str()));
     const std::string log = readText(dir / "e2e.log") + readText(dir / "viewer.log");
     ASSERT_EQ(status, 0) << log;
@@ -114,7 +116,8 @@ TEST(Viewer, WaterStrokeUnderXvfb) {
     EXPECT_EQ(report["brush"]["water_removed"].get<double>(), 0.0);
     EXPECT_LT(report["water"]["budget_error_rel"].get<double>(), 1e-3);
     // The hand put back exactly what it took.
-    const double picked = report["brush"]["hand_picked"].get<double>(), dropped = report["brush"]["hand_dropped"].get<double>();
+    const double picked = report["brush"]["hand_picked"].get<double>(),
+                 dropped = report["brush"]["hand_dropped"].get<double>();
     EXPECT_GT(picked, 0.0) << log;
     EXPECT_NEAR(dropped, picked, 1e-5 * picked) << log;
     EXPECT_LT(report["soil"]["drift_rel"].get<double>(), 1e-5);
@@ -141,8 +144,8 @@ TEST(Viewer, WaterStrokeUnderXvfb) {
         ASSERT_TRUE(fs::exists(dir / name)) << log;
         const fs::path resumed = dir / (std::string(name) + ".json");
         const std::string run = quote(ALLUVIUM_EXE) + " run --load-session " + quote((dir / name).string()) +
-                                " --steps 10 --out " + quote((dir / (std::string(name) + ".f32")).string()) + " --report " +
-                                quote(resumed.string()) + " >/dev/null 2>&1";
+                                " --steps 10 --out " + quote((dir / (std::string(name) + ".f32")).string()) +
+                                " --report " + quote(resumed.string()) + " >/dev/null 2>&1";
         ASSERT_EQ(exitStatus(std::system(run.c_str())), 0);
         const nlohmann::json r = nlohmann::json::parse(readText(resumed));
         EXPECT_LT(r["water"]["budget_error_rel"].get<double>(), 1e-3);
@@ -172,13 +175,15 @@ const nlohmann::json* firstOfKind(const nlohmann::json& history, const std::stri
 // when the stroke began; a stroke after the undo starts a new branch from there; Ctrl+Y and
 // Ctrl+Shift+Z bring the stroke back (the digest stored when it ended).
 TEST(Viewer, UndoRedoAndBranchesUnderXvfb) {
-    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) GTEST_SKIP() << "xvfb-run is missing (scripts/deps installs it)";
+    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "xvfb-run is missing (scripts/deps installs it)";
     const fs::path dir = alluvium::test::scratchDir("viewer-history");
     const std::string script = (fs::path(ALLUVIUM_SOURCE_DIR) / "tests" / "history_e2e.sh").string();
     const std::string cache = (fs::path(ALLUVIUM_TEST_TMP_DIR).parent_path() / "mesa-cache").string();
     const std::string cmd = "env MESA_SHADER_CACHE_DIR=" + quote(cache) +
                             " timeout 200 xvfb-run -a -s '-screen 0 1024x768x24' bash " + quote(script) + " " +
-                            quote(ALLUVIUM_EXE) + " " + quote(dir.string()) + " >" + quote((dir / "e2e.log").string()) + " 2>&1";
+                            quote(ALLUVIUM_EXE) + " " + quote(dir.string()) + " >" + quote((dir / "e2e.log").string()) +
+                            " 2>&1";
     const int status = exitStatus(std::system(cmd.c_str()));
     const std::string log = readText(dir / "e2e.log") + readText(dir / "undo.log") + readText(dir / "redo.log");
     ASSERT_EQ(status, 0) << log;
@@ -229,7 +234,8 @@ TEST(Viewer, UndoRedoAndBranchesUnderXvfb) {
         EXPECT_EQ(events[size_t(i)]["action"], i % 2 ? "redo" : "undo");
         EXPECT_EQ(events[size_t(i)]["to"], i % 2 ? (*end)["id"] : (*start)["id"]);
     }
-    EXPECT_GT(redo["brush"]["terrain_added"].get<double>(), 0.0) << "key 3 then a drag should raise the ground\n" << log;
+    EXPECT_GT(redo["brush"]["terrain_added"].get<double>(), 0.0) << "key 3 then a drag should raise the ground\n"
+                                                                 << log;
     EXPECT_EQ(redo["state_digest"], (*end)["digest"]) << "redo brings the stroke back, bit for bit\n" << r.dump(1);
     EXPECT_NE((*start)["digest"], (*end)["digest"]);
     const nlohmann::json* head = snapshotById(r, r["head"].get<int>());
@@ -319,7 +325,8 @@ TEST(Viewer, HistoryBudgetHoldsInALongSession) {
     EXPECT_GT(dropped, 20);
     const auto& held = h["snapshots"];
     ASSERT_EQ(int(held.size()), taken - dropped);
-    for (size_t i = 0; i < held.size(); ++i) EXPECT_EQ(held[i]["id"].get<int>(), dropped + int(i)) << "the newest are kept";
+    for (size_t i = 0; i < held.size(); ++i)
+        EXPECT_EQ(held[i]["id"].get<int>(), dropped + int(i)) << "the newest are kept";
     EXPECT_NE(err.find("is full: dropped the oldest snapshot #0 "), std::string::npos) << err;
     EXPECT_NE(err.find("dropped the oldest snapshot #" + std::to_string(dropped - 1) + " "), std::string::npos) << err;
 }

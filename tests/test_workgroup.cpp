@@ -36,15 +36,16 @@ struct Result {
 };
 
 const std::vector<Field>& comparedFields() {
-    static const std::vector<Field> fields = {Field::Terrain, Field::Water,      Field::Sediment, Field::Outflow,
-                                              Field::Velocity, Field::Wear,      Field::Flow,     Field::Groundwater,
+    static const std::vector<Field> fields = {Field::Terrain,  Field::Water,    Field::Sediment, Field::Outflow,
+                                              Field::Velocity, Field::Wear,     Field::Flow,     Field::Groundwater,
                                               Field::Seepage,  Field::Drainage, Field::Lake};
     return fields;
 }
 
 // `varied_rain`: a rain mask of 0.5 .. 1.5 (a smooth pattern), so every cell's rain differs and
 // the order in which the sums are added shows in their last bits.
-Result runModel(const gpu::Context& ctx, const ModelCase& m, WorkgroupShape shape, int steps, bool varied_rain = false) {
+Result runModel(const gpu::Context& ctx, const ModelCase& m, WorkgroupShape shape, int steps,
+                bool varied_rain = false) {
     constexpr int w = 97, h = 61;
     ref::State s = generatedState(w, h, 5, 4.0);
     Params params;
@@ -83,10 +84,10 @@ Result runModel(const gpu::Context& ctx, const ModelCase& m, WorkgroupShape shap
 // factor computed from such sums and is the same float.
 TEST_F(WorkgroupTest, EveryShapeComputesTheSameSteps) {
     const std::vector<ModelCase> models = {
-        {"pipe (fused)", MODEL_PIPE, gpu::PipePasses::Fused},   {"pipe (direct)", MODEL_PIPE, gpu::PipePasses::Direct},
-        {"thermal", MODEL_THERMAL, gpu::PipePasses::Auto},      {"olsen", MODEL_OLSEN, gpu::PipePasses::Auto},
-        {"musgrave", MODEL_MUSGRAVE, gpu::PipePasses::Auto},    {"simple", MODEL_SIMPLE, gpu::PipePasses::Auto},
-        {"particles", MODEL_PARTICLES, gpu::PipePasses::Auto},  {"fluvial", MODEL_FLUVIAL, gpu::PipePasses::Auto}};
+        {"pipe (fused)", MODEL_PIPE, gpu::PipePasses::Fused},  {"pipe (direct)", MODEL_PIPE, gpu::PipePasses::Direct},
+        {"thermal", MODEL_THERMAL, gpu::PipePasses::Auto},     {"olsen", MODEL_OLSEN, gpu::PipePasses::Auto},
+        {"musgrave", MODEL_MUSGRAVE, gpu::PipePasses::Auto},   {"simple", MODEL_SIMPLE, gpu::PipePasses::Auto},
+        {"particles", MODEL_PARTICLES, gpu::PipePasses::Auto}, {"fluvial", MODEL_FLUVIAL, gpu::PipePasses::Auto}};
     std::vector<WorkgroupShape> shapes;
     for (const WorkgroupShape& s : gpu::workgroupShapes())
         if (gpu::deviceRunsShape(ctx(), s)) shapes.push_back(s);
@@ -124,7 +125,8 @@ TEST_F(WorkgroupTest, TheDeviceChoosesAShapeItRuns) {
         // measured fastest on lavapipe
         EXPECT_EQ(chosen, (WorkgroupShape{64, 4}));
     }
-    std::printf("[ workgroup ] subgroup size %u: %s\n", gpu::subgroupSize(ctx()), gpu::workgroupShapeName(chosen).c_str());
+    std::printf("[ workgroup ] subgroup size %u: %s\n", gpu::subgroupSize(ctx()),
+                gpu::workgroupShapeName(chosen).c_str());
 
     for (const WorkgroupShape& s : gpu::workgroupShapes()) {
         EXPECT_EQ(gpu::parseWorkgroupShape(gpu::workgroupShapeName(s)), s);
@@ -166,39 +168,40 @@ TEST_F(WorkgroupTest, SubgroupPartialsSumExactlyAsWorkgroupPartials) {
     const uint32_t per_subgroup = WG_SIZE / gpu::subgroupSize(ctx());
     ASSERT_GT(per_subgroup, 1u) << "subgroups as wide as a workgroup: nothing to compare";
     for (const WorkgroupShape& shape : {gpu::resolveWorkgroupShape(ctx()), WorkgroupShape{16, 16}})
-    for (const ModelCase& m : {ModelCase{"pipe (fused)", MODEL_PIPE, gpu::PipePasses::Fused},
-                               ModelCase{"pipe (direct)", MODEL_PIPE, gpu::PipePasses::Direct},
-                               ModelCase{"musgrave", MODEL_MUSGRAVE, gpu::PipePasses::Auto},
-                               ModelCase{"simple", MODEL_SIMPLE, gpu::PipePasses::Auto}}) {
-        SCOPED_TRACE(std::string(m.name) + ", " + gpu::workgroupShapeName(shape));
-        Result by_workgroup, by_subgroup;
-        {
-            const ScopedEnv env("ALLUVIUM_PARTIALS", "workgroup");
-            EXPECT_EQ(gpu::resolvePartialsPerGroup(ctx()), 1u);
-            by_workgroup = runModel(ctx(), m, shape, 30, true);
+        for (const ModelCase& m : {ModelCase{"pipe (fused)", MODEL_PIPE, gpu::PipePasses::Fused},
+                                   ModelCase{"pipe (direct)", MODEL_PIPE, gpu::PipePasses::Direct},
+                                   ModelCase{"musgrave", MODEL_MUSGRAVE, gpu::PipePasses::Auto},
+                                   ModelCase{"simple", MODEL_SIMPLE, gpu::PipePasses::Auto}}) {
+            SCOPED_TRACE(std::string(m.name) + ", " + gpu::workgroupShapeName(shape));
+            Result by_workgroup, by_subgroup;
+            {
+                const ScopedEnv env("ALLUVIUM_PARTIALS", "workgroup");
+                EXPECT_EQ(gpu::resolvePartialsPerGroup(ctx()), 1u);
+                by_workgroup = runModel(ctx(), m, shape, 30, true);
+            }
+            {
+                const ScopedEnv env("ALLUVIUM_PARTIALS", "subgroup");
+                EXPECT_EQ(gpu::resolvePartialsPerGroup(ctx()), per_subgroup);
+                by_subgroup = runModel(ctx(), m, shape, 30, true);
+            }
+            EXPECT_EQ(by_workgroup.partials_per_group, 1u);
+            EXPECT_EQ(by_subgroup.partials_per_group, per_subgroup);
+            for (size_t f = 0; f < comparedFields().size(); ++f)
+                EXPECT_TRUE(by_subgroup.fields[f] == by_workgroup.fields[f])
+                    << gpu::fieldName(comparedFields()[f]) << " differs";
+            int moving = 0;
+            for (int slot = 0; slot < TOTAL_SLOTS; ++slot) {
+                EXPECT_EQ(by_subgroup.totals.acc[slot], by_workgroup.totals.acc[slot]) << "slot " << slot;
+                moving += by_workgroup.totals.acc[slot] != 0.0 ? 1 : 0;
+            }
+            // the pipe model's sums; musgrave's and simple's rain and evaporation
+            EXPECT_GE(moving, m.model == MODEL_PIPE ? 8 : 2) << "too few totals moved to tell the two apart";
+            EXPECT_EQ(by_subgroup.totals.max_speed, by_workgroup.totals.max_speed);
+            EXPECT_EQ(by_subgroup.totals.step_wave, by_workgroup.totals.step_wave);
+            EXPECT_EQ(by_subgroup.totals.sediment_scale, by_workgroup.totals.sediment_scale);
+            std::printf("[ %s, %s ] %u partials per workgroup vs 1: %d totals moved, all equal\n", m.name,
+                        gpu::workgroupShapeName(shape).c_str(), per_subgroup, moving);
         }
-        {
-            const ScopedEnv env("ALLUVIUM_PARTIALS", "subgroup");
-            EXPECT_EQ(gpu::resolvePartialsPerGroup(ctx()), per_subgroup);
-            by_subgroup = runModel(ctx(), m, shape, 30, true);
-        }
-        EXPECT_EQ(by_workgroup.partials_per_group, 1u);
-        EXPECT_EQ(by_subgroup.partials_per_group, per_subgroup);
-        for (size_t f = 0; f < comparedFields().size(); ++f)
-            EXPECT_TRUE(by_subgroup.fields[f] == by_workgroup.fields[f]) << gpu::fieldName(comparedFields()[f]) << " differs";
-        int moving = 0;
-        for (int slot = 0; slot < TOTAL_SLOTS; ++slot) {
-            EXPECT_EQ(by_subgroup.totals.acc[slot], by_workgroup.totals.acc[slot]) << "slot " << slot;
-            moving += by_workgroup.totals.acc[slot] != 0.0 ? 1 : 0;
-        }
-        // the pipe model's sums; musgrave's and simple's rain and evaporation
-        EXPECT_GE(moving, m.model == MODEL_PIPE ? 8 : 2) << "too few totals moved to tell the two apart";
-        EXPECT_EQ(by_subgroup.totals.max_speed, by_workgroup.totals.max_speed);
-        EXPECT_EQ(by_subgroup.totals.step_wave, by_workgroup.totals.step_wave);
-        EXPECT_EQ(by_subgroup.totals.sediment_scale, by_workgroup.totals.sediment_scale);
-        std::printf("[ %s, %s ] %u partials per workgroup vs 1: %d totals moved, all equal\n", m.name,
-                    gpu::workgroupShapeName(shape).c_str(), per_subgroup, moving);
-    }
     {
         // Where the subgroups' partials would not fit one allocation (here lowered to 64 KiB), a
         // simulation keeps one per workgroup.

@@ -71,8 +71,7 @@ void writeFileAtomic(const fs::path& path, std::span<const std::byte> bytes) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) {
         fs::create_directories(dir, ec);
-        if (ec)
-            failWrite(path, "cannot create directory '" + displayPath(dir) + "': " + ec.message());
+        if (ec) failWrite(path, "cannot create directory '" + displayPath(dir) + "': " + ec.message());
     }
 
     TempFile tmp;

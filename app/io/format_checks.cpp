@@ -67,40 +67,34 @@ bool readSidecarRange(const fs::path& png_path, uint32_t w, uint32_t h, double& 
     } catch (const nlohmann::json::exception& e) {
         std::string what = e.what();
         std::replace(what.begin(), what.end(), '\n', ' ');
-        throw InputError("sidecar " + quoted(side) +
-                         " is not valid (needs numbers min_m, max_m): " + what);
+        throw InputError("sidecar " + quoted(side) + " is not valid (needs numbers min_m, max_m): " + what);
     }
     // A stale sidecar from another image would silently give wrong heights.
     if ((j.contains("width") && j["width"].is_number() && j["width"].get<double>() != w) ||
         (j.contains("height") && j["height"].is_number() && j["height"].get<double>() != h)) {
-        throw InputError("sidecar " + quoted(side) + " describes a different size than " +
-                         quoted(png_path) + " (" + std::to_string(w) + "x" + std::to_string(h) +
-                         "); fix or remove it, or give --height-range");
+        throw InputError("sidecar " + quoted(side) + " describes a different size than " + quoted(png_path) + " (" +
+                         std::to_string(w) + "x" + std::to_string(h) + "); fix or remove it, or give --height-range");
     }
     return true;
 }
 
-
 void checkFiniteHeights(const Heightmap& map, const fs::path& path) {
     int bx = 0, by = 0;
     if (findNonFinite(map, bx, by)) {
-        throw InputError(quoted(path) + " contains " + valueName(map.at(bx, by)) + " at cell (" +
-                         std::to_string(bx) + ", " + std::to_string(by) +
-                         "); heights must be finite metres");
+        throw InputError(quoted(path) + " contains " + valueName(map.at(bx, by)) + " at cell (" + std::to_string(bx) +
+                         ", " + std::to_string(by) + "); heights must be finite metres");
     }
 }
 
 void checkSizeOption(const LoadOptions& opt, long long w, long long h, const fs::path& path) {
     if (opt.width == 0 && opt.height == 0) return;
     if (opt.width != w || opt.height != h) {
-        throw InputError("--size " + std::to_string(opt.width) + "x" + std::to_string(opt.height) +
-                         " does not match " + quoted(path) + " (" + std::to_string(w) + "x" +
-                         std::to_string(h) + ")");
+        throw InputError("--size " + std::to_string(opt.width) + "x" + std::to_string(opt.height) + " does not match " +
+                         quoted(path) + " (" + std::to_string(w) + "x" + std::to_string(h) + ")");
     }
 }
 
-void integerRange(const fs::path& path, const LoadOptions& opt, long long w, long long h,
-                  double& lo, double& hi) {
+void integerRange(const fs::path& path, const LoadOptions& opt, long long w, long long h, double& lo, double& hi) {
     lo = 0.0;
     hi = 1000.0;
     if (opt.has_height_range) {
@@ -111,8 +105,7 @@ void integerRange(const fs::path& path, const LoadOptions& opt, long long w, lon
     }
     if (!std::isfinite(lo) || !std::isfinite(hi) || hi < lo) {
         std::ostringstream s;
-        s << "height range " << lo << ":" << hi << " for " << quoted(path)
-          << " is invalid (needs finite LO <= HI)";
+        s << "height range " << lo << ":" << hi << " for " << quoted(path) << " is invalid (needs finite LO <= HI)";
         throw InputError(s.str());
     }
 }
@@ -129,6 +122,5 @@ std::vector<unsigned char> readWholeFile(const fs::path& path) {
     }
     return bytes;
 }
-
 
 } // namespace alluvium::detail

@@ -24,8 +24,8 @@ struct ExrChannel {
     std::size_t stride;
 };
 // A float32 EXR with these channels, ZIP-compressed or not (formats_exr.cpp).
-std::vector<std::byte> encodeExrChannels(int width, int height, const std::vector<ExrChannel>& channels,
-                                         bool compress, const std::filesystem::path& path);
+std::vector<std::byte> encodeExrChannels(int width, int height, const std::vector<ExrChannel>& channels, bool compress,
+                                         const std::filesystem::path& path);
 
 // [SECTION] codecs (formats_exr.cpp, formats_tiff.cpp, formats_asc.cpp)
 Heightmap loadExr(const std::filesystem::path& path, const LoadOptions& opt);
@@ -36,7 +36,6 @@ Heightmap loadAsc(const std::filesystem::path& path, const LoadOptions& opt);
 std::string encodeAsc(const Heightmap& map, double cell_size);
 // Fills the cells where valid[i] == 0 by repeated averaging of their filled 8-neighbours,
 // front by front from the valid cells. Returns the number filled. Throws if none is valid.
-long long fillNodata(Heightmap& map, std::vector<unsigned char>& valid,
-                     const std::filesystem::path& path);
+long long fillNodata(Heightmap& map, std::vector<unsigned char>& valid, const std::filesystem::path& path);
 
 } // namespace alluvium::detail

@@ -22,9 +22,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool isSpace(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 // Splits the text into whitespace-separated tokens on demand.
 struct Tokens {
@@ -84,12 +82,13 @@ std::string shown(std::string_view t) {
 
 long long fillNodata(Heightmap& map, std::vector<unsigned char>& valid, const fs::path& path) {
     const int w = map.width, h = map.height;
-    const auto idx = [w](int x, int y) { return static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x); };
+    const auto idx = [w](int x, int y) {
+        return static_cast<std::size_t>(y) * static_cast<std::size_t>(w) + static_cast<std::size_t>(x);
+    };
     long long missing = 0;
     for (unsigned char v : valid) missing += v ? 0 : 1;
     if (missing == 0) return 0;
-    if (missing == static_cast<long long>(valid.size()))
-        throw InputError(quoted(path) + " has only NODATA cells");
+    if (missing == static_cast<long long>(valid.size())) throw InputError(quoted(path) + " has only NODATA cells");
 
     // The front: missing cells next to a valid one. Each round fills the whole front with the
     // mean of its valid neighbours (all from earlier rounds), so the result does not depend on
@@ -165,13 +164,20 @@ Heightmap loadAsc(const fs::path& path, const LoadOptions& opt) {
         double v = 0.0;
         if (!parseDouble(value, v))
             throw InputError(bad + "header '" + shown(t) + "' has no number (got '" + shown(value) + "')");
-        if (key == "ncols") ncols = v;
-        else if (key == "nrows") nrows = v;
-        else if (key == "xllcorner" || key == "xllcenter") xll = v, x_center = key == "xllcenter";
-        else if (key == "yllcorner" || key == "yllcenter") yll = v, y_center = key == "yllcenter";
-        else if (key == "cellsize") cellsize = v;
-        else if (key == "nodata_value") nodata = v, has_nodata = true;
-        else throw InputError(bad + "unknown header key '" + shown(t) + "'");
+        if (key == "ncols")
+            ncols = v;
+        else if (key == "nrows")
+            nrows = v;
+        else if (key == "xllcorner" || key == "xllcenter")
+            xll = v, x_center = key == "xllcenter";
+        else if (key == "yllcorner" || key == "yllcenter")
+            yll = v, y_center = key == "yllcenter";
+        else if (key == "cellsize")
+            cellsize = v;
+        else if (key == "nodata_value")
+            nodata = v, has_nodata = true;
+        else
+            throw InputError(bad + "unknown header key '" + shown(t) + "'");
     }
     if (ncols < 0 || nrows < 0 || std::isnan(cellsize) || std::isnan(xll) || std::isnan(yll))
         throw InputError(bad + "the header needs ncols, nrows, xllcorner (or xllcenter), "
@@ -181,17 +187,16 @@ Heightmap loadAsc(const fs::path& path, const LoadOptions& opt) {
     const auto w = static_cast<long long>(ncols), h = static_cast<long long>(nrows);
     checkGridSize(w, h, quoted(path));
     checkSizeOption(opt, w, h, path);
-    if (!std::isfinite(cellsize) || cellsize <= 0.0)
-        throw InputError(bad + "cellsize must be finite and > 0");
+    if (!std::isfinite(cellsize) || cellsize <= 0.0) throw InputError(bad + "cellsize must be finite and > 0");
 
     // Each value takes at least two bytes ("0 "): a header that claims more cells than the file
     // can hold is refused before the grid is allocated.
     const std::size_t n = static_cast<std::size_t>(w * h);
     const std::size_t data_bytes = tok.text.size() - std::min(tok.pos, tok.text.size());
     if (data_bytes + 1 < 2 * n) {
-        throw InputError(quoted(path) + " is truncated: " + std::to_string(w) + "x" +
-                         std::to_string(h) + " needs " + std::to_string(n) + " values, but only " +
-                         std::to_string(data_bytes) + " bytes follow the header");
+        throw InputError(quoted(path) + " is truncated: " + std::to_string(w) + "x" + std::to_string(h) + " needs " +
+                         std::to_string(n) + " values, but only " + std::to_string(data_bytes) +
+                         " bytes follow the header");
     }
 
     Heightmap map;
@@ -206,16 +211,15 @@ Heightmap loadAsc(const fs::path& path, const LoadOptions& opt) {
         const int x = static_cast<int>(i % static_cast<std::size_t>(w));
         const int y = static_cast<int>(i / static_cast<std::size_t>(w));
         if (t.empty()) {
-            throw InputError(quoted(path) + " is truncated: " + std::to_string(w) + "x" +
-                             std::to_string(h) + " needs " + std::to_string(n) +
-                             " values, found " + std::to_string(i));
+            throw InputError(quoted(path) + " is truncated: " + std::to_string(w) + "x" + std::to_string(h) +
+                             " needs " + std::to_string(n) + " values, found " + std::to_string(i));
         }
         // Read as float directly (not via double: no double rounding), so that the shortest
         // text of a float reads back as the same bits.
         float f = 0.0f;
         if (!parseFloat(t, f)) {
-            throw InputError(bad + "'" + shown(t) + "' at cell (" + std::to_string(x) + ", " +
-                             std::to_string(y) + ") is not a number");
+            throw InputError(bad + "'" + shown(t) + "' at cell (" + std::to_string(x) + ", " + std::to_string(y) +
+                             ") is not a number");
         }
         if (has_nodata && (f == nodata_f || (std::isnan(f) && std::isnan(nodata_f)))) {
             valid[i] = 0;
@@ -231,8 +235,7 @@ Heightmap loadAsc(const fs::path& path, const LoadOptions& opt) {
         }
         map.heights[i] = f;
     }
-    if (!tok.next().empty())
-        throw InputError(bad + "more values than ncols x nrows = " + std::to_string(n));
+    if (!tok.next().empty()) throw InputError(bad + "more values than ncols x nrows = " + std::to_string(n));
 
     if (missing > 0) map.nodata_filled = fillNodata(map, valid, path);
 
@@ -241,8 +244,8 @@ Heightmap loadAsc(const fs::path& path, const LoadOptions& opt) {
     const double xc = x_center ? xll - cellsize / 2 : xll, yc = y_center ? yll - cellsize / 2 : yll;
     const double top = yc + cellsize * static_cast<double>(h);
     const bool degrees = cellsize < 0.1 && (xc != 0.0 || yc != 0.0) && std::abs(xc) <= 360.0 &&
-                         std::abs(xc + cellsize * static_cast<double>(w)) <= 360.0 &&
-                         std::abs(yc) <= 90.0 && std::abs(top) <= 90.0;
+                         std::abs(xc + cellsize * static_cast<double>(w)) <= 360.0 && std::abs(yc) <= 90.0 &&
+                         std::abs(top) <= 90.0;
     if (degrees) {
         const double kPi = 3.14159265358979323846;
         const double metres_per_degree = 6371000.0 * kPi / 180.0;

@@ -47,7 +47,7 @@ void setUpOpenExr() {
 
 // An OpenEXR output stream into memory, so the file itself is written atomically.
 class MemoryOStream : public Imf::OStream {
-  public:
+public:
     MemoryOStream() : Imf::OStream("memory") {}
     void write(const char c[], int n) override {
         const auto count = static_cast<std::size_t>(n);
@@ -59,7 +59,7 @@ class MemoryOStream : public Imf::OStream {
     void seekp(uint64_t pos) override { pos_ = static_cast<std::size_t>(pos); }
     std::vector<std::byte> bytes;
 
-  private:
+private:
     std::size_t pos_ = 0;
 };
 
@@ -80,8 +80,7 @@ Heightmap readExr(const fs::path& path, const LoadOptions& opt) {
     std::string name = opt.channel.empty() ? std::string(channels.begin().name()) : opt.channel;
     const Imf::Channel* channel = channels.findChannel(name);
     if (!channel) {
-        throw InputError(quoted(path) + " has no channel '" + name + "'; its channels are: " +
-                         names);
+        throw InputError(quoted(path) + " has no channel '" + name + "'; its channels are: " + names);
     }
     if (channel->xSampling != 1 || channel->ySampling != 1) {
         throw InputError(quoted(path) + ": channel '" + name +
@@ -111,8 +110,7 @@ Heightmap loadExr(const fs::path& path, const LoadOptions& opt) {
         if (!fs::exists(path, ec)) {
             throw InputError("cannot open " + quoted(path) + ": No such file or directory");
         }
-        if (fs::is_directory(path, ec))
-            throw InputError("cannot open " + quoted(path) + ": Is a directory");
+        if (fs::is_directory(path, ec)) throw InputError("cannot open " + quoted(path) + ": Is a directory");
     }
     try {
         return readExr(path, opt);
@@ -121,13 +119,13 @@ Heightmap loadExr(const fs::path& path, const LoadOptions& opt) {
     } catch (const std::bad_alloc&) {
         throw InputError(quoted(path) + ": out of memory while reading the OpenEXR file");
     } catch (const std::exception& e) {
-        throw InputError(quoted(path) + " is truncated or not a valid OpenEXR file (OpenEXR: " +
-                         oneLine(e.what()) + ")");
+        throw InputError(quoted(path) + " is truncated or not a valid OpenEXR file (OpenEXR: " + oneLine(e.what()) +
+                         ")");
     }
 }
 
-std::vector<std::byte> encodeExrChannels(int width, int height, const std::vector<ExrChannel>& channels,
-                                         bool compress, const fs::path& path) {
+std::vector<std::byte> encodeExrChannels(int width, int height, const std::vector<ExrChannel>& channels, bool compress,
+                                         const fs::path& path) {
     setUpOpenExr();
     try {
         Imf::Header header(width, height);

@@ -55,8 +55,10 @@ tmsize_t memWrite(thandle_t h, void* buf, tmsize_t size) {
 toff_t memSeek(thandle_t h, toff_t off, int whence) {
     auto* m = static_cast<MemoryTiff*>(h);
     uint64_t base = 0;
-    if (whence == SEEK_CUR) base = m->pos;
-    else if (whence == SEEK_END) base = m->bytes.size();
+    if (whence == SEEK_CUR)
+        base = m->pos;
+    else if (whence == SEEK_END)
+        base = m->bytes.size();
     m->pos = base + off; // toff_t is unsigned; libtiff only seeks forward from SEEK_SET/END
     return m->pos;
 }
@@ -97,8 +99,8 @@ TiffPtr openTiff(MemoryTiff& mem, const char* mode, TiffErrors& errors, tmsize_t
     TIFFOpenOptionsSetErrorHandlerExtR(options, &onTiffError, &errors);
     TIFFOpenOptionsSetWarningHandlerExtR(options, &onTiffWarning, nullptr);
     if (max_alloc > 0) TIFFOpenOptionsSetMaxSingleMemAlloc(options, max_alloc);
-    TIFF* t = TIFFClientOpenExt("memory", mode, &mem, &memRead, &memWrite, &memSeek, &memClose,
-                                &memSize, &memMap, &memUnmap, options);
+    TIFF* t = TIFFClientOpenExt("memory", mode, &mem, &memRead, &memWrite, &memSeek, &memClose, &memSize, &memMap,
+                                &memUnmap, options);
     TIFFOpenOptionsFree(options);
     return TiffPtr(t);
 }
@@ -111,8 +113,7 @@ enum class SampleKind { u8, u16, u32, f32 };
 
 float sampleAt(const unsigned char* p, SampleKind kind, double lo, double scale) {
     switch (kind) {
-    case SampleKind::u8:
-        return static_cast<float>(lo + static_cast<double>(*p) * scale);
+    case SampleKind::u8: return static_cast<float>(lo + static_cast<double>(*p) * scale);
     case SampleKind::u16: {
         uint16_t v;
         std::memcpy(&v, p, 2);
@@ -145,8 +146,7 @@ Heightmap loadTiff(const fs::path& path, const LoadOptions& opt) {
 
     uint32_t w = 0, h = 0;
     uint16_t spp = 1, bits = 1, format = SAMPLEFORMAT_UINT;
-    if (!TIFFGetField(tif.get(), TIFFTAG_IMAGEWIDTH, &w) ||
-        !TIFFGetField(tif.get(), TIFFTAG_IMAGELENGTH, &h)) {
+    if (!TIFFGetField(tif.get(), TIFFTAG_IMAGEWIDTH, &w) || !TIFFGetField(tif.get(), TIFFTAG_IMAGELENGTH, &h)) {
         throw InputError(bad + "no image size)");
     }
     TIFFGetFieldDefaulted(tif.get(), TIFFTAG_SAMPLESPERPIXEL, &spp);
@@ -159,10 +159,14 @@ Heightmap loadTiff(const fs::path& path, const LoadOptions& opt) {
                          " samples per pixel; only single-channel (greyscale) TIFFs are supported");
     }
     SampleKind kind;
-    if (format == SAMPLEFORMAT_IEEEFP && bits == 32) kind = SampleKind::f32;
-    else if (format == SAMPLEFORMAT_UINT && bits == 8) kind = SampleKind::u8;
-    else if (format == SAMPLEFORMAT_UINT && bits == 16) kind = SampleKind::u16;
-    else if (format == SAMPLEFORMAT_UINT && bits == 32) kind = SampleKind::u32;
+    if (format == SAMPLEFORMAT_IEEEFP && bits == 32)
+        kind = SampleKind::f32;
+    else if (format == SAMPLEFORMAT_UINT && bits == 8)
+        kind = SampleKind::u8;
+    else if (format == SAMPLEFORMAT_UINT && bits == 16)
+        kind = SampleKind::u16;
+    else if (format == SAMPLEFORMAT_UINT && bits == 32)
+        kind = SampleKind::u32;
     else {
         const char* fmt = format == SAMPLEFORMAT_IEEEFP ? "float"
                           : format == SAMPLEFORMAT_INT  ? "signed integer"
@@ -186,7 +190,8 @@ Heightmap loadTiff(const fs::path& path, const LoadOptions& opt) {
     map.width = static_cast<int>(w);
     map.height = static_cast<int>(h);
     auto rowsUpTo = [&](uint32_t rows) {
-        if (map.heights.size() < static_cast<std::size_t>(rows) * w) map.heights.resize(static_cast<std::size_t>(rows) * w, 0.0f);
+        if (map.heights.size() < static_cast<std::size_t>(rows) * w)
+            map.heights.resize(static_cast<std::size_t>(rows) * w, 0.0f);
     };
 
     if (TIFFIsTiled(tif.get())) {
@@ -210,8 +215,7 @@ Heightmap loadTiff(const fs::path& path, const LoadOptions& opt) {
                 for (uint32_t y = 0; y < rows; ++y) {
                     const unsigned char* src = tile.data() + static_cast<std::size_t>(y) * tw * bytes_per_sample;
                     float* dst = map.heights.data() + static_cast<std::size_t>(ty + y) * w + tx;
-                    for (uint32_t x = 0; x < cols; ++x)
-                        dst[x] = sampleAt(src + x * bytes_per_sample, kind, lo, scale);
+                    for (uint32_t x = 0; x < cols; ++x) dst[x] = sampleAt(src + x * bytes_per_sample, kind, lo, scale);
                 }
             }
         }
@@ -221,12 +225,10 @@ Heightmap loadTiff(const fs::path& path, const LoadOptions& opt) {
             throw InputError(bad + "bad scanline size)");
         std::vector<unsigned char> line(static_cast<std::size_t>(line_bytes));
         for (uint32_t y = 0; y < h; ++y) {
-            if (TIFFReadScanline(tif.get(), line.data(), y, 0) < 0)
-                throw InputError(bad + reason(errors) + ")");
+            if (TIFFReadScanline(tif.get(), line.data(), y, 0) < 0) throw InputError(bad + reason(errors) + ")");
             rowsUpTo(y + 1);
             float* dst = map.heights.data() + static_cast<std::size_t>(y) * w;
-            for (uint32_t x = 0; x < w; ++x)
-                dst[x] = sampleAt(line.data() + x * bytes_per_sample, kind, lo, scale);
+            for (uint32_t x = 0; x < w; ++x) dst[x] = sampleAt(line.data() + x * bytes_per_sample, kind, lo, scale);
         }
     }
     if (!errors.first.empty()) throw InputError(bad + reason(errors) + ")");
@@ -257,8 +259,7 @@ std::vector<std::byte> encodeTiff(const Heightmap& map, const fs::path& path) {
         for (uint32_t y = 0; y < h; y += rows_per_strip) {
             const uint32_t rows = std::min(rows_per_strip, h - y);
             auto* data = const_cast<float*>(map.heights.data() + static_cast<std::size_t>(y) * w);
-            if (TIFFWriteEncodedStrip(t, y / rows_per_strip, data,
-                                      static_cast<tmsize_t>(rows) * w * 4) < 0)
+            if (TIFFWriteEncodedStrip(t, y / rows_per_strip, data, static_cast<tmsize_t>(rows) * w * 4) < 0)
                 throw InputError(fail + reason(errors));
         }
         if (!TIFFFlush(t)) throw InputError(fail + reason(errors));

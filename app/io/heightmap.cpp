@@ -34,7 +34,6 @@ namespace alluvium {
 
 namespace fs = std::filesystem;
 
-
 namespace {
 
 using detail::checkGridSize;
@@ -46,17 +45,12 @@ using detail::valueName;
 
 std::string lowerExtension(const fs::path& p) {
     std::string ext = p.extension().string();
-    for (char& c : ext)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return ext;
 }
 
-const char* kSupported =
-    "supported: .png (8/16-bit grey), .r16/.raw (16-bit LE), .f32/.r32 (float32 LE), .exr, "
-    ".tif/.tiff, .asc (ESRI ASCII grid)";
-
-
-
+const char* kSupported = "supported: .png (8/16-bit grey), .r16/.raw (16-bit LE), .f32/.r32 (float32 LE), .exr, "
+                         ".tif/.tiff, .asc (ESRI ASCII grid)";
 
 // [SECTION] PNG -------------------------------------------------------------------------------
 // libpng reports errors through longjmp. The functions that call setjmp below keep only plain
@@ -76,7 +70,7 @@ void pngError(png_structp png, png_const_charp msg) {
 void pngWarning(png_structp, png_const_charp) {} // warnings (e.g. bad sRGB chunk) are harmless
 
 struct PngPixels {
-    uint64_t file_bytes = 0;         // the whole file, for the bound on the image data below
+    uint64_t file_bytes = 0; // the whole file, for the bound on the image data below
     uint32_t width = 0, height = 0;
     int bit_depth = 0;               // 8 or 16 after transforms
     int color_type = 0;              // as in the file
@@ -106,8 +100,7 @@ PngStatus decodePng(png_structp png, png_infop info, FILE* f, PngPixels* out) {
     int depth = png_get_bit_depth(png, info);
     if (out->color_type != PNG_COLOR_TYPE_GRAY && out->color_type != PNG_COLOR_TYPE_GRAY_ALPHA)
         return PngStatus::not_grey;
-    if (out->width > static_cast<uint32_t>(kMaxGridSide) ||
-        out->height > static_cast<uint32_t>(kMaxGridSide) ||
+    if (out->width > static_cast<uint32_t>(kMaxGridSide) || out->height > static_cast<uint32_t>(kMaxGridSide) ||
         static_cast<long long>(out->width) * out->height > kMaxGridCells)
         return PngStatus::too_big;
 
@@ -125,8 +118,7 @@ PngStatus decodePng(png_structp png, png_infop info, FILE* f, PngPixels* out) {
     if (rowbytes != expected) png_error(png, "unexpected row size after transforms");
     out->data.resize(rowbytes * out->height);
     out->rows.resize(out->height);
-    for (uint32_t y = 0; y < out->height; ++y)
-        out->rows[y] = out->data.data() + rowbytes * y;
+    for (uint32_t y = 0; y < out->height; ++y) out->rows[y] = out->data.data() + rowbytes * y;
     png_read_image(png, out->rows.data());
     png_read_end(png, nullptr);
     return PngStatus::ok;
@@ -155,8 +147,8 @@ bool encodePng16Rows(png_structp png, png_infop info, uint32_t w, uint32_t h, un
                      PngWriteBuffer* out) {
     if (setjmp(png_jmpbuf(png))) return false;
     png_set_write_fn(png, out, &pngWriteToBuffer, &pngFlush);
-    png_set_IHDR(png, info, w, h, 16, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_IHDR(png, info, w, h, 16, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(png, 6);
     png_write_info(png, info);
     png_write_image(png, rows);
@@ -175,7 +167,6 @@ struct PngWriteGuard {
     png_infop info = nullptr;
     ~PngWriteGuard() { png_destroy_write_struct(&png, info ? &info : nullptr); }
 };
-
 
 Heightmap loadPng(const fs::path& path, const LoadOptions& opt) {
     auto file = openForRead(path);
@@ -196,14 +187,12 @@ Heightmap loadPng(const fs::path& path, const LoadOptions& opt) {
     px.file_bytes = fs::file_size(path, size_error);
     if (size_error) throw InputError("cannot open " + quoted(path) + ": " + size_error.message());
     switch (decodePng(guard.png, guard.info, file.get(), &px)) {
-    case PngStatus::ok:
-        break;
+    case PngStatus::ok: break;
     case PngStatus::libpng_error:
-        throw InputError(quoted(path) + " is truncated or not a valid PNG (libpng: " + ctx.message +
-                         ")");
+        throw InputError(quoted(path) + " is truncated or not a valid PNG (libpng: " + ctx.message + ")");
     case PngStatus::not_grey:
-        throw InputError(quoted(path) + " is not a greyscale PNG (colour type " +
-                         std::to_string(px.color_type) + "); convert it to 8/16-bit grey");
+        throw InputError(quoted(path) + " is not a greyscale PNG (colour type " + std::to_string(px.color_type) +
+                         "); convert it to 8/16-bit grey");
     case PngStatus::too_big:
         checkGridSize(px.width, px.height, quoted(path));
         throw InputError(quoted(path) + " is too large"); // not reached
@@ -215,11 +204,10 @@ Heightmap loadPng(const fs::path& path, const LoadOptions& opt) {
     checkGridSize(px.width, px.height, quoted(path));
 
     if (opt.width != 0 || opt.height != 0) {
-        if (static_cast<uint32_t>(opt.width) != px.width ||
-            static_cast<uint32_t>(opt.height) != px.height) {
-            throw InputError("--size " + std::to_string(opt.width) + "x" +
-                             std::to_string(opt.height) + " does not match " + quoted(path) + " (" +
-                             std::to_string(px.width) + "x" + std::to_string(px.height) + ")");
+        if (static_cast<uint32_t>(opt.width) != px.width || static_cast<uint32_t>(opt.height) != px.height) {
+            throw InputError("--size " + std::to_string(opt.width) + "x" + std::to_string(opt.height) +
+                             " does not match " + quoted(path) + " (" + std::to_string(px.width) + "x" +
+                             std::to_string(px.height) + ")");
         }
     }
 
@@ -232,8 +220,7 @@ Heightmap loadPng(const fs::path& path, const LoadOptions& opt) {
     }
     if (!std::isfinite(lo) || !std::isfinite(hi) || hi < lo) {
         std::ostringstream s;
-        s << "height range " << lo << ":" << hi << " for " << quoted(path)
-          << " is invalid (needs finite LO <= HI)";
+        s << "height range " << lo << ":" << hi << " for " << quoted(path) << " is invalid (needs finite LO <= HI)";
         throw InputError(s.str());
     }
 
@@ -245,9 +232,8 @@ Heightmap loadPng(const fs::path& path, const LoadOptions& opt) {
     const double maxv = px.bit_depth == 16 ? 65535.0 : 255.0;
     const double scale = (hi - lo) / maxv;
     for (std::size_t i = 0; i < n; ++i) {
-        unsigned v = px.bit_depth == 16
-                         ? (static_cast<unsigned>(px.data[2 * i]) << 8) | px.data[2 * i + 1]
-                         : px.data[i];
+        unsigned v =
+            px.bit_depth == 16 ? (static_cast<unsigned>(px.data[2 * i]) << 8) | px.data[2 * i + 1] : px.data[i];
         map.heights[i] = static_cast<float>(lo + static_cast<double>(v) * scale);
     }
     return map;
@@ -260,8 +246,7 @@ Heightmap loadPng(const fs::path& path, const LoadOptions& opt) {
 Heightmap loadRaw(const fs::path& path, const LoadOptions& opt, bool is_u16) {
     const char* what = is_u16 ? "raw 16-bit" : "raw float32";
     if (opt.width <= 0 || opt.height <= 0) {
-        throw InputError(quoted(path) + " is " + what +
-                         " without a size: it needs --size WxH (e.g. --size 512x512)");
+        throw InputError(quoted(path) + " is " + what + " without a size: it needs --size WxH (e.g. --size 512x512)");
     }
     checkGridSize(opt.width, opt.height, "--size");
     auto file = openForRead(path);
@@ -274,9 +259,8 @@ Heightmap loadRaw(const fs::path& path, const LoadOptions& opt, bool is_u16) {
     if (ec) throw InputError("cannot open " + quoted(path) + ": " + ec.message());
     if (actual != expected) {
         throw InputError(quoted(path) + " has " + std::to_string(actual) + " bytes but --size " +
-                         std::to_string(opt.width) + "x" + std::to_string(opt.height) +
-                         " needs exactly " + std::to_string(expected) + " (width*height*" +
-                         std::to_string(bytes_per_cell) + ")");
+                         std::to_string(opt.width) + "x" + std::to_string(opt.height) + " needs exactly " +
+                         std::to_string(expected) + " (width*height*" + std::to_string(bytes_per_cell) + ")");
     }
     double lo = 0.0, hi = 1000.0;
     if (is_u16) detail::integerRange(path, opt, opt.width, opt.height, lo, hi);
@@ -294,8 +278,7 @@ Heightmap loadRaw(const fs::path& path, const LoadOptions& opt, bool is_u16) {
     if (is_u16) {
         const double scale = (hi - lo) / 65535.0;
         for (std::size_t i = 0; i < map.heights.size(); ++i) {
-            const unsigned v = static_cast<unsigned>(raw[2 * i]) |
-                               (static_cast<unsigned>(raw[2 * i + 1]) << 8);
+            const unsigned v = static_cast<unsigned>(raw[2 * i]) | (static_cast<unsigned>(raw[2 * i + 1]) << 8);
             map.heights[i] = static_cast<float>(lo + static_cast<double>(v) * scale);
         }
         return map;
@@ -315,8 +298,7 @@ std::vector<std::byte> encodeF32(const Heightmap& map) {
     for (std::size_t i = 0; i < map.heights.size(); ++i) {
         uint32_t u = std::bit_cast<uint32_t>(map.heights[i]);
         for (int k = 0; k < 4; ++k)
-            out[4 * i + static_cast<std::size_t>(k)] =
-                static_cast<std::byte>((u >> (8 * k)) & 0xffu);
+            out[4 * i + static_cast<std::size_t>(k)] = static_cast<std::byte>((u >> (8 * k)) & 0xffu);
     }
     return out;
 }
@@ -335,27 +317,20 @@ std::vector<uint16_t> quantise16(const Heightmap& map, double& lo, double& hi) {
     return q;
 }
 
-std::string sidecarText(const Heightmap& map, double cell_size, double lo, double hi,
-                        const char* decode_key) {
+std::string sidecarText(const Heightmap& map, double cell_size, double lo, double hi, const char* decode_key) {
     nlohmann::json side = {
-        {"width", map.width},
-        {"height", map.height},
-        {"cell_size_m", cell_size},
-        {"min_m", lo},
-        {"max_m", hi},
-        {decode_key, "h = min_m + v/65535*(max_m-min_m)"},
+        {"width", map.width}, {"height", map.height}, {"cell_size_m", cell_size},
+        {"min_m", lo},        {"max_m", hi},          {decode_key, "h = min_m + v/65535*(max_m-min_m)"},
     };
     return side.dump(1) + "\n";
 }
 
 } // namespace
 
-
 // [SECTION] loadHeightmap ---------------------------------------------------------------------
 
 bool isHeightmapExtension(const fs::path& path) {
-    static const char* const kExtensions[] = {".png", ".f32", ".r32", ".r16", ".raw",
-                                              ".exr", ".tif", ".tiff", ".asc"};
+    static const char* const kExtensions[] = {".png", ".f32", ".r32", ".r16", ".raw", ".exr", ".tif", ".tiff", ".asc"};
     const std::string ext = lowerExtension(path);
     for (const char* e : kExtensions)
         if (ext == e) return true;
@@ -375,8 +350,8 @@ Heightmap loadHeightmap(const fs::path& path, const LoadOptions& opt) {
     if (ext == ".exr") return detail::loadExr(path, opt);
     if (ext == ".tif" || ext == ".tiff") return detail::loadTiff(path, opt);
     if (ext == ".asc") return detail::loadAsc(path, opt);
-    throw InputError("cannot load " + quoted(path) + ": unknown extension '" +
-                     displayPath(path.extension()) + "'; " + kSupported);
+    throw InputError("cannot load " + quoted(path) + ": unknown extension '" + displayPath(path.extension()) + "'; " +
+                     kSupported);
 }
 
 // [SECTION] saveHeightmap ---------------------------------------------------------------------
@@ -384,8 +359,8 @@ Heightmap loadHeightmap(const fs::path& path, const LoadOptions& opt) {
 void saveHeightmap(const fs::path& path, const Heightmap& map, double cell_size) {
     const std::string ext = lowerExtension(path);
     if (!isHeightmapExtension(path)) {
-        throw InputError("cannot save " + quoted(path) + ": unknown extension '" +
-                         displayPath(path.extension()) + "'; " + kSupported);
+        throw InputError("cannot save " + quoted(path) + ": unknown extension '" + displayPath(path.extension()) +
+                         "'; " + kSupported);
     }
     checkGridSize(map.width, map.height, "heightmap for " + quoted(path));
     if (map.heights.size() != static_cast<std::size_t>(map.width) * map.height) {
@@ -393,8 +368,8 @@ void saveHeightmap(const fs::path& path, const Heightmap& map, double cell_size)
     }
     int bx = 0, by = 0;
     if (findNonFinite(map, bx, by)) {
-        throw InputError("refusing to save " + quoted(path) + ": cell (" + std::to_string(bx) +
-                         ", " + std::to_string(by) + ") is " + valueName(map.at(bx, by)));
+        throw InputError("refusing to save " + quoted(path) + ": cell (" + std::to_string(bx) + ", " +
+                         std::to_string(by) + ") is " + valueName(map.at(bx, by)));
     }
 
     if (ext == ".f32" || ext == ".r32") {
@@ -438,11 +413,9 @@ void saveHeightmap(const fs::path& path, const Heightmap& map, double cell_size)
     writeTextAtomic(side_path, sidecarText(map, cell_size, lo, hi, "png16_decode"));
 }
 
-
 namespace detail {
 
-std::vector<std::byte> encodePng16(int width, int height, const std::vector<uint16_t>& samples,
-                                   const fs::path& path) {
+std::vector<std::byte> encodePng16(int width, int height, const std::vector<uint16_t>& samples, const fs::path& path) {
     const auto w = static_cast<uint32_t>(width);
     const auto h = static_cast<uint32_t>(height);
     std::vector<unsigned char> data(static_cast<std::size_t>(w) * h * 2);
@@ -451,8 +424,7 @@ std::vector<std::byte> encodePng16(int width, int height, const std::vector<uint
         data[2 * i + 1] = static_cast<unsigned char>(samples[i] & 0xffu);
     }
     std::vector<unsigned char*> rows(h);
-    for (uint32_t y = 0; y < h; ++y)
-        rows[y] = data.data() + static_cast<std::size_t>(y) * w * 2;
+    for (uint32_t y = 0; y < h; ++y) rows[y] = data.data() + static_cast<std::size_t>(y) * w * 2;
 
     PngErrorContext ctx;
     PngWriteGuard guard;

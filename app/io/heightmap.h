@@ -13,14 +13,13 @@ namespace alluvium {
 struct Heightmap {
     int width = 0;
     int height = 0;
-    std::vector<float> heights; // width * height values
-    double cell_size = 0.0;     // metres per cell when the file says (.asc); 0 = unknown
+    std::vector<float> heights;  // width * height values
+    double cell_size = 0.0;      // metres per cell when the file says (.asc); 0 = unknown
     long long nodata_filled = 0; // NODATA cells filled from their neighbours on load (.asc)
 
     // Height of cell (x, y); no bounds check beyond the vector's own.
     float at(int x, int y) const {
-        return heights[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) +
-                       static_cast<std::size_t>(x)];
+        return heights[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)];
     }
 };
 

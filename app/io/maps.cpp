@@ -34,15 +34,12 @@ using detail::quoted;
 
 // [SECTION] checks and masks ------------------------------------------------------------------
 
-std::size_t componentCount(const MapLayer& layer) {
-    return std::max<std::size_t>(1, layer.components.size());
-}
+std::size_t componentCount(const MapLayer& layer) { return std::max<std::size_t>(1, layer.components.size()); }
 
 bool isPlainName(const std::string& s) {
     if (s.empty()) return false;
     return std::all_of(s.begin(), s.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               c == '_' || c == '-';
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
     });
 }
 
@@ -156,16 +153,27 @@ void writeMaps(const fs::path& dir, int width, int height, const std::vector<Map
         const std::string stem = layer.mask_name.empty() ? layer.name : layer.mask_name;
         // min_m/max_m (the names of a heightmap's sidecar) let loadHeightmap decode the mask.
         addMask(stem, layer, quantise(values, lo, hi),
-                {{"data_min", *mn}, {"data_max", *mx}, {"min", lo}, {"max", hi}, {"min_m", lo}, {"max_m", hi},
-                 {"encoding", "linear"}, {"decode", "x = min + v/65535*(max-min)"},
+                {{"data_min", *mn},
+                 {"data_max", *mx},
+                 {"min", lo},
+                 {"max", hi},
+                 {"min_m", lo},
+                 {"max_m", hi},
+                 {"encoding", "linear"},
+                 {"decode", "x = min + v/65535*(max-min)"},
                  {"of", layer.components.size() > 1 ? "magnitude" : "value"}});
         if (layer.log_mask) {
             std::vector<double> logs(values.size());
             for (std::size_t i = 0; i < values.size(); ++i) logs[i] = std::log1p(std::max(0.0, values[i]));
             const double log_hi = std::log1p(std::max(0.0, hi));
             addMask(stem + "_log", layer, quantise(logs, 0.0, log_hi),
-                    {{"data_min", *mn}, {"data_max", *mx}, {"min", 0.0}, {"max", std::max(0.0, hi)},
-                     {"min_m", 0.0}, {"max_m", log_hi}, {"encoding", "log1p"},
+                    {{"data_min", *mn},
+                     {"data_max", *mx},
+                     {"min", 0.0},
+                     {"max", std::max(0.0, hi)},
+                     {"min_m", 0.0},
+                     {"max_m", log_hi},
+                     {"encoding", "log1p"},
                      {"decode", "x = exp(v/65535*log(1+max)) - 1"},
                      {"of", layer.components.size() > 1 ? "magnitude" : "value"}});
         }
@@ -183,8 +191,7 @@ void writeMaps(const fs::path& dir, int width, int height, const std::vector<Map
     // A folder standing where a file goes would fail half-way through; refuse it up front.
     for (const Output& o : outputs) {
         std::error_code ec;
-        if (fs::is_directory(o.path, ec))
-            throw InputError("cannot write " + quoted(o.path) + ": Is a directory");
+        if (fs::is_directory(o.path, ec)) throw InputError("cannot write " + quoted(o.path) + ": Is a directory");
     }
     for (const Output& o : outputs) writeFileAtomic(o.path, o.bytes);
 }

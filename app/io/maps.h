@@ -14,9 +14,9 @@ struct MapLayer {
     std::vector<std::string> components; // empty or one: a scalar; else e.g. {"u", "v"}
     std::vector<float> data;             // width * height * max(1, components.size())
     std::string unit;                    // "m", "m^3", "m/s", "1"
-    bool log_mask = false;  // also write "<name>_log.png": log(1 + x) / log(1 + max)
-    bool mask_from_min = false; // mask over min..max even when min >= 0 (heights)
-    std::string mask_name;  // vector layers: stem of the magnitude mask ("speed"); empty = name
+    bool log_mask = false;               // also write "<name>_log.png": log(1 + x) / log(1 + max)
+    bool mask_from_min = false;          // mask over min..max even when min >= 0 (heights)
+    std::string mask_name;               // vector layers: stem of the magnitude mask ("speed"); empty = name
 };
 
 // Writes into dir (created if missing), for each layer:
@@ -29,8 +29,7 @@ struct MapLayer {
 // and maps.exr: every layer as float32 channels "<name>" or "<name>.<component>".
 // Every file is written atomically and all are encoded before the first is written. Throws
 // InputError (one line) for a bad layer (wrong size, NaN/Inf) or a file that cannot be written.
-void writeMaps(const std::filesystem::path& dir, int width, int height,
-               const std::vector<MapLayer>& layers);
+void writeMaps(const std::filesystem::path& dir, int width, int height, const std::vector<MapLayer>& layers);
 
 // The name of the multi-layer file in dir.
 inline constexpr const char* kMultiLayerMapsFile = "maps.exr";

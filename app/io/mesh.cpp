@@ -66,8 +66,8 @@ std::vector<uint32_t> simplify(const std::vector<uint32_t>& indices, const std::
     std::vector<uint32_t> out(indices.size());
     std::size_t n = indices.size();
 #if MESHOPTIMIZER_VERSION >= 180
-    n = meshopt_simplify(out.data(), indices.data(), indices.size(), positions.data(), vertex_count,
-                         3 * sizeof(float), target_indices, error_limit, meshopt_SimplifyLockBorder, nullptr);
+    n = meshopt_simplify(out.data(), indices.data(), indices.size(), positions.data(), vertex_count, 3 * sizeof(float),
+                         target_indices, error_limit, meshopt_SimplifyLockBorder, nullptr);
     if (n > target_indices)
 #endif
         n = meshopt_simplify(out.data(), indices.data(), indices.size(), positions.data(), vertex_count,
@@ -220,8 +220,7 @@ std::string base64(const std::vector<unsigned char>& bytes) {
     return out;
 }
 
-template <typename T>
-void appendBytes(std::vector<unsigned char>& buf, const std::vector<T>& v) {
+template <typename T> void appendBytes(std::vector<unsigned char>& buf, const std::vector<T>& v) {
     const std::size_t at = buf.size();
     buf.resize(at + v.size() * sizeof(T));
     std::memcpy(buf.data() + at, v.data(), v.size() * sizeof(T)); // little-endian hosts only
@@ -236,7 +235,8 @@ std::string encodeGltf(const TerrainMesh& m) {
     auto addView = [&](const auto& data, int target) {
         const std::size_t offset = buf.size();
         appendBytes(buf, data);
-        views.push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", buf.size() - offset}, {"target", target}});
+        views.push_back(
+            {{"buffer", 0}, {"byteOffset", offset}, {"byteLength", buf.size() - offset}, {"target", target}});
         return views.size() - 1;
     };
     std::array<float, 3> lo{}, hi{};
@@ -250,28 +250,35 @@ std::string encodeGltf(const TerrainMesh& m) {
             hi[k] = std::max(hi[k], m.positions[3 * i + k]);
         }
     }
-    accessors.push_back({{"bufferView", addView(m.positions, kArrayBuffer)}, {"componentType", kFloat},
-                         {"count", nv}, {"type", "VEC3"}, {"min", lo}, {"max", hi}});
-    accessors.push_back({{"bufferView", addView(m.normals, kArrayBuffer)}, {"componentType", kFloat},
-                         {"count", nv}, {"type", "VEC3"}});
-    accessors.push_back({{"bufferView", addView(m.uvs, kArrayBuffer)}, {"componentType", kFloat},
-                         {"count", nv}, {"type", "VEC2"}});
-    accessors.push_back({{"bufferView", addView(m.indices, kElementArrayBuffer)}, {"componentType", kUnsignedInt},
-                         {"count", m.indices.size()}, {"type", "SCALAR"}});
+    accessors.push_back({{"bufferView", addView(m.positions, kArrayBuffer)},
+                         {"componentType", kFloat},
+                         {"count", nv},
+                         {"type", "VEC3"},
+                         {"min", lo},
+                         {"max", hi}});
+    accessors.push_back(
+        {{"bufferView", addView(m.normals, kArrayBuffer)}, {"componentType", kFloat}, {"count", nv}, {"type", "VEC3"}});
+    accessors.push_back(
+        {{"bufferView", addView(m.uvs, kArrayBuffer)}, {"componentType", kFloat}, {"count", nv}, {"type", "VEC2"}});
+    accessors.push_back({{"bufferView", addView(m.indices, kElementArrayBuffer)},
+                         {"componentType", kUnsignedInt},
+                         {"count", m.indices.size()},
+                         {"type", "SCALAR"}});
 
     json gltf = {
         {"asset", {{"version", "2.0"}, {"generator", "Alluvium"}}},
         {"scene", 0},
         {"scenes", json::array({{{"name", "terrain"}, {"nodes", {0}}}})},
         {"nodes", json::array({{{"name", "terrain"}, {"mesh", 0}}})},
-        {"meshes", json::array({{{"name", "terrain"},
-                                 {"primitives", json::array({{{"attributes", {{"POSITION", 0}, {"NORMAL", 1}, {"TEXCOORD_0", 2}}},
-                                                              {"indices", 3},
-                                                              {"mode", 4}}})}}})},
+        {"meshes",
+         json::array({{{"name", "terrain"},
+                       {"primitives", json::array({{{"attributes", {{"POSITION", 0}, {"NORMAL", 1}, {"TEXCOORD_0", 2}}},
+                                                    {"indices", 3},
+                                                    {"mode", 4}}})}}})},
         {"accessors", accessors},
         {"bufferViews", views},
-        {"buffers", json::array({{{"byteLength", buf.size()},
-                                  {"uri", "data:application/octet-stream;base64," + base64(buf)}}})},
+        {"buffers",
+         json::array({{{"byteLength", buf.size()}, {"uri", "data:application/octet-stream;base64," + base64(buf)}}})},
     };
     return gltf.dump() + "\n";
 }
@@ -288,8 +295,7 @@ TerrainMesh buildTerrainMesh(const Heightmap& terrain, double cell_size, std::si
     }
     if (terrain.heights.size() != std::size_t(w) * std::size_t(h))
         throw std::invalid_argument("buildTerrainMesh: heights.size() != width*height");
-    if (!std::isfinite(cell_size) || cell_size <= 0.0)
-        throw InputError("a mesh needs a finite cell size > 0");
+    if (!std::isfinite(cell_size) || cell_size <= 0.0) throw InputError("a mesh needs a finite cell size > 0");
     if (target_triangles < 2) throw InputError("a mesh needs a target of at least 2 triangles");
     for (std::size_t i = 0; i < terrain.heights.size(); ++i) {
         if (!std::isfinite(terrain.heights[i])) {
@@ -310,7 +316,8 @@ TerrainMesh buildTerrainMesh(const Heightmap& terrain, double cell_size, std::si
     std::vector<uint32_t> indices;
     std::size_t fewest_folds = std::numeric_limits<std::size_t>::max();
     for (uint64_t salt = 0; salt < 4 && fewest_folds > 0; ++salt) {
-        std::vector<uint32_t> attempt = simplify(full, simplificationProxy(w, h, cell_size, grid, salt), target_triangles * 3);
+        std::vector<uint32_t> attempt =
+            simplify(full, simplificationProxy(w, h, cell_size, grid, salt), target_triangles * 3);
         const std::size_t folds = foldedTriangles(attempt, grid);
         if (folds < fewest_folds) {
             fewest_folds = folds;
@@ -346,8 +353,7 @@ TerrainMesh buildTerrainMesh(const Heightmap& terrain, double cell_size, std::si
     return m;
 }
 
-void writeTerrainMesh(const fs::path& path, const Heightmap& terrain, double cell_size,
-                      std::size_t target_triangles) {
+void writeTerrainMesh(const fs::path& path, const Heightmap& terrain, double cell_size, std::size_t target_triangles) {
     const std::string ext = lowerExtension(path);
     if (ext != ".obj" && ext != ".gltf") {
         throw InputError("cannot write the mesh " + quoted(path) + ": unknown extension '" +

@@ -12,9 +12,9 @@ namespace alluvium {
 
 // An indexed triangle mesh: y up, metres; x = column * cell size, z = row * cell size.
 struct TerrainMesh {
-    std::vector<float> positions; // xyz per vertex
-    std::vector<float> normals;   // xyz per vertex, unit length, y > 0
-    std::vector<float> uvs;       // uv per vertex, texel centres: ((col + 0.5) / W, (row + 0.5) / H)
+    std::vector<float> positions;  // xyz per vertex
+    std::vector<float> normals;    // xyz per vertex, unit length, y > 0
+    std::vector<float> uvs;        // uv per vertex, texel centres: ((col + 0.5) / W, (row + 0.5) / H)
     std::vector<uint32_t> indices; // 3 per triangle, counter-clockwise seen from above (+y)
 };
 

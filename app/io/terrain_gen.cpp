@@ -43,8 +43,8 @@ struct LandscapePlan {
     Vec2 dip; // tilt of the rock strata
 
     LandscapePlan(uint64_t seed, double ex, double ey)
-        : warp_x(seed, 1), warp_y(seed, 2), massif(seed, 3), relief(seed, 4), detail(seed, 5),
-          strata(seed, 6), ext_x(ex), ext_y(ey) {
+        : warp_x(seed, 1), warp_y(seed, 2), massif(seed, 3), relief(seed, 4), detail(seed, 5), strata(seed, 6),
+          ext_x(ex), ext_y(ey) {
         uint64_t s = seed ^ 0x5DEECE66Dull;
         // A random direction without trig: reject points outside the unit disc.
         double dx = 1.0, dy = 0.0;
@@ -68,8 +68,7 @@ struct LandscapePlan {
 
 // Domain warp: bends all shapes so ranges curve instead of following noise-lattice axes.
 Vec2 warped(const LandscapePlan& P, Vec2 p) {
-    return {p.x + 0.1 * fbm(P.warp_x, {p.x * 1.5, p.y * 1.5}, 3),
-            p.y + 0.1 * fbm(P.warp_y, {p.x * 1.5, p.y * 1.5}, 3)};
+    return {p.x + 0.1 * fbm(P.warp_x, {p.x * 1.5, p.y * 1.5}, 3), p.y + 0.1 * fbm(P.warp_y, {p.x * 1.5, p.y * 1.5}, 3)};
 }
 
 // Tectonic uplift, always > 0 (about 0.02..1.5): a regional slope toward one side, large-scale
@@ -143,8 +142,7 @@ double sampleGrid(const Grid& g, Vec2 p) {
     for (int j = 0; j < 4; ++j) {
         const int yy = std::clamp(iy - 1 + j, 0, g.h - 1);
         double row = 0.0;
-        for (int i = 0; i < 4; ++i)
-            row += wx[i] * g.at(std::clamp(ix - 1 + i, 0, g.w - 1), yy);
+        for (int i = 0; i < 4; ++i) row += wx[i] * g.at(std::clamp(ix - 1 + i, 0, g.w - 1), yy);
         sum += wy[j] * row;
     }
     return sum;
@@ -152,22 +150,10 @@ double sampleGrid(const Grid& g, Vec2 p) {
 
 constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
-constexpr double kDist[8] = {1.0,
-                             1.0,
-                             1.0,
-                             1.0,
-                             1.4142135623730951,
-                             1.4142135623730951,
-                             1.4142135623730951,
-                             1.4142135623730951};
-constexpr double kInvDist[8] = {1.0,
-                                1.0,
-                                1.0,
-                                1.0,
-                                0.7071067811865476,
-                                0.7071067811865476,
-                                0.7071067811865476,
-                                0.7071067811865476};
+constexpr double kDist[8] = {
+    1.0, 1.0, 1.0, 1.0, 1.4142135623730951, 1.4142135623730951, 1.4142135623730951, 1.4142135623730951};
+constexpr double kInvDist[8] = {
+    1.0, 1.0, 1.0, 1.0, 0.7071067811865476, 0.7071067811865476, 0.7071067811865476, 0.7071067811865476};
 
 // Flow routing on z: receiver (-1 at the outlets), the D8 direction to it, and an order in
 // which every cell comes after its receiver.
@@ -264,8 +250,7 @@ void routeBySteepestDescent(const Grid& z, Routing& R, std::vector<int32_t>& don
             if (R.receiver[c] >= 0) ++donor_start[R.receiver[c] + 1];
         }
     }
-    for (std::size_t i = 0; i < n; ++i)
-        donor_start[i + 1] += donor_start[i];
+    for (std::size_t i = 0; i < n; ++i) donor_start[i + 1] += donor_start[i];
     std::vector<int32_t> fill(donor_start.begin(), donor_start.end() - 1);
     for (std::size_t c = 0; c < n; ++c) {
         if (R.receiver[c] >= 0) donors[fill[R.receiver[c]]++] = static_cast<int32_t>(c);
@@ -276,8 +261,7 @@ void routeBySteepestDescent(const Grid& z, Routing& R, std::vector<int32_t>& don
     }
     for (std::size_t k = 0; k < R.order.size(); ++k) {
         const int32_t c = R.order[k];
-        for (int32_t j = donor_start[c]; j < donor_start[c + 1]; ++j)
-            R.order.push_back(donors[j]);
+        for (int32_t j = donor_start[c]; j < donor_start[c + 1]; ++j) R.order.push_back(donors[j]);
     }
 }
 
@@ -340,12 +324,10 @@ void blurGrid(Grid& g, int passes) {
     for (int pass = 0; pass < passes; ++pass) {
         for (int y = 0; y < g.h; ++y)
             for (int x = 0; x < g.w; ++x)
-                tmp.at(x, y) = 0.25 * g.at(clampX(x - 1), y) + 0.5 * g.at(x, y) +
-                               0.25 * g.at(clampX(x + 1), y);
+                tmp.at(x, y) = 0.25 * g.at(clampX(x - 1), y) + 0.5 * g.at(x, y) + 0.25 * g.at(clampX(x + 1), y);
         for (int y = 0; y < g.h; ++y)
             for (int x = 0; x < g.w; ++x)
-                g.at(x, y) = 0.25 * tmp.at(x, clampY(y - 1)) + 0.5 * tmp.at(x, y) +
-                             0.25 * tmp.at(x, clampY(y + 1));
+                g.at(x, y) = 0.25 * tmp.at(x, clampY(y - 1)) + 0.5 * tmp.at(x, y) + 0.25 * tmp.at(x, clampY(y + 1));
     }
 }
 
@@ -373,7 +355,8 @@ float strataHardness(uint32_t key, double z) {
 // whatever the number of threads.
 static void forEachRow(int width, int height, const std::function<void(int)>& row) {
     const long long cells = static_cast<long long>(width) * height;
-    const int threads = static_cast<int>(std::clamp<long long>(cells / 65536, 1, std::max(1u, std::thread::hardware_concurrency())));
+    const int threads =
+        static_cast<int>(std::clamp<long long>(cells / 65536, 1, std::max(1u, std::thread::hardware_concurrency())));
     if (threads == 1) {
         for (int y = 0; y < height; ++y) row(y);
         return;
@@ -390,8 +373,7 @@ GeneratedTerrain generateTerrain(int width, int height, uint64_t seed, double ce
     if (width < 1 || height < 1 || width > kMaxGridSide || height > kMaxGridSide ||
         static_cast<long long>(width) * height > kMaxGridCells) {
         throw InputError("terrain size " + std::to_string(width) + "x" + std::to_string(height) +
-                         " is not supported (1.." + std::to_string(kMaxGridSide) +
-                         " per side, at most 2^28 cells)");
+                         " is not supported (1.." + std::to_string(kMaxGridSide) + " per side, at most 2^28 cells)");
     }
     if (!std::isfinite(cell_size) || cell_size <= 0.0) {
         throw InputError("cell size must be finite and > 0 metres");
@@ -401,8 +383,7 @@ GeneratedTerrain generateTerrain(int width, int height, uint64_t seed, double ce
     // physical size and not with the cell count.
     const int longest = std::max(width, height);
     const double extent = static_cast<double>(longest) * cell_size;
-    const LandscapePlan plan(seed, static_cast<double>(width) / longest,
-                             static_cast<double>(height) / longest);
+    const LandscapePlan plan(seed, static_cast<double>(width) / longest, static_cast<double>(height) / longest);
 
     // Coarse fields, fixed in world units: uplift, the initial surface for the first routing
     // (uplift plus noise, so rivers start out following its valleys) and strata folds.
@@ -434,16 +415,14 @@ GeneratedTerrain generateTerrain(int width, int height, uint64_t seed, double ce
     };
     // Detail finer than the coarse grid, down to about 3 output cells.
     int detail_octaves = 0;
-    for (double f = kDrainageCells / 8.0; f * 3.0 <= longest && detail_octaves < 8; f *= 2.0)
-        ++detail_octaves;
+    for (double f = kDrainageCells / 8.0; f * 3.0 <= longest && detail_octaves < 8; f *= 2.0) ++detail_octaves;
     forEachRow(width, height, [&](int y) {
         for (int x = 0; x < width; ++x) {
             const Vec2 p = cellCentre(x, y);
             double h = sampleGrid(coarse, p);
             if (detail_octaves > 0) {
                 const double f = kDrainageCells / 8.0;
-                h += 0.0012 * sampleGrid(up, p) *
-                     fbm(plan.detail, {p.x * f, p.y * f}, detail_octaves, 0.4);
+                h += 0.0012 * sampleGrid(up, p) * fbm(plan.detail, {p.x * f, p.y * f}, detail_octaves, 0.4);
             }
             map.heights[static_cast<std::size_t>(y) * width + x] = static_cast<float>(h);
         }
@@ -464,8 +443,7 @@ GeneratedTerrain generateTerrain(int width, int height, uint64_t seed, double ce
             map.heights[i] = static_cast<float>(h);
             // Strata: gently dipping beds, bent by low-frequency folds.
             const Vec2 p = cellCentre(x, y);
-            const double z =
-                h + relief * (0.12 * sampleGrid(fold, p) + plan.dip.x * p.x + plan.dip.y * p.y);
+            const double z = h + relief * (0.12 * sampleGrid(fold, p) + plan.dip.x * p.x + plan.dip.y * p.y);
             out.hardness[i] = strataHardness(strata_key, z / band);
         }
     });

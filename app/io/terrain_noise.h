@@ -31,8 +31,7 @@ inline double uniform01(uint64_t& state) {
 
 // Hash of a lattice point and a per-layer key (a 32-bit integer finaliser, lowbias32).
 inline uint32_t latticeHash(int32_t x, int32_t y, uint32_t key) {
-    uint32_t h =
-        key ^ (static_cast<uint32_t>(x) * 0x8DA6B343u) ^ (static_cast<uint32_t>(y) * 0xD8163841u);
+    uint32_t h = key ^ (static_cast<uint32_t>(x) * 0x8DA6B343u) ^ (static_cast<uint32_t>(y) * 0xD8163841u);
     h ^= h >> 16;
     h *= 0x7FEB352Du;
     h ^= h >> 15;

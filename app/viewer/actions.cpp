@@ -7,12 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include "app.h"
-#include "panel.h"
-#include "render_shared.h"
 #include "history.h"
 #include "io/atomic_file.h"
 #include "io/errors.h"
+#include "panel.h"
 #include "presets.h"
+#include "render_shared.h"
 #include "session.h"
 
 namespace alluvium::viewer {
@@ -68,8 +68,10 @@ void savePreset(const ViewerState& s, const std::string& path) {
     for (int i = 0; i < kParamCount; ++i) {
         const ParamInfo& info = paramTable()[size_t(i)];
         const Param p = static_cast<Param>(i);
-        if (info.kind == 'f') params[info.name] = s.params[p];
-        else params[info.name] = s.params.format(p);
+        if (info.kind == 'f')
+            params[info.name] = s.params[p];
+        else
+            params[info.name] = s.params.format(p);
     }
     doc["params"] = params;
     writeTextAtomic(path, doc.dump(2) + "\n");
@@ -78,8 +80,7 @@ void savePreset(const ViewerState& s, const std::string& path) {
 } // namespace
 
 void saveViewerSession(App& app, const std::string& path) {
-    if (!isSessionPath(path))
-        throw InputError("a session file ends in .alluvium or .session ('" + path + "')");
+    if (!isSessionPath(path)) throw InputError("a session file ends in .alluvium or .session ('" + path + "')");
     vkDeviceWaitIdle(app.ctx->device);
     const ViewerState& s = app.state;
     Session session = captureSession(*app.sim, s.params, app.initial.terrain.heights, app.initial_sums,
@@ -140,7 +141,8 @@ void handleRequests(App& app) {
                                  " (start `alluvium view --in FILE` to change the grid size)");
             app.initial = std::move(next);
             s.reset_requested = true;
-            s.message = s.import_path.empty() ? "new terrain, seed " + std::to_string(s.seed) : "imported " + s.import_path;
+            s.message =
+                s.import_path.empty() ? "new terrain, seed " + std::to_string(s.seed) : "imported " + s.import_path;
         }
     } catch (const std::exception& e) {
         s.message = e.what();
@@ -172,15 +174,16 @@ void equilibriumWaterTable(App& app) {
     const uint32_t moving = app.sim->computeWaterTable(static_cast<int>(s.params[Param::table_iterations]));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     char text[160];
-    std::snprintf(text, sizeof text, "%d rounds in %.1f s, %u cells still moving", int(s.params[Param::table_iterations]),
-                  seconds, moving);
+    std::snprintf(text, sizeof text, "%d rounds in %.1f s, %u cells still moving",
+                  int(s.params[Param::table_iterations]), seconds, moving);
     s.water_table_status = text;
     if (s.params[Param::enable_groundwater] >= 0.5) {
         const std::vector<float> table = app.sim->download(gpu::Field::WaterTable);
         const std::vector<float> ground = app.sim->download(gpu::Field::Terrain);
         const std::vector<float> base = app.sim->download(gpu::Field::AquiferBase);
         const std::vector<float> before = app.sim->download(gpu::Field::Groundwater);
-        const double porosity = s.params[Param::porosity], area = s.params[Param::cell_size] * s.params[Param::cell_size];
+        const double porosity = s.params[Param::porosity],
+                     area = s.params[Param::cell_size] * s.params[Param::cell_size];
         std::vector<float> g(table.size());
         double added = 0.0, removed = 0.0;
         for (size_t i = 0; i < g.size(); ++i) {

@@ -42,10 +42,10 @@ struct App {
     // Sessions (--load-session, --save-session, Ctrl+S): the sums of the state the budgets start
     // from (the loaded session's, or the terrain's at the last reset).
     StateSums initial_sums;
-    std::string session_path; // where Ctrl+S saves
-    float stroke_height = 0;      // flatten: the ground's height where the stroke began
-    bool hand_picking = false;    // the hand: the button is down, picking up
-    bool hand_holding = false;    // the hand: holds ground until the next click
+    std::string session_path;  // where Ctrl+S saves
+    float stroke_height = 0;   // flatten: the ground's height where the stroke began
+    bool hand_picking = false; // the hand: the button is down, picking up
+    bool hand_holding = false; // the hand: holds ground until the next click
 };
 
 // What the mouse asks of the brush this frame.

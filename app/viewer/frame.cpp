@@ -34,7 +34,8 @@ void fillUniforms(App& app, const Renderer& renderer, FrameUniforms& u, VkExtent
     app.camera.top_down = s.top_down;
     // With the panel open, centre the scene in the part of the view the panel leaves free; not
     // when recordings and screenshots leave the panel out (they are framed for the whole view).
-    const float panel_px = s.show_panel && !s.recording.hide_panel ? std::min(kPanelWidth + 8.0f, 0.45f * float(extent.width)) : 0.0f;
+    const float panel_px =
+        s.show_panel && !s.recording.hide_panel ? std::min(kPanelWidth + 8.0f, 0.45f * float(extent.width)) : 0.0f;
     app.camera.shift_x = panel_px / float(std::max(extent.width, 1u));
     const glm::mat4 vp = viewProjection(app.camera, aspect, extent_m);
     std::memcpy(u.view_proj, &vp[0][0], sizeof u.view_proj);
@@ -42,10 +43,12 @@ void fillUniforms(App& app, const Renderer& renderer, FrameUniforms& u, VkExtent
     const float ce = std::cos(s.sun_elevation);
     auto set = [](float* v, float a, float b, float c, float d) { v[0] = a, v[1] = b, v[2] = c, v[3] = d; };
     set(u.camera_pos, eye.x, eye.y, eye.z, s.top_down ? 1.0f : 0.0f);
-    set(u.sun_dir, ce * std::sin(s.sun_azimuth), std::sin(s.sun_elevation), ce * std::cos(s.sun_azimuth), 3.0f); // w: shadow sharpness
+    set(u.sun_dir, ce * std::sin(s.sun_azimuth), std::sin(s.sun_elevation), ce * std::cos(s.sun_azimuth),
+        3.0f); // w: shadow sharpness
     set(u.brush, s.pick_x, s.pick_y, s.radius, brush_visible ? 1.0f : 0.0f);
     set(u.grid, float(s.width), float(s.height), L, s.exaggeration);
-    const float base = app.relief_lo - 0.08f * (app.relief_hi - app.relief_lo) - 2.0f * L / std::max(s.exaggeration, 0.1f);
+    const float base =
+        app.relief_lo - 0.08f * (app.relief_hi - app.relief_lo) - 2.0f * L / std::max(s.exaggeration, 0.1f);
     set(u.mesh, float(renderer.meshX()), float(renderer.meshY()), base, 0.0f);
     set(u.overlay, float(s.overlay), s.overlay_range, s.show_water ? 1.0f : 0.0f, 0.0f);
     // The picking ray through the cursor (the window's centre offscreen).
@@ -86,9 +89,12 @@ void readBack(App& app, Frame& f, Renderer& renderer, uint32_t slot) {
             for (size_t i = 0; i < f.timed_passes.size(); ++i) {
                 const char* name = gpu::passName(f.timed_passes[i]);
                 const double t = ms[i + 2] - ms[i + 1];
-                auto same = std::find_if(s.pass_ms.begin(), s.pass_ms.end(), [&](const auto& p) { return p.first == name; });
-                if (same != s.pass_ms.end()) same->second += t;
-                else s.pass_ms.emplace_back(name, t);
+                auto same =
+                    std::find_if(s.pass_ms.begin(), s.pass_ms.end(), [&](const auto& p) { return p.first == name; });
+                if (same != s.pass_ms.end())
+                    same->second += t;
+                else
+                    s.pass_ms.emplace_back(name, t);
             }
         }
     }
@@ -182,10 +188,12 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
 }
 
 // Copies `image` (in `layout`) into a host buffer after the scene; the caller waits and writes.
-void recordCopy(VkCommandBuffer cmd, VkImage image, VkImageLayout layout, VkExtent2D extent, const gpu::Buffer& buffer) {
+void recordCopy(VkCommandBuffer cmd, VkImage image, VkImageLayout layout, VkExtent2D extent,
+                const gpu::Buffer& buffer) {
     gpu::imageBarrier(cmd, image,
                       {layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-                       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT});
+                       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_ACCESS_TRANSFER_READ_BIT});
     VkBufferImageCopy region{};
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.imageExtent = {extent.width, extent.height, 1};
@@ -201,13 +209,13 @@ void recordCopy(VkCommandBuffer cmd, VkImage image, VkImageLayout layout, VkExte
 // and leaves that ready to present. The acquire semaphore is waited on at the transfer stage.
 void recordPresentCopy(VkCommandBuffer cmd, VkImage frame, VkImage swapchain_image, VkExtent2D extent) {
     gpu::imageBarrier(cmd, swapchain_image,
-                      {VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
-                       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT});
+                      {VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT});
     VkImageCopy region{};
     region.srcSubresource = region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.extent = {extent.width, extent.height, 1};
-    vkCmdCopyImage(cmd, frame, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, swapchain_image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                   1, &region);
+    vkCmdCopyImage(cmd, frame, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, swapchain_image,
+                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
     gpu::imageBarrier(cmd, swapchain_image,
                       {VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
                        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,

@@ -20,11 +20,11 @@ struct Frame {
     gpu::GpuTimer timer;
     bool submitted = false;
     bool picked = false;
-    std::vector<gpu::Pass> timed_passes; // the passes of the timed step, in order
-    uint32_t ts_steps = 0, ts_pick = 0, ts_scene = 0; // timestamps after the steps, pick, scene
-    uint32_t ts_copy_begin = 0, ts_copy_end = 0;      // around the copies out of the frame
+    std::vector<gpu::Pass> timed_passes;               // the passes of the timed step, in order
+    uint32_t ts_steps = 0, ts_pick = 0, ts_scene = 0;  // timestamps after the steps, pick, scene
+    uint32_t ts_copy_begin = 0, ts_copy_end = 0;       // around the copies out of the frame
     uint32_t ts_history_begin = 0, ts_history_end = 0; // around its snapshots and restores
-    uint64_t submission = 0;                          // the frame's number from 1 (history.h)
+    uint64_t submission = 0;                           // the frame's number from 1 (history.h)
 };
 
 // The uniforms of the next frame: camera, sun, brush ring, grid, overlay, picking ray, relief.

@@ -141,8 +141,10 @@ void FrameWriter::run() {
     // A finished video is renamed to its path; a failed or abandoned one leaves no file.
     std::string video_failure;
     if (video_) {
-        if (finish_video) video_failure = video_->finish();
-        else video_->abort();
+        if (finish_video)
+            video_failure = video_->finish();
+        else
+            video_->abort();
     }
     {
         std::lock_guard<std::mutex> lock(mutex_);

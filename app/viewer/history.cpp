@@ -79,18 +79,18 @@ uint64_t historyBudget(const gpu::Context& ctx, const gpu::Simulation& sim, cons
     if (asked_mb > 0) {
         const auto bytes = static_cast<uint64_t>(asked_mb * 1024.0 * 1024.0);
         if (bytes < need)
-            throw InputError("--history-budget-mb: the history of a " + grid + " grid needs at least " + megabytes(need) +
-                             " (four whole snapshots)");
+            throw InputError("--history-budget-mb: the history of a " + grid + " grid needs at least " +
+                             megabytes(need) + " (four whole snapshots)");
         if (bytes > ctx.device_local_bytes)
-            throw InputError("--history-budget-mb: " + megabytes(bytes) + " is more than the memory of " + ctx.device_name +
-                             " (" + megabytes(ctx.device_local_bytes) + ")");
+            throw InputError("--history-budget-mb: " + megabytes(bytes) + " is more than the memory of " +
+                             ctx.device_name + " (" + megabytes(ctx.device_local_bytes) + ")");
         return bytes;
     }
     const bool cpu = ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     const uint64_t automatic = std::min(ctx.device_local_bytes / (cpu ? 8 : 4), gpu::SnapshotStore::maximumBudget(ctx));
     if (automatic < need) {
-        off_reason = "off: the history of a " + grid + " grid needs " + megabytes(need) + ", more than the automatic budget of " +
-                     megabytes(automatic) + " (--history-budget-mb sets it)";
+        off_reason = "off: the history of a " + grid + " grid needs " + megabytes(need) +
+                     ", more than the automatic budget of " + megabytes(automatic) + " (--history-budget-mb sets it)";
         return 0;
     }
     return automatic;
@@ -120,7 +120,8 @@ bool History::movedOn(const App& app) const {
     if (dirty_ || head_ < 0) return true;
     const ViewerState& s = app.state;
     for (const Node& n : nodes_)
-        if (n.id == head_) return n.params.values != s.params.values || n.model != s.model || !sameSprings(n.springs, s.springs);
+        if (n.id == head_)
+            return n.params.values != s.params.values || n.model != s.model || !sameSprings(n.springs, s.springs);
     return true;
 }
 
@@ -137,7 +138,8 @@ int History::store(VkCommandBuffer cmd, App& app, const char* kind, uint64_t sub
             list += one;
         }
         for (int d : dropped) {
-            nodes_.erase(std::remove_if(nodes_.begin(), nodes_.end(), [&](const Node& n) { return n.id == d; }), nodes_.end());
+            nodes_.erase(std::remove_if(nodes_.begin(), nodes_.end(), [&](const Node& n) { return n.id == d; }),
+                         nodes_.end());
             for (Node& n : nodes_) {
                 if (n.parent == d) n.parent = -1;
                 if (n.redo_child == d) n.redo_child = -1;
@@ -145,8 +147,8 @@ int History::store(VkCommandBuffer cmd, App& app, const char* kind, uint64_t sub
             if (head_ == d) head_ = -1; // the state no longer descends from a snapshot held
         }
         dropped_ += int(dropped.size());
-        s.history.message = "history: the budget of " + megabytes(store_->budget()) + " is full: dropped the oldest snapshot" +
-                            (dropped.size() > 1 ? "s " : " ") + list;
+        s.history.message = "history: the budget of " + megabytes(store_->budget()) +
+                            " is full: dropped the oldest snapshot" + (dropped.size() > 1 ? "s " : " ") + list;
         std::fprintf(stderr, "alluvium: %s\n", s.history.message.c_str());
     }
     if (id < 0) {
@@ -250,8 +252,14 @@ bool History::beginFrame(VkCommandBuffer cmd, App& app, int steps, bool edits, u
     if (store_) {
         const bool moved = movedOn(app);
         const Node* head = node(head_);
-        auto parentOf = [&](int id) { const Node* n = node(id); return n ? n->parent : -1; };
-        auto childOf = [&](int id) { const Node* n = node(id); return n ? n->redo_child : -1; };
+        auto parentOf = [&](int id) {
+            const Node* n = node(id);
+            return n ? n->parent : -1;
+        };
+        auto childOf = [&](int id) {
+            const Node* n = node(id);
+            return n ? n->redo_child : -1;
+        };
         int target = -1;
         const char* action = nullptr;
         if (h.undo) {
@@ -272,9 +280,12 @@ bool History::beginFrame(VkCommandBuffer cmd, App& app, int steps, bool edits, u
             if (target < 0) h.message = "nothing to redo";
         } else if (h.go_to >= 0 || h.step != 0 || h.first || h.last) {
             action = "scrub";
-            if (h.go_to >= 0) target = h.go_to;
-            else if (h.step < 0) target = moved ? head_ : parentOf(head_);
-            else if (h.step > 0) target = moved ? -1 : childOf(head_);
+            if (h.go_to >= 0)
+                target = h.go_to;
+            else if (h.step < 0)
+                target = moved ? head_ : parentOf(head_);
+            else if (h.step > 0)
+                target = moved ? -1 : childOf(head_);
             else if (h.first) {
                 for (int c = head_; c >= 0; c = parentOf(c)) target = c;
             } else if (!moved) {
@@ -284,9 +295,12 @@ bool History::beginFrame(VkCommandBuffer cmd, App& app, int steps, bool edits, u
         }
         if (target >= 0 && (target != head_ || moved) && goTo(cmd, app, target, action, submission)) {
             restored = true;
-            if (std::strcmp(action, "undo") == 0) ++undos_;
-            else if (std::strcmp(action, "redo") == 0) ++redos_;
-            else ++scrubs_;
+            if (std::strcmp(action, "undo") == 0)
+                ++undos_;
+            else if (std::strcmp(action, "redo") == 0)
+                ++redos_;
+            else
+                ++scrubs_;
         }
 
         // Snapshots due: before a stroke's first change, after its end, every N seconds.
@@ -328,8 +342,9 @@ void History::collect(uint64_t submission, double gpu_ms) {
             ++restore_timed_;
         }
     }
-    pending_.erase(std::remove_if(pending_.begin(), pending_.end(), [&](const Pending& p) { return p.submission <= submission; }),
-                   pending_.end());
+    pending_.erase(
+        std::remove_if(pending_.begin(), pending_.end(), [&](const Pending& p) { return p.submission <= submission; }),
+        pending_.end());
     peak_bytes_ = std::max(peak_bytes_, store_->bytesHeld());
 }
 
@@ -370,12 +385,13 @@ std::string History::summary() {
     for (const Node& n : nodes_)
         if (store_->newBytes(n.id) >= 0) fresh += double(store_->newBytes(n.id)), ++known;
     char line[256];
-    std::snprintf(line, sizeof line,
-                  "%d snapshots taken (%d dropped), GPU %.2f ms per snapshot, %.2f MB new per snapshot of %.2f MB whole, "
-                  "%.1f of %.1f MB held",
-                  taken_, dropped_, store_timed_ ? store_ms_ / store_timed_ : 0.0, known ? fresh / known / 1048576.0 : 0.0,
-                  double(store_->blocksPerSnapshot() * (SNAPSHOT_BLOCK_WORDS * 4 + 4)) / 1048576.0,
-                  double(store_->bytesHeld()) / 1048576.0, double(store_->budget()) / 1048576.0);
+    std::snprintf(
+        line, sizeof line,
+        "%d snapshots taken (%d dropped), GPU %.2f ms per snapshot, %.2f MB new per snapshot of %.2f MB whole, "
+        "%.1f of %.1f MB held",
+        taken_, dropped_, store_timed_ ? store_ms_ / store_timed_ : 0.0, known ? fresh / known / 1048576.0 : 0.0,
+        double(store_->blocksPerSnapshot() * (SNAPSHOT_BLOCK_WORDS * 4 + 4)) / 1048576.0,
+        double(store_->bytesHeld()) / 1048576.0, double(store_->budget()) / 1048576.0);
     return line;
 }
 

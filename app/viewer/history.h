@@ -64,7 +64,7 @@ private:
     std::string off_reason_;
     std::vector<Node> nodes_; // held, oldest first
     int head_ = -1;
-    bool dirty_ = false;      // steps or edits since the head
+    bool dirty_ = false; // steps or edits since the head
     bool in_stroke_ = false;
     long long next_timed_ = 0; // steps_done at which the next timed snapshot is due
     int branches_ = 0;

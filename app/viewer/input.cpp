@@ -21,7 +21,8 @@ void onKey(GLFWwindow* w, int key, int, int action, int mods) {
     ViewerState& s = app.state;
     if (key == GLFW_KEY_Q && (mods & GLFW_MOD_CONTROL)) s.quit = true;
     if (ImGui::GetIO().WantCaptureKeyboard) return;
-    if (action != GLFW_PRESS && key != GLFW_KEY_LEFT_BRACKET && key != GLFW_KEY_RIGHT_BRACKET && key != GLFW_KEY_N) return;
+    if (action != GLFW_PRESS && key != GLFW_KEY_LEFT_BRACKET && key != GLFW_KEY_RIGHT_BRACKET && key != GLFW_KEY_N)
+        return;
     // History (history.h): Ctrl+Z, Ctrl+Y / Ctrl+Shift+Z, Home / End, , / .
     HistoryControl& h = s.history;
     if ((mods & GLFW_MOD_CONTROL) && key == GLFW_KEY_S) {
@@ -29,8 +30,10 @@ void onKey(GLFWwindow* w, int key, int, int action, int mods) {
         return;
     }
     if ((mods & GLFW_MOD_CONTROL) && (key == GLFW_KEY_Z || key == GLFW_KEY_Y)) {
-        if (key == GLFW_KEY_Z && !(mods & GLFW_MOD_SHIFT)) h.undo = true;
-        else h.redo = true;
+        if (key == GLFW_KEY_Z && !(mods & GLFW_MOD_SHIFT))
+            h.undo = true;
+        else
+            h.redo = true;
         return;
     }
     switch (key) {
@@ -51,8 +54,10 @@ void onKey(GLFWwindow* w, int key, int, int action, int mods) {
     default:
         if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9) {
             const Tool t = static_cast<Tool>(key - GLFW_KEY_0);
-            if (toolAvailable(t)) s.tool = t;
-            else s.message = std::string(toolName(t)) + ": not implemented yet";
+            if (toolAvailable(t))
+                s.tool = t;
+            else
+                s.message = std::string(toolName(t)) + ": not implemented yet";
         }
     }
 }
@@ -84,29 +89,35 @@ BrushInput handleMouse(App& app, VkExtent2D extent) {
     app.last_x = x;
     app.last_y = y;
     const bool ui = ImGui::GetIO().WantCaptureMouse;
-    const bool shift = glfwGetKey(w, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS || glfwGetKey(w, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
-    const bool ctrl = glfwGetKey(w, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS || glfwGetKey(w, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS;
+    const bool shift =
+        glfwGetKey(w, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS || glfwGetKey(w, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
+    const bool ctrl =
+        glfwGetKey(w, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS || glfwGetKey(w, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS;
     const bool left = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
     const bool right = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
     const bool middle = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS;
     if (!ui) {
-        if ((right && shift) || middle) pan(app.camera, dx, dy, float(extent.height));
-        else if (right) orbit(app.camera, dx, dy);
+        if ((right && shift) || middle)
+            pan(app.camera, dx, dy, float(extent.height));
+        else if (right)
+            orbit(app.camera, dx, dy);
         if (right && (dx != 0 || dy != 0)) app.right_moved = true;
     }
     if (right && !app.right_was_down) app.right_moved = false;
     // A right click (no drag) with the spring tool removes the nearest spring.
     if (!right && app.right_was_down && !app.right_moved && !ui && s.tool == Tool::Spring && s.pick_hit &&
         !s.springs.empty()) {
-        auto nearest = std::min_element(s.springs.begin(), s.springs.end(), [&](const gpu::Spring& a, const gpu::Spring& b) {
-            return std::hypot(a.x - s.pick_x, a.y - s.pick_y) < std::hypot(b.x - s.pick_x, b.y - s.pick_y);
-        });
+        auto nearest =
+            std::min_element(s.springs.begin(), s.springs.end(), [&](const gpu::Spring& a, const gpu::Spring& b) {
+                return std::hypot(a.x - s.pick_x, a.y - s.pick_y) < std::hypot(b.x - s.pick_x, b.y - s.pick_y);
+            });
         s.springs.erase(nearest);
         s.springs_dirty = true;
     }
     app.right_was_down = right;
     if (app.scroll != 0 && !ui) {
-        if (ctrl) s.radius = std::clamp(s.radius * std::pow(1.15f, app.scroll), 1.0f, 500.0f);
+        if (ctrl)
+            s.radius = std::clamp(s.radius * std::pow(1.15f, app.scroll), 1.0f, 500.0f);
         else {
             const float L = float(s.params[Param::cell_size]);
             const glm::vec3 towards{s.pick_x * L, s.pick_height * s.exaggeration, s.pick_y * L};

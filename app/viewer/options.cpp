@@ -14,7 +14,8 @@
 namespace alluvium::viewer {
 
 CheckedViewOptions checkViewOptions(const ViewOptions& o) {
-    if (!o.report.empty() && !hasExtension(o.report, ".json")) throw InputError("--report '" + o.report + "': use a .json file");
+    if (!o.report.empty() && !hasExtension(o.report, ".json"))
+        throw InputError("--report '" + o.report + "': use a .json file");
     if (!o.screenshot.empty() && !hasExtension(o.screenshot, ".png"))
         throw InputError("--screenshot '" + o.screenshot + "': use a .png file");
     if (!o.model.empty() && gpu::modelFromName(o.model) < 0)
@@ -27,7 +28,8 @@ CheckedViewOptions checkViewOptions(const ViewOptions& o) {
     if (o.steps_per_frame < 0 || o.steps_per_frame > 1000) throw InputError("--steps-per-frame: 0..1000");
     if (o.mesh == 1 || o.mesh < 0 || o.mesh > 16384)
         throw InputError("--mesh: 0 (by device) or 2..16384 vertices a side");
-    if (!(o.history_every >= 0) || o.history_every > 1e9) throw InputError("--history-every: 0 (off) or a positive number of simulated seconds");
+    if (!(o.history_every >= 0) || o.history_every > 1e9)
+        throw InputError("--history-every: 0 (off) or a positive number of simulated seconds");
     RecordSettings& record = c.record;
     record.path = o.record;
     record.fps = o.record_fps;
@@ -38,8 +40,10 @@ CheckedViewOptions checkViewOptions(const ViewOptions& o) {
         record.width = uint32_t(rw);
         record.height = uint32_t(rh);
     }
-    if (!o.record.empty()) checkRecordSettings(record, "--record");
-    else checkRecordFormat(record, "--record");
+    if (!o.record.empty())
+        checkRecordSettings(record, "--record");
+    else
+        checkRecordFormat(record, "--record");
     int& overlay = c.overlay;
     if (!o.overlay.empty()) {
         overlay = -1;

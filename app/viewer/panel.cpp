@@ -42,9 +42,14 @@ const char* toolName(Tool t) {
 bool toolAvailable(Tool) { return true; }
 
 const char* overlayName(int overlay) {
-    static const char* names[OVERLAY_COUNT] = {"shaded",   "water depth",  "speed",
-                                               "suspended sediment", "hardness", "outflow flux",
-                                               "erosion / deposition", "drainage area (fluvial)",
+    static const char* names[OVERLAY_COUNT] = {"shaded",
+                                               "water depth",
+                                               "speed",
+                                               "suspended sediment",
+                                               "hardness",
+                                               "outflow flux",
+                                               "erosion / deposition",
+                                               "drainage area (fluvial)",
                                                "water table depth"};
     return overlay >= 0 && overlay < OVERLAY_COUNT ? names[overlay] : "?";
 }
@@ -55,14 +60,14 @@ float overlayDefaultRange(int overlay) {
 }
 
 const char* overlayKey(int overlay) {
-    static const char* keys[OVERLAY_COUNT] = {"none", "depth", "speed", "sediment", "hardness", "flux", "erosion", "drainage",
-                                              "watertable"};
+    static const char* keys[OVERLAY_COUNT] = {"none", "depth",   "speed",    "sediment",  "hardness",
+                                              "flux", "erosion", "drainage", "watertable"};
     return overlay >= 0 && overlay < OVERLAY_COUNT ? keys[overlay] : "?";
 }
 
 const char* overlayUnit(int overlay) {
-    static const char* units[OVERLAY_COUNT] = {"", "m", "m/s", "m", "", "m^3/s", "m", "log10 cells upstream",
-                                               "m below the ground"};
+    static const char* units[OVERLAY_COUNT] = {
+        "", "m", "m/s", "m", "", "m^3/s", "m", "log10 cells upstream", "m below the ground"};
     return overlay >= 0 && overlay < OVERLAY_COUNT ? units[overlay] : "";
 }
 
@@ -71,13 +76,17 @@ void overlayColour(int overlay, float t, float rgb[3]) {
         for (int i = 0; i < 3; ++i) out[i] = a[i] + (b[i] - a[i]) * u;
     };
     if (overlay == OVERLAY_WEAR) {
-        static const float white[3] = {0.97f, 0.97f, 0.97f}, red[3] = {0.70f, 0.09f, 0.17f}, blue[3] = {0.13f, 0.40f, 0.67f};
+        static const float white[3] = {0.97f, 0.97f, 0.97f}, red[3] = {0.70f, 0.09f, 0.17f},
+                           blue[3] = {0.13f, 0.40f, 0.67f};
         t = std::clamp(t, -1.0f, 1.0f);
         mix(white, t < 0 ? red : blue, std::abs(t), rgb);
         return;
     }
-    static const float c[5][3] = {{0.267f, 0.005f, 0.329f}, {0.229f, 0.322f, 0.546f}, {0.128f, 0.567f, 0.551f},
-                                  {0.369f, 0.789f, 0.383f}, {0.993f, 0.906f, 0.144f}};
+    static const float c[5][3] = {{0.267f, 0.005f, 0.329f},
+                                  {0.229f, 0.322f, 0.546f},
+                                  {0.128f, 0.567f, 0.551f},
+                                  {0.369f, 0.789f, 0.383f},
+                                  {0.993f, 0.906f, 0.144f}};
     t = std::clamp(t, 0.0f, 1.0f) * 4.0f;
     const int i = std::min(static_cast<int>(t), 3);
     mix(c[i], c[i + 1], t - float(i), rgb);
@@ -135,36 +144,42 @@ void statistics(ViewerState& s) {
         const double* a = s.totals.acc;
         const gpu::BrushTotals& b = s.brush_totals;
         const double water = s.initial_water + a[SLOT_RAIN] + a[SLOT_SPRING] + b.water_added - b.water_removed -
-                             a[SLOT_EVAPORATED] - a[SLOT_DRAINED_WATER] - a[TOTAL_WATER_ABSORBED] +
-                             a[SLOT_SEEPED] - a[SLOT_INFILTRATED] + a[SLOT_SEA_IN] - a[SLOT_SEA_OUT]; // on the ground
+                             a[SLOT_EVAPORATED] - a[SLOT_DRAINED_WATER] - a[TOTAL_WATER_ABSORBED] + a[SLOT_SEEPED] -
+                             a[SLOT_INFILTRATED] + a[SLOT_SEA_IN] - a[SLOT_SEA_OUT]; // on the ground
         if (s.model != MODEL_FLUVIAL) {
             ImGui::Text("water %.4g (rained %.4g, springs %.4g)", water, a[SLOT_RAIN], a[SLOT_SPRING]);
             ImGui::Text("evaporated %.4g  drained %.4g", a[SLOT_EVAPORATED], a[SLOT_DRAINED_WATER]);
             if (s.model == MODEL_PARTICLES) ImGui::Text("absorbed where droplets ended %.4g", a[TOTAL_WATER_ABSORBED]);
         }
-        if (const char* note = gpu::model(s.model).water_note; note && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note);
+        if (const char* note = gpu::model(s.model).water_note; note && ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", note);
         ImGui::Text("brush water +%.4g / -%.4g", b.water_added, b.water_removed);
         ImGui::Text("brush ground +%.4g / -%.4g", b.terrain_added, b.terrain_removed);
         if (s.model == MODEL_PIPE) ImGui::Text("eroded %.4g  deposited %.4g", a[SLOT_ERODED], a[SLOT_DEPOSITED]);
         if (s.model == MODEL_PIPE || s.model == MODEL_PARTICLES)
             ImGui::Text("sediment off the edges %.4g", a[SLOT_SED_DRAINED]);
         if (s.model == MODEL_FLUVIAL) ImGui::TextWrapped("%s", gpu::model(s.model).water_note);
-        if (s.params[Param::enable_groundwater] >= 0.5 && (s.model == MODEL_PIPE || s.model == MODEL_MUSGRAVE || s.model == MODEL_SIMPLE))
+        if (s.params[Param::enable_groundwater] >= 0.5 &&
+            (s.model == MODEL_PIPE || s.model == MODEL_MUSGRAVE || s.model == MODEL_SIMPLE))
             ImGui::Text("infiltrated %.4g  seeped %.4g", a[SLOT_INFILTRATED], a[SLOT_SEEPED]);
         if (s.params[Param::enable_sea] >= 0.5 && s.model == MODEL_PIPE)
             ImGui::Text("from the sea %.4g  into it %.4g", a[SLOT_SEA_IN], a[SLOT_SEA_OUT]);
         ImGui::Text("max speed %.2f m/s", double(s.totals.max_speed));
         if (s.model == MODEL_PIPE) {
-            ImGui::Text("CFL %.2f (max %.2f), %d sub-step%s", double(s.totals.step_wave) * s.params[Param::time_step] /
-                                                                  (s.substeps * s.params[Param::cell_size]),
+            ImGui::Text("CFL %.2f (max %.2f), %d sub-step%s",
+                        double(s.totals.step_wave) * s.params[Param::time_step] /
+                            (s.substeps * s.params[Param::cell_size]),
                         double(s.totals.max_cfl), s.substeps, s.substeps == 1 ? "" : "s");
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("(|v| + sqrt(g d)) dt / L of the last step; each step runs enough sub-steps of dt / n "
-                                  "to keep it at or below %.1f (at most %d)", CFL_TARGET, MAX_SUBSTEPS);
+                ImGui::SetTooltip(
+                    "(|v| + sqrt(g d)) dt / L of the last step; each step runs enough sub-steps of dt / n "
+                    "to keep it at or below %.1f (at most %d)",
+                    CFL_TARGET, MAX_SUBSTEPS);
         }
         ImGui::TreePop();
     }
-    if (s.validation_errors > 0) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "validation errors: %d", s.validation_errors);
+    if (s.validation_errors > 0)
+        ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "validation errors: %d", s.validation_errors);
 }
 
 // [SECTION] simulation, view and brush
@@ -204,7 +219,8 @@ void controls(ViewerState& s) {
             }
         ImGui::EndCombo();
     }
-    if (s.overlay != 0) ImGui::SliderFloat("overlay range", &s.overlay_range, 1e-4f, 1e4f, "%.4g", ImGuiSliderFlags_Logarithmic);
+    if (s.overlay != 0)
+        ImGui::SliderFloat("overlay range", &s.overlay_range, 1e-4f, 1e4f, "%.4g", ImGuiSliderFlags_Logarithmic);
 }
 
 void brush(ViewerState& s) {
@@ -232,7 +248,9 @@ void brush(ViewerState& s) {
         ImGui::Text("the hand holds %.4g m^3%s", held, held > 0 && s.hand_holding ? ": click to drop it" : "");
     }
     if (s.model != MODEL_PIPE) ImGui::TextWrapped("Springs act in the pipe model's sources pass only.");
-    if (s.pick_hit) ImGui::Text("cursor: cell %.1f, %.1f  height %.2f m", double(s.pick_x), double(s.pick_y), double(s.pick_height));
+    if (s.pick_hit)
+        ImGui::Text("cursor: cell %.1f, %.1f  height %.2f m", double(s.pick_x), double(s.pick_y),
+                    double(s.pick_height));
     ImGui::Text("springs (8 to place, right click removes):");
     for (size_t i = 0; i < s.springs.size(); ++i) {
         ImGui::PushID(static_cast<int>(i));
@@ -306,8 +324,9 @@ void parameters(ViewerState& s) {
 // [SECTION] groundwater and the equilibrium water table
 
 void waterTable(ViewerState& s) {
-    ImGui::TextWrapped("The live groundwater: the 'groundwater' parameters (enable_groundwater). Seed 003's equilibrium "
-                       "water table: the 'water table' parameters.");
+    ImGui::TextWrapped(
+        "The live groundwater: the 'groundwater' parameters (enable_groundwater). Seed 003's equilibrium "
+        "water table: the 'water table' parameters.");
     if (ImGui::Button("Equilibrium water table")) s.water_table_requested = true;
     tooltip("relax the table that minimises E = S + U - G + C on the current ground (table_iterations rounds) and "
             "show its depth below the ground; with groundwater on, it also becomes the groundwater");
@@ -329,7 +348,8 @@ void files(ViewerState& s) {
     static char shot_path[256] = "screenshot.png";
     // Each path field leaves room for the widest button beside it: no label is cut off.
     const ImGuiStyle& style = ImGui::GetStyle();
-    const float button = ImGui::CalcTextSize("Save session (Ctrl+S)").x + 2.0f * style.FramePadding.x + style.ItemSpacing.x;
+    const float button =
+        ImGui::CalcTextSize("Save session (Ctrl+S)").x + 2.0f * style.FramePadding.x + style.ItemSpacing.x;
     auto pathWidth = [&] { ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - button)); };
     ImGui::InputText("preset", preset, sizeof preset);
     tooltip("a preset NAME (assets/presets, ~/.config/alluvium/presets) or FILE.json");
@@ -388,8 +408,10 @@ void recording(ViewerState& s) {
     tooltip("each frame drawn is one frame of the video, which plays at this rate whatever the viewer's speed");
     if (ImGui::InputTextWithHint("size", "the window's", size, sizeof size)) {
         int w = 0, h = 0;
-        if (std::sscanf(size, "%dx%d", &w, &h) == 2 && w >= 16 && h >= 16) r.width = w & ~1, r.height = h & ~1;
-        else r.width = r.height = 0;
+        if (std::sscanf(size, "%dx%d", &w, &h) == 2 && w >= 16 && h >= 16)
+            r.width = w & ~1, r.height = h & ~1;
+        else
+            r.width = r.height = 0;
     }
     tooltip("WxH (even); empty: the window's size. A different aspect gets black bars.");
     ImGui::EndDisabled();
@@ -443,9 +465,13 @@ void historyBar(ViewerState& s) {
     char label[96] = "no snapshot yet";
     if (n > 0) {
         const HistoryEntry* e = at < int(line.size()) ? entry(line[size_t(at)]) : nullptr;
-        if (e) std::snprintf(label, sizeof label, "#%d %s, t %.4g %s", e->id, e->kind, e->time, unit);
-        else std::snprintf(label, sizeof label, "now (t %.4g %s)", fluvial ? double(s.steps_done) * s.params[Param::fluvial_time_step]
-                                                                            : double(s.steps_done) * s.params[Param::time_step], unit);
+        if (e)
+            std::snprintf(label, sizeof label, "#%d %s, t %.4g %s", e->id, e->kind, e->time, unit);
+        else
+            std::snprintf(label, sizeof label, "now (t %.4g %s)",
+                          fluvial ? double(s.steps_done) * s.params[Param::fluvial_time_step]
+                                  : double(s.steps_done) * s.params[Param::time_step],
+                          unit);
     }
     ImGui::BeginDisabled(n < 2);
     ImGui::SetNextItemWidth(-1);
@@ -461,7 +487,8 @@ void historyBar(ViewerState& s) {
         for (int i = 0; i < int(line.size()); ++i) {
             const HistoryEntry* e = entry(line[size_t(i)]);
             const float x = lo.x + pad + grab * 0.5f + (hi.x - lo.x - 2 * pad - grab) * float(i) / float(n - 1);
-            draw->AddLine(ImVec2(x, hi.y - 5), ImVec2(x, hi.y - 1), e ? kindColour(e->kind) : IM_COL32(255, 255, 255, 255), 2.0f);
+            draw->AddLine(ImVec2(x, hi.y - 5), ImVec2(x, hi.y - 1),
+                          e ? kindColour(e->kind) : IM_COL32(255, 255, 255, 255), 2.0f);
         }
     }
 }
@@ -525,8 +552,7 @@ void legend(const ViewerState& s) {
     ImGui::Dummy(ImVec2(w, h));
     if (diverging)
         ImGui::Text("eroded %.3g   0   deposited %.3g", double(s.overlay_range), double(s.overlay_range));
-    else
-    {
+    else {
         ImGui::TextUnformatted("0");
         ImGui::SameLine(w - 50);
         ImGui::Text("%.3g", double(s.overlay_range));
@@ -541,7 +567,8 @@ void drawPanel(ViewerState& s) {
     s.history.scrubbing = false; // until the timeline says it is held this frame
     if (!s.show_panel) return;
     ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(360, std::min(ImGui::GetIO().DisplaySize.y - 16.0f, 760.0f)), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(360, std::min(ImGui::GetIO().DisplaySize.y - 16.0f, 760.0f)),
+                             ImGuiCond_FirstUseEver);
     ImGui::Begin("Alluvium (Tab hides)");
     recordButton(s);
     historyBar(s);

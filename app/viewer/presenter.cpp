@@ -162,7 +162,8 @@ void Presenter::recreate() {
         glfwGetFramebufferSize(window_, &fw, &fh);
     }
     vkDeviceWaitIdle(ctx_.device);
-    createSwapchain(swapchain_, ctx_, surface_, {uint32_t(std::max(fw, 1)), uint32_t(std::max(fh, 1))}, format_, vsync_);
+    createSwapchain(swapchain_, ctx_, surface_, {uint32_t(std::max(fw, 1)), uint32_t(std::max(fh, 1))}, format_,
+                    vsync_);
     extent_ = swapchain_.extent;
     makeTargets();
     makeSemaphores();

@@ -69,7 +69,7 @@ private:
     VkFormat format_ = VK_FORMAT_B8G8R8A8_UNORM;
     VkExtent2D extent_;
     Renderer* renderer_ = nullptr;
-    std::vector<ColorTarget> targets_;  // one per frame in flight
+    std::vector<ColorTarget> targets_; // one per frame in flight
     std::vector<Frame> frames_;
     std::vector<VkSemaphore> rendered_; // one per swapchain image: its present may still wait on it
     VkDescriptorPool imgui_pool_ = VK_NULL_HANDLE;

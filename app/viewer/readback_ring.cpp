@@ -13,8 +13,8 @@ namespace {
 // Between the transfers of one frame's copy (the blit, the clear, the copy out).
 void transferBarrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to, VkAccessFlags src_access,
                      VkAccessFlags dst_access) {
-    gpu::imageBarrier(cmd, image,
-                      {from, to, VK_PIPELINE_STAGE_TRANSFER_BIT, src_access, VK_PIPELINE_STAGE_TRANSFER_BIT, dst_access});
+    gpu::imageBarrier(
+        cmd, image, {from, to, VK_PIPELINE_STAGE_TRANSFER_BIT, src_access, VK_PIPELINE_STAGE_TRANSFER_BIT, dst_access});
 }
 
 // Host-cached memory if the device has it: the writer reads every byte of each frame, which is
@@ -44,7 +44,8 @@ ReadbackRing::ReadbackRing(const gpu::Context& ctx, VkExtent2D size, VkFormat fo
             VK_CHECK(vkCreateBuffer(ctx.device, &info, nullptr, &b.buffer));
             VkMemoryRequirements req;
             vkGetBufferMemoryRequirements(ctx.device, b.buffer, &req);
-            b.memory = gpu::allocateMemory(ctx, req, readbackMemory(ctx, req.memoryTypeBits), "a recording's readback buffer");
+            b.memory =
+                gpu::allocateMemory(ctx, req, readbackMemory(ctx, req.memoryTypeBits), "a recording's readback buffer");
             VK_CHECK(vkBindBufferMemory(ctx.device, b.buffer, b.memory, 0));
             VK_CHECK(vkMapMemory(ctx.device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped));
             b.size = bytes;
@@ -79,32 +80,34 @@ void ReadbackRing::recordCopy(VkCommandBuffer cmd, int index, VkImage src, VkExt
     if (src_extent.width != extent_.width || src_extent.height != extent_.height) {
         if (!scaled_.image)
             gpu::createImage2D(scaled_, ctx_, format_, extent_,
-                               VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                               0, "a recording's scaled frame");
+                               VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, 0,
+                               "a recording's scaled frame");
         // The whole view, scaled to fit and centred; black bars where the aspects differ.
-        const double scale = std::min(double(extent_.width) / src_extent.width, double(extent_.height) / src_extent.height);
+        const double scale =
+            std::min(double(extent_.width) / src_extent.width, double(extent_.height) / src_extent.height);
         const int32_t w = std::clamp(int32_t(std::lround(src_extent.width * scale)), 1, int32_t(extent_.width));
         const int32_t h = std::clamp(int32_t(std::lround(src_extent.height * scale)), 1, int32_t(extent_.height));
         const int32_t x = (int32_t(extent_.width) - w) / 2, y = (int32_t(extent_.height) - h) / 2;
         // The previous frame's copy out of it was a transfer too: the barrier orders after it.
         transferBarrier(cmd, scaled_.image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
-                     VK_ACCESS_TRANSFER_WRITE_BIT);
+                        VK_ACCESS_TRANSFER_WRITE_BIT);
         if (w != int32_t(extent_.width) || h != int32_t(extent_.height)) {
             const VkClearColorValue black{{0.0f, 0.0f, 0.0f, 1.0f}};
             const VkImageSubresourceRange all{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
             vkCmdClearColorImage(cmd, scaled_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &black, 1, &all);
-            transferBarrier(cmd, scaled_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                         VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+            transferBarrier(cmd, scaled_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                            VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_ACCESS_TRANSFER_WRITE_BIT,
+                            VK_ACCESS_TRANSFER_WRITE_BIT);
         }
         VkImageBlit blit{};
         blit.srcSubresource = blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         blit.srcOffsets[1] = {int32_t(src_extent.width), int32_t(src_extent.height), 1};
         blit.dstOffsets[0] = {x, y, 0};
         blit.dstOffsets[1] = {x + w, y + h, 1};
-        vkCmdBlitImage(cmd, src, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, scaled_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
-                       &blit, filter_);
+        vkCmdBlitImage(cmd, src, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, scaled_.image,
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, filter_);
         transferBarrier(cmd, scaled_.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                     VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+                        VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT);
         from = scaled_.image;
     }
     VkBufferImageCopy region{};

@@ -49,8 +49,7 @@ void checkRecordFormat(const RecordSettings& r, const std::string& option) {
 
 std::string checkRecordSettings(const RecordSettings& r, const std::string& option) {
     const std::string shown = displayPath(r.path);
-    if (!isVideoExtension(r.path))
-        throw InputError(option + " '" + shown + "': use a " + kVideoExtensions + " file");
+    if (!isVideoExtension(r.path)) throw InputError(option + " '" + shown + "': use a " + kVideoExtensions + " file");
     checkRecordFormat(r, option);
     std::error_code ec;
     if (fs::is_directory(r.path, ec)) throw InputError(option + " '" + shown + "' is a directory");
@@ -58,10 +57,12 @@ std::string checkRecordSettings(const RecordSettings& r, const std::string& opti
     if (!fs::is_directory(dir, ec))
         throw InputError(option + " '" + shown + "': the folder '" + displayPath(dir) + "' does not exist");
     if (access(dir.c_str(), W_OK | X_OK) != 0)
-        throw InputError(option + " '" + shown + "': cannot write in '" + displayPath(dir) + "': " + std::strerror(errno));
+        throw InputError(option + " '" + shown + "': cannot write in '" + displayPath(dir) +
+                         "': " + std::strerror(errno));
     const std::string ffmpeg = findOnPath("ffmpeg");
     if (ffmpeg.empty())
-        throw InputError(option + ": ffmpeg was not found on PATH (recording needs the ffmpeg program: apt install ffmpeg)");
+        throw InputError(option +
+                         ": ffmpeg was not found on PATH (recording needs the ffmpeg program: apt install ffmpeg)");
     return ffmpeg;
 }
 
@@ -73,24 +74,19 @@ std::string generatedRecordingPath() {
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
     std::string path = std::string("alluvium-") + stamp + ".mp4";
     std::error_code ec;
-    for (int n = 2; fs::exists(path, ec); ++n) path = std::string("alluvium-") + stamp + "-" + std::to_string(n) + ".mp4";
+    for (int n = 2; fs::exists(path, ec); ++n)
+        path = std::string("alluvium-") + stamp + "-" + std::to_string(n) + ".mp4";
     return path;
 }
 
 nlohmann::json toJson(const RecordingSummary& r) {
     nlohmann::json j = {
-        {"file", r.settings.path},
-        {"written", r.error.empty()},
-        {"frames", r.frames},
-        {"fps", r.settings.fps},
-        {"width", r.width},
-        {"height", r.height},
-        {"codec", r.codec},
-        {"video_seconds", r.settings.fps > 0 ? double(r.frames) / r.settings.fps : 0.0},
-        {"wall_seconds", r.seconds},
-        {"viewer_fps", r.viewer_fps},
-        {"encoder_waits", r.waits},
-        {"encoder_wait_ms", r.wait_ms},
+        {"file", r.settings.path},   {"written", r.error.empty()},
+        {"frames", r.frames},        {"fps", r.settings.fps},
+        {"width", r.width},          {"height", r.height},
+        {"codec", r.codec},          {"video_seconds", r.settings.fps > 0 ? double(r.frames) / r.settings.fps : 0.0},
+        {"wall_seconds", r.seconds}, {"viewer_fps", r.viewer_fps},
+        {"encoder_waits", r.waits},  {"encoder_wait_ms", r.wait_ms},
     };
     if (!r.error.empty()) j["error"] = r.error;
     return j;
@@ -151,10 +147,12 @@ void Recorder::start(const RecordSettings& settings, VkExtent2D view, VkFormat f
     session->settings = settings;
     VkExtent2D size{settings.width, settings.height};
     if (size.width == 0 || size.height == 0) size = {view.width & ~1u, view.height & ~1u};
-    if (size.width < 16 || size.height < 16) throw InputError("the view is too small to record (at least 16x16 pixels)");
+    if (size.width < 16 || size.height < 16)
+        throw InputError("the view is too small to record (at least 16x16 pixels)");
     const uint32_t limit = ctx_.properties.limits.maxImageDimension2D;
     if (size.width > limit || size.height > limit)
-        throw InputError("the recording's size: " + ctx_.device_name + " handles at most " + std::to_string(limit) + " pixels a side");
+        throw InputError("the recording's size: " + ctx_.device_name + " handles at most " + std::to_string(limit) +
+                         " pixels a side");
     session->settings.width = size.width;
     session->settings.height = size.height;
     const bool bgra = format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB;

@@ -20,7 +20,7 @@
 namespace alluvium::viewer {
 
 struct RecordSettings {
-    std::string path;               // .mp4, .mkv or .mov
+    std::string path; // .mp4, .mkv or .mov
     int fps = 30;
     uint32_t width = 0, height = 0; // 0: the view's size (rounded down to even)
     bool from_command_line = false; // --record: its failure makes the exit status 1
@@ -37,14 +37,14 @@ std::string generatedRecordingPath();
 // A recording once finished (or failed), for stderr, the panel and the report.
 struct RecordingSummary {
     RecordSettings settings;
-    std::string error;              // "" if the video was written
+    std::string error; // "" if the video was written
     uint32_t width = 0, height = 0;
     std::string codec;
-    uint64_t frames = 0;            // frames in the video: every frame drawn while recording
-    double seconds = 0;             // wall time from the first frame captured to the last
-    double viewer_fps = 0;          // frames drawn per second while recording
-    uint64_t waits = 0;             // frames that waited for the writer (the encoder was behind)
-    double wait_ms = 0;             // how long they waited in all
+    uint64_t frames = 0;   // frames in the video: every frame drawn while recording
+    double seconds = 0;    // wall time from the first frame captured to the last
+    double viewer_fps = 0; // frames drawn per second while recording
+    uint64_t waits = 0;    // frames that waited for the writer (the encoder was behind)
+    double wait_ms = 0;    // how long they waited in all
 };
 nlohmann::json toJson(const RecordingSummary& r);
 // One line: "wrote FILE: N frames, WxH at F fps ...", or why it failed.

@@ -35,28 +35,32 @@ uint32_t meshSideLimit(uint64_t max_range) {
     uint64_t lo = 2, hi = 1u << 16; // meshFits(lo, lo) for any device (Vulkan's minimum range is 128 MiB)
     while (lo < hi) {
         const uint64_t mid = (lo + hi + 1) / 2;
-        if (meshFits(mid, mid, max_range)) lo = mid;
-        else hi = mid - 1;
+        if (meshFits(mid, mid, max_range))
+            lo = mid;
+        else
+            hi = mid - 1;
     }
     return static_cast<uint32_t>(lo);
 }
 
 uint32_t defaultMeshSide(const gpu::Context& ctx) {
     const VkPhysicalDeviceType type = ctx.properties.deviceType;
-    const uint32_t side = type == VK_PHYSICAL_DEVICE_TYPE_CPU              ? MESH_MAX_CPU
+    const uint32_t side = type == VK_PHYSICAL_DEVICE_TYPE_CPU            ? MESH_MAX_CPU
                           : type == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ? MESH_MAX_DISCRETE
-                                                                          : MESH_MAX;
+                                                                         : MESH_MAX;
     return std::min(side, meshSideLimit(ctx.properties.limits.maxStorageBufferRange));
 }
 
 VkExtent2D drawnMesh(const gpu::Context& ctx, int grid_w, int grid_h, uint32_t mesh_side) {
-    const int side = std::max(2, static_cast<int>(std::min<uint32_t>(mesh_side != 0 ? mesh_side : defaultMeshSide(ctx), 1u << 20)));
-    const VkExtent2D mesh{static_cast<uint32_t>(std::clamp(grid_w, 2, side)), static_cast<uint32_t>(std::clamp(grid_h, 2, side))};
+    const int side =
+        std::max(2, static_cast<int>(std::min<uint32_t>(mesh_side != 0 ? mesh_side : defaultMeshSide(ctx), 1u << 20)));
+    const VkExtent2D mesh{static_cast<uint32_t>(std::clamp(grid_w, 2, side)),
+                          static_cast<uint32_t>(std::clamp(grid_h, 2, side))};
     const uint64_t range = ctx.properties.limits.maxStorageBufferRange;
     if (!meshFits(mesh.width, mesh.height, range))
-        throw InputError("--mesh " + std::to_string(mesh_side) + ": a drawn grid of " + std::to_string(mesh.width) + "x" +
-                         std::to_string(mesh.height) + " vertices needs more than the " + std::to_string(range >> 20) +
-                         " MiB this device binds in one storage buffer (at most " +
+        throw InputError("--mesh " + std::to_string(mesh_side) + ": a drawn grid of " + std::to_string(mesh.width) +
+                         "x" + std::to_string(mesh.height) + " vertices needs more than the " +
+                         std::to_string(range >> 20) + " MiB this device binds in one storage buffer (at most " +
                          std::to_string(meshSideLimit(range)) + " a side)");
     return mesh;
 }
@@ -138,8 +142,8 @@ void Renderer::createLayouts() {
         VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT | VK_SHADER_STAGE_COMPUTE_BIT;
     std::array<VkDescriptorSetLayoutBinding, R_IMAGE_COUNT> image_bindings{};
     for (uint32_t b = 0; b < R_IMAGE_COUNT; ++b) // (the sunlight's check is the compute stage's)
-        image_bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, b == R_SUN_SEEN ? VkShaderStageFlags(VK_SHADER_STAGE_COMPUTE_BIT) : stages,
-                             nullptr};
+        image_bindings[b] = {b, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1,
+                             b == R_SUN_SEEN ? VkShaderStageFlags(VK_SHADER_STAGE_COMPUTE_BIT) : stages, nullptr};
     image_layout_ = gpu::createSetLayout(ctx_, image_bindings.data(), R_IMAGE_COUNT);
     std::array<VkDescriptorSetLayoutBinding, R_FRAME_BINDINGS> frame_bindings{};
     for (uint32_t b = 0; b < R_FRAME_BINDINGS; ++b)
@@ -166,18 +170,20 @@ void Renderer::createImageSets() {
     using gpu::Field;
     gpu::createStorageImage(sun_, ctx_, uint32_t(sim.width()), uint32_t(sim.height()), VK_FORMAT_R32_SFLOAT);
     if (keeps_sunlight_)
-        gpu::createStorageImage(sun_seen_, ctx_, uint32_t(sim.width()), uint32_t(sim.height()), VK_FORMAT_R32G32_SFLOAT);
+        gpu::createStorageImage(sun_seen_, ctx_, uint32_t(sim.width()), uint32_t(sim.height()),
+                                VK_FORMAT_R32G32_SFLOAT);
     gpu::createBuffer(sun_control_, ctx_, sizeof(SunControl),
-                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                          VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                       true);
     std::memset(sun_control_.mapped, 0, sizeof(SunControl)); // valid 0: the first check computes the sunlight
     gpu::createStorageImage(unused_rgba_, ctx_, 1, 1, VK_FORMAT_R32G32B32A32_SFLOAT);
     gpu::createStorageImage(unused_rg_, ctx_, 1, 1, VK_FORMAT_R32G32_SFLOAT);
     // By binding; R_SUN and R_SUN_SEEN are the viewer's own images (their entries here are not used).
-    const std::array<Field, R_IMAGE_COUNT> fields = {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity,
-                                                     Field::Hardness, Field::Wear, Field::Outflow, Field::Terrain,
-                                                     Field::Lake, Field::Drainage, Field::Outflow, Field::Outflow,
-                                                     Field::WaterTable, Field::Seepage, Field::Terrain};
+    const std::array<Field, R_IMAGE_COUNT> fields = {
+        Field::Terrain, Field::Water,   Field::Sediment,   Field::Velocity, Field::Hardness,
+        Field::Wear,    Field::Outflow, Field::Terrain,    Field::Lake,     Field::Drainage,
+        Field::Outflow, Field::Outflow, Field::WaterTable, Field::Seepage,  Field::Terrain};
     const bool split = sim.splitWide();
     gpu::DescriptorWrites writes;
     for (uint32_t key = 0; key < keys; ++key) {
@@ -187,7 +193,8 @@ void Renderer::createImageSets() {
                                                  : sim.currentImage(fields[b], int(key)).view;
             if (b == R_OUTFLOW && split) view = unused_rgba_.view;
             if (b == R_OUTFLOW_XY || b == R_OUTFLOW_ZW)
-                view = split ? sim.currentImage(Field::Outflow, int(key), b == R_OUTFLOW_XY ? 0 : 1).view : unused_rg_.view;
+                view = split ? sim.currentImage(Field::Outflow, int(key), b == R_OUTFLOW_XY ? 0 : 1).view
+                             : unused_rg_.view;
             writes.image(image_sets_[key], b, view);
         }
     }
@@ -221,7 +228,8 @@ void Renderer::createFrameResources() {
         gpu::allocateSets(ctx_, pool_, frame_layout_, 1, &frame_sets_[i]);
         const VkDescriptorSet set = frame_sets_[i];
         gpu::DescriptorWrites writes;
-        writes.buffer(set, R_FRAME, uniform_buffers_[i].buffer, sizeof(FrameUniforms), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
+        writes.buffer(set, R_FRAME, uniform_buffers_[i].buffer, sizeof(FrameUniforms),
+                      VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
         writes.buffer(set, R_PICK, pick_buffers_[i].buffer, kPickBytes);
         writes.buffer(set, R_VERTICES, vertex_buffers_[i].buffer);
         writes.buffer(set, R_WATER_INDICES, water_index_buffers_[i].buffer);
@@ -415,12 +423,14 @@ bool Renderer::takeNonFinite(uint32_t frame) {
 
 void Renderer::barrierSimulationToDraw(VkCommandBuffer cmd) {
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-            VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kDrawStages, VK_ACCESS_SHADER_READ_BIT);
+                       VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kDrawStages,
+                       VK_ACCESS_SHADER_READ_BIT);
 }
 
 void Renderer::barrierDrawToSimulation(VkCommandBuffer cmd) {
-    gpu::memoryBarrier(cmd, kDrawStages, VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-            VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+    gpu::memoryBarrier(cmd, kDrawStages, VK_ACCESS_SHADER_READ_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
 }
 
 void Renderer::recordPick(VkCommandBuffer cmd, uint32_t frame) {
@@ -429,15 +439,15 @@ void Renderer::recordPick(VkCommandBuffer cmd, uint32_t frame) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pick_pipeline_);
     vkCmdDispatch(cmd, 1, 1, 1);
     // The host reads the hit after this frame's fence.
-    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-            VK_ACCESS_HOST_READ_BIT);
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 }
 
 void Renderer::recordPrepare(VkCommandBuffer cmd, uint32_t frame, bool check_sun) {
     const uint32_t reset[5] = {0, 1, 0, 0, 0}; // no water triangles yet, one instance
     vkCmdUpdateBuffer(cmd, water_draw_buffers_[frame].buffer, 0, sizeof reset, reset);
-    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     const VkDescriptorSet sets[2] = {image_sets_[sim_.parity()], frame_sets_[frame]};
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout_, 0, 2, sets, 0, nullptr);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, prepare_pipeline_);
@@ -445,15 +455,16 @@ void Renderer::recordPrepare(VkCommandBuffer cmd, uint32_t frame, bool check_sun
     // dispatch may count in x on some devices (Vulkan's minimum, Intel's and lavapipe's limit).
     const uint32_t vertices = (mesh_x_ + 2) * (mesh_y_ + 2);
     const uint32_t groups = (vertices + PREPARE_WG - 1) / PREPARE_WG;
-    vkCmdDispatch(cmd, std::min(groups, uint32_t(PREPARE_ROW_GROUPS)), (groups + PREPARE_ROW_GROUPS - 1) / PREPARE_ROW_GROUPS, 1);
+    vkCmdDispatch(cmd, std::min(groups, uint32_t(PREPARE_ROW_GROUPS)),
+                  (groups + PREPARE_ROW_GROUPS - 1) / PREPARE_ROW_GROUPS, 1);
     recordSun(cmd, check_sun);
     gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-            VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
-                VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
-            VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_INDEX_READ_BIT | VK_ACCESS_SHADER_READ_BIT);
+                       VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT |
+                           VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                       VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_INDEX_READ_BIT | VK_ACCESS_SHADER_READ_BIT);
     // The host reads the watchdog's flag after the frame's fence.
-    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-            VK_ACCESS_HOST_READ_BIT);
+    gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 }
 
 void Renderer::recordSun(VkCommandBuffer cmd, bool check) {
@@ -461,26 +472,27 @@ void Renderer::recordSun(VkCommandBuffer cmd, bool check) {
     // block -> this frame's writes.
     constexpr VkPipelineStageFlags compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
     gpu::memoryBarrier(cmd, kDrawStages | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-            compute | VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-            VK_ACCESS_TRANSFER_WRITE_BIT);
+                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                       compute | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
     const uint32_t gx = (uint32_t(sim_.width()) + 15) / 16, gy = (uint32_t(sim_.height()) + 15) / 16;
     if (!check || !keeps_sunlight_) {
         // The next check starts afresh: its cells and inputs are not what this sunlight read.
         vkCmdFillBuffer(cmd, sun_control_.buffer, SUN_CONTROL_VALID * 4, 4, 0u);
         gpu::memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, compute,
-                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sun_pipeline_);
         vkCmdDispatch(cmd, gx, gy, 1);
         return;
     }
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sun_check_pipeline_);
     vkCmdDispatch(cmd, gx, gy, 1);
-    gpu::memoryBarrier(cmd, compute, VK_ACCESS_SHADER_WRITE_BIT, compute, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    gpu::memoryBarrier(cmd, compute, VK_ACCESS_SHADER_WRITE_BIT, compute,
+                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sun_control_pipeline_);
     vkCmdDispatch(cmd, 1, 1, 1);
     gpu::memoryBarrier(cmd, compute, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | compute,
-            VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT);
+                       VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sun_pipeline_);
     vkCmdDispatchIndirect(cmd, sun_control_.buffer, 0);
 }

@@ -73,9 +73,8 @@ public:
     // anything is created). keeps_sunlight: frames may keep the sunlight (recordPrepare's
     // check_sun), at 8 bytes a cell of memory; a renderer that draws only after steps (the
     // time-lapse) has no use for it.
-    Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat color_format,
-             VkImageLayout final_layout, uint32_t frames_in_flight, uint32_t mesh_side = 0,
-             bool keeps_sunlight = true);
+    Renderer(const gpu::Context& ctx, const gpu::Simulation& sim, VkFormat color_format, VkImageLayout final_layout,
+             uint32_t frames_in_flight, uint32_t mesh_side = 0, bool keeps_sunlight = true);
     ~Renderer();
     Renderer(const Renderer&) = delete;
     Renderer& operator=(const Renderer&) = delete;
@@ -160,9 +159,9 @@ private:
     VkPipeline terrain_pipeline_ = VK_NULL_HANDLE, water_pipeline_ = VK_NULL_HANDLE;
     VkPipeline pick_pipeline_ = VK_NULL_HANDLE, prepare_pipeline_ = VK_NULL_HANDLE, sun_pipeline_ = VK_NULL_HANDLE;
     VkPipeline sun_check_pipeline_ = VK_NULL_HANDLE, sun_control_pipeline_ = VK_NULL_HANDLE;
-    gpu::Image sun_;      // sunlight per cell (surface_sun.comp), bound in both image sets
-    gpu::Image sun_seen_; // ground and water per cell at the last check (surface_sun_check.comp);
-                          // none without keeps_sunlight (unused_rg_ is bound)
+    gpu::Image sun_;          // sunlight per cell (surface_sun.comp), bound in both image sets
+    gpu::Image sun_seen_;     // ground and water per cell at the last check (surface_sun_check.comp);
+                              // none without keeps_sunlight (unused_rg_ is bound)
     gpu::Buffer sun_control_; // SunControl, host-visible, bound in every frame set
 };
 

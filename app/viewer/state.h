@@ -37,10 +37,10 @@ struct RecordingControl {
 // panel, and what the loop shows back.
 struct HistoryEntry {
     int id = -1;
-    int parent = -1;   // -1: none held (the first, or its parent was dropped)
-    int branch = 1;    // a snapshot whose parent already had a child starts a new branch
+    int parent = -1;       // -1: none held (the first, or its parent was dropped)
+    int branch = 1;        // a snapshot whose parent already had a child starts a new branch
     const char* kind = ""; // "stroke" (before one), "stroke end", "timed", "tip" (left by undo, redo or a scrub)
-    double time = 0;   // simulated seconds (fluvial: years)
+    double time = 0;       // simulated seconds (fluvial: years)
     long long steps = 0;
     long long new_bytes = -1; // blocks it did not share with the snapshot before it; -1 until known
 };
@@ -62,7 +62,7 @@ struct HistoryControl {
     bool moved_on = false;             // the state changed since (the timeline's end is "now")
     unsigned long long budget = 0, held = 0;
     int taken = 0, undos = 0, redos = 0, scrubs = 0, dropped = 0;
-    std::string message;               // the last drop or refusal
+    std::string message; // the last drop or refusal
 };
 
 struct ViewerState {
@@ -72,7 +72,7 @@ struct ViewerState {
     bool params_dirty = true;
     bool paused = false;
     int steps_per_frame = 1;
-    int single_steps = 0;     // N: steps to run while paused
+    int single_steps = 0; // N: steps to run while paused
     bool reset_requested = false;
     bool water_table_requested = false; // the panel's "Equilibrium water table"
     std::string water_table_status;     // what the last one found
@@ -82,20 +82,20 @@ struct ViewerState {
 
     // Brush.
     Tool tool = Tool::AddWater;
-    float radius = 8.0f;    // cells
-    float strength = 2.0f;  // at the centre, per second of simulation: m/s (water, ground, hand),
-                            // 1/s (smooth, flatten, hardness)
-    float falloff = 1.0f;   // 0: flat disk .. 1: (1 - r^2)^2
-    float paint_hardness = 1.0f; // the hardness tool's target
-    gpu::FluvialControl fluvial{}; // the fluvial model's last iteration (read like the totals)
+    float radius = 8.0f;                  // cells
+    float strength = 2.0f;                // at the centre, per second of simulation: m/s (water, ground, hand),
+                                          // 1/s (smooth, flatten, hardness)
+    float falloff = 1.0f;                 // 0: flat disk .. 1: (1 - r^2)^2
+    float paint_hardness = 1.0f;          // the hardness tool's target
+    gpu::FluvialControl fluvial{};        // the fluvial model's last iteration (read like the totals)
     gpu::FluvialState::LakeStats lakes{}; // its closed lakes (lake_evaporation > 0)
-    bool paint_uplift = false;   // the hardness tool paints the fluvial model's uplift map
-    float paint_uplift_value = 2.0f; // its target (times uplift_rate)
+    bool paint_uplift = false;            // the hardness tool paints the fluvial model's uplift map
+    float paint_uplift_value = 2.0f;      // its target (times uplift_rate)
     std::vector<gpu::Spring> springs;
     bool springs_dirty = false;
 
     // View.
-    int overlay = 0;           // OVERLAY_*
+    int overlay = 0; // OVERLAY_*
     float overlay_range = 1.0f;
     bool show_water = true;
     bool show_panel = true;
@@ -118,20 +118,20 @@ struct ViewerState {
     // Read back by the loop (a frame or two late).
     double fps = 0, frame_ms = 0, gpu_frame_ms = 0;
     double gpu_sim_ms = 0, gpu_pick_ms = 0, gpu_draw_ms = 0; // GPU time of the last frame's parts
-    double gpu_capture_ms = 0; // its copies out (recording, screenshot), not in gpu_draw_ms
-    double gpu_history_ms = 0; // its snapshot and restore copies, not in gpu_sim_ms
+    double gpu_capture_ms = 0;                           // its copies out (recording, screenshot), not in gpu_draw_ms
+    double gpu_history_ms = 0;                           // its snapshot and restore copies, not in gpu_sim_ms
     std::vector<std::pair<std::string, double>> pass_ms; // one step, per pass
     gpu::Totals totals{};
-    int substeps = 1; // the pipe model's CFL sub-steps per step now
+    int substeps = 1;              // the pipe model's CFL sub-steps per step now
     gpu::BrushTotals brush_totals; // since the last reset
     bool hand_holding = false;
-    double initial_water = 0; // m^3 at reset
+    double initial_water = 0;   // m^3 at reset
     long long steps_done = 0;   // since the viewer started (or the last reset)
     long long steps_before = 0; // a loaded session's steps before that (0 after a reset)
     bool pick_hit = false;
     float pick_x = 0, pick_y = 0, pick_height = 0;
-    std::string watchdog; // non-empty: NaN seen, paused
-    std::string message;  // last action's result or error
+    std::string watchdog;                    // non-empty: NaN seen, paused
+    std::string message;                     // last action's result or error
     std::string shader_status, shader_error; // hot reload: last event, compile error (if any)
     int validation_errors = 0;
 };

@@ -29,7 +29,8 @@ constexpr uint32_t kRingBuffers = 3;
 class Timelapse final : public TimelapseSink {
 public:
     Timelapse(gpu::Context& ctx, gpu::Simulation& sim, const TimelapseOptions& o, const Params& params)
-        : ctx_(ctx), options_(o), renderer_(ctx, sim, kFormat, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1, 0, /*keeps_sunlight=*/false) {
+        : ctx_(ctx), options_(o),
+          renderer_(ctx, sim, kFormat, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, 1, 0, /*keeps_sunlight=*/false) {
         int w = 0, h = 0;
         parseSize(o.size, w, h); // checked by runCommand
         extent_ = {uint32_t(w), uint32_t(h)};
@@ -124,7 +125,8 @@ public:
         if (!writer_->hasVideo()) return true;
         video_error_ = writer_->videoError();
         if (!video_error_.empty()) {
-            std::fprintf(stderr, "alluvium: %s failed: %s; no video written\n", videoPath().c_str(), video_error_.c_str());
+            std::fprintf(stderr, "alluvium: %s failed: %s; no video written\n", videoPath().c_str(),
+                         video_error_.c_str());
             return false;
         }
         std::fprintf(stderr, "alluvium: wrote %s (%d frames, %s at %d fps)\n", videoPath().c_str(), frames_,
@@ -133,10 +135,11 @@ public:
     }
 
     nlohmann::json summary() const override {
-        nlohmann::json j = {{"dir", options_.dir}, {"every", options_.every}, {"frames", frames_},
+        nlohmann::json j = {{"dir", options_.dir},    {"every", options_.every},  {"frames", frames_},
                             {"width", extent_.width}, {"height", extent_.height}, {"water", options_.water},
                             {"last_step", last_step_}};
-        j["video"] = writer_ && writer_->hasVideo() && video_error_.empty() ? nlohmann::json(videoPath()) : nlohmann::json();
+        j["video"] =
+            writer_ && writer_->hasVideo() && video_error_.empty() ? nlohmann::json(videoPath()) : nlohmann::json();
         if (!codec_.empty()) j["codec"] = codec_;
         if (!video_error_.empty()) j["video_error"] = video_error_;
         return j;

@@ -41,8 +41,10 @@ pid_t spawn(const std::vector<std::string>& args, int in, int out, int err) {
     posix_spawn_file_actions_init(&actions);
     const int fds[3] = {in, out, err};
     for (int target = 0; target < 3; ++target) {
-        if (fds[target] >= 0) posix_spawn_file_actions_adddup2(&actions, fds[target], target);
-        else posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0);
+        if (fds[target] >= 0)
+            posix_spawn_file_actions_adddup2(&actions, fds[target], target);
+        else
+            posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0);
     }
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
     posix_spawn_file_actions_addclosefrom_np(&actions, 3);
@@ -113,7 +115,7 @@ std::string findOnPath(const std::string& program) {
         if (end == std::string::npos) end = path.size();
         const std::string dir = end > start ? path.substr(start, end - start) : ".";
         const std::string candidate = dir + "/" + program;
-        struct stat st{};
+        struct stat st {};
         if (stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(candidate.c_str(), X_OK) == 0)
             return candidate;
         start = end + 1;
@@ -167,13 +169,15 @@ VideoEncoder::VideoEncoder(const std::string& ffmpeg, const VideoSettings& setti
     const std::string size = std::to_string(settings.width) + "x" + std::to_string(settings.height);
     std::vector<std::string> args = {ffmpeg, "-hide_banner", "-nostats", "-loglevel", "error",
                                      // The input: numbered raw frames at a fixed rate.
-                                     "-f", "rawvideo", "-pix_fmt", settings.bgra ? "bgra" : "rgba", "-video_size",
-                                     size, "-framerate", std::to_string(settings.fps), "-i", "pipe:0", "-an",
+                                     "-f", "rawvideo", "-pix_fmt", settings.bgra ? "bgra" : "rgba", "-video_size", size,
+                                     "-framerate", std::to_string(settings.fps), "-i", "pipe:0", "-an",
                                      // The frames are sRGB-encoded: BT.709 YUV 4:2:0, tagged so, plays everywhere.
-                                     "-vf", "scale=out_color_matrix=bt709:out_range=tv,format=yuv420p",
-                                     "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"};
-    if (x264) args.insert(args.end(), {"-c:v", "libx264", "-preset", "veryfast", "-crf", "18"});
-    else args.insert(args.end(), {"-c:v", "mpeg4", "-q:v", "3"});
+                                     "-vf", "scale=out_color_matrix=bt709:out_range=tv,format=yuv420p", "-colorspace",
+                                     "bt709", "-color_primaries", "bt709", "-color_trc", "bt709"};
+    if (x264)
+        args.insert(args.end(), {"-c:v", "libx264", "-preset", "veryfast", "-crf", "18"});
+    else
+        args.insert(args.end(), {"-c:v", "mpeg4", "-q:v", "3"});
     if (std::string(muxer(settings.path)) != "matroska") args.insert(args.end(), {"-movflags", "+faststart"});
     args.insert(args.end(), {"-f", muxer(settings.path), "-y", part_});
     const pid_t pid = spawn(args, p[0], -1, log_);
@@ -226,17 +230,24 @@ std::string VideoEncoder::finish() {
     reap(status);
     std::string error;
     const std::string detail = lastErrorLine();
-    if (status == -1) error = "ffmpeg was stopped";
-    else if (WIFSIGNALED(status)) error = "ffmpeg was killed by signal " + std::to_string(WTERMSIG(status));
-    else if (WEXITSTATUS(status) != 0) error = "ffmpeg failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")";
-    else if (broken_) error = "ffmpeg stopped reading frames";
-    else if (frames_ == 0) error = "no frame was recorded";
+    if (status == -1)
+        error = "ffmpeg was stopped";
+    else if (WIFSIGNALED(status))
+        error = "ffmpeg was killed by signal " + std::to_string(WTERMSIG(status));
+    else if (WEXITSTATUS(status) != 0)
+        error = "ffmpeg failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")";
+    else if (broken_)
+        error = "ffmpeg stopped reading frames";
+    else if (frames_ == 0)
+        error = "no frame was recorded";
     if (error.empty()) {
         std::error_code ec;
-        if (fs::file_size(part_, ec) == 0 || ec) error = "ffmpeg wrote an empty file";
+        if (fs::file_size(part_, ec) == 0 || ec)
+            error = "ffmpeg wrote an empty file";
         else if (std::rename(part_.c_str(), settings_.path.c_str()) != 0)
             error = std::string("cannot rename the finished video: ") + std::strerror(errno);
-        else part_.clear();
+        else
+            part_.clear();
     }
     if (!error.empty() && !detail.empty()) error += ": " + detail;
     for (char& c : error)

@@ -56,12 +56,12 @@ private:
 
     VideoSettings settings_;
     std::string codec_;
-    std::string part_;     // the file ffmpeg writes
-    int input_ = -1;       // our end of its stdin
-    int log_ = -1;         // its stderr (an unlinked temporary file)
+    std::string part_; // the file ffmpeg writes
+    int input_ = -1;   // our end of its stdin
+    int log_ = -1;     // its stderr (an unlinked temporary file)
     std::atomic<pid_t> pid_{-1};
     uint64_t frames_ = 0;
-    bool broken_ = false;  // a write failed
+    bool broken_ = false; // a write failed
 };
 
 } // namespace alluvium::viewer

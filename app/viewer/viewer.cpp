@@ -35,7 +35,8 @@ using namespace viewer;
 namespace {
 
 constexpr uint32_t kFramesInFlight = 2;
-constexpr uint32_t kTimerCapacity = 16 + 8 * MAX_SUBSTEPS; // a frame: its marks, and one step of up to MAX_SUBSTEPS sub-steps
+constexpr uint32_t kTimerCapacity =
+    16 + 8 * MAX_SUBSTEPS; // a frame: its marks, and one step of up to MAX_SUBSTEPS sub-steps
 
 // GLFW (a display was found) and the window, given back last; the Vulkan context, before them.
 struct WindowSystem {
@@ -70,7 +71,9 @@ std::optional<Session> startState(App& app, const ViewOptions& o, const CheckedV
     s.width = app.initial.terrain.width;
     s.height = app.initial.terrain.height;
     if (s.width < 2 || s.height < 2) throw InputError("the viewer needs at least 2x2 cells");
-    s.model = !o.model.empty() ? gpu::modelFromName(o.model) : resumed ? gpu::modelFromName(resumed->model) : MODEL_PIPE;
+    s.model = !o.model.empty() ? gpu::modelFromName(o.model)
+              : resumed        ? gpu::modelFromName(resumed->model)
+                               : MODEL_PIPE;
     app.session_path = o.save_session.empty() ? "alluvium.session" : o.save_session;
     s.session_default = app.session_path;
     s.seed = static_cast<int>(o.terrain.seed);
@@ -142,7 +145,8 @@ void printBench(const App& app, const Presenter& presenter, const Renderer& rend
                 renderer.meshX(), renderer.meshY(), s.paused ? 0 : s.steps_per_frame, gpu::modelName(s.model), mean,
                 1e3 / mean, p95);
     const double n = double(r.frame_ms.size());
-    std::printf("view bench: GPU per frame: steps %.2f ms, pick %.2f ms, drawing %.2f ms, copies out %.2f ms, history %.2f ms\n",
+    std::printf("view bench: GPU per frame: steps %.2f ms, pick %.2f ms, drawing %.2f ms, copies out %.2f ms, history "
+                "%.2f ms\n",
                 r.gpu_parts[0] / n, r.gpu_parts[1] / n, r.gpu_parts[2] / n, r.gpu_parts[3] / n, r.gpu_parts[4] / n);
     if (app.history->enabled()) std::printf("view bench: history: %s\n", app.history->summary().c_str());
 }
@@ -208,8 +212,10 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     app.ctx = &ctx;
     const uint32_t max_side = ctx.properties.limits.maxImageDimension2D;
     if (uint32_t(checked.window_w) > max_side || uint32_t(checked.window_h) > max_side)
-        throw InputError("--window: " + ctx.device_name + " renders at most " + std::to_string(max_side) + " pixels a side");
-    drawnMesh(ctx, s.width, s.height, uint32_t(o.mesh)); // a mesh the device cannot bind: one line, before anything opens
+        throw InputError("--window: " + ctx.device_name + " renders at most " + std::to_string(max_side) +
+                         " pixels a side");
+    drawnMesh(ctx, s.width, s.height,
+              uint32_t(o.mesh)); // a mesh the device cannot bind: one line, before anything opens
 
     gpu::Simulation sim(ctx, s.width, s.height);
     app.sim = &sim;
@@ -226,8 +232,11 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     if (!history.enabled()) std::fprintf(stderr, "alluvium: history %s\n", history_off.c_str());
 
     if (windows.on) app.window = windows.window = openWindow(app, checked.window_w, checked.window_h);
-    Presenter presenter(ctx, {app.window, {uint32_t(checked.window_w), uint32_t(checked.window_h)}, s.vsync,
-                              kFramesInFlight, kTimerCapacity});
+    Presenter presenter(ctx, {app.window,
+                              {uint32_t(checked.window_w), uint32_t(checked.window_h)},
+                              s.vsync,
+                              kFramesInFlight,
+                              kTimerCapacity});
     Renderer renderer(ctx, sim, presenter.format(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, kFramesInFlight,
                       uint32_t(o.mesh));
     presenter.attach(renderer);
@@ -239,17 +248,18 @@ int viewCommand(const ViewOptions& o, const DeviceOptions& device) {
     LoopSettings settings;
     settings.bench = o.bench_frames > 0;
     settings.warmup = settings.bench ? 5 : 0;
-    settings.frame_limit = settings.bench ? settings.warmup + uint64_t(o.bench_frames)
+    settings.frame_limit = settings.bench            ? settings.warmup + uint64_t(o.bench_frames)
                            : o.exit_after_frames > 0 ? uint64_t(o.exit_after_frames)
-                           : windows.on            ? 0
-                                                   : 1;
+                           : windows.on              ? 0
+                                                     : 1;
     settings.screenshot = o.screenshot;
     settings.record = checked.record;
     const LoopResult result = ViewerLoop(app, presenter, renderer, recorder, settings).run();
     if (settings.bench) printBench(app, presenter, renderer, result);
     const int status = finish(app, o, result);
     if (device.validation)
-        std::fprintf(stderr, "alluvium: validation errors: %d\n", ctx.validation_errors ? ctx.validation_errors->load() : 0);
+        std::fprintf(stderr, "alluvium: validation errors: %d\n",
+                     ctx.validation_errors ? ctx.validation_errors->load() : 0);
     return status;
 }
 

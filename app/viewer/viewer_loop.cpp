@@ -28,7 +28,7 @@ void onQuitSignal(int) { g_quit_signal = 1; }
 class QuitSignals {
 public:
     QuitSignals() {
-        struct sigaction quit{};
+        struct sigaction quit {};
         quit.sa_handler = onQuitSignal;
         quit.sa_flags = SA_RESETHAND;
         sigemptyset(&quit.sa_mask);
@@ -45,7 +45,8 @@ public:
     QuitSignals& operator=(const QuitSignals&) = delete;
 
 private:
-    struct sigaction old_int_{}, old_term_{};
+    struct sigaction old_int_ {
+    }, old_term_{};
 };
 
 // The panel changed the parameters: the simulation's follow. The fluvial model's buffers may not
@@ -87,8 +88,7 @@ LoopResult ViewerLoop::run() {
             if (glfwWindowShouldClose(app_.window)) s.quit = true;
         }
         if (g_quit_signal) s.quit = true;
-        const bool last_frame =
-            s.quit || (settings_.frame_limit > 0 && result_.frames + 1 >= settings_.frame_limit);
+        const bool last_frame = s.quit || (settings_.frame_limit > 0 && result_.frames + 1 >= settings_.frame_limit);
         if (s.quit && !settings_.screenshot.empty()) final_screenshot_pending = true;
         if (s.quit && !final_screenshot_pending) break;
         const uint32_t slot = uint32_t(result_.frames % presenter_.framesInFlight());

@@ -16,11 +16,11 @@
 namespace alluvium::viewer {
 
 struct LoopSettings {
-    uint64_t frame_limit = 0;     // 0: until closed
-    uint64_t warmup = 0;          // frames before the timed ones (--bench-frames)
-    bool bench = false;           // hot reload waits; frame times are kept
-    std::string screenshot;       // --screenshot: the last frame, and F12's numbered ones
-    RecordSettings record;        // --record (empty path: none)
+    uint64_t frame_limit = 0; // 0: until closed
+    uint64_t warmup = 0;      // frames before the timed ones (--bench-frames)
+    bool bench = false;       // hot reload waits; frame times are kept
+    std::string screenshot;   // --screenshot: the last frame, and F12's numbered ones
+    RecordSettings record;    // --record (empty path: none)
 };
 
 // What the loop measured and made, for the bench line and the report.

@@ -38,8 +38,8 @@ VkFormat chooseSurfaceFormat(const gpu::Context& ctx, VkSurfaceKHR surface) {
     return formats[0].format;
 }
 
-void createSwapchain(Swapchain& sc, const gpu::Context& ctx, VkSurfaceKHR surface, VkExtent2D want,
-                     VkFormat format, bool vsync) {
+void createSwapchain(Swapchain& sc, const gpu::Context& ctx, VkSurfaceKHR surface, VkExtent2D want, VkFormat format,
+                     bool vsync) {
     VkSurfaceCapabilitiesKHR caps;
     VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(ctx.physical, surface, &caps));
     VkExtent2D extent = caps.currentExtent;

@@ -26,8 +26,8 @@ struct Swapchain {
 // A UNORM BGRA/RGBA format the surface offers (the shaders encode sRGB themselves).
 VkFormat chooseSurfaceFormat(const gpu::Context& ctx, VkSurfaceKHR surface);
 // Creates (or recreates, replacing sc.swapchain) a swapchain of about `want` pixels.
-void createSwapchain(Swapchain& sc, const gpu::Context& ctx, VkSurfaceKHR surface, VkExtent2D want,
-                     VkFormat format, bool vsync);
+void createSwapchain(Swapchain& sc, const gpu::Context& ctx, VkSurfaceKHR surface, VkExtent2D want, VkFormat format,
+                     bool vsync);
 void destroySwapchain(Swapchain& sc, const gpu::Context& ctx);
 
 // Writes 8-bit pixels (4 bytes each, BGRA if bgra else RGBA) as an RGB PNG, atomically.

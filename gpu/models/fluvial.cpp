@@ -42,7 +42,8 @@ int FluvialRoundBounds::hookTotal() const {
 }
 
 FluvialRoundBounds fluvialRoundBounds(int width, int height) {
-    const uint64_t tiles = uint64_t((width + FLUVIAL_TILE - 1) / FLUVIAL_TILE) * uint64_t((height + FLUVIAL_TILE - 1) / FLUVIAL_TILE);
+    const uint64_t tiles =
+        uint64_t((width + FLUVIAL_TILE - 1) / FLUVIAL_TILE) * uint64_t((height + FLUVIAL_TILE - 1) / FLUVIAL_TILE);
     const uint64_t blocks = uint64_t((width + 1) / 2) * uint64_t((height + 1) / 2);
     FluvialRoundBounds b;
     // A path down the unfilled ground visits each ring node at most once; after k rounds a node
@@ -64,7 +65,8 @@ double fluvialPhaseBytes(size_t phase, const FluvialControl& c, int width, int h
     // from round to round; the estimate takes their first length for every round: an upper
     // bound.
     const double cells = double(width) * height;
-    const double tiles = double((width + FLUVIAL_TILE - 1) / FLUVIAL_TILE) * ((height + FLUVIAL_TILE - 1) / FLUVIAL_TILE);
+    const double tiles =
+        double((width + FLUVIAL_TILE - 1) / FLUVIAL_TILE) * ((height + FLUVIAL_TILE - 1) / FLUVIAL_TILE);
     const double ring = tiles * RING_CELLS, halo = 1.27;
     const double pits = c.lists[LIST_PITS], exits = c.exits;
     const double tree = 4 + 4 + 8 + 8 + 2 * 16 + 4 + 4; // an exit's round: list, pointers, values, two atomic adds
@@ -247,7 +249,8 @@ void prepareFluvialLakes(ModelHost& host) {
     const std::vector<float> mask = host.read(Field::RainMask);
     const double cell_area = double(p.cell_size) * double(p.cell_size);
     std::vector<double> inflow(n);
-    for (size_t i = 0; i < n; ++i) inflow[i] = double(p.fluvial_rainfall) * std::clamp(double(mask[i]), 0.0, 1.0) * cell_area;
+    for (size_t i = 0; i < n; ++i)
+        inflow[i] = double(p.fluvial_rainfall) * std::clamp(double(mask[i]), 0.0, 1.0) * cell_area;
     const float sea = p.enable_sea != 0 ? p.sea_level : -std::numeric_limits<float>::infinity();
     const LakeSolve s = solveLakes(w, h, z, labels, inflow, double(p.lake_evaporation) * cell_area, sea);
     const size_t blocks = s.level.size();

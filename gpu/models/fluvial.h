@@ -34,9 +34,9 @@ public:
 
     // The host's reads, after the GPU work finished; empty (the control zero) while unallocated.
     FluvialControl hostControl() const;
-    std::vector<uint64_t> keys() const;         // fill: ordered W bits << 32 | flat steps
-    std::vector<uint32_t> basins() const;       // fill: each cell's basin (LABEL_INDEX bits)
-    std::vector<uint32_t> spills() const;       // fill: per basin block, its ordered spill bits (FLUVIAL_NONE: never drains)
+    std::vector<uint64_t> keys() const;   // fill: ordered W bits << 32 | flat steps
+    std::vector<uint32_t> basins() const; // fill: each cell's basin (LABEL_INDEX bits)
+    std::vector<uint32_t> spills() const; // fill: per basin block, its ordered spill bits (FLUVIAL_NONE: never drains)
     std::vector<uint32_t> receivers() const;
     std::vector<uint64_t> accumulation() const; // FLUVIAL_ACC_ONE per cell
     // Lakes that balance evaporation: the levels solved on the host for this iteration's fill.

@@ -76,7 +76,7 @@ void FluvialState::release() {
 }
 
 void FluvialState::bind(const std::array<VkDescriptorSet, kParityKeys>& sets) const {
-    const Buffer* const buffers[] = {&level_, &steps_, &rcv_,   &acc_,  &anc_,  &ab_,   &tiles_,
+    const Buffer* const buffers[] = {&level_, &steps_, &rcv_,   &acc_,  &anc_,   &ab_,   &tiles_,
                                      &label_, &edges_, &basin_, &best_, &lists_, &ring_, &ring_val_};
     const auto sizes = fluvialBufferSizes(width_, height_);
     std::vector<std::pair<uint32_t, VkBuffer>> bindings;
@@ -84,7 +84,8 @@ void FluvialState::bind(const std::array<VkDescriptorSet, kParityKeys>& sets) co
     bindings.emplace_back(B_FLUVIAL_CONTROL, control_.buffer);
     DescriptorWrites writes;
     for (VkDescriptorSet set : sets)
-        for (const auto& [binding, buffer] : bindings) writes.buffer(set, binding, allocated_ ? buffer : unused_.buffer);
+        for (const auto& [binding, buffer] : bindings)
+            writes.buffer(set, binding, allocated_ ? buffer : unused_.buffer);
     writes.apply(ctx_);
 }
 
@@ -101,21 +102,22 @@ void FluvialState::allocate(uint64_t other_bytes, const std::array<VkDescriptorS
     const auto sizes = fluvialBufferSizes(width_, height_);
     for (const FluvialBufferSize& b : sizes) {
         if (b.bytes > max_range)
-            throw DeviceError(grid + " needs " + std::to_string(b.bytes >> 20) + " MiB for the fluvial model's " + b.what +
-                              "; " + ctx_.device_name + " binds at most " + std::to_string(max_range >> 20) +
+            throw DeviceError(grid + " needs " + std::to_string(b.bytes >> 20) + " MiB for the fluvial model's " +
+                              b.what + "; " + ctx_.device_name + " binds at most " + std::to_string(max_range >> 20) +
                               " MiB in one storage buffer");
         if (ctx_.max_allocation_bytes > 0 && b.bytes > ctx_.max_allocation_bytes)
-            throw DeviceError(grid + " needs " + std::to_string(b.bytes >> 20) + " MiB for the fluvial model's " + b.what +
-                              "; " + ctx_.device_name + " allocates at most " +
+            throw DeviceError(grid + " needs " + std::to_string(b.bytes >> 20) + " MiB for the fluvial model's " +
+                              b.what + "; " + ctx_.device_name + " allocates at most " +
                               std::to_string(ctx_.max_allocation_bytes >> 20) + " MiB at once");
     }
     const uint64_t need = other_bytes + fluvialBytes(width_, height_);
     if (ctx_.device_local_bytes > 0 && need > ctx_.device_local_bytes)
-        throw DeviceError(grid + " needs " + std::to_string(need >> 20) + " MiB of GPU memory with the fluvial model's " +
+        throw DeviceError(grid + " needs " + std::to_string(need >> 20) +
+                          " MiB of GPU memory with the fluvial model's " +
                           std::to_string(fluvialBytes(width_, height_) >> 20) + " MiB of buffers; " + ctx_.device_name +
                           " has " + std::to_string(ctx_.device_local_bytes >> 20) + " MiB");
     vkDeviceWaitIdle(ctx_.device); // the descriptor sets change: no step may be in flight
-    Buffer* const buffers[] = {&level_, &steps_, &rcv_,   &acc_,  &anc_,  &ab_,   &tiles_,
+    Buffer* const buffers[] = {&level_, &steps_, &rcv_,   &acc_,  &anc_,   &ab_,   &tiles_,
                                &label_, &edges_, &basin_, &best_, &lists_, &ring_, &ring_val_};
     try {
         for (size_t k = 0; k < sizes.size(); ++k)
@@ -191,8 +193,10 @@ std::vector<uint32_t> FluvialState::receivers() const {
     // Stored as the neighbour's index in the shaders' order (RCV_SELF: itself).
     static constexpr int kDx[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, kDy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
     for (size_t i = 0; i < v.size(); ++i)
-        if (v[i] < RCV_SELF) v[i] = uint32_t(int64_t(i) + kDy[v[i]] * int64_t(width_) + kDx[v[i]]);
-        else v[i] = uint32_t(i);
+        if (v[i] < RCV_SELF)
+            v[i] = uint32_t(int64_t(i) + kDy[v[i]] * int64_t(width_) + kDx[v[i]]);
+        else
+            v[i] = uint32_t(i);
     return v;
 }
 
@@ -207,7 +211,8 @@ void FluvialState::uploadLakes(const std::vector<uint32_t>& sections) {
     // The lists buffer's sections LAKE_LEVEL, LAKE_SINK, LAKE_VOLUME and LAKE_SEDIMENT, after its
     // four lists.
     const size_t blocks = blockCount(width_, height_);
-    uploadBuffer(ctx_, lists_, sections.data(), sections.size() * sizeof(uint32_t), VkDeviceSize(4 * blocks * sizeof(uint32_t)));
+    uploadBuffer(ctx_, lists_, sections.data(), sections.size() * sizeof(uint32_t),
+                 VkDeviceSize(4 * blocks * sizeof(uint32_t)));
 }
 
 } // namespace alluvium::gpu

@@ -9,8 +9,7 @@ namespace alluvium::gpu {
 
 namespace {
 
-template <Pass kTransfer, Pass kApply>
-void recordGridModel(Step& step) {
+template <Pass kTransfer, Pass kApply> void recordGridModel(Step& step) {
     for (Pass pass : {kTransfer, kApply, Pass::GridTotals}) {
         step.rec.pass(pass);
         step.rec.timestamp();
@@ -18,8 +17,7 @@ void recordGridModel(Step& step) {
     recordGridModelGroundwater(step);
 }
 
-template <Pass kTransfer, Pass kApply>
-Model gridModel(int id, const char* name, const char* summary) {
+template <Pass kTransfer, Pass kApply> Model gridModel(int id, const char* name, const char* summary) {
     return {id,
             name,
             summary,

@@ -38,7 +38,7 @@ struct Node {
 };
 
 class Solver {
-  public:
+public:
     Solver(int w, int h, const std::vector<float>& z, const std::vector<uint32_t>& labels,
            const std::vector<double>& inflow, double evaporation, float sea)
         : z_(z), e_(evaporation), sea_(sea) {
@@ -75,8 +75,7 @@ class Solver {
                 (orderedFloat(z[i]) == orderedFloat(z[p]) && i < p))
                 p = uint32_t(i);
         }
-        for (auto& v : heights_)
-            std::sort(v.begin(), v.end());
+        for (auto& v : heights_) std::sort(v.begin(), v.end());
         // The lowest pass between each pair of neighbouring basins (8 neighbours, each pair once).
         std::unordered_map<uint64_t, float> passes;
         static const int kDirs[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
@@ -114,8 +113,7 @@ class Solver {
         std::iota(uf.begin(), uf.end(), 0);
         std::iota(top.begin(), top.end(), 0);
         auto find = [&](int x) {
-            while (uf[size_t(x)] != x)
-                x = uf[size_t(x)] = uf[size_t(uf[size_t(x)])];
+            while (uf[size_t(x)] != x) x = uf[size_t(x)] = uf[size_t(uf[size_t(x)])];
             return x;
         };
         for (const Edge& e : edges) {
@@ -143,12 +141,11 @@ class Solver {
     }
 
     LakeSolve run() {
-        for (int r : roots_)
-            solve(r, kInf, {});
+        for (int r : roots_) solve(r, kInf, {});
         return std::move(out_);
     }
 
-  private:
+private:
     using Extras = std::vector<std::pair<int, double>>; // (leaf it enters, amount)
 
     void number(int root) {
@@ -196,10 +193,8 @@ class Solver {
     double rain(int node, const Extras& extras) const {
         const Node& nd = nodes_[size_t(node)];
         double q = 0.0;
-        for (int k = nd.first; k < nd.first + nd.count; ++k)
-            q += rain_[size_t(order_[size_t(k)])];
-        for (const auto& [leaf, amount] : extras)
-            q += amount;
+        for (int k = nd.first; k < nd.first + nd.count; ++k) q += rain_[size_t(order_[size_t(k)])];
+        for (const auto& [leaf, amount] : extras) q += amount;
         return q;
     }
     Extras within(int node, const Extras& extras) const {
@@ -223,8 +218,7 @@ class Solver {
                 if (h >= level) break;
                 v += double(level) - double(h);
             }
-            if (v <= 0.0)
-                v = double(std::min(exit, hs.back())) - double(z_[pit_[size_t(b)]]); // a dry pan
+            if (v <= 0.0) v = double(std::min(exit, hs.back())) - double(z_[pit_[size_t(b)]]); // a dry pan
             out_.volume[block] = std::max(v, 0.0);
         }
         if (closed) {
@@ -251,8 +245,7 @@ class Solver {
         if (m == 0) return x;
         size_t k = size_t(std::min(double(m), std::floor(q / e_)));
         if (k >= m) return x < kInf ? x : hs[m - 1]; // (no exit at all: every cell but the highest)
-        while (k > 0 && hs[k - 1] == hs[k])
-            --k;
+        while (k > 0 && hs[k - 1] == hs[k]) --k;
         return hs[k];
     }
 
@@ -315,15 +308,12 @@ class Solver {
 
 } // namespace
 
-LakeSolve solveLakes(int width, int height, const std::vector<float>& z,
-                     const std::vector<uint32_t>& labels, const std::vector<double>& inflow,
-                     double evaporation, float sea_level) {
+LakeSolve solveLakes(int width, int height, const std::vector<float>& z, const std::vector<uint32_t>& labels,
+                     const std::vector<double>& inflow, double evaporation, float sea_level) {
     // The solve recurses down the merge tree, as deep as basins nest (tens of thousands in a
     // serpentine): on its own thread with a 1 GiB stack (reserved, committed as used).
     LakeSolve out;
-    auto work = [&] {
-        out = Solver(width, height, z, labels, inflow, evaporation, sea_level).run();
-    };
+    auto work = [&] { out = Solver(width, height, z, labels, inflow, evaporation, sea_level).run(); };
 #if defined(__unix__) || defined(__APPLE__)
     struct Call {
         decltype(work)* f;
@@ -331,8 +321,7 @@ LakeSolve solveLakes(int width, int height, const std::vector<float>& z,
     } call{&work, nullptr};
     pthread_attr_t attr;
     pthread_t thread;
-    bool started = pthread_attr_init(&attr) == 0 &&
-                   pthread_attr_setstacksize(&attr, size_t(1) << 30) == 0 &&
+    bool started = pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, size_t(1) << 30) == 0 &&
                    pthread_create(
                        &thread, &attr,
                        [](void* p) -> void* {

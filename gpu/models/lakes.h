@@ -35,8 +35,8 @@ struct LakeSolve {
 // height or a pass height, so W is exact. With a sea (sea_level; -infinity: none), basins that
 // reach the ocean below the sea level are the sea's, filled as without evaporation (their cells
 // below it are ocean, base level).
-LakeSolve solveLakes(int width, int height, const std::vector<float>& z,
-                     const std::vector<uint32_t>& labels, const std::vector<double>& inflow,
-                     double evaporation, float sea_level = -std::numeric_limits<float>::infinity());
+LakeSolve solveLakes(int width, int height, const std::vector<float>& z, const std::vector<uint32_t>& labels,
+                     const std::vector<double>& inflow, double evaporation,
+                     float sea_level = -std::numeric_limits<float>::infinity());
 
 } // namespace alluvium::gpu

@@ -11,8 +11,8 @@
 
 #include "fields.h"
 #include "passes.h"
-#include "step_recorder.h"
 #include "resources.h"
+#include "step_recorder.h"
 
 namespace alluvium::gpu {
 
@@ -92,8 +92,8 @@ struct Model {
     std::vector<Pass> timed;         // what a timed step stamps after, in order (the bench's rows)
     std::vector<Pass> timed_direct;  // ... with the pipe step's direct passes (empty: the same)
     std::vector<const char*> phases; // the rows' names when they are phases, not passes (fluvial)
-    void (*record)(Step& step); // nullptr: its timed passes in order, a timestamp after each
-    const char* water_note; // what the report's water budget means (nullptr: the full budget)
+    void (*record)(Step& step);      // nullptr: its timed passes in order, a timestamp after each
+    const char* water_note;          // what the report's water budget means (nullptr: the full budget)
     // Host work before each step, which then is its own submission (the fluvial model's lakes);
     // nullptr, or false: steps are recorded back to back.
     bool (*prepares)(const SimParams& params) = nullptr;

@@ -17,7 +17,8 @@ const Model& particlesModel() {
         {},
         nullptr,
         "droplet water, one particle_volume unit counted as 1 m^3: rained = particle_count x particle_volume per step; "
-        "evaporated on the way; drained with droplets that left over an open edge; absorbed where droplets ended on the "
+        "evaporated on the way; drained with droplets that left over an open edge; absorbed where droplets ended on "
+        "the "
         "map. The water field is carried over unchanged"};
     return model;
 }

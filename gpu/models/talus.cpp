@@ -9,8 +9,15 @@ namespace alluvium::gpu {
 namespace {
 
 Model talusModel(int id, const char* name, const char* summary) {
-    return {id,      name,    summary, {Field::Terrain}, {Pass::TalusOutflow, Pass::TalusGather}, {}, {},
-            nullptr, "no water moves in this model: the water stored is carried over unchanged"};
+    return {id,
+            name,
+            summary,
+            {Field::Terrain},
+            {Pass::TalusOutflow, Pass::TalusGather},
+            {},
+            {},
+            nullptr,
+            "no water moves in this model: the water stored is carried over unchanged"};
 }
 
 } // namespace

@@ -18,37 +18,26 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
-constexpr const char* kNoDevice =
-    "no Vulkan device found: install a Vulkan driver (on Debian: mesa-vulkan-drivers)";
+constexpr const char* kNoDevice = "no Vulkan device found: install a Vulkan driver (on Debian: mesa-vulkan-drivers)";
 
 const char* deviceTypeName(VkPhysicalDeviceType type) {
     switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-        return "discrete";
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-        return "integrated";
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-        return "virtual";
-    case VK_PHYSICAL_DEVICE_TYPE_CPU:
-        return "cpu";
-    default:
-        return "other";
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "cpu";
+    default: return "other";
     }
 }
 
 // Higher is preferred when no device index is given: real GPUs first, lavapipe last.
 int deviceTypeRank(VkPhysicalDeviceType type) {
     switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-        return 4;
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-        return 3;
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-        return 2;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU:
-        return 1;
-    default:
-        return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 4;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 3;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 1;
+    default: return 0;
     }
 }
 
@@ -86,8 +75,7 @@ std::vector<VkExtensionProperties> deviceExtensions(VkPhysicalDevice pd) {
     uint32_t count = 0;
     if (vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, nullptr) != VK_SUCCESS) return {};
     std::vector<VkExtensionProperties> list(count);
-    if (vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, list.data()) < VK_SUCCESS)
-        return {};
+    if (vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, list.data()) < VK_SUCCESS) return {};
     list.resize(count);
     return list;
 }
@@ -111,13 +99,11 @@ void addUnique(std::vector<const char*>& list, const char* name) {
 // Prints every WARNING and ERROR; counts the ERRORs so tests can assert a clean run.
 VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                              VkDebugUtilsMessageTypeFlagsEXT types,
-                                             const VkDebugUtilsMessengerCallbackDataEXT* data,
-                                             void* user) {
+                                             const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
     const bool error = (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) != 0;
     if (error && user) static_cast<std::atomic<int>*>(user)->fetch_add(1);
     // GENERAL messages come from the loader (e.g. "Found no drivers!"), not from the layer.
-    const char* source =
-        (types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) ? "validation" : "vulkan";
+    const char* source = (types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) ? "validation" : "vulkan";
     std::fprintf(stderr, "alluvium: %s %s: %s\n", source, error ? "error" : "warning",
                  data && data->pMessage ? data->pMessage : "(no message)");
     return VK_FALSE; // never abort the call: the count is what tests look at
@@ -133,8 +119,7 @@ uint32_t loaderVersion() {
 }
 
 std::string versionText(uint32_t version) {
-    return std::to_string(VK_API_VERSION_MAJOR(version)) + "." +
-           std::to_string(VK_API_VERSION_MINOR(version));
+    return std::to_string(VK_API_VERSION_MAJOR(version)) + "." + std::to_string(VK_API_VERSION_MINOR(version));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -153,8 +138,7 @@ uint32_t pickQueueFamily(VkPhysicalDevice pd) {
     for (uint32_t i = 0; i < count; ++i) {
         const VkQueueFamilyProperties& f = families[i];
         if (f.queueCount == 0 || !(f.queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
-        const int score =
-            (f.timestampValidBits > 0 ? 2 : 0) + ((f.queueFlags & VK_QUEUE_GRAPHICS_BIT) ? 1 : 0);
+        const int score = (f.timestampValidBits > 0 ? 2 : 0) + ((f.queueFlags & VK_QUEUE_GRAPHICS_BIT) ? 1 : 0);
         if (score > best_score) {
             best = i;
             best_score = score;
@@ -164,8 +148,7 @@ uint32_t pickQueueFamily(VkPhysicalDevice pd) {
 }
 
 // Why this device cannot run Alluvium, or "" if it can (then `family` is its queue family).
-std::string deviceProblem(VkPhysicalDevice pd, const std::vector<const char*>& extensions,
-                          uint32_t& family) {
+std::string deviceProblem(VkPhysicalDevice pd, const std::vector<const char*>& extensions, uint32_t& family) {
     VkPhysicalDeviceProperties props{};
     vkGetPhysicalDeviceProperties(pd, &props);
     if (props.apiVersion < VK_API_VERSION_1_2)
@@ -175,8 +158,7 @@ std::string deviceProblem(VkPhysicalDevice pd, const std::vector<const char*>& e
     VkPhysicalDeviceFeatures features{};
     vkGetPhysicalDeviceFeatures(pd, &features);
     // The run totals (water budget, mass conservation) are accumulated in double precision.
-    if (!features.shaderFloat64)
-        return "lacks shaderFloat64 (64-bit floats in shaders, required for the mass totals)";
+    if (!features.shaderFloat64) return "lacks shaderFloat64 (64-bit floats in shaders, required for the mass totals)";
     const std::vector<VkExtensionProperties> available = deviceExtensions(pd);
     for (const char* name : extensions)
         if (!hasExtension(available, name)) return std::string("lacks device extension ") + name;
@@ -184,8 +166,8 @@ std::string deviceProblem(VkPhysicalDevice pd, const std::vector<const char*>& e
 }
 
 // Chooses the physical device; throws DeviceError explaining why none fits.
-VkPhysicalDevice chooseDevice(const std::vector<VkPhysicalDevice>& devices,
-                              const ContextOptions& options, uint32_t& index, uint32_t& family) {
+VkPhysicalDevice chooseDevice(const std::vector<VkPhysicalDevice>& devices, const ContextOptions& options,
+                              uint32_t& index, uint32_t& family) {
     if (options.device_index >= 0) {
         if (static_cast<size_t>(options.device_index) >= devices.size())
             throw DeviceError("device index " + std::to_string(options.device_index) +
@@ -193,10 +175,8 @@ VkPhysicalDevice chooseDevice(const std::vector<VkPhysicalDevice>& devices,
         index = static_cast<uint32_t>(options.device_index);
         VkPhysicalDeviceProperties p{};
         vkGetPhysicalDeviceProperties(devices[index], &p);
-        const std::string problem =
-            deviceProblem(devices[index], options.device_extensions, family);
-        if (!problem.empty())
-            throw DeviceError("Vulkan device " + describeDevice(index, p) + " " + problem);
+        const std::string problem = deviceProblem(devices[index], options.device_extensions, family);
+        if (!problem.empty()) throw DeviceError("Vulkan device " + describeDevice(index, p) + " " + problem);
         return devices[index];
     }
     VkPhysicalDevice best = VK_NULL_HANDLE;
@@ -274,8 +254,7 @@ void createInstance(Context& ctx, const ContextOptions& options, uint32_t api_ve
     const std::vector<VkExtensionProperties> available = instanceExtensions(nullptr);
     for (const char* name : options.instance_extensions) {
         if (!hasExtension(available, name))
-            throw DeviceError(std::string("Vulkan instance extension ") + name +
-                              " is not available");
+            throw DeviceError(std::string("Vulkan instance extension ") + name + " is not available");
         addUnique(extensions, name);
     }
     // Lets the loader report portability drivers (MoltenVK); they are skipped without it.
@@ -322,17 +301,16 @@ void createInstance(Context& ctx, const ContextOptions& options, uint32_t api_ve
     // vkDestroyInstance (outside the messenger's lifetime) are reported and counted too.
     VkDebugUtilsMessengerCreateInfoEXT messenger_info{};
     messenger_info.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
-    messenger_info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                                     VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    messenger_info.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
     // No PERFORMANCE messages: the core checks warn on every transfer to an image in GENERAL
     // layout, and GENERAL for life is a deliberate choice here (see resources.h).
-    messenger_info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                                 VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+    messenger_info.messageType =
+        VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
     messenger_info.pfnUserCallback = debugCallback;
     messenger_info.pUserData = ctx.validation_errors.get();
 
-    const VkValidationFeatureEnableEXT sync_feature =
-        VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+    const VkValidationFeatureEnableEXT sync_feature = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
     VkValidationFeaturesEXT validation_features{};
     validation_features.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT;
     validation_features.enabledValidationFeatureCount = 1;
@@ -389,8 +367,7 @@ void createContext(Context& ctx, const ContextOptions& options) {
                               "; Alluvium needs 1.2 (update libvulkan1)");
         // 1.3 where the loader has it, so a 1.3 device gets its 1.3 features; 1.2 devices still
         // work (the device's own version caps what may be used).
-        const uint32_t api_version =
-            loader >= VK_API_VERSION_1_3 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
+        const uint32_t api_version = loader >= VK_API_VERSION_1_3 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
         createInstance(ctx, options, api_version);
 
         const std::vector<VkPhysicalDevice> devices = physicalDevices(ctx.instance);
@@ -402,8 +379,7 @@ void createContext(Context& ctx, const ContextOptions& options) {
         ctx.device_name = ctx.properties.deviceName;
         for (uint32_t i = 0; i < ctx.memory.memoryHeapCount; ++i)
             if (ctx.memory.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
-                ctx.device_local_bytes =
-                    std::max<uint64_t>(ctx.device_local_bytes, ctx.memory.memoryHeaps[i].size);
+                ctx.device_local_bytes = std::max<uint64_t>(ctx.device_local_bytes, ctx.memory.memoryHeaps[i].size);
         {
             VkPhysicalDeviceMaintenance3Properties m3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
             VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
@@ -412,15 +388,13 @@ void createContext(Context& ctx, const ContextOptions& options) {
             ctx.max_allocation_bytes = m3.maxMemoryAllocationSize;
         }
 
-        const bool vulkan13 =
-            api_version >= VK_API_VERSION_1_3 && ctx.properties.apiVersion >= VK_API_VERSION_1_3;
+        const bool vulkan13 = api_version >= VK_API_VERSION_1_3 && ctx.properties.apiVersion >= VK_API_VERSION_1_3;
         FeatureChain features;
         chooseFeatures(ctx.physical, vulkan13, features);
         ctx.int64_atomics = features.f2.features.shaderInt64 && features.f12.shaderBufferInt64Atomics;
 
         std::vector<const char*> extensions;
-        for (const char* name : options.device_extensions)
-            addUnique(extensions, name);
+        for (const char* name : options.device_extensions) addUnique(extensions, name);
         // The spec requires enabling it wherever a (portability) device exposes it.
         if (hasExtension(deviceExtensions(ctx.physical), "VK_KHR_portability_subset"))
             addUnique(extensions, "VK_KHR_portability_subset");
@@ -442,8 +416,8 @@ void createContext(Context& ctx, const ContextOptions& options) {
         const VkResult result = vkCreateDevice(ctx.physical, &device_info, nullptr, &ctx.device);
         if (result != VK_SUCCESS) {
             ctx.device = VK_NULL_HANDLE;
-            throw DeviceError("cannot create a Vulkan device on " +
-                              describeDevice(index, ctx.properties) + ": " + vkResultName(result));
+            throw DeviceError("cannot create a Vulkan device on " + describeDevice(index, ctx.properties) + ": " +
+                              vkResultName(result));
         }
         vkGetDeviceQueue(ctx.device, ctx.queue_family, 0, &ctx.queue);
 
@@ -454,8 +428,7 @@ void createContext(Context& ctx, const ContextOptions& options) {
         VK_CHECK(vkCreateCommandPool(ctx.device, &pool_info, nullptr, &ctx.command_pool));
 
         if (options.verbose)
-            std::fprintf(stderr, "alluvium: device %s, Vulkan %s\n",
-                         describeDevice(index, ctx.properties).c_str(),
+            std::fprintf(stderr, "alluvium: device %s, Vulkan %s\n", describeDevice(index, ctx.properties).c_str(),
                          versionText(ctx.properties.apiVersion).c_str());
     } catch (...) {
         destroyContext(ctx);

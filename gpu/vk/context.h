@@ -4,8 +4,8 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
-#include <span>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,9 +16,9 @@
 namespace alluvium::gpu {
 
 struct ContextOptions {
-    int device_index = -1;   // -1: best of discrete > integrated > virtual > cpu; >= 0: that index
-    bool validation = false; // VK_LAYER_KHRONOS_validation if installed (else run without it)
-    bool verbose = true;     // print the chosen device on stderr
+    int device_index = -1;                        // -1: best of discrete > integrated > virtual > cpu; >= 0: that index
+    bool validation = false;                      // VK_LAYER_KHRONOS_validation if installed (else run without it)
+    bool verbose = true;                          // print the chosen device on stderr
     std::vector<const char*> instance_extensions; // extra, e.g. surface extensions (viewer)
     std::vector<const char*> device_extensions;   // extra, e.g. VK_KHR_swapchain (viewer)
 };

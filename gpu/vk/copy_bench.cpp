@@ -29,7 +29,8 @@ struct CopyKernels {
             {3, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
         set_layout = createSetLayout(ctx, bindings, 4);
         layout = createComputeLayout(ctx, set_layout, sizeof(uint32_t));
-        pool = createDescriptorPool(ctx, 1, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}, {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2}});
+        pool = createDescriptorPool(ctx, 1,
+                                    {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}, {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2}});
         allocateSets(ctx, pool, set_layout, 1, &set);
         buffer_copy = loadComputePipeline(ctx, layout, "copy_buffer");
         image_copy = loadComputePipeline(ctx, layout, "copy_image");
@@ -51,8 +52,7 @@ private:
 uint64_t maxStorageBufferRange(const Context& ctx) { return ctx.properties.limits.maxStorageBufferRange; }
 
 // Milliseconds of each of `repeats` recordings of `record`, after one warm-up.
-template <class Record>
-std::vector<double> timeRepeats(const Context& ctx, int repeats, Record record) {
+template <class Record> std::vector<double> timeRepeats(const Context& ctx, int repeats, Record record) {
     GpuTimer timer;
     createTimer(timer, ctx, static_cast<uint32_t>(repeats + 2));
     VkCommandBuffer cmd = beginOneShot(ctx);
@@ -82,7 +82,8 @@ CopyBandwidth measureCopyBandwidth(const Context& ctx, uint64_t bytes_moved, int
     side = std::min<uint64_t>(side, maxStorageBufferRange(ctx));
     if (ctx.max_allocation_bytes > 0) side = std::min<uint64_t>(side, ctx.max_allocation_bytes / 2);
     if (ctx.device_local_bytes > 0) side = std::min<uint64_t>(side, ctx.device_local_bytes / 16);
-    const uint64_t rows = std::clamp<uint64_t>(side / (16ull * kImageWidth), 1, ctx.properties.limits.maxImageDimension2D);
+    const uint64_t rows =
+        std::clamp<uint64_t>(side / (16ull * kImageWidth), 1, ctx.properties.limits.maxImageDimension2D);
     side = rows * kImageWidth * 16ull; // whole image rows of vec4, the same bytes for both kernels
     CopyBandwidth result;
     result.bytes = 2 * side;

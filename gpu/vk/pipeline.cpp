@@ -49,7 +49,8 @@ fs::path shaderDirectory() {
     }
     std::vector<fs::path> candidates;
     if (const fs::path dir = executableDirectory(); !dir.empty())
-        candidates = {dir.parent_path() / "share" / "alluvium" / "shaders", dir / "shaders", dir.parent_path() / "shaders"};
+        candidates = {dir.parent_path() / "share" / "alluvium" / "shaders", dir / "shaders",
+                      dir.parent_path() / "shaders"};
 #ifdef ALLUVIUM_BUILD_SHADER_DIR
     if (runningFromBuildTree()) candidates.emplace_back(ALLUVIUM_BUILD_SHADER_DIR);
 #endif
@@ -96,7 +97,8 @@ VkShaderModule createShaderModule(const Context& ctx, const std::vector<uint32_t
     return module;
 }
 
-VkDescriptorSetLayout createSetLayout(const Context& ctx, const VkDescriptorSetLayoutBinding* bindings, uint32_t count) {
+VkDescriptorSetLayout createSetLayout(const Context& ctx, const VkDescriptorSetLayoutBinding* bindings,
+                                      uint32_t count) {
     VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     info.bindingCount = count;
     info.pBindings = bindings;
@@ -105,7 +107,8 @@ VkDescriptorSetLayout createSetLayout(const Context& ctx, const VkDescriptorSetL
     return layout;
 }
 
-VkDescriptorPool createDescriptorPool(const Context& ctx, uint32_t max_sets, std::initializer_list<VkDescriptorPoolSize> sizes) {
+VkDescriptorPool createDescriptorPool(const Context& ctx, uint32_t max_sets,
+                                      std::initializer_list<VkDescriptorPoolSize> sizes) {
     VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     info.maxSets = max_sets;
     info.poolSizeCount = static_cast<uint32_t>(sizes.size());

@@ -50,7 +50,8 @@ VkShaderModule loadShaderModule(const Context& ctx, const std::string& name);
 // A descriptor set layout of `count` bindings.
 VkDescriptorSetLayout createSetLayout(const Context& ctx, const VkDescriptorSetLayoutBinding* bindings, uint32_t count);
 // A pool for `max_sets` descriptor sets holding, in all, the descriptors of `sizes`.
-VkDescriptorPool createDescriptorPool(const Context& ctx, uint32_t max_sets, std::initializer_list<VkDescriptorPoolSize> sizes);
+VkDescriptorPool createDescriptorPool(const Context& ctx, uint32_t max_sets,
+                                      std::initializer_list<VkDescriptorPoolSize> sizes);
 // `count` sets of one layout from `pool`, into out[0 .. count).
 void allocateSets(const Context& ctx, VkDescriptorPool pool, VkDescriptorSetLayout layout, uint32_t count,
                   VkDescriptorSet* out);

@@ -17,8 +17,7 @@ namespace {
 
 std::string bytesText(uint64_t bytes) {
     char text[64];
-    std::snprintf(text, sizeof(text), "%llu bytes (%.1f MiB)",
-                  static_cast<unsigned long long>(bytes),
+    std::snprintf(text, sizeof(text), "%llu bytes (%.1f MiB)", static_cast<unsigned long long>(bytes),
                   static_cast<double>(bytes) / (1024.0 * 1024.0));
     return text;
 }
@@ -26,33 +25,27 @@ std::string bytesText(uint64_t bytes) {
 // The message a person sees when a grid does not fit: what was asked and what the device has.
 [[noreturn]] void throwOutOfMemory(const Context& ctx, uint64_t requested, const char* what,
                                    const std::string& detail) {
-    throw DeviceError(std::string("out of device memory: ") + what + " requested " +
-                      bytesText(requested) + "; the device-local heap of " + ctx.device_name +
-                      " is " + bytesText(ctx.device_local_bytes) + detail);
+    throw DeviceError(std::string("out of device memory: ") + what + " requested " + bytesText(requested) +
+                      "; the device-local heap of " + ctx.device_name + " is " + bytesText(ctx.device_local_bytes) +
+                      detail);
 }
 
 // The first memory type allowed by `type_bits` with all of `required`; UINT32_MAX if none.
 uint32_t findMemoryType(const Context& ctx, uint32_t type_bits, VkMemoryPropertyFlags required) {
     for (uint32_t i = 0; i < ctx.memory.memoryTypeCount; ++i)
-        if ((type_bits & (1u << i)) &&
-            (ctx.memory.memoryTypes[i].propertyFlags & required) == required)
-            return i;
+        if ((type_bits & (1u << i)) && (ctx.memory.memoryTypes[i].propertyFlags & required) == required) return i;
     return UINT32_MAX;
 }
-
-
-
 
 // Transfers here may follow or precede any GPU work on the image or buffer, so they are fenced
 // off with barriers against all commands on both sides; they are not on the per-step path.
 void barrierBeforeTransfer(VkCommandBuffer cmd, VkAccessFlags transfer_access) {
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
-                  VK_PIPELINE_STAGE_TRANSFER_BIT, transfer_access);
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  transfer_access);
 }
 
 void barrierAfterTransfer(VkCommandBuffer cmd) {
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                  VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
                   VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
 }
 
@@ -76,8 +69,8 @@ void checkImageBytes(const Image& img, size_t bytes) {
 
 // Allocates memory for `req`; sizes the device cannot hold are turned into a DeviceError up
 // front, because some drivers overcommit and fail later (or crash) instead of returning OOM.
-VkDeviceMemory allocateMemory(const Context& ctx, const VkMemoryRequirements& req,
-                        VkMemoryPropertyFlags required, const char* what) {
+VkDeviceMemory allocateMemory(const Context& ctx, const VkMemoryRequirements& req, VkMemoryPropertyFlags required,
+                              const char* what) {
     uint32_t type = findMemoryType(ctx, req.memoryTypeBits, required);
     // The spec guarantees a DEVICE_LOCAL type for buffers and images and a HOST_VISIBLE|
     // HOST_COHERENT type for buffers; the fallback only guards against odd drivers.
@@ -87,8 +80,7 @@ VkDeviceMemory allocateMemory(const Context& ctx, const VkMemoryRequirements& re
     if (req.size > ctx.memory.memoryHeaps[heap].size) throwOutOfMemory(ctx, req.size, what, "");
     const VkDeviceSize max_allocation = ctx.max_allocation_bytes;
     if (max_allocation > 0 && req.size > max_allocation)
-        throwOutOfMemory(ctx, req.size, what,
-                         ", and one allocation may be at most " + bytesText(max_allocation));
+        throwOutOfMemory(ctx, req.size, what, ", and one allocation may be at most " + bytesText(max_allocation));
 
     VkMemoryAllocateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
@@ -115,8 +107,7 @@ void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccess
 // [SECTION] buffers and images
 // -------------------------------------------------------------------------------------------------
 
-void createBuffer(Buffer& b, const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage,
-                  bool host_visible) {
+void createBuffer(Buffer& b, const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, bool host_visible) {
     ALLUVIUM_ASSERT(size > 0);
     b = Buffer{};
     VkBufferCreateInfo info{};
@@ -153,21 +144,18 @@ void destroyBuffer(Buffer& b, const Context& ctx) {
     b = Buffer{};
 }
 
-void createStorageImage(Image& img, const Context& ctx, uint32_t width, uint32_t height,
-                        VkFormat format) {
+void createStorageImage(Image& img, const Context& ctx, uint32_t width, uint32_t height, VkFormat format) {
     ALLUVIUM_ASSERT(width > 0 && height > 0);
     img = Image{};
     const VkImageUsageFlags usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
-                                    VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                                    VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+                                    VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     // Asked before creating, so a grid too large for the device is a message, not a crash.
     VkImageFormatProperties limits{};
-    const VkResult supported = vkGetPhysicalDeviceImageFormatProperties(
-        ctx.physical, format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL, usage, 0, &limits);
+    const VkResult supported = vkGetPhysicalDeviceImageFormatProperties(ctx.physical, format, VK_IMAGE_TYPE_2D,
+                                                                        VK_IMAGE_TILING_OPTIMAL, usage, 0, &limits);
     if (supported != VK_SUCCESS)
-        throw DeviceError(ctx.device_name + " cannot use format " +
-                          std::to_string(static_cast<int>(format)) + " as a storage image (" +
-                          vkResultName(supported) + ")");
+        throw DeviceError(ctx.device_name + " cannot use format " + std::to_string(static_cast<int>(format)) +
+                          " as a storage image (" + vkResultName(supported) + ")");
     const uint64_t image_bytes = static_cast<uint64_t>(width) * height * formatTexelBytes(format);
     if (image_bytes > ctx.device_local_bytes) throwOutOfMemory(ctx, image_bytes, "an image", "");
     if (image_bytes > limits.maxResourceSize)
@@ -176,8 +164,8 @@ void createStorageImage(Image& img, const Context& ctx, uint32_t width, uint32_t
     if (width > limits.maxExtent.width || height > limits.maxExtent.height)
         throw DeviceError("a " + std::to_string(width) + " x " + std::to_string(height) +
                           " grid exceeds the largest image " + ctx.device_name + " supports (" +
-                          std::to_string(limits.maxExtent.width) + " x " +
-                          std::to_string(limits.maxExtent.height) + ")");
+                          std::to_string(limits.maxExtent.width) + " x " + std::to_string(limits.maxExtent.height) +
+                          ")");
 
     createImage2D(img, ctx, format, {width, height}, usage, VK_IMAGE_ASPECT_COLOR_BIT, "an image");
 
@@ -258,13 +246,11 @@ void destroyImage(Image& img, const Context& ctx) {
 size_t formatTexelBytes(VkFormat format) {
     switch (format) {
     case VK_FORMAT_R8_UNORM:
-    case VK_FORMAT_R8_UINT:
-        return 1;
+    case VK_FORMAT_R8_UINT: return 1;
     case VK_FORMAT_R16_SFLOAT:
     case VK_FORMAT_R16_UNORM:
     case VK_FORMAT_R16_UINT:
-    case VK_FORMAT_R8G8_UNORM:
-        return 2;
+    case VK_FORMAT_R8G8_UNORM: return 2;
     case VK_FORMAT_R32_SFLOAT:
     case VK_FORMAT_R32_UINT:
     case VK_FORMAT_R32_SINT:
@@ -273,20 +259,16 @@ size_t formatTexelBytes(VkFormat format) {
     case VK_FORMAT_R8G8B8A8_UNORM:
     case VK_FORMAT_R8G8B8A8_SRGB:
     case VK_FORMAT_B8G8R8A8_UNORM:
-    case VK_FORMAT_B8G8R8A8_SRGB:
-        return 4;
+    case VK_FORMAT_B8G8R8A8_SRGB: return 4;
     case VK_FORMAT_R32G32_SFLOAT:
     case VK_FORMAT_R32G32_UINT:
     case VK_FORMAT_R32G32_SINT:
     case VK_FORMAT_R16G16B16A16_SFLOAT:
-    case VK_FORMAT_R16G16B16A16_UNORM:
-        return 8;
+    case VK_FORMAT_R16G16B16A16_UNORM: return 8;
     case VK_FORMAT_R32G32B32A32_SFLOAT:
     case VK_FORMAT_R32G32B32A32_UINT:
-    case VK_FORMAT_R32G32B32A32_SINT:
-        return 16;
-    default:
-        return 0;
+    case VK_FORMAT_R32G32B32A32_SINT: return 16;
+    default: return 0;
     }
 }
 
@@ -321,8 +303,7 @@ void downloadImage(const Context& ctx, const Image& img, void* data, size_t byte
     destroyBuffer(staging, ctx);
 }
 
-void uploadBuffer(const Context& ctx, const Buffer& dst, const void* data, size_t bytes,
-                  VkDeviceSize offset) {
+void uploadBuffer(const Context& ctx, const Buffer& dst, const void* data, size_t bytes, VkDeviceSize offset) {
     ALLUVIUM_ASSERT(offset + bytes <= dst.size);
     if (bytes == 0) return;
     if (dst.mapped) {
@@ -342,8 +323,7 @@ void uploadBuffer(const Context& ctx, const Buffer& dst, const void* data, size_
     destroyBuffer(staging, ctx);
 }
 
-void downloadBuffer(const Context& ctx, const Buffer& src, void* data, size_t bytes,
-                    VkDeviceSize offset) {
+void downloadBuffer(const Context& ctx, const Buffer& src, void* data, size_t bytes, VkDeviceSize offset) {
     ALLUVIUM_ASSERT(offset + bytes <= src.size);
     if (bytes == 0) return;
     if (src.mapped) {
@@ -379,8 +359,8 @@ VkCommandBuffer beginOneShot(const Context& ctx) {
 void endOneShot(const Context& ctx, VkCommandBuffer cmd) {
     // Waiting on the fence alone does not make device writes visible to the host; this
     // barrier does, so results of any one-shot (and host-visible buffers) can be read at once.
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
-                  VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                  VK_ACCESS_HOST_READ_BIT);
     VK_CHECK(vkEndCommandBuffer(cmd));
     VkFenceCreateInfo fence_info{};
     fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
@@ -399,8 +379,7 @@ void endOneShot(const Context& ctx, VkCommandBuffer cmd) {
 void computeBarrier(VkCommandBuffer cmd) {
     // One global barrier rather than per-image ones: every pass reads what the previous wrote,
     // and on all current drivers a global barrier costs the same as an image barrier.
-    const VkPipelineStageFlags stages =
-        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    const VkPipelineStageFlags stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
     // The fluvial passes write the arguments of indirect dispatches: those are read too.
     memoryBarrier(cmd, stages, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                   stages | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,

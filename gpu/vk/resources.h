@@ -26,16 +26,14 @@ struct Image {
 
 // host_visible: HOST_VISIBLE|HOST_COHERENT, persistently mapped; else DEVICE_LOCAL.
 // TRANSFER_SRC|TRANSFER_DST are always added. Throws DeviceError when out of memory.
-void createBuffer(Buffer& b, const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage,
-                  bool host_visible);
+void createBuffer(Buffer& b, const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, bool host_visible);
 // Frees the buffer and resets `b`; no-op on an empty Buffer.
 void destroyBuffer(Buffer& b, const Context& ctx);
 
 // 2D, one mip, STORAGE|SAMPLED|TRANSFER_SRC|TRANSFER_DST, DEVICE_LOCAL; returned in
 // VK_IMAGE_LAYOUT_GENERAL (its layout for life) and cleared to zero. Throws DeviceError when
 // out of memory, too large for the device, or the format cannot be a storage image.
-void createStorageImage(Image& img, const Context& ctx, uint32_t width, uint32_t height,
-                        VkFormat format);
+void createStorageImage(Image& img, const Context& ctx, uint32_t width, uint32_t height, VkFormat format);
 // Frees the image and resets `img`; no-op on an empty Image.
 void destroyImage(Image& img, const Context& ctx);
 // A 2D image of one mip and layer, optimal tiling, DEVICE_LOCAL, left in the UNDEFINED layout,
@@ -64,10 +62,8 @@ void downloadImage(const Context& ctx, const Image& img, void* data, size_t byte
 
 // memcpy if host-visible (the GPU work touching it must be finished), else a staging copy
 // that blocks until done.
-void uploadBuffer(const Context& ctx, const Buffer& dst, const void* data, size_t bytes,
-                  VkDeviceSize offset = 0);
-void downloadBuffer(const Context& ctx, const Buffer& src, void* data, size_t bytes,
-                    VkDeviceSize offset = 0);
+void uploadBuffer(const Context& ctx, const Buffer& dst, const void* data, size_t bytes, VkDeviceSize offset = 0);
+void downloadBuffer(const Context& ctx, const Buffer& src, void* data, size_t bytes, VkDeviceSize offset = 0);
 
 // A primary command buffer from ctx.command_pool, begun with ONE_TIME_SUBMIT.
 VkCommandBuffer beginOneShot(const Context& ctx);
@@ -82,7 +78,7 @@ void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccess
 
 // Memory for `req` with the `required` properties (any allowed type if none has them). A size
 // the device cannot hold throws DeviceError naming `what` ("a render target").
-VkDeviceMemory allocateMemory(const Context& ctx, const VkMemoryRequirements& req,
-                              VkMemoryPropertyFlags required, const char* what);
+VkDeviceMemory allocateMemory(const Context& ctx, const VkMemoryRequirements& req, VkMemoryPropertyFlags required,
+                              const char* what);
 
 } // namespace alluvium::gpu

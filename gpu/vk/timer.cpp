@@ -12,8 +12,7 @@ void createTimer(GpuTimer& t, const Context& ctx, uint32_t capacity) {
     vkGetPhysicalDeviceQueueFamilyProperties(ctx.physical, &count, families.data());
     ALLUVIUM_ASSERT(ctx.queue_family < count);
     const uint32_t valid_bits = families[ctx.queue_family].timestampValidBits;
-    if (valid_bits == 0)
-        throw DeviceError(ctx.device_name + " cannot write GPU timestamps on its compute queue");
+    if (valid_bits == 0) throw DeviceError(ctx.device_name + " cannot write GPU timestamps on its compute queue");
 
     t = GpuTimer{};
     VkQueryPoolCreateInfo info{};
@@ -46,9 +45,8 @@ std::vector<double> readTimestampsMs(const GpuTimer& t, const Context& ctx) {
     // Nothing written: WAIT_BIT on a never-written query would block forever.
     if (t.used == 0) return {};
     std::vector<uint64_t> ticks(t.used);
-    VK_CHECK(vkGetQueryPoolResults(ctx.device, t.pool, 0, t.used, ticks.size() * sizeof(uint64_t),
-                                   ticks.data(), sizeof(uint64_t),
-                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    VK_CHECK(vkGetQueryPoolResults(ctx.device, t.pool, 0, t.used, ticks.size() * sizeof(uint64_t), ticks.data(),
+                                   sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
     // Bits above valid_bits are undefined; masking the difference also handles a counter
     // that wrapped between the first and a later timestamp.
     const uint64_t mask = t.valid_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << t.valid_bits) - 1;

@@ -8,9 +8,8 @@ namespace alluvium::gpu {
 const char* vkResultName(VkResult r) {
     // A switch rather than vk_enum_string_helper.h: that header is not in every distribution's
     // libvulkan-dev. Only names present in all Vulkan 1.2+ headers are listed.
-#define ALLUVIUM_RESULT_CASE(name)                                                                 \
-    case name:                                                                                     \
-        return #name;
+#define ALLUVIUM_RESULT_CASE(name)                                                                                     \
+    case name: return #name;
     switch (r) {
         ALLUVIUM_RESULT_CASE(VK_SUCCESS)
         ALLUVIUM_RESULT_CASE(VK_NOT_READY)
@@ -49,8 +48,7 @@ const char* vkResultName(VkResult r) {
         ALLUVIUM_RESULT_CASE(VK_THREAD_DONE_KHR)
         ALLUVIUM_RESULT_CASE(VK_OPERATION_DEFERRED_KHR)
         ALLUVIUM_RESULT_CASE(VK_OPERATION_NOT_DEFERRED_KHR)
-    default:
-        break;
+    default: break;
     }
 #undef ALLUVIUM_RESULT_CASE
     // Thread-local so two threads failing at once do not overwrite each other's text.

@@ -26,16 +26,16 @@ struct DeviceError : std::runtime_error {
 
 } // namespace alluvium::gpu
 
-#define VK_CHECK(call)                                                                             \
-    do {                                                                                           \
-        const VkResult vk_check_result_ = (call);                                                  \
-        if (vk_check_result_ != VK_SUCCESS)                                                        \
-            ::alluvium::gpu::vkCheckFailed(#call, vk_check_result_, __FILE__, __LINE__);           \
+#define VK_CHECK(call)                                                                                                 \
+    do {                                                                                                               \
+        const VkResult vk_check_result_ = (call);                                                                      \
+        if (vk_check_result_ != VK_SUCCESS)                                                                            \
+            ::alluvium::gpu::vkCheckFailed(#call, vk_check_result_, __FILE__, __LINE__);                               \
     } while (0)
 
 // Like assert(), but active in Release too: guards API misuse that would otherwise overrun
 // a buffer or hang the GPU (wrong byte count, too many timestamps).
-#define ALLUVIUM_ASSERT(condition)                                                                 \
-    do {                                                                                           \
-        if (!(condition)) ::alluvium::gpu::assertFailed(#condition, __FILE__, __LINE__);           \
+#define ALLUVIUM_ASSERT(condition)                                                                                     \
+    do {                                                                                                               \
+        if (!(condition)) ::alluvium::gpu::assertFailed(#condition, __FILE__, __LINE__);                               \
     } while (0)

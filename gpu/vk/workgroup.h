@@ -1,9 +1,9 @@
 // The grid passes' workgroup shape, chosen per device. Every grid pass runs over tiles of
-// kTileCells (256, WG_SIZE in shaders/shared.h) cells, x by y, one invocation per cell (on CPU drivers the pipe step's three
-// passes with sums run 4 cells per invocation over the same tile: shaders/partials.glsl); the
-// shape is a specialization of each pipeline (SPEC_WG_X, SPEC_WG_Y in shaders/shared.h). What a
-// cell computes does not depend on the shape (the fused pipe pass computes its halo with the
-// owned cells' code), only the grouping of the step's double-precision sums does.
+// kTileCells (256, WG_SIZE in shaders/shared.h) cells, x by y, one invocation per cell (on CPU drivers the pipe step's
+// three passes with sums run 4 cells per invocation over the same tile: shaders/partials.glsl); the shape is a
+// specialization of each pipeline (SPEC_WG_X, SPEC_WG_Y in shaders/shared.h). What a cell computes does not depend on
+// the shape (the fused pipe pass computes its halo with the owned cells' code), only the grouping of the step's
+// double-precision sums does.
 #pragma once
 #include <optional>
 #include <string>
@@ -59,8 +59,6 @@ WorkgroupShape resolveWorkgroupShape(const Context& ctx, WorkgroupShape asked, S
 uint32_t resolvePartialsPerGroup(const Context& ctx);
 
 // Workgroups (or tiles) of `tile` cells that cover `cells` cells.
-inline uint32_t groupsCovering(int cells, int tile) {
-    return static_cast<uint32_t>((cells + tile - 1) / tile);
-}
+inline uint32_t groupsCovering(int cells, int tile) { return static_cast<uint32_t>((cells + tile - 1) / tile); }
 
 } // namespace alluvium::gpu

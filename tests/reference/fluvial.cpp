@@ -62,7 +62,8 @@ Fill fillWithLevels(const FluvialGrid& g, const std::vector<float>& z, const std
         if (s != FLUVIAL_NONE) sink[s] = 1;
     for (size_t i = 0; i < n; ++i) {
         const uint32_t zb = orderedBits(z[i]);
-        f.level[i] = labels[i] == FLUVIAL_OCEAN ? fromOrderedBits(zb) : fromOrderedBits(std::max(zb, block_level[labels[i]]));
+        f.level[i] =
+            labels[i] == FLUVIAL_OCEAN ? fromOrderedBits(zb) : fromOrderedBits(std::max(zb, block_level[labels[i]]));
     }
     std::deque<uint32_t> queue;
     for (uint32_t i = 0; i < n; ++i) {
@@ -102,7 +103,8 @@ std::vector<uint32_t> basinLabels(const FluvialGrid& g, const std::vector<float>
         }
         for (int k = 0; k < 4 && down[i] == i; ++k) {
             const int nx = x + kDx[k], ny = y + kDy[k];
-            if (inside(g, nx, ny) && orderedBits(z[size_t(ny * g.width + nx)]) == own) down[i] = uint32_t(ny * g.width + nx);
+            if (inside(g, nx, ny) && orderedBits(z[size_t(ny * g.width + nx)]) == own)
+                down[i] = uint32_t(ny * g.width + nx);
         }
         if (down[i] == i) {
             label[i] = uint32_t(y / 2) * half_w + uint32_t(x / 2);
@@ -119,7 +121,8 @@ std::vector<uint32_t> basinLabels(const FluvialGrid& g, const std::vector<float>
     return label;
 }
 
-std::vector<uint32_t> basinSpills(const FluvialGrid& g, const std::vector<float>& z, const std::vector<uint32_t>& labels) {
+std::vector<uint32_t> basinSpills(const FluvialGrid& g, const std::vector<float>& z,
+                                  const std::vector<uint32_t>& labels) {
     const size_t blocks = size_t((g.width + 1) / 2) * size_t((g.height + 1) / 2);
     const uint32_t ocean = uint32_t(blocks); // the ocean's node in the union-find
     struct Edge {
@@ -261,8 +264,10 @@ std::vector<uint32_t> upstreamOrder(const std::vector<uint32_t>& rcv) {
     std::vector<uint32_t> order;
     order.reserve(n);
     for (uint32_t i = 0; i < n; ++i)
-        if (rcv[i] == i) order.push_back(i);
-        else donors[rcv[i]].push_back(i);
+        if (rcv[i] == i)
+            order.push_back(i);
+        else
+            donors[rcv[i]].push_back(i);
     for (size_t k = 0; k < order.size(); ++k)
         for (uint32_t d : donors[order[k]]) order.push_back(d);
     return order; // shorter than n only if the receivers had a cycle

@@ -31,11 +31,13 @@ uint64_t fillKey(float level, uint32_t steps);
 // smaller index, to a pit (its basin: the pit's 2x2 block, y / 2 * ceil(width / 2) + x / 2) or an
 // outlet (FLUVIAL_OCEAN).
 // `pits`, if given, receives the pit cells.
-std::vector<uint32_t> basinLabels(const FluvialGrid& g, const std::vector<float>& z, std::vector<uint32_t>* pits = nullptr);
+std::vector<uint32_t> basinLabels(const FluvialGrid& g, const std::vector<float>& z,
+                                  std::vector<uint32_t>* pits = nullptr);
 // Per basin block, the spill height as ordered float bits (FLUVIAL_NONE: never drains; blocks
 // without a pit too): the minimax height of a path through the basin graph to the ocean,
 // by Kruskal's algorithm over the passes between neighbouring basins.
-std::vector<uint32_t> basinSpills(const FluvialGrid& g, const std::vector<float>& z, const std::vector<uint32_t>& labels);
+std::vector<uint32_t> basinSpills(const FluvialGrid& g, const std::vector<float>& z,
+                                  const std::vector<uint32_t>& labels);
 uint32_t orderedBits(float f);
 float fromOrderedBits(uint32_t o);
 // The fill with lakes that balance evaporation (gpu/lakes.h): W = max(z, the level given for

@@ -11,18 +11,13 @@ namespace {
 constexpr int kDx[4] = {-1, 1, 0, 0};
 constexpr int kDy[4] = {0, 0, -1, 1};
 
-double poreCapacity(const gpu::SimParams& p, double b, double base) {
-    return p.porosity * std::max(b - base, 0.0);
-}
+double poreCapacity(const gpu::SimParams& p, double b, double base) { return p.porosity * std::max(b - base, 0.0); }
 
-int substeps(const gpu::SimParams& p) {
-    return gpu::evenGroundwaterSubsteps(p.groundwater_substeps);
-}
+int substeps(const gpu::SimParams& p) { return gpu::evenGroundwaterSubsteps(p.groundwater_substeps); }
 
 double faceCoefficient(const gpu::SimParams& p, double h_a, double h_b) {
     const double dt_sub = double(p.time_step) / substeps(p);
-    const double coef =
-        dt_sub * p.hydraulic_conductivity * 0.5 * (h_a + h_b) / (double(p.cell_size) * p.cell_size);
+    const double coef = dt_sub * p.hydraulic_conductivity * 0.5 * (h_a + h_b) / (double(p.cell_size) * p.cell_size);
     return std::min(coef, 0.125 * p.porosity);
 }
 
@@ -33,8 +28,8 @@ int seaOutlets(const gpu::SimParams& p) {
 
 bool onSeaEdge(const gpu::SimParams& p, int x, int y, int w, int h) {
     const int o = seaOutlets(p);
-    return ((o & OUTLET_LEFT) && x == 0) || ((o & OUTLET_RIGHT) && x == w - 1) ||
-           ((o & OUTLET_TOP) && y == 0) || ((o & OUTLET_BOTTOM) && y == h - 1);
+    return ((o & OUTLET_LEFT) && x == 0) || ((o & OUTLET_RIGHT) && x == w - 1) || ((o & OUTLET_TOP) && y == 0) ||
+           ((o & OUTLET_BOTTOM) && y == h - 1);
 }
 
 } // namespace
@@ -42,14 +37,12 @@ bool onSeaEdge(const gpu::SimParams& p, int x, int y, int w, int h) {
 double seaSurface(const gpu::SimParams& p, double t) {
     if (!p.enable_sea) return 0.0;
     const double period = p.tide_period > 0.0f ? double(p.tide_period) : 1.0;
-    return double(p.sea_level) +
-           double(p.tide_amplitude) * std::sin(6.283185307179586 * t / period);
+    return double(p.sea_level) + double(p.tide_amplitude) * std::sin(6.283185307179586 * t / period);
 }
 
 bool seaHolds(const State& s, const gpu::SimParams& p, size_t i) {
     const double surface = seaSurface(p, s.time);
-    return p.enable_sea && p.model == MODEL_PIPE && s.terrain[i] < surface &&
-           s.sea_spill[i] < surface;
+    return p.enable_sea && p.model == MODEL_PIPE && s.terrain[i] < surface && s.sea_spill[i] < surface;
 }
 
 double groundwaterHead(const State& s, const gpu::SimParams& p, size_t i) {
@@ -74,8 +67,8 @@ void waterExchange(State& s, const gpu::SimParams& p, double surface, Sums& sums
             seep = std::max(g - capacity, 0.0);
             g -= seep;
             d += seep;
-            const double soak = std::min(std::min(d, double(p.time_step) * p.infiltration_rate),
-                                         std::max(capacity - g, 0.0));
+            const double soak =
+                std::min(std::min(d, double(p.time_step) * p.infiltration_rate), std::max(capacity - g, 0.0));
             g += soak;
             d -= soak;
             sums[SLOT_INFILTRATED] += soak * area;
@@ -93,8 +86,7 @@ void waterExchange(State& s, const gpu::SimParams& p, double surface, Sums& sums
             sums[SLOT_SEA_IN] += in * area;
             sums[SLOT_SEA_OUT] += out * area;
             seep = 0.0;
-            for (double& w : s.outflow[i])
-                w *= std::exp(-double(p.sea_damping) * p.time_step);
+            for (double& w : s.outflow[i]) w *= std::exp(-double(p.sea_damping) * p.time_step);
         }
         s.water[i] = d;
         s.groundwater[i] = g;
@@ -133,8 +125,7 @@ void groundwaterSubstep(State& s, const gpu::SimParams& p) {
                 if (nx < 0 || ny < 0 || nx >= s.w || ny >= s.h) continue;
                 const size_t j = s.index(nx, ny);
                 const double drop = head[i] - head[j];
-                next[i] -= faceCoefficient(p, thick[i], thick[j]) * drop *
-                           (drop > 0.0 ? scale[i] : scale[j]);
+                next[i] -= faceCoefficient(p, thick[i], thick[j]) * drop * (drop > 0.0 ? scale[i] : scale[j]);
             }
             if (!seaHolds(s, p, i)) next[i] = std::max(next[i], 0.0);
         }
@@ -143,12 +134,10 @@ void groundwaterSubstep(State& s, const gpu::SimParams& p) {
 
 void groundwaterFlow(State& s, const gpu::SimParams& p) {
     if (!p.enable_groundwater || p.model == MODEL_FLUVIAL) return;
-    for (int k = 0; k < substeps(p); ++k)
-        groundwaterSubstep(s, p);
+    for (int k = 0; k < substeps(p); ++k) groundwaterSubstep(s, p);
 }
 
-std::vector<double> seaSpill(const std::vector<double>& terrain, int w, int h,
-                             const gpu::SimParams& p) {
+std::vector<double> seaSpill(const std::vector<double>& terrain, int w, int h, const gpu::SimParams& p) {
     // Priority flood: the lowest level at which each cell is reached from a sea edge.
     std::vector<double> spill(terrain.size(), SEA_UNREACHED);
     using Item = std::pair<double, size_t>;
@@ -179,8 +168,7 @@ std::vector<double> seaSpill(const std::vector<double>& terrain, int w, int h,
     return spill;
 }
 
-std::vector<double> seaSpillRound(const std::vector<double>& spill,
-                                  const std::vector<double>& terrain, int w, int h,
+std::vector<double> seaSpillRound(const std::vector<double>& spill, const std::vector<double>& terrain, int w, int h,
                                   const gpu::SimParams& p, bool first) {
     std::vector<double> next(spill.size());
     for (int y = 0; y < h; ++y)
@@ -205,9 +193,7 @@ constexpr double kTableOverrelax = 1.6; // water_table.glsl's TABLE_OVERRELAX
 bool tableOcean(const State& s, const gpu::SimParams& p, size_t i) {
     return p.enable_sea && s.terrain[i] < p.sea_level && s.sea_spill[i] < p.sea_level;
 }
-bool tableLake(const State& s, size_t i) {
-    return s.sea_spill[i] < SEA_UNREACHED && s.sea_spill[i] > s.terrain[i];
-}
+bool tableLake(const State& s, size_t i) { return s.sea_spill[i] < SEA_UNREACHED && s.sea_spill[i] > s.terrain[i]; }
 // The fixed value, or NaN for a free cell.
 double tableFixed(const State& s, const gpu::SimParams& p, int x, int y) {
     const size_t i = s.index(x, y);
@@ -229,8 +215,8 @@ std::vector<double> waterTableStart(const State& s, const gpu::SimParams& p) {
     return t;
 }
 
-std::vector<double> waterTableHalfRound(const State& s, const std::vector<double>& table,
-                                        const gpu::SimParams& p, int colour) {
+std::vector<double> waterTableHalfRound(const State& s, const std::vector<double>& table, const gpu::SimParams& p,
+                                        int colour) {
     std::vector<double> next = table;
     auto side = [&](bool water_body, double t, double b) {
         return water_body && t > b ? double(p.table_tension_air) : double(p.table_tension_ground);
@@ -252,8 +238,7 @@ std::vector<double> waterTableHalfRound(const State& s, const std::vector<double
                 const bool water_body = tableLake(s, j) || tableOcean(s, p, j);
                 const double sigma = std::min(own, side(water_body, tn, bn));
                 const double slope = (t - tn) / p.cell_size;
-                const double wgt =
-                    sigma / (double(p.cell_size) * p.cell_size) / std::sqrt(1.0 + slope * slope);
+                const double wgt = sigma / (double(p.cell_size) * p.cell_size) / std::sqrt(1.0 + slope * slope);
                 num += wgt * tn;
                 den += wgt;
                 if (water_body && tn > bn) {
@@ -265,12 +250,10 @@ std::vector<double> waterTableHalfRound(const State& s, const std::vector<double
             if (lake) {
                 best = (num + p.table_gravity * s.sea_spill[i]) / (den + p.table_gravity);
             } else {
-                const double load =
-                    contact ? (double(p.table_internal) - p.table_capillarity) * p.porosity : 0.0;
+                const double load = contact ? (double(p.table_internal) - p.table_capillarity) * p.porosity : 0.0;
                 best = den > 0.0 ? (num - load) / den : t;
                 if (contact) best = std::max(best, beside);
-                if (best > b)
-                    best = std::max((num + p.table_gravity * b) / (den + p.table_gravity), b);
+                if (best > b) best = std::max((num + p.table_gravity * b) / (den + p.table_gravity), b);
             }
             double v = t + kTableOverrelax * (best - t);
             if (!lake && (best - b) * (v - b) < 0.0) v = b;

@@ -21,16 +21,14 @@ double groundwaterHead(const State& s, const gpu::SimParams& p, size_t i);
 
 // The sea's spill surface exactly (priority flood from the sea edges, 4 neighbours), and one
 // relaxation round of it (`first`: the input counts as unreached).
-std::vector<double> seaSpill(const std::vector<double>& terrain, int w, int h,
-                             const gpu::SimParams& p);
-std::vector<double> seaSpillRound(const std::vector<double>& spill,
-                                  const std::vector<double>& terrain, int w, int h,
+std::vector<double> seaSpill(const std::vector<double>& terrain, int w, int h, const gpu::SimParams& p);
+std::vector<double> seaSpillRound(const std::vector<double>& spill, const std::vector<double>& terrain, int w, int h,
                                   const gpu::SimParams& p, bool first);
 
 // The equilibrium water table: its start and one red-black half-round (`colour`), from s.terrain,
 // s.aquifer_base and s.sea_spill (the spill surface with the fluvial outlets).
 std::vector<double> waterTableStart(const State& s, const gpu::SimParams& p);
-std::vector<double> waterTableHalfRound(const State& s, const std::vector<double>& table,
-                                        const gpu::SimParams& p, int colour);
+std::vector<double> waterTableHalfRound(const State& s, const std::vector<double>& table, const gpu::SimParams& p,
+                                        int colour);
 
 } // namespace alluvium::ref

@@ -12,13 +12,11 @@ constexpr int64_t kMaxLoad = int64_t(1) << 30;
 } // namespace
 
 std::array<uint32_t, 3> pcg3d(std::array<uint32_t, 3> v) {
-    for (uint32_t& x : v)
-        x = x * 1664525u + 1013904223u;
+    for (uint32_t& x : v) x = x * 1664525u + 1013904223u;
     v[0] += v[1] * v[2];
     v[1] += v[2] * v[0];
     v[2] += v[0] * v[1];
-    for (uint32_t& x : v)
-        x ^= x >> 16u;
+    for (uint32_t& x : v) x ^= x >> 16u;
     v[0] += v[1] * v[2];
     v[1] += v[2] * v[0];
     v[2] += v[0] * v[1];
@@ -50,7 +48,8 @@ DropletFork findFork(const DropletTrace& f, const DropletTrace& d, const gpu::Si
             }
             if (std::min(distance(a.x), distance(a.y)) < kForkFactor * spread + kForkFloor) break;
             const double min_volume = p.particle_min_volume;
-            if (a.volume > 0.0 && std::abs(a.volume - min_volume) < kForkFactor * volume_spread + kForkFloor * min_volume) {
+            if (a.volume > 0.0 &&
+                std::abs(a.volume - min_volume) < kForkFactor * volume_spread + kForkFloor * min_volume) {
                 ++age; // this iteration is the same everywhere; whether the droplet goes on is not
                 break;
             }
@@ -75,10 +74,8 @@ DropletTrace particleDroplet(const State& s, const gpu::SimParams& p, int step, 
     const T cell_size = static_cast<T>(p.cell_size);
     auto normal = [&](int cx, int cy, T& nx, T& ny) {
         const int l = clampX(cx - 1), r = clampX(cx + 1), t = clampY(cy - 1), b = clampY(cy + 1);
-        const T gx =
-            (ground(r, cy) - ground(l, cy)) / (static_cast<T>(std::max(r - l, 1)) * cell_size);
-        const T gy =
-            (ground(cx, b) - ground(cx, t)) / (static_cast<T>(std::max(b - t, 1)) * cell_size);
+        const T gx = (ground(r, cy) - ground(l, cy)) / (static_cast<T>(std::max(r - l, 1)) * cell_size);
+        const T gy = (ground(cx, b) - ground(cx, t)) / (static_cast<T>(std::max(b - t, 1)) * cell_size);
         const T inv = T(1) / std::sqrt(T(1) + gx * gx + gy * gy);
         nx = -gx * inv;
         ny = -gy * inv;
@@ -108,8 +105,7 @@ DropletTrace particleDroplet(const State& s, const gpu::SimParams& p, int step, 
     const T volume0 = static_cast<T>(p.particle_volume);
     const T min_volume = static_cast<T>(p.particle_min_volume);
     const bool mass_transfer = p.particle_variant == PARTICLES_MASS_TRANSFER;
-    int cx = clampX(static_cast<int>(std::floor(px))),
-        cy = clampY(static_cast<int>(std::floor(py)));
+    int cx = clampX(static_cast<int>(std::floor(px))), cy = clampY(static_cast<int>(std::floor(py)));
     note(px, py);
     int64_t load = 0;
     for (int age = 0; age < p.particle_lifetime; ++age) {
@@ -136,15 +132,13 @@ DropletTrace particleDroplet(const State& s, const gpu::SimParams& p, int step, 
             break;
         }
         note(px, py);
-        const int nxc = clampX(static_cast<int>(std::floor(px))),
-                  nyc = clampY(static_cast<int>(std::floor(py)));
+        const int nxc = clampX(static_cast<int>(std::floor(px))), nyc = clampY(static_cast<int>(std::floor(py)));
         const T v = std::sqrt(sx * sx + sy * sy);
         const T carried = static_cast<T>(load) * static_cast<T>(1.0 / kFixedOne);
         T amount;
         int ax, ay;
         if (mass_transfer) {
-            const T c_eq =
-                std::max(T(0), capacity_k * volume * v * (ground(cx, cy) - ground(nxc, nyc)));
+            const T c_eq = std::max(T(0), capacity_k * volume * v * (ground(cx, cy) - ground(nxc, nyc)));
             amount = rate * (volume * c_eq - carried);
             ax = cx, ay = cy;
         } else {
@@ -153,8 +147,7 @@ DropletTrace particleDroplet(const State& s, const gpu::SimParams& p, int step, 
             ax = nxc, ay = nyc;
         }
         if (amount > 0) amount = amount * (T(1) - static_cast<T>(s.hardness[s.index(ax, ay)]));
-        const T scaled =
-            std::clamp(amount, T(-kMaxExchange), T(kMaxExchange)) * static_cast<T>(kFixedOne);
+        const T scaled = std::clamp(amount, T(-kMaxExchange), T(kMaxExchange)) * static_cast<T>(kFixedOne);
         int64_t q = static_cast<int64_t>(std::nearbyint(scaled));
         q = std::clamp(q, -load, kMaxLoad - load);
         if (q != 0) {
@@ -162,8 +155,7 @@ DropletTrace particleDroplet(const State& s, const gpu::SimParams& p, int step, 
             load += q;
             trace.moved += q < 0 ? -q : q;
         }
-        volume = mass_transfer ? volume * (T(1) - evaporation)
-                               : std::max(T(0), volume - evaporation * volume0);
+        volume = mass_transfer ? volume * (T(1) - evaporation) : std::max(T(0), volume - evaporation * volume0);
         trace.steps.back().exchange = q;
         trace.steps.back().volume = double(volume);
         cx = nxc, cy = nyc;
@@ -175,26 +167,21 @@ DropletTrace particleDroplet(const State& s, const gpu::SimParams& p, int step, 
 }
 
 template <class T>
-std::vector<DropletTrace> particlesStep(State& s, const gpu::SimParams& p, int step,
-                                        std::vector<int64_t>* delta_out) {
+std::vector<DropletTrace> particlesStep(State& s, const gpu::SimParams& p, int step, std::vector<int64_t>* delta_out) {
     std::vector<int64_t> delta(s.terrain.size(), 0);
     std::vector<DropletTrace> traces;
     traces.reserve(static_cast<size_t>(std::max(p.particle_count, 0)));
     for (int i = 0; i < p.particle_count; ++i)
         traces.push_back(particleDroplet<T>(s, p, step, static_cast<uint32_t>(i), delta));
-    for (size_t i = 0; i < delta.size(); ++i)
-        applyDelta(s.terrain[i], s.sediment[i], delta[i]);
+    for (size_t i = 0; i < delta.size(); ++i) applyDelta(s.terrain[i], s.sediment[i], delta[i]);
     if (delta_out) *delta_out = std::move(delta);
     return traces;
 }
 
-template DropletTrace particleDroplet<float>(const State&, const gpu::SimParams&, int, uint32_t,
-                                             std::vector<int64_t>&);
+template DropletTrace particleDroplet<float>(const State&, const gpu::SimParams&, int, uint32_t, std::vector<int64_t>&);
 template DropletTrace particleDroplet<double>(const State&, const gpu::SimParams&, int, uint32_t,
                                               std::vector<int64_t>&);
-template std::vector<DropletTrace> particlesStep<float>(State&, const gpu::SimParams&, int,
-                                                        std::vector<int64_t>*);
-template std::vector<DropletTrace> particlesStep<double>(State&, const gpu::SimParams&, int,
-                                                         std::vector<int64_t>*);
+template std::vector<DropletTrace> particlesStep<float>(State&, const gpu::SimParams&, int, std::vector<int64_t>*);
+template std::vector<DropletTrace> particlesStep<double>(State&, const gpu::SimParams&, int, std::vector<int64_t>*);
 
 } // namespace alluvium::ref

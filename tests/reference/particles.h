@@ -16,10 +16,10 @@ std::array<uint32_t, 3> pcg3d(std::array<uint32_t, 3> v);
 
 // One iteration of a droplet: where it moved and what it exchanged.
 struct DropletStep {
-    double x = 0, y = 0;   // position after the move (cells), before the edge test
-    double volume = 0;     // after evaporation (0 if the droplet left or stopped at a wall)
-    int64_t load = 0;      // S before the exchange (fixed-point units)
-    int64_t exchange = 0;  // q, from the ground into the droplet (fixed-point units)
+    double x = 0, y = 0;  // position after the move (cells), before the edge test
+    double volume = 0;    // after evaporation (0 if the droplet left or stopped at a wall)
+    int64_t load = 0;     // S before the exchange (fixed-point units)
+    int64_t exchange = 0; // q, from the ground into the droplet (fixed-point units)
 };
 
 struct DropletTrace {

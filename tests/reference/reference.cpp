@@ -73,8 +73,7 @@ struct FluxGrid {
     // Implicit friction: linear drag plus Manning, over the upwind depth hf.
     double friction(double U, double hf) const {
         const double n2 = double(p.manning_n) * p.manning_n;
-        return U / (1.0 + p.time_step * (p.flux_damping + p.gravity * n2 * std::abs(U) /
-                                                       std::pow(hf, 4.0 / 3.0)));
+        return U / (1.0 + p.time_step * (p.flux_damping + p.gravity * n2 * std::abs(U) / std::pow(hf, 4.0 / 3.0)));
     }
 
     // New speed of interior face f (0 < f < n): gravity on the surface slope, momentum-
@@ -147,14 +146,12 @@ std::vector<Vec4> outflowFlux(const State& s, const gpu::SimParams& p) {
     for (int y = 0; y < s.h; ++y)
         for (int x = 0; x < s.w; ++x) {
             Vec4 o{};
-            o[LEFT] = x > 0 ? std::max(0.0, -g.interiorFace(0, x, y))
-                            : (open ? g.edgeOutflow(x, y, LEFT) : 0.0);
-            o[RIGHT] = x < s.w - 1 ? std::max(0.0, g.interiorFace(0, x + 1, y))
-                                   : (open ? g.edgeOutflow(x, y, RIGHT) : 0.0);
-            o[TOP] = y > 0 ? std::max(0.0, -g.interiorFace(1, y, x))
-                           : (open ? g.edgeOutflow(x, y, TOP) : 0.0);
-            o[BOTTOM] = y < s.h - 1 ? std::max(0.0, g.interiorFace(1, y + 1, x))
-                                    : (open ? g.edgeOutflow(x, y, BOTTOM) : 0.0);
+            o[LEFT] = x > 0 ? std::max(0.0, -g.interiorFace(0, x, y)) : (open ? g.edgeOutflow(x, y, LEFT) : 0.0);
+            o[RIGHT] =
+                x < s.w - 1 ? std::max(0.0, g.interiorFace(0, x + 1, y)) : (open ? g.edgeOutflow(x, y, RIGHT) : 0.0);
+            o[TOP] = y > 0 ? std::max(0.0, -g.interiorFace(1, y, x)) : (open ? g.edgeOutflow(x, y, TOP) : 0.0);
+            o[BOTTOM] =
+                y < s.h - 1 ? std::max(0.0, g.interiorFace(1, y + 1, x)) : (open ? g.edgeOutflow(x, y, BOTTOM) : 0.0);
             // Limiter: the volume leaving in one step, dt * L * d * sum(w), may not exceed the
             // cell's water L^2 d, i.e. sum(w) <= L / dt.
             const double sum = o[0] + o[1] + o[2] + o[3];
@@ -167,8 +164,7 @@ std::vector<Vec4> outflowFlux(const State& s, const gpu::SimParams& p) {
     return out;
 }
 
-std::vector<double> waterUpdate(const State& s, const std::vector<Vec4>& w,
-                                const gpu::SimParams& p, Sums& sums) {
+std::vector<double> waterUpdate(const State& s, const std::vector<Vec4>& w, const gpu::SimParams& p, Sums& sums) {
     std::vector<double> next(s.water.size());
     const bool open = p.edge_mode == EDGE_OPEN;
     for (int y = 0; y < s.h; ++y)
@@ -194,9 +190,8 @@ std::vector<double> waterUpdate(const State& s, const std::vector<Vec4>& w,
     return next;
 }
 
-std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& w,
-                           const std::vector<double>& water_next, const gpu::SimParams& p,
-                           Sums& sums) {
+std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& w, const std::vector<double>& water_next,
+                           const gpu::SimParams& p, Sums& sums) {
     std::vector<Vec2> v(s.velocity.size(), Vec2{});
     double max_speed = 0.0;
     auto q = [&](int x, int y, int dir) { // discharge per unit width out of (x, y), or 0 outside
@@ -212,10 +207,8 @@ std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& w,
             max_wave = std::max(max_wave, gravity_wave);
             if (mean_depth <= p.dry_depth) continue;
             // Mei et al. 2007: mean of the net flow through the two faces on each axis.
-            const double qx = 0.5 * (q(x - 1, y, RIGHT) - q(x, y, LEFT) + q(x, y, RIGHT) -
-                                     q(x + 1, y, LEFT));
-            const double qy = 0.5 * (q(x, y - 1, BOTTOM) - q(x, y, TOP) + q(x, y, BOTTOM) -
-                                     q(x, y + 1, TOP));
+            const double qx = 0.5 * (q(x - 1, y, RIGHT) - q(x, y, LEFT) + q(x, y, RIGHT) - q(x + 1, y, LEFT));
+            const double qy = 0.5 * (q(x, y - 1, BOTTOM) - q(x, y, TOP) + q(x, y, BOTTOM) - q(x, y + 1, TOP));
             double u = qx / mean_depth, vv = qy / mean_depth;
             // Nothing crosses more than a cell per step: cap |v| at L / dt.
             const double speed = std::sqrt(u * u + vv * vv);
@@ -252,16 +245,15 @@ void erosionDeposition(State& s, const gpu::SimParams& p, Sums& sums) {
             const Vec2& v = s.velocity[i];
             const double speed = std::sqrt(v[0] * v[0] + v[1] * v[1]);
             double capacity = p.sediment_capacity * std::max(sin_tilt, double(p.min_tilt)) * speed;
-            if (p.capacity_depth > 0.0f)
-                capacity *= std::min(1.0, s.water[i] / p.capacity_depth);
+            if (p.capacity_depth > 0.0f) capacity *= std::min(1.0, s.water[i] / p.capacity_depth);
             const double sed = s.sediment[i];
             // The ground is stored as float32 on the GPU and the sediment gains exactly what the
             // stored height lost (see the shader): the amount moved is the change of the height
             // rounded to float, modelled here on the float value of b.
             const double bf = storedAsFloat(s.terrain[i]);
             if (capacity > sed) {
-                const double e = std::min(1.0, double(p.time_step) * p.dissolve_rate) * (capacity - sed) *
-                                 (1.0 - s.hardness[i]);
+                const double e =
+                    std::min(1.0, double(p.time_step) * p.dissolve_rate) * (capacity - sed) * (1.0 - s.hardness[i]);
                 const double applied = bf - storedAsFloat(bf - e);
                 s.terrain[i] -= applied;
                 s.sediment[i] += applied;
@@ -310,7 +302,8 @@ std::vector<double> sedimentTransport(const State& s, const gpu::SimParams& p, S
                 if (x == s.w - 1) edge += o[RIGHT];
                 if (y == 0) edge += o[TOP];
                 if (y == s.h - 1) edge += o[BOTTOM];
-                add(sums, SLOT_SED_DRAINED, s.sediment[i] * std::min(1.0, double(p.time_step) * edge / p.cell_size) * area);
+                add(sums, SLOT_SED_DRAINED,
+                    s.sediment[i] * std::min(1.0, double(p.time_step) * edge / p.cell_size) * area);
             }
         }
     return next;
@@ -332,8 +325,8 @@ void thermalOutflow(State& s, const gpu::SimParams& p) {
             std::array<double, 8> excess{};
             Vec4 axis{}, diag{};
             if (p.enable_thermal) {
-                const double tan_talus = std::tan(std::min(
-                    double(p.talus_angle) + s.hardness[i] * p.talus_hardness_gain, max_angle));
+                const double tan_talus =
+                    std::tan(std::min(double(p.talus_angle) + s.hardness[i] * p.talus_hardness_gain, max_angle));
                 double largest = 0.0, total = 0.0;
                 for (int k = 0; k < 8; ++k) {
                     const int nx = x + dx[k], ny = y + dy[k];

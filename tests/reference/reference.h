@@ -37,18 +37,18 @@ struct State {
     double time = 0.0;                // simulated seconds (the tide)
     State() = default;
     State(int width, int height);
-    size_t index(int x, int y) const { return static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x); }
+    size_t index(int x, int y) const {
+        return static_cast<size_t>(y) * static_cast<size_t>(w) + static_cast<size_t>(x);
+    }
 };
 
 // The passes, in step order. `p` is the same block the GPU reads.
 void sources(State& s, const gpu::SimParams& p, const std::vector<Spring>& springs, Sums& sums);
 std::vector<Vec4> outflowFlux(const State& s, const gpu::SimParams& p);
-std::vector<double> waterUpdate(const State& s, const std::vector<Vec4>& outflow,
-                                const gpu::SimParams& p, Sums& sums);
+std::vector<double> waterUpdate(const State& s, const std::vector<Vec4>& outflow, const gpu::SimParams& p, Sums& sums);
 // Also accumulates s.flow (hence non-const).
-std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& outflow,
-                           const std::vector<double>& water_next, const gpu::SimParams& p,
-                           Sums& sums);
+std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& outflow, const std::vector<double>& water_next,
+                           const gpu::SimParams& p, Sums& sums);
 // Updates terrain and sediment of `s` (reads velocity and water of `s`).
 void erosionDeposition(State& s, const gpu::SimParams& p, Sums& sums);
 // Returns the advected sediment (before the global correction).
