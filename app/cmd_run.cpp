@@ -16,6 +16,7 @@
 #include "io/errors.h"
 #include "io/maps.h"
 #include "io/mesh.h"
+#include "presets.h"
 #include "progress.h"
 #include "report.h"
 #include "session.h"
@@ -132,8 +133,12 @@ struct RunStart {
 RunStart prepareRun(const RunOptions& o) {
     RunStart r;
     if (!o.load_session.empty()) r.resumed = loadSession(o.load_session);
-    // The model: --model, else the session's, else the pipe model.
-    r.model = gpu::modelFromName(!o.model.empty() ? o.model : r.resumed ? r.resumed->model : "pipe");
+    // The model: --model, else the preset's, else the session's, else the pipe model.
+    const std::string preset_model = presetModel(o.preset);
+    r.model = gpu::modelFromName(!o.model.empty()        ? o.model
+                                 : !preset_model.empty() ? preset_model
+                                 : r.resumed             ? r.resumed->model
+                                                         : "pipe");
     if (r.resumed) {
         r.params = sessionParams(*r.resumed, o.preset, o.terrain.cell_size, o.sets);
         r.initial.terrain = {r.resumed->width, r.resumed->height, std::move(r.resumed->initial_terrain)};

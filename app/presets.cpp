@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/errors.h"
+#include "models/model.h"
 #include "pipeline.h"
 
 namespace alluvium {
@@ -95,7 +96,7 @@ std::vector<std::string> presetNames() {
     return names;
 }
 
-void applyPreset(Params& params, const std::string& name_or_path) {
+std::string applyPreset(Params& params, const std::string& name_or_path) {
     fs::path path = name_or_path;
     if (path.extension() != ".json") {
         // By name: the user's directory first, then the built-in presets.
@@ -126,9 +127,15 @@ void applyPreset(Params& params, const std::string& name_or_path) {
     }
     if (!doc.is_object()) throw InputError("preset '" + path.string() + "' must be a JSON object");
     for (const auto& [key, value] : doc.items())
-        if (key != "description" && key != "params")
+        if (key != "description" && key != "params" && key != "model")
             throw InputError("preset '" + path.string() + "': unknown key '" + key + "'");
-    if (!doc.contains("params")) return;
+    std::string model;
+    if (doc.contains("model")) {
+        if (!doc["model"].is_string() || !gpu::findModel(doc["model"].get<std::string>()))
+            throw InputError("preset '" + path.string() + "': \"model\" must be one of " + gpu::modelList());
+        model = doc["model"].get<std::string>();
+    }
+    if (!doc.contains("params")) return model;
     if (!doc["params"].is_object()) throw InputError("preset '" + path.string() + "': \"params\" must be an object");
     for (const auto& [key, value] : doc["params"].items()) {
         if (!findParam(key)) throw InputError("preset '" + path.string() + "': unknown parameter '" + key + "'");
@@ -139,6 +146,13 @@ void applyPreset(Params& params, const std::string& name_or_path) {
         else
             throw InputError("preset '" + path.string() + "': parameter '" + key + "' must be a number");
     }
+    return model;
+}
+
+std::string presetModel(const std::string& name_or_path) {
+    if (name_or_path.empty()) return "";
+    Params ignored;
+    return applyPreset(ignored, name_or_path);
 }
 
 } // namespace alluvium

@@ -1,4 +1,5 @@
-// Presets: JSON files {"description": "...", "params": {"name": value, ...}}, by NAME from the
+// Presets: JSON files {"description": "...", "model": "fluvial", "params": {"name": value, ...}}
+// ("model" optional: a name of the model table, used when --model is not given), by NAME from the
 // user's directory ($XDG_CONFIG_HOME/alluvium/presets, else ~/.config/alluvium/presets) first,
 // then assets/presets/, or any path (FILE.json). Values are in the table's units; unknown keys
 // are an error.
@@ -29,8 +30,10 @@ struct PresetInfo {
 // Every preset file, sorted by name; a user preset before a built-in one of the same name.
 std::vector<PresetInfo> listPresets();
 std::vector<std::string> presetNames(); // the names --preset accepts, sorted, no repeats
-// Applies the preset named `name_or_path` to `params`. Throws InputError (unknown preset, bad
-// JSON, unknown key) or ParamError (bad value).
-void applyPreset(Params& params, const std::string& name_or_path);
+// Applies the preset named `name_or_path` to `params`; returns the model it names ("" if none).
+// Throws InputError (unknown preset, bad JSON, unknown key or model) or ParamError (bad value).
+std::string applyPreset(Params& params, const std::string& name_or_path);
+// The model a preset names ("" if none, or no preset).
+std::string presetModel(const std::string& name_or_path);
 
 } // namespace alluvium

@@ -101,6 +101,8 @@ TEST(CliBadInput, PresetFileWithUnknownKey) {
     expectRejected(s, {"run", "--preset", s.inPath("param.json")}, {"param.json", "no_such_param"});
     writeFile(s.in / "range.json", R"({"params": {"rain_rate": 1e9}})");
     expectRejected(s, {"run", "--preset", s.inPath("range.json")}, {"rain_rate", "out of range"});
+    writeFile(s.in / "model.json", R"({"model": "rivers", "params": {}})");
+    expectRejected(s, {"run", "--preset", s.inPath("model.json")}, {"model.json", "model", "fluvial"});
     writeFile(s.in / "broken.json", "{\"params\": {\"rain_rate\": 1,\n");
     expectRejected(s, {"run", "--preset", s.inPath("broken.json")}, {"broken.json", "not valid JSON"});
 }

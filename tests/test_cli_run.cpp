@@ -326,6 +326,25 @@ TEST(CliInfo, ParamsJson) {
     }
 }
 
+// A preset made for a model names it: the run uses it unless --model says otherwise (the model
+// table's names).
+TEST(CliRun, APresetNamesItsModelAndModelOverridesIt) {
+    Scratch s;
+    writeFile(s.in / "rivers.json", R"({"description": "for the fluvial model", "model": "fluvial",
+                                        "params": {"fluvial_outlets": "bottom"}})");
+    const std::vector<std::string> base = {
+        "run", "--size", "24x20", "--steps", "2", "--preset", s.inPath("rivers.json")};
+    for (const auto& [extra, model] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+             {{}, "fluvial"}, {{"--model", "thermal"}, "thermal"}}) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        args.insert(args.end(), {"--out", s.outPath("h.f32"), "--report", s.outPath("r.json")});
+        const CliResult r = runCli(args, s.io);
+        ASSERT_EQ(r.code, 0) << r;
+        EXPECT_EQ(nlohmann::json::parse(readText(s.out / "r.json"))["model"], model);
+    }
+}
+
 TEST(CliInfo, PresetsListsDefault) {
     Scratch s;
     const CliResult r = runCli({"presets"}, s.io);

@@ -64,6 +64,7 @@ namespace {
 void savePreset(const ViewerState& s, const std::string& path) {
     nlohmann::json doc;
     doc["description"] = "saved from the viewer";
+    doc["model"] = gpu::modelName(s.model);
     nlohmann::json params = nlohmann::json::object();
     for (int i = 0; i < kParamCount; ++i) {
         const ParamInfo& info = paramTable()[size_t(i)];
@@ -107,8 +108,9 @@ void handleRequests(App& app) {
     try {
         if (!s.load_preset.empty()) {
             Params p = s.params;
-            applyPreset(p, s.load_preset);
+            const std::string model = applyPreset(p, s.load_preset);
             s.params = p;
+            if (!model.empty()) s.model = gpu::modelFromName(model); // a preset made for a model runs it
             s.params_dirty = true;
             s.message = "loaded preset " + s.load_preset;
         }

@@ -20,6 +20,7 @@
 #include "panel.h"
 #include "pipeline.h"
 #include "presenter.h"
+#include "presets.h"
 #include "render_shared.h"
 #include "renderer.h"
 #include "report.h"
@@ -71,9 +72,12 @@ std::optional<Session> startState(App& app, const ViewOptions& o, const CheckedV
     s.width = app.initial.terrain.width;
     s.height = app.initial.terrain.height;
     if (s.width < 2 || s.height < 2) throw InputError("the viewer needs at least 2x2 cells");
-    s.model = !o.model.empty() ? gpu::modelFromName(o.model)
-              : resumed        ? gpu::modelFromName(resumed->model)
-                               : MODEL_PIPE;
+    // The model: --model, else the preset's, else the session's, else the pipe model.
+    const std::string preset_model = presetModel(o.preset);
+    s.model = gpu::modelFromName(!o.model.empty()        ? o.model
+                                 : !preset_model.empty() ? preset_model
+                                 : resumed               ? resumed->model
+                                                         : "pipe");
     app.session_path = o.save_session.empty() ? "alluvium.session" : o.save_session;
     s.session_default = app.session_path;
     s.seed = static_cast<int>(o.terrain.seed);
