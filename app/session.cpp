@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include "models/sea.h"
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -105,11 +107,11 @@ Session captureSession(const gpu::Simulation& sim, const Params& params, std::ve
     s.initial_sums = initial_sums;
     s.initial_terrain = std::move(initial_terrain);
     s.sim_time = sim.simTime();
-    const gpu::Simulation::SeaHostState sea = sim.seaHostState();
-    s.sea_half = sea.sea_half;
-    s.sea_dirty = sea.sea_dirty;
-    s.sea_restart = sea.sea_restart;
-    s.sea_control = sim.seaControl();
+    const gpu::SeaState::Host& sea = sim.sea().host;
+    s.sea_half = sea.half;
+    s.sea_dirty = sea.dirty;
+    s.sea_restart = sea.restart;
+    s.sea_control = gpu::seaControl(sim.sea());
     for (gpu::Field f : sessionFields()) s.fields.emplace_back(f, sim.download(f, false));
     return s;
 }
@@ -121,8 +123,8 @@ void restoreSession(gpu::Simulation& sim, const Session& s) {
     sim.setSprings(s.springs);
     sim.setTotals(s.totals);
     sim.setParams(toSimParams(s.params, s.width, s.height));
-    sim.setSeaHostState({s.sim_time, s.sea_half, s.sea_dirty, s.sea_restart});
-    sim.setSeaControl(s.sea_control);
+    sim.sea().host = {s.sim_time, s.sea_half, s.sea_dirty, s.sea_restart};
+    gpu::setSeaControl(sim.sea(), s.sea_control);
     sim.setSubsteps(s.substeps);
 }
 

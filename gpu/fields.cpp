@@ -47,6 +47,12 @@ void splitChannels(const std::vector<float>& data, std::vector<float>& xy, std::
 
 } // namespace
 
+bool splitsWideFields(const Context& ctx, int width, int height) {
+    // One rgba32f image, with room for the driver's alignment padding.
+    const uint64_t bytes = uint64_t(width) * uint64_t(height) * 16u;
+    return ctx.max_allocation_bytes > 0 && bytes + bytes / 64 > ctx.max_allocation_bytes;
+}
+
 int fieldChannels(Field f) { return fieldInfo(f).channels; }
 const char* fieldName(Field f) { return fieldInfo(f).name; }
 int fieldTexelBytes(Field f) { return static_cast<int>(formatTexelBytes(fieldInfo(f).format)); }

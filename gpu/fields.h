@@ -92,6 +92,10 @@ constexpr int pingPongFieldCount() {
 inline constexpr int kParityKeys = 1 << pingPongFieldCount();
 inline constexpr int kAllPingPong = kParityKeys - 1;
 
+// Whether a W x H grid keeps its 4-channel fields as two rg32f images each, because one rgba32f
+// image would exceed the device's largest allocation (ctx.max_allocation_bytes).
+bool splitsWideFields(const Context& ctx, int width, int height);
+
 int fieldChannels(Field f);
 const char* fieldName(Field f);
 // Bytes per cell of one image of the field (both halves of a ping-pong pair count separately).

@@ -56,12 +56,6 @@ uint32_t resolvePartials(const Context& ctx, int width, int height, WorkgroupSha
 
 // [SECTION] creation
 
-bool splitsWideFields(const Context& ctx, int width, int height) {
-    // One rgba32f image, with room for the driver's alignment padding.
-    const uint64_t bytes = uint64_t(width) * uint64_t(height) * 16u;
-    return ctx.max_allocation_bytes > 0 && bytes + bytes / 64 > ctx.max_allocation_bytes;
-}
-
 uint64_t simulationBytes(int width, int height, uint32_t partials_per_group) {
     const uint64_t cells = uint64_t(width) * uint64_t(height);
     // The fields, and the particles' height changes (the sums per workgroup follow).
@@ -181,15 +175,13 @@ const Image& Simulation::currentImage(Field f, int key, int part) const {
     return fields_->image(f, bit < 0 ? 0 : (key >> bit) & 1, part);
 }
 
-const Image& Simulation::fieldImage(Field f, int half) const { return fields_->image(f, half); }
-
 std::vector<const Image*> Simulation::fieldImages(Field f, bool next) const {
     return fields_->images(f, half(f, next));
 }
 
 void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
     if (f == Field::RainMask) rain_uniform_ = std::all_of(data.begin(), data.end(), [](float v) { return v == 1.0f; });
-    if (f == Field::Terrain) state_.sea.dirty = true; // a new ground: a new spill surface for the sea
+    if (f == Field::Terrain) state_.sea.host.dirty = true; // a new ground: a new spill surface for the sea
     fields_->upload(f, half(f, next), data);
     if (f == Field::RainMask) setParams(params_);
 }
@@ -204,7 +196,7 @@ void Simulation::setParams(const SimParams& params) {
     // The sea's edges (or whether there is a sea at all) changed: run its spill surface anew.
     if (params.enable_sea != params_.enable_sea || params.edge_mode != params_.edge_mode ||
         params.model != params_.model || params.fluvial_outlets != params_.fluvial_outlets)
-        state_.sea.dirty = true;
+        state_.sea.host.dirty = true;
     params_ = params;
     params_.groundwater_substeps = evenGroundwaterSubsteps(params.groundwater_substeps);
     params_.width = width_;
@@ -265,7 +257,7 @@ void Simulation::recordUpdates(VkCommandBuffer cmd) {
         rec_->pass(Pass::SpringsPrepare);
         rec_->end();
     }
-    if (state_.sea.dirty && seaInStep(params_)) {
+    if (state_.sea.host.dirty && seaInStep(params_)) {
         rec_->begin(cmd);
         rec_->bind(sets_[size_t(parity_)]);
         rec_->setStep(step_index_, seaSurface());
@@ -311,7 +303,7 @@ void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer, bool another_f
     rec_->end();
     parity_ ^= writtenPingPong(m);
     ++step_index_;
-    sim_time_ += double(params_.time_step);
+    state_.sea.host.sim_time += double(params_.time_step);
 }
 
 void Simulation::recordPass(VkCommandBuffer cmd, Pass pass) {
@@ -424,29 +416,12 @@ void Simulation::run(int steps, const std::function<void(int)>& progress) {
 
 // [SECTION] the sea, the water table and the fluvial model's analysis
 
-float Simulation::seaSurface() const { return gpu::seaSurface(params_, sim_time_); }
-
-Simulation::SeaHostState Simulation::seaHostState() const {
-    return {sim_time_, state_.sea.half, state_.sea.dirty, state_.sea.restart};
-}
-
-void Simulation::setSeaHostState(const SeaHostState& s) {
-    sim_time_ = s.sim_time;
-    state_.sea.half = s.sea_half;
-    state_.sea.dirty = s.sea_dirty;
-    state_.sea.restart = s.sea_restart;
-}
-
-SeaControl Simulation::seaControl() const { return gpu::seaControl(state_.sea); }
-
-void Simulation::setSeaControl(const SeaControl& control) {
-    std::memcpy(state_.sea.control.mapped, &control, sizeof control);
-}
+float Simulation::seaSurface() const { return gpu::seaSurface(params_, state_.sea.host.sim_time); }
 
 int Simulation::updateSeaSpill() {
-    state_.sea.dirty = false; // recorded here, once
+    state_.sea.host.dirty = false; // recorded here, once
     submit([](Step& s) { recordSeaSpillFull(s); });
-    return static_cast<int>(seaControl().rounds);
+    return static_cast<int>(gpu::seaControl(state_.sea).rounds);
 }
 
 uint32_t Simulation::computeWaterTable(int iterations, const std::function<void(int)>& progress) {
@@ -469,8 +444,8 @@ uint32_t Simulation::computeWaterTable(int iterations, const std::function<void(
     const uint32_t moved = waterTableMoved(state_.sea, iterations);
     params_ = saved;
     params_dirty_ = true;
-    state_.sea.dirty = true;   // the spill surface in use was the fluvial outlets'
-    state_.sea.restart = true; // and the relax pair held the table
+    state_.sea.host.dirty = true;   // the spill surface in use was the fluvial outlets'
+    state_.sea.host.restart = true; // and the relax pair held the table
     return moved;
 }
 

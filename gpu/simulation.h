@@ -13,17 +13,10 @@
 
 namespace alluvium::gpu {
 
-struct Spring {
-    float x, y, radius, rate_per_cell; // cells, cells, cells, m^3/s per cell
-};
-
 // GPU bytes a W x H simulation needs (checked before allocating), without the fluvial model's
 // buffers (allocated when that model is first used); the most of any workgroup shape, with
 // `partials_per_group` of the step's sums per workgroup and slot.
 uint64_t simulationBytes(int width, int height, uint32_t partials_per_group = 1);
-// Whether a W x H grid keeps its 4-channel fields as two rg32f images each, because one rgba32f
-// image would exceed the device's largest allocation (ctx.max_allocation_bytes).
-bool splitsWideFields(const Context& ctx, int width, int height);
 
 class Simulation : private ModelHost {
 public:
@@ -59,22 +52,19 @@ public:
     void recordStep(VkCommandBuffer cmd, GpuTimer* timer = nullptr, bool another_follows = false);
     // Uploads the parameters and springs if they changed; at the start of every command buffer.
     void recordUpdates(VkCommandBuffer cmd);
-    // One pass on its own (tests; no parity flip). The fold, the sea's rounds, the water exchange
-    // and the groundwater flow record what a step records for them.
-    void recordPass(VkCommandBuffer cmd, Pass pass);
+    // One pass on its own, submitted (tests; no parity flip). The fold, the sea's rounds, the
+    // water exchange and the groundwater flow record what a step records for them.
     void runPass(Pass pass);
     // Runs n steps in batches (submit, wait), calling progress(done) after each batch.
     void run(int steps, const std::function<void(int)>& progress = {});
     const std::vector<Pass>& stepPasses() const { return modelPasses(params_.model, state_.pipe.passes); }
 
-    // The pipe model's CFL sub-steps: a step of time_step runs substeps() of time_step / n, n from
-    // the last step's wave speed so that (|v| + sqrt(g d)) dt / (n L) <= CFL_TARGET. run()
-    // chooses it at the start of each block of kSubstepBlock steps (absolute indices), so a run
-    // does not depend on its batches or sessions, and at every step while n > 1; the viewer every
-    // frame, a frame late (`anywhere`).
+    // The pipe model's CFL sub-steps: n of time_step / n, so that (|v| + sqrt(g d)) dt / (n L) <=
+    // CFL_TARGET at the last step's wave speed; run() chooses n at each block of kSubstepBlock
+    // steps (absolute: a run does not depend on its batches) and every step while n > 1.
     static constexpr int kSubstepBlock = 8;
     int substeps() const { return state_.pipe.substeps; }
-    void adaptSubsteps(bool anywhere = false);
+    void adaptSubsteps(bool anywhere = false); // anywhere: also between blocks (the viewer, each frame)
     bool substepsDue() const;
     void measureWaveSpeed(); // into totals().step_wave, before a first step
     void setSubsteps(int n); // a resumed session's
@@ -83,7 +73,6 @@ public:
     long long correctionsCarried() const { return state_.pipe.corrections_carried; }
 
     bool splitWide() const { return fields_->split(); }
-    PipePasses pipePasses() const { return state_.pipe.passes; }
     WorkgroupShape workgroupShape() const { return shape_; }
     uint32_t partialsPerGroup() const { return partials_per_group_; }
 
@@ -91,29 +80,19 @@ public:
     // (fields.h); sets that bind the current images (the viewer, the brush) keep one per key.
     static constexpr int kParityKeys = gpu::kParityKeys;
     int parity() const { return parity_; }
-    void swapParity() { parity_ ^= kAllPingPong; }
-    // Field f's image of parity `key` (`part` 1: the zw image of a split field); by absolute
-    // half; the images of its current (or next) half.
+    // Field f's image of parity `key` (`part` 1: the zw image of a split field); the images of
+    // its current (or next) half.
     const Image& currentImage(Field f, int key, int part = 0) const;
-    const Image& fieldImage(Field f, int half) const;
     std::vector<const Image*> fieldImages(Field f, bool next = false) const;
 
     int stepIndex() const { return step_index_; }
     void setStepIndex(int step) { step_index_ = step; }
-    double simTime() const { return sim_time_; } // simulated seconds (the tide's clock)
-    void setSimTime(double seconds) { sim_time_ = seconds; }
+    double simTime() const { return state_.sea.host.sim_time; } // simulated seconds (the tide's clock)
+    void setSimTime(double seconds) { state_.sea.host.sim_time = seconds; }
     float seaSurface() const; // for the step about to be recorded: sea_level plus the tide (m)
-    // The sea's host state (sessions and snapshots keep it with the control buffer and the fields).
-    struct SeaHostState {
-        double sim_time = 0.0;
-        int sea_half = 0;
-        bool sea_dirty = true, sea_restart = true;
-    };
-    SeaHostState seaHostState() const;
-    void setSeaHostState(const SeaHostState& s);
-    const Buffer& seaControlBuffer() const { return state_.sea.control; }
-    SeaControl seaControl() const; // after the GPU work finished
-    void setSeaControl(const SeaControl& control);
+    // The sea's state (sessions and snapshots keep its host part, its control buffer, the fields).
+    SeaState& sea() { return state_.sea; }
+    const SeaState& sea() const { return state_.sea; }
     // The sea's spill surface of the current ground, run to its end now; returns its rounds.
     int updateSeaSpill();
     // Seed 003's equilibrium water table (models/water_table.h) of the current ground into the
@@ -135,6 +114,7 @@ public:
     void prepareFluvialLakes(); // before recording a step with lakes (run() does it itself)
 
 private:
+    void recordPass(VkCommandBuffer cmd, Pass pass);
     void submit(const std::function<void(Step&)>& record) override;
     std::vector<float> read(Field f) const override { return download(f, false); }
     ModelState& state() override { return state_; }
@@ -154,8 +134,7 @@ private:
     bool params_dirty_ = true;
     std::vector<Spring> springs_;
     bool springs_dirty_ = true;
-    int step_index_ = 0;    // steps recorded since construction (models with events in time)
-    double sim_time_ = 0.0; // simulated seconds (the tide)
+    int step_index_ = 0; // steps recorded since construction (models with events in time)
     std::unique_ptr<FieldImages> fields_;
     Buffer params_buffer_, partials_, totals_, springs_buffer_, delta_, drained_;
     ModelState state_;

@@ -308,7 +308,7 @@ int SnapshotStore::recordStore(VkCommandBuffer cmd, int base, uint64_t submissio
     r.submission = r.last_use = submission;
     r.step_index = sim_.stepIndex();
     r.substeps = sim_.substeps();
-    r.sea = sim_.seaHostState();
+    r.sea = sim_.sea().host;
     r.springs = sim_.springs();
     r.params = sim_.params();
     r.reserved.resize(blocks_);
@@ -382,7 +382,7 @@ void SnapshotStore::restoreHostState(const Record& r) {
     sim_.setSprings(r.springs);
     sim_.setParams(r.params);
     sim_.setSubsteps(r.substeps);
-    sim_.setSeaHostState(r.sea);
+    sim_.sea().host = r.sea;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -49,8 +49,8 @@ struct SnapshotRecord {
     int64_t new_blocks = -1;
     // The host's part of the state.
     int step_index = 0;
-    int substeps = 1;             // the pipe model's CFL sub-steps of the next step
-    Simulation::SeaHostState sea; // the tide's clock, the sea's spill relaxation
+    int substeps = 1;   // the pipe model's CFL sub-steps of the next step
+    SeaState::Host sea; // the tide's clock, the sea's spill relaxation
     std::vector<Spring> springs;
     SimParams params{};
 };
@@ -85,7 +85,7 @@ std::vector<Source> stateSources(const Simulation& sim, const std::vector<const 
             add(s);
         }
     // The totals first (the digest reads them there), the sea's relaxation control.
-    std::vector<const Buffer*> buffers = {&sim.totalsBuffer(), &sim.seaControlBuffer()};
+    std::vector<const Buffer*> buffers = {&sim.totalsBuffer(), &sim.sea().control};
     buffers.insert(buffers.end(), extra.begin(), extra.end());
     for (const Buffer* b : buffers) {
         ALLUVIUM_ASSERT(b->size % 4 == 0 && b->size > 0);

@@ -6,6 +6,7 @@
 
 #include "gpu_fixture.h"
 #include "groundwater.h"
+#include "models/sea.h"
 
 namespace alluvium::test {
 namespace {
@@ -79,7 +80,7 @@ TEST_F(SeaTest, SettingTheSeaFillsEveryOceanCellAtOnce) {
                 filled += want * 16.0;
             }
         EXPECT_EQ(wrong, 0) << "spill in the basin " << sim->download(Field::SeaSpill)[c.s.index(50, 20)] << " water "
-                            << d[c.s.index(50, 20)] << " commits " << sim->seaControl().commits;
+                            << d[c.s.index(50, 20)] << " commits " << gpu::seaControl(sim->sea()).commits;
         EXPECT_NEAR(sim->totals().acc[SLOT_SEA_IN] - from_sea, filled - before, 1e-4 * filled);
     }
 }

@@ -35,12 +35,21 @@ struct PipeState {
     long long corrections_carried = 0;
 };
 
-// The sea's spill relaxation on the host's side (models/sea.cpp); its counters on the GPU.
+// A spring: water the pipe step adds around a point (springs_prepare.comp).
+struct Spring {
+    float x, y, radius, rate_per_cell; // cells, cells, cells, m^3/s per cell
+};
+
+// The sea (models/sea.cpp): the tide's clock and the spill relaxation on the host's side (what
+// sessions and snapshots keep), and its counters on the GPU.
 struct SeaState {
-    Buffer control;      // SeaControl, host-visible
-    int half = 0;        // the half of the relax pair the next spill round reads
-    bool dirty = true;   // the spill surface in use is not the ground's: run it to its end
-    bool restart = true; // the relax pair holds something else: the next round starts over
+    struct Host {
+        double sim_time = 0.0; // simulated seconds since the start: the tide's clock
+        int half = 0;          // the half of the relax pair the next spill round reads
+        bool dirty = true;     // the spill surface in use is not the ground's: run it to its end
+        bool restart = true;   // the relax pair holds something else: the next round starts over
+    } host;
+    Buffer control; // SeaControl, host-visible
 };
 
 // What the models keep between steps; the simulation owns it.

@@ -32,12 +32,12 @@ float seaSurface(const SimParams& p, double sim_time) {
 void recordSeaRounds(Step& step) {
     SeaState& sea = step.state.sea;
     for (int r = 0; r < SEA_ROUNDS_PER_STEP; ++r) {
-        const int mode = sea.half | (sea.restart ? kSeaFirst : 0) | kSeaNextTerrain;
-        sea.restart = false;
+        const int mode = sea.host.half | (sea.host.restart ? kSeaFirst : 0) | kSeaNextTerrain;
+        sea.host.restart = false;
         step.rec.pass(Pass::SeaSpill, mode);
-        sea.half ^= 1;
+        sea.host.half ^= 1;
     }
-    step.rec.pass(Pass::SeaCommit, sea.half); // only if the last round changed nothing
+    step.rec.pass(Pass::SeaCommit, sea.host.half); // only if the last round changed nothing
 }
 
 void recordSeaSpillFull(Step& step) {
@@ -48,14 +48,18 @@ void recordSeaSpillFull(Step& step) {
     const int rounds = 2 * (step.params.width + step.params.height) + 64;
     rec.pass(Pass::SeaControl, 0);
     for (int r = 0; r < rounds; ++r) {
-        rec.dispatchIndirect(Pass::SeaSpill, sea.half | (r == 0 ? kSeaFirst : 0), sea.control.buffer);
+        rec.dispatchIndirect(Pass::SeaSpill, sea.host.half | (r == 0 ? kSeaFirst : 0), sea.control.buffer);
         rec.barrier();
-        rec.pass(Pass::SeaControl, kControlAfterRound | sea.half);
-        sea.half ^= 1;
+        rec.pass(Pass::SeaControl, kControlAfterRound | sea.host.half);
+        sea.host.half ^= 1;
     }
-    rec.pass(Pass::SeaCommit, sea.half | kCommitAlways); // and the step rounds start over
-    sea.dirty = false;
-    sea.restart = false;
+    rec.pass(Pass::SeaCommit, sea.host.half | kCommitAlways); // and the step rounds start over
+    sea.host.dirty = false;
+    sea.host.restart = false;
+}
+
+void setSeaControl(SeaState& sea, const SeaControl& control) {
+    std::memcpy(sea.control.mapped, &control, sizeof control);
 }
 
 SeaControl seaControl(const SeaState& sea) {

@@ -14,6 +14,7 @@ void recordSeaRounds(Step& step);
 // A whole relaxation from the ground in terrain_cur, ended early on the GPU (indirect dispatches),
 // put in use at its end.
 void recordSeaSpillFull(Step& step);
-SeaControl seaControl(const SeaState& sea); // after the GPU work finished
+SeaControl seaControl(const SeaState& sea);                   // after the GPU work finished
+void setSeaControl(SeaState& sea, const SeaControl& control); // a resumed session's (the GPU idle)
 
 } // namespace alluvium::gpu
