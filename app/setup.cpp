@@ -121,26 +121,15 @@ void initialAquifer(const std::vector<float>& ground, const Params& params, std:
 }
 
 void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial, const Params& params) {
-    const size_t n = size_t(sim.width()) * size_t(sim.height());
-    for (bool next : {false, true}) {
-        sim.upload(gpu::Field::Terrain, initial.terrain.heights, next);
-        sim.upload(gpu::Field::Water, std::vector<float>(n, 0.0f), next);
-        sim.upload(gpu::Field::Sediment, std::vector<float>(n, 0.0f), next);
-        sim.upload(gpu::Field::Outflow, std::vector<float>(4 * n, 0.0f), next);
-    }
-    sim.upload(gpu::Field::Velocity, std::vector<float>(2 * n, 0.0f));
+    // Every field at its initial value (field_table.h: no water, sediment, lakes or maps yet,
+    // rain mask and uplift 1, no sea reached), then the ground, its hardness and its aquifer.
+    sim.resetFields();
+    for (bool next : {false, true}) sim.upload(gpu::Field::Terrain, initial.terrain.heights, next);
     sim.upload(gpu::Field::Hardness, initial.hardness);
-    // The fluvial model's fields: no lakes, no drainage yet, the uniform uplift (the viewer's
-    // reset also clears a painted uplift map, like painted hardness).
-    sim.upload(gpu::Field::Lake, std::vector<float>(n, 0.0f));
-    sim.upload(gpu::Field::Drainage, std::vector<float>(n, 0.0f));
-    sim.upload(gpu::Field::Uplift, std::vector<float>(n, 1.0f));
     std::vector<float> base, groundwater;
     initialAquifer(initial.terrain.heights, params, base, groundwater);
     sim.upload(gpu::Field::AquiferBase, base);
-    for (bool next : {true, false}) sim.upload(gpu::Field::Groundwater, groundwater, next); // cur last: the latest
-    sim.upload(gpu::Field::WaterTable, std::vector<float>(n, 0.0f));
-    sim.upload(gpu::Field::Seepage, std::vector<float>(n, 0.0f));
+    sim.upload(gpu::Field::Groundwater, groundwater);
     sim.resetTotals();
 }
 

@@ -46,9 +46,9 @@ Params buildParams(const std::string& preset, double cell_size, const std::vecto
 // that carries its cell size (.asc) gives it unless --cell-size was set.
 InitialTerrain prepareTerrainAndParams(const TerrainOptions& terrain, const std::string& preset,
                                        const std::vector<std::string>& sets, Params& params);
-// Uploads terrain and hardness; zero water, sediment, flux, velocity, lakes and drainage; uplift 1;
-// the aquifer's base aquifer_thickness below the ground and its water table initial_table_depth
-// below it (groundwater, from `params`).
+// Every field at its initial value (its row in shaders/field_table.h), then the terrain, the
+// hardness, and the aquifer: its base aquifer_thickness below the ground and its water table
+// initial_table_depth below it (groundwater, from `params`).
 void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial, const Params& params = Params());
 // The aquifer of a ground (loadInitialState): its base and the groundwater (m of water) of a
 // water table initial_table_depth below the ground.

@@ -85,11 +85,8 @@ FieldImages::FieldImages(const Context& ctx, int width, int height, bool split, 
                                        info.format);
                 }
             }
-            // Images are created cleared to zero; a row's other initial value is uploaded.
-            if (info.initial != 0.0f && whole)
-                for (int half = 0; half < halves; ++half)
-                    upload(f, half, std::vector<float>(size_t(w) * h * size_t(info.channels), info.initial));
         }
+        reset();
     } catch (...) {
         release();
         throw;
@@ -97,6 +94,23 @@ FieldImages::FieldImages(const Context& ctx, int width, int height, bool split, 
 }
 
 FieldImages::~FieldImages() { release(); }
+
+void FieldImages::reset() {
+    VkCommandBuffer cmd = beginOneShot(ctx_);
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_ACCESS_TRANSFER_WRITE_BIT);
+    const VkImageSubresourceRange all{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    for (int i = 0; i < kFieldCount; ++i) {
+        const float v = kFieldTable[size_t(i)].initial;
+        const VkClearColorValue value{{v, v, v, v}};
+        for (auto* set : {&images_, &split_zw_})
+            for (const Image& img : (*set)[size_t(i)])
+                if (img.image) vkCmdClearColorImage(cmd, img.image, VK_IMAGE_LAYOUT_GENERAL, &value, 1, &all);
+    }
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                  VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
+    endOneShot(ctx_, cmd);
+}
 
 void FieldImages::release() {
     for (auto* set : {&images_, &split_zw_})

@@ -117,6 +117,8 @@ public:
     FieldImages& operator=(const FieldImages&) = delete;
 
     bool split() const { return split_; }
+    // Every image (both halves) back to its row's initial value.
+    void reset();
     // Field f's image holding half `half` (0 or 1 of a pair; 0 for a single image); `part` 1:
     // the zw image of a split field (part 0 its xy).
     const Image& image(Field f, int half, int part = 0) const;

@@ -186,6 +186,14 @@ void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
     if (f == Field::RainMask) setParams(params_);
 }
 
+void Simulation::resetFields() {
+    requireSettled("resetFields");
+    fields_->reset();
+    rain_uniform_ = fieldInfo(Field::RainMask).initial == 1.0f;
+    state_.sea.host.dirty = true; // a new ground: a new spill surface for the sea
+    setParams(params_);
+}
+
 std::vector<float> Simulation::download(Field f, bool next) const {
     requireSettled("download");
     return fields_->download(f, half(f, next));

@@ -34,6 +34,7 @@ public:
     // half of a ping-pong pair (tests set up and read single passes with it).
     void upload(Field f, const std::vector<float>& data, bool next = false);
     std::vector<float> download(Field f, bool next = false) const;
+    void resetFields(); // every field (both halves) at its row's initial value
 
     void setParams(const SimParams& params); // the engine's fields are filled in here
     const SimParams& params() const override { return params_; }

@@ -47,10 +47,7 @@ void resetSimulation(App& app) {
     app.brush_carry.hand_dropped += t.hand_dropped;
     app.brush->resetTotals();
     app.hand_holding = app.hand_picking = false;
-    loadInitialState(*app.sim, app.initial, app.state.params);
-    const size_t cells = size_t(app.sim->width()) * size_t(app.sim->height());
-    app.sim->upload(gpu::Field::Wear, std::vector<float>(cells * 2, 0.0f));
-    app.sim->upload(gpu::Field::Flow, std::vector<float>(cells, 0.0f));
+    loadInitialState(*app.sim, app.initial, app.state.params); // the maps since the start too
     app.state.initial_water = 0;
     app.state.steps_done = 0;
     app.state.steps_before = 0;
