@@ -74,10 +74,7 @@ Brush::Brush(const Context& ctx, const Simulation& sim) : ctx_(ctx), sim_(sim) {
 
 Brush::~Brush() {
     vkDeviceWaitIdle(ctx_.device);
-    for (VkPipeline p : {apply_, commit_, reduce_}) vkDestroyPipeline(ctx_.device, p, nullptr);
-    vkDestroyDescriptorPool(ctx_.device, pool_, nullptr);
-    vkDestroyPipelineLayout(ctx_.device, layout_, nullptr);
-    vkDestroyDescriptorSetLayout(ctx_.device, set_layout_, nullptr);
+    destroyCompute(ctx_, {apply_, commit_, reduce_}, pool_, layout_, set_layout_);
     destroyBuffer(partials_, ctx_);
     destroyBuffer(totals_, ctx_);
     destroyImage(scratch_, ctx_);

@@ -102,9 +102,7 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
 Simulation::~Simulation() {
     vkDeviceWaitIdle(ctx_.device);
     rec_.reset();
-    vkDestroyDescriptorPool(ctx_.device, descriptor_pool_, nullptr);
-    vkDestroyPipelineLayout(ctx_.device, pipeline_layout_, nullptr);
-    vkDestroyDescriptorSetLayout(ctx_.device, set_layout_, nullptr);
+    destroyCompute(ctx_, {}, descriptor_pool_, pipeline_layout_, set_layout_);
     for (Buffer* b : {&params_buffer_, &partials_, &totals_, &springs_buffer_, &delta_, &drained_, &state_.sea.control})
         destroyBuffer(*b, ctx_);
 }

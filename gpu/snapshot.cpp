@@ -117,12 +117,7 @@ SnapshotStore::SnapshotStore(const Context& ctx, Simulation& sim, std::vector<co
 
 SnapshotStore::~SnapshotStore() {
     vkDeviceWaitIdle(ctx_.device);
-    vkDestroyPipeline(ctx_.device, compare_, nullptr);
-    vkDestroyPipeline(ctx_.device, store_, nullptr);
-    vkDestroyPipeline(ctx_.device, restore_, nullptr);
-    vkDestroyDescriptorPool(ctx_.device, descriptor_pool_, nullptr);
-    vkDestroyPipelineLayout(ctx_.device, layout_, nullptr);
-    vkDestroyDescriptorSetLayout(ctx_.device, set_layout_, nullptr);
+    destroyCompute(ctx_, {compare_, store_, restore_}, descriptor_pool_, layout_, set_layout_);
     for (Buffer& b : pools_) destroyBuffer(b, ctx_);
     destroyBuffer(tables_, ctx_);
     destroyBuffer(scratch_, ctx_);

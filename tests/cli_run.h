@@ -50,6 +50,18 @@ inline int runAlluvium(const std::string& args, const std::filesystem::path& dir
     return exitStatus(std::system(cmd.c_str()));
 }
 
+// Runs tests/<script> under Xvfb (a 1024x768 screen) with the executable and dir as its
+// arguments and the shader cache in the build tree; its output goes to dir/e2e.log. Returns the
+// exit status; `seconds` bounds the whole session.
+inline int runXvfbScript(const std::string& script, const std::filesystem::path& dir, int seconds) {
+    const std::string path = (std::filesystem::path(ALLUVIUM_SOURCE_DIR) / "tests" / script).string();
+    const std::string cache = (std::filesystem::path(ALLUVIUM_TEST_TMP_DIR).parent_path() / "mesa-cache").string();
+    const std::string cmd = "env MESA_SHADER_CACHE_DIR=" + quote(cache) + " timeout " + std::to_string(seconds) +
+                            " xvfb-run -a -s '-screen 0 1024x768x24' bash " + quote(path) + " " + quote(ALLUVIUM_EXE) +
+                            " " + quote(dir.string()) + " >" + quote((dir / "e2e.log").string()) + " 2>&1";
+    return exitStatus(std::system(cmd.c_str()));
+}
+
 // Mean absolute difference (0..255) of two same-size images over a rectangle.
 inline double meanDiff(const Rgba& a, const Rgba& b, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1) {
     double sum = 0;

@@ -5,28 +5,16 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
-#include <random>
 #include <vector>
 
 #include "fluvial.h"
 #include "gpu_fixture.h"
+#include "test_util.h"
 
 namespace alluvium::test {
 namespace {
 
 using gpu::Field;
-
-// Rough random ground with many pits (white noise on a tilt), heights rounded to steps of
-// 1/8 m so that flats and exact ties are common.
-inline std::vector<float> pittedTerrain(int w, int h, uint32_t seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(0.0f, 1.0f);
-    std::vector<float> z(size_t(w) * h);
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-            z[size_t(y * w + x)] = std::round((0.05f * float(x + y) + 4.0f * u(rng)) * 8.0f) / 8.0f;
-    return z;
-}
 
 class Fluvial : public GpuTest {
 protected:
@@ -37,13 +25,6 @@ protected:
         gpu::SimParams p = toSimParams(table, w, h);
         p.model = MODEL_FLUVIAL;
         return p;
-    }
-    std::unique_ptr<gpu::Simulation> make(const std::vector<float>& z, int w, int h, const gpu::SimParams& p) {
-        auto sim = std::make_unique<gpu::Simulation>(ctx(), w, h);
-        sim->upload(Field::Terrain, z);
-        sim->upload(Field::Terrain, z, true);
-        sim->setParams(p);
-        return sim;
     }
     // GPU fill, receivers and accumulation equal the reference's, bit for bit.
     void expectExact(const std::vector<float>& z, int w, int h, int outlets_choice,

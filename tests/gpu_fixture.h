@@ -55,6 +55,14 @@ protected:
         EXPECT_EQ(errors - errors_before_, 0) << "Vulkan validation errors during the test";
     }
     gpu::Context& ctx() { return context(); }
+    // A simulation on ground `z` (both terrain images) with parameters `p`.
+    std::unique_ptr<gpu::Simulation> make(const std::vector<float>& z, int w, int h, const gpu::SimParams& p) {
+        auto sim = std::make_unique<gpu::Simulation>(ctx(), w, h);
+        sim->upload(gpu::Field::Terrain, z);
+        sim->upload(gpu::Field::Terrain, z, true);
+        sim->setParams(p);
+        return sim;
+    }
 
 private:
     int errors_before_ = 0;

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -72,6 +73,14 @@ std::string deviceKey() {
     return key;
 }
 
+// A command line split at its spaces (no argument here holds one).
+std::vector<std::string> words(const std::string& line) {
+    std::vector<std::string> out;
+    std::istringstream in(line);
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+}
+
 std::vector<MatrixCase> matrixCases() {
     const std::vector<std::string> small = {"--size", "64x64", "--seed", "5"};
     const std::vector<std::string> odd = {"--size", "61x47", "--seed", "9"};
@@ -118,50 +127,14 @@ std::vector<MatrixCase> matrixCases() {
     cases.push_back({"watertable",
                      {"watertable", "--size", "61x47", "--seed", "3", "--set", "table_iterations=300", "--out",
                       "{out}/table.f32", "--report", "{out}/report.json"}});
-    cases.push_back({"view-offscreen",
-                     {"view",
-                      "--offscreen",
-                      "--size",
-                      "64x64",
-                      "--seed",
-                      "5",
-                      "--window",
-                      "320x200",
-                      "--exit-after-frames",
-                      "4",
-                      "--steps-per-frame",
-                      "3",
-                      "--history-budget-mb",
-                      "0",
-                      "--no-panel",
-                      "--screenshot",
-                      "{out}/shot.png",
-                      "--report",
-                      "{out}/report.json",
-                      "--save-session",
-                      "{out}/view.alluvium"}});
-    cases.push_back({"view-offscreen-overlay",
-                     {"view",
-                      "--offscreen",
-                      "--size",
-                      "61x47",
-                      "--seed",
-                      "9",
-                      "--window",
-                      "480x300",
-                      "--model",
-                      "fluvial",
-                      "--overlay",
-                      "drainage",
-                      "--exit-after-frames",
-                      "2",
-                      "--history-budget-mb",
-                      "0",
-                      "--no-panel",
-                      "--screenshot",
-                      "{out}/shot.png",
-                      "--report",
-                      "{out}/report.json"}});
+    cases.push_back({"view-offscreen", words("view --offscreen --size 64x64 --seed 5 --window 320x200 "
+                                             "--exit-after-frames 4 --steps-per-frame 3 --history-budget-mb 0 "
+                                             "--no-panel --screenshot {out}/shot.png --report {out}/report.json "
+                                             "--save-session {out}/view.alluvium")});
+    cases.push_back({"view-offscreen-overlay", words("view --offscreen --size 61x47 --seed 9 --window 480x300 "
+                                                     "--model fluvial --overlay drainage --exit-after-frames 2 "
+                                                     "--history-budget-mb 0 --no-panel --screenshot {out}/shot.png "
+                                                     "--report {out}/report.json")});
     return cases;
 }
 

@@ -30,16 +30,10 @@
 
 namespace fs = std::filesystem;
 using namespace alluvium;
+using namespace alluvium::test;
 
 // [SECTION] helpers ---------------------------------------------------------------------------
 namespace {
-
-using test::listDir;
-
-using test::expectInputError;
-
-using test::readBytes;
-using test::writeBytes;
 
 void expectWithin(const Heightmap& a, const Heightmap& b, double tol, const std::string& what) {
     ASSERT_EQ(a.width, b.width) << what;

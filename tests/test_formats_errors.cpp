@@ -30,16 +30,10 @@
 
 namespace fs = std::filesystem;
 using namespace alluvium;
+using namespace alluvium::test;
 
 // [SECTION] helpers ---------------------------------------------------------------------------
 namespace {
-
-using test::listDir;
-
-using test::expectInputError;
-
-using test::readBytes;
-using test::writeBytes;
 
 // A minimal little-endian TIFF header claiming w x h float32 pixels, with no pixel data.
 std::vector<unsigned char> tiffHeaderOnly(uint32_t w, uint32_t h) {

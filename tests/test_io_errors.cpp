@@ -30,16 +30,10 @@
 
 namespace fs = std::filesystem;
 using namespace alluvium;
+using namespace alluvium::test;
 
 // [SECTION] helpers ---------------------------------------------------------------------------
 namespace {
-
-using test::listDir;
-
-using test::expectInputError;
-
-using test::readBytes;
-using test::writeBytes;
 
 // Standard CRC-32 (as in PNG chunks).
 uint32_t crc32(const unsigned char* data, std::size_t n) {

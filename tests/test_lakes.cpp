@@ -21,16 +21,7 @@ namespace {
 
 using gpu::Field;
 
-class Lakes : public GpuTest {
-protected:
-    std::unique_ptr<gpu::Simulation> make(const std::vector<float>& z, int w, int h, const gpu::SimParams& p) {
-        auto sim = std::make_unique<gpu::Simulation>(ctx(), w, h);
-        sim->upload(Field::Terrain, z);
-        sim->upload(Field::Terrain, z, true);
-        sim->setParams(p);
-        return sim;
-    }
-};
+class Lakes : public GpuTest {};
 
 // A plane rising from x = 0 (the outlet edge) at 0.5 m a cell, 8 m below the sea at the edge, with
 // a pit in the sea floor and, inland, a depression whose floor lies below the sea behind the
@@ -186,6 +177,20 @@ struct Cone {
     }
 };
 
+// The lake the analysis leaves: the cells that hold water and the level at the sink.
+struct LakeExtent {
+    size_t wet = 0;
+    float level = 0.0f;
+};
+
+LakeExtent analyseLake(gpu::Simulation& sim, uint32_t sink) {
+    sim.fluvialAnalyse();
+    LakeExtent lake;
+    for (float depth : sim.download(Field::Lake)) lake.wet += depth > 0.0f ? 1 : 0;
+    lake.level = ref::fromOrderedBits(uint32_t(sim.fluvial().keys()[sink] >> 32));
+    return lake;
+}
+
 TEST_F(Lakes, EndorheicConeGrowsALakeOfAreaRainTimesCatchmentOverEvaporation) {
     Cone cone;
     const int w = cone.w, h = cone.h;
@@ -201,19 +206,15 @@ TEST_F(Lakes, EndorheicConeGrowsALakeOfAreaRainTimesCatchmentOverEvaporation) {
     for (double rain : {0.05, 0.2, 0.5, 0.8}) {
         SCOPED_TRACE(::testing::Message() << "R " << rain << " m/yr");
         auto sim = make(cone.z, w, h, lakeParams(w, h, evaporation, rain));
-        sim->fluvialAnalyse();
-        const std::vector<float> lake = sim->download(Field::Lake);
-        const std::vector<uint64_t> keys = sim->fluvial().keys();
-        size_t wet = 0;
-        for (size_t i = 0; i < lake.size(); ++i) wet += lake[i] > 0.0f ? 1 : 0;
+        const uint32_t sink = uint32_t(30 * w + 30);
+        const LakeExtent lake = analyseLake(*sim, sink);
         const double want = rain * double(cone.catchment) * cell / evaporation; // R A_c / E
-        const double area = double(wet) * cell;
+        const double area = double(lake.wet) * cell;
         // The lake covers whole cells: those below its level evaporate at most the inflow, and
         // the next cell (or group of cells of one height) at the level would evaporate more.
-        const uint32_t sink = uint32_t(30 * w + 30);
-        const float level = ref::fromOrderedBits(uint32_t(keys[sink] >> 32));
         size_t at_level = 0;
-        for (size_t i = 0; i < lake.size(); ++i) at_level += cone.labels[i] == cone.basin && cone.z[i] == level ? 1 : 0;
+        for (size_t i = 0; i < cone.z.size(); ++i)
+            at_level += cone.labels[i] == cone.basin && cone.z[i] == lake.level ? 1 : 0;
         EXPECT_LE(area, want * (1.0 + 1e-9));
         EXPECT_GT(area + double(std::max<size_t>(at_level, 1)) * cell, want);
         EXPECT_EQ(sim->fluvial().lakes.closed_lakes, 1);
@@ -236,12 +237,9 @@ TEST_F(Lakes, EndorheicConeSpillsExactlyWhenInflowExceedsEvaporationAtTheRim) {
         SCOPED_TRACE(::testing::Message() << "R A_c / E = rim area " << (margin < 0 ? "-" : "+") << " half a cell");
         const double rain = evaporation * (double(cone.below_rim) + margin) / double(cone.catchment);
         auto sim = make(cone.z, w, h, lakeParams(w, h, evaporation, rain));
-        sim->fluvialAnalyse();
-        const std::vector<float> lake = sim->download(Field::Lake);
-        const std::vector<uint64_t> keys = sim->fluvial().keys();
-        size_t wet = 0;
-        for (size_t i = 0; i < lake.size(); ++i) wet += lake[i] > 0.0f ? 1 : 0;
-        const float level = ref::fromOrderedBits(uint32_t(keys[sink] >> 32));
+        const LakeExtent lake = analyseLake(*sim, sink);
+        const float level = lake.level;
+        const size_t wet = lake.wet;
         const std::vector<uint32_t> rcv = sim->fluvial().receivers();
         if (margin < 0) { // closed, one cell short of the brim
             EXPECT_EQ(sim->fluvial().lakes.closed_lakes, 1);
@@ -255,16 +253,6 @@ TEST_F(Lakes, EndorheicConeSpillsExactlyWhenInflowExceedsEvaporationAtTheRim) {
             EXPECT_NE(rcv[sink], sink);
         }
     }
-}
-
-std::vector<float> pitted(int w, int h, uint32_t seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(0.0f, 1.0f);
-    std::vector<float> z(size_t(w) * h);
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-            z[size_t(y * w + x)] = std::round((0.05f * float(x + y) + 4.0f * u(rng)) * 8.0f) / 8.0f;
-    return z;
 }
 
 TEST_F(Lakes, LakeLevelsRoutingAndDrainageEqualTheReferenceOnRandomGrids) {
@@ -282,7 +270,7 @@ TEST_F(Lakes, LakeLevelsRoutingAndDrainageEqualTheReferenceOnRandomGrids) {
     for (const Case& c : cases)
         for (double evaporation : {0.01, 1.0, 3.0, 50.0}) {
             SCOPED_TRACE(::testing::Message() << c.w << "x" << c.h << " E " << evaporation);
-            const std::vector<float> z = pitted(c.w, c.h, ++seed);
+            const std::vector<float> z = pittedTerrain(c.w, c.h, ++seed);
             std::vector<float> rain(z.size());
             for (float& r : rain) r = u(rng);
             const gpu::SimParams p = lakeParams(c.w, c.h, evaporation, 1.0, c.outlets);
@@ -321,7 +309,7 @@ TEST_F(Lakes, NoEvaporationOrAVanishingOneGivesTheOldFillExactly) {
     // E = 0 (whatever the rainfall), and E so small that every basin fills to its spill: the
     // fill, routing and accumulation of the old model, bit for bit, and so are two iterations.
     const int w = 97, h = 61;
-    const std::vector<float> z = pitted(w, h, 77);
+    const std::vector<float> z = pittedTerrain(w, h, 77);
     auto old = make(z, w, h, lakeParams(w, h, 0.0, 1.0));
     auto dry = make(z, w, h, lakeParams(w, h, 0.0, 7.0));
     auto tiny = make(z, w, h, lakeParams(w, h, 1e-9, 100.0));
@@ -340,7 +328,7 @@ TEST_F(Lakes, ClosedLakesDoNotErodeAndKeepTheSedimentThatReachesThem) {
     // Stream power on, no deposition term (G = 0): what the streams erode either leaves at the
     // outlets or stays in the closed lakes, on their sinks; lake cells do not erode.
     const int w = 97, h = 61;
-    const std::vector<float> z = pitted(w, h, 91);
+    const std::vector<float> z = pittedTerrain(w, h, 91);
     Params table;
     table[Param::cell_size] = 10.0;
     table[Param::stream_power_k] = 1e-4;

@@ -350,13 +350,7 @@ TEST(Record, F9AndThePanelButtonUnderXvfb) {
     if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0)
         GTEST_SKIP() << "xvfb-run is missing (scripts/deps installs it)";
     const fs::path dir = scratchDir("record");
-    const std::string script = (fs::path(ALLUVIUM_SOURCE_DIR) / "tests" / "record_e2e.sh").string();
-    const std::string cache = (fs::path(ALLUVIUM_TEST_TMP_DIR).parent_path() / "mesa-cache").string();
-    const std::string cmd = "env MESA_SHADER_CACHE_DIR=" + quote(cache) +
-                            " timeout 150 xvfb-run -a -s '-screen 0 1024x768x24' bash " + quote(script) + " " +
-                            quote(ALLUVIUM_EXE) + " " + quote(dir.string()) + " >" + quote((dir / "e2e.log").string()) +
-                            " 2>&1";
-    const int status = exitStatus(std::system(cmd.c_str()));
+    const int status = runXvfbScript("record_e2e.sh", dir, 150);
     const std::string log = readText(dir / "e2e.log") + readText(dir / "viewer.log");
     ASSERT_EQ(status, 0) << log;
     const nlohmann::json report = nlohmann::json::parse(readText(dir / "report.json"));

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <functional>
 #include <iterator>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -90,6 +92,18 @@ struct ScopedEnv {
             ::unsetenv(name.c_str());
     }
 };
+
+// Rough random ground with many pits (white noise on a tilt), heights rounded to steps of
+// 1/8 m so that flats and exact ties are common.
+inline std::vector<float> pittedTerrain(int w, int h, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    std::vector<float> z(size_t(w) * h);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            z[size_t(y * w + x)] = std::round((0.05f * float(x + y) + 4.0f * u(rng)) * 8.0f) / 8.0f;
+    return z;
+}
 
 // Deterministic test data: heights in [lo, hi], a ramp across both axes plus noise from `seed`,
 // with the exact extremes present (the first cell lo, the last hi).

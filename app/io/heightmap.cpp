@@ -156,16 +156,31 @@ bool encodePng16Rows(png_structp png, png_infop info, uint32_t w, uint32_t h, un
     return true;
 }
 
-struct PngReadGuard {
+// libpng's read or write structs with their info, reporting to `errors`; freed on scope exit.
+template <bool Write> struct PngStructs {
     png_structp png = nullptr;
     png_infop info = nullptr;
-    ~PngReadGuard() { png_destroy_read_struct(&png, info ? &info : nullptr, nullptr); }
-};
+    explicit PngStructs(PngErrorContext& errors) {
+        png = Write ? png_create_write_struct(PNG_LIBPNG_VER_STRING, &errors, &pngError, &pngWarning)
+                    : png_create_read_struct(PNG_LIBPNG_VER_STRING, &errors, &pngError, &pngWarning);
+        if (!png) throw std::bad_alloc();
+        info = png_create_info_struct(png);
+        if (!info) {
+            destroy();
+            throw std::bad_alloc();
+        }
+    }
+    ~PngStructs() { destroy(); }
+    PngStructs(const PngStructs&) = delete;
+    PngStructs& operator=(const PngStructs&) = delete;
 
-struct PngWriteGuard {
-    png_structp png = nullptr;
-    png_infop info = nullptr;
-    ~PngWriteGuard() { png_destroy_write_struct(&png, info ? &info : nullptr); }
+private:
+    void destroy() {
+        if (Write)
+            png_destroy_write_struct(&png, info ? &info : nullptr);
+        else
+            png_destroy_read_struct(&png, info ? &info : nullptr, nullptr);
+    }
 };
 
 Heightmap loadPng(const fs::path& path, const LoadOptions& opt) {
@@ -176,11 +191,7 @@ Heightmap loadPng(const fs::path& path, const LoadOptions& opt) {
     }
 
     PngErrorContext ctx;
-    PngReadGuard guard;
-    guard.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, &pngError, &pngWarning);
-    if (!guard.png) throw std::bad_alloc();
-    guard.info = png_create_info_struct(guard.png);
-    if (!guard.info) throw std::bad_alloc();
+    PngStructs<false> guard(ctx);
 
     PngPixels px;
     std::error_code size_error;
@@ -427,11 +438,7 @@ std::vector<std::byte> encodePng16(int width, int height, const std::vector<uint
     for (uint32_t y = 0; y < h; ++y) rows[y] = data.data() + static_cast<std::size_t>(y) * w * 2;
 
     PngErrorContext ctx;
-    PngWriteGuard guard;
-    guard.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, &pngError, &pngWarning);
-    if (!guard.png) throw std::bad_alloc();
-    guard.info = png_create_info_struct(guard.png);
-    if (!guard.info) throw std::bad_alloc();
+    PngStructs<true> guard(ctx);
     PngWriteBuffer buf;
     if (!encodePng16Rows(guard.png, guard.info, w, h, rows.data(), &buf)) {
         throw InputError("cannot write " + quoted(path) + ": PNG encoding failed: " + ctx.message);

@@ -350,35 +350,31 @@ void files(ViewerState& s) {
     const ImGuiStyle& style = ImGui::GetStyle();
     const float button =
         ImGui::CalcTextSize("Save session (Ctrl+S)").x + 2.0f * style.FramePadding.x + style.ItemSpacing.x;
-    auto pathWidth = [&] { ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - button)); };
+    // A path field as wide as the row leaves beside its button; true when the button is pressed.
+    auto pathRow = [&](const char* id, char* path, size_t size, const char* tip, const char* label) {
+        ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - button));
+        ImGui::InputText(id, path, size);
+        if (tip) tooltip(tip);
+        ImGui::SameLine();
+        return ImGui::Button(label);
+    };
     ImGui::InputText("preset", preset, sizeof preset);
     tooltip("a preset NAME (assets/presets, ~/.config/alluvium/presets) or FILE.json");
     ImGui::SameLine();
     if (ImGui::Button("Load")) s.load_preset = preset;
-    pathWidth();
-    ImGui::InputText("##save", save_path, sizeof save_path);
-    ImGui::SameLine();
-    if (ImGui::Button("Save preset")) s.save_preset = save_path;
-    pathWidth();
-    ImGui::InputText("##import", import_path, sizeof import_path);
-    ImGui::SameLine();
-    if (ImGui::Button("Import heightmap")) s.import_path = import_path;
-    pathWidth();
-    ImGui::InputText("##export", export_path, sizeof export_path);
-    tooltip(".png (16-bit + .json sidecar), .f32, .exr, .tif, .asc");
-    ImGui::SameLine();
-    if (ImGui::Button("Export terrain")) s.export_path = export_path;
+    if (pathRow("##save", save_path, sizeof save_path, nullptr, "Save preset")) s.save_preset = save_path;
+    if (pathRow("##import", import_path, sizeof import_path, nullptr, "Import heightmap")) s.import_path = import_path;
+    if (pathRow("##export", export_path, sizeof export_path, ".png (16-bit + .json sidecar), .f32, .exr, .tif, .asc",
+                "Export terrain"))
+        s.export_path = export_path;
     static char session_path[256] = "";
     if (!session_path[0]) std::snprintf(session_path, sizeof session_path, "%s", s.session_default.c_str());
-    pathWidth();
-    ImGui::InputText("##session", session_path, sizeof session_path);
-    tooltip("the whole state: resume with `alluvium run --load-session FILE` or `alluvium view --load-session FILE`");
-    ImGui::SameLine();
-    if (ImGui::Button("Save session (Ctrl+S)")) s.save_session = session_path;
-    pathWidth();
-    ImGui::InputText("##shot", shot_path, sizeof shot_path);
-    ImGui::SameLine();
-    if (ImGui::Button("Screenshot (F12)")) s.screenshot_request = shot_path;
+    if (pathRow(
+            "##session", session_path, sizeof session_path,
+            "the whole state: resume with `alluvium run --load-session FILE` or `alluvium view --load-session FILE`",
+            "Save session (Ctrl+S)"))
+        s.save_session = session_path;
+    if (pathRow("##shot", shot_path, sizeof shot_path, nullptr, "Screenshot (F12)")) s.screenshot_request = shot_path;
 }
 
 // [SECTION] recording

@@ -61,32 +61,31 @@ bool hasExtension(const std::vector<VkExtensionProperties>& list, const char* na
     return false;
 }
 
-// Instance extensions of the loader and implicit layers (layer == nullptr) or of one layer.
-std::vector<VkExtensionProperties> instanceExtensions(const char* layer) {
+// Vulkan's two-call enumeration (`call(&count, nullptr)`, then `call(&count, data)`); empty when
+// the driver fails, what it returned when it reports VK_INCOMPLETE.
+template <typename T, typename Call> std::vector<T> enumerated(Call call) {
     uint32_t count = 0;
-    if (vkEnumerateInstanceExtensionProperties(layer, &count, nullptr) != VK_SUCCESS) return {};
-    std::vector<VkExtensionProperties> list(count);
-    if (vkEnumerateInstanceExtensionProperties(layer, &count, list.data()) < VK_SUCCESS) return {};
+    if (call(&count, nullptr) != VK_SUCCESS) return {};
+    std::vector<T> list(count);
+    if (call(&count, list.data()) < VK_SUCCESS) return {};
     list.resize(count);
     return list;
+}
+
+// Instance extensions of the loader and implicit layers (layer == nullptr) or of one layer.
+std::vector<VkExtensionProperties> instanceExtensions(const char* layer) {
+    return enumerated<VkExtensionProperties>(
+        [&](uint32_t* n, VkExtensionProperties* p) { return vkEnumerateInstanceExtensionProperties(layer, n, p); });
 }
 
 std::vector<VkExtensionProperties> deviceExtensions(VkPhysicalDevice pd) {
-    uint32_t count = 0;
-    if (vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, nullptr) != VK_SUCCESS) return {};
-    std::vector<VkExtensionProperties> list(count);
-    if (vkEnumerateDeviceExtensionProperties(pd, nullptr, &count, list.data()) < VK_SUCCESS) return {};
-    list.resize(count);
-    return list;
+    return enumerated<VkExtensionProperties>(
+        [&](uint32_t* n, VkExtensionProperties* p) { return vkEnumerateDeviceExtensionProperties(pd, nullptr, n, p); });
 }
 
 bool hasLayer(const char* name) {
-    uint32_t count = 0;
-    if (vkEnumerateInstanceLayerProperties(&count, nullptr) != VK_SUCCESS) return false;
-    std::vector<VkLayerProperties> layers(count);
-    if (vkEnumerateInstanceLayerProperties(&count, layers.data()) < VK_SUCCESS) return false;
-    for (uint32_t i = 0; i < count; ++i)
-        if (std::strcmp(layers[i].layerName, name) == 0) return true;
+    for (const VkLayerProperties& layer : enumerated<VkLayerProperties>(vkEnumerateInstanceLayerProperties))
+        if (std::strcmp(layer.layerName, name) == 0) return true;
     return false;
 }
 
@@ -343,12 +342,8 @@ void createInstance(Context& ctx, const ContextOptions& options, uint32_t api_ve
 }
 
 std::vector<VkPhysicalDevice> physicalDevices(VkInstance instance) {
-    uint32_t count = 0;
-    if (vkEnumeratePhysicalDevices(instance, &count, nullptr) != VK_SUCCESS) return {};
-    std::vector<VkPhysicalDevice> devices(count);
-    if (vkEnumeratePhysicalDevices(instance, &count, devices.data()) < VK_SUCCESS) return {};
-    devices.resize(count);
-    return devices;
+    return enumerated<VkPhysicalDevice>(
+        [&](uint32_t* n, VkPhysicalDevice* p) { return vkEnumeratePhysicalDevices(instance, n, p); });
 }
 
 } // namespace

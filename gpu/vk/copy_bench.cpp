@@ -35,13 +35,7 @@ struct CopyKernels {
         buffer_copy = loadComputePipeline(ctx, layout, "copy_buffer");
         image_copy = loadComputePipeline(ctx, layout, "copy_image");
     }
-    ~CopyKernels() {
-        vkDestroyPipeline(ctx_.device, buffer_copy, nullptr);
-        vkDestroyPipeline(ctx_.device, image_copy, nullptr);
-        vkDestroyDescriptorPool(ctx_.device, pool, nullptr);
-        vkDestroyPipelineLayout(ctx_.device, layout, nullptr);
-        vkDestroyDescriptorSetLayout(ctx_.device, set_layout, nullptr);
-    }
+    ~CopyKernels() { destroyCompute(ctx_, {buffer_copy, image_copy}, pool, layout, set_layout); }
     CopyKernels(const CopyKernels&) = delete;
     CopyKernels& operator=(const CopyKernels&) = delete;
 

@@ -201,4 +201,12 @@ VkPipeline loadComputePipeline(const Context& ctx, VkPipelineLayout layout, cons
     return createComputePipeline(ctx, layout, loadShader(name), spec);
 }
 
+void destroyCompute(const Context& ctx, std::initializer_list<VkPipeline> pipelines, VkDescriptorPool pool,
+                    VkPipelineLayout layout, VkDescriptorSetLayout set_layout) {
+    for (VkPipeline p : pipelines) vkDestroyPipeline(ctx.device, p, nullptr);
+    vkDestroyDescriptorPool(ctx.device, pool, nullptr);
+    vkDestroyPipelineLayout(ctx.device, layout, nullptr);
+    vkDestroyDescriptorSetLayout(ctx.device, set_layout, nullptr);
+}
+
 } // namespace alluvium::gpu

@@ -90,4 +90,9 @@ VkPipeline createComputePipeline(const Context& ctx, VkPipelineLayout layout, co
 VkPipeline loadComputePipeline(const Context& ctx, VkPipelineLayout layout, const std::string& name,
                                const VkSpecializationInfo* spec = nullptr);
 
+// Destroys a compute user's pipelines, then its descriptor pool (and with it the sets), pipeline
+// layout and set layout; null handles are skipped, as Vulkan allows.
+void destroyCompute(const Context& ctx, std::initializer_list<VkPipeline> pipelines, VkDescriptorPool pool,
+                    VkPipelineLayout layout, VkDescriptorSetLayout set_layout);
+
 } // namespace alluvium::gpu
