@@ -1,6 +1,8 @@
 // alluvium: the command line. Only wiring: each subcommand lives in its own file.
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -49,6 +51,52 @@ std::string oneLine(const char* text) {
     for (char& c : line)
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
     return line;
+}
+
+// Whether `text` is a whole number in decimal that `type` ("UINT" or "INT", CLI11's names) holds
+// in 64 bits: CLI11 itself reads "010" as octal, wraps "-1" into an unsigned and lets a value past
+// 64 bits saturate silently.
+bool isWholeNumber(const std::string& text, const std::string& type) {
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    std::from_chars_result r{};
+    if (type == "UINT") {
+        uint64_t v = 0;
+        r = std::from_chars(first, last, v);
+    } else {
+        int64_t v = 0;
+        r = std::from_chars(first, last, v);
+    }
+    const bool octal_look = text.size() > 1 && (text[0] == '0' || (text[0] == '-' && text[1] == '0'));
+    return r.ec == std::errc() && r.ptr == last && !octal_look;
+}
+
+// A finite number, all of `text` (CLI11's Range lets "nan" through: it compares false).
+bool isFiniteNumber(const std::string& text) {
+    double v = 0.0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    return r.ec == std::errc() && r.ptr == text.data() + text.size() && std::isfinite(v);
+}
+
+// Every value given to `cmd` (and its parsed subcommands): never empty (an empty --in or --size
+// would fall back to the procedural terrain), and whole numbers as isWholeNumber says. Throws
+// InputError naming the option.
+void checkGivenValues(const CLI::App* cmd) {
+    for (const CLI::Option* option : cmd->get_options()) {
+        if (option->count() == 0 || option->get_type_size() == 0) continue; // not given, or a flag
+        const std::string full_type = option->get_type_name(); // "INT:INT in [0 - 100]": the validator's too
+        const std::string type = full_type.substr(0, full_type.find(':'));
+        for (const std::string& value : option->results()) {
+            if (value.empty()) throw InputError(option->get_name() + " needs a value, and it was given an empty one");
+            if (type == "FLOAT" && !isFiniteNumber(value))
+                throw InputError(option->get_name() + " '" + value + "' is not a finite number");
+            if ((type == "UINT" || type == "INT") && !isWholeNumber(value, type))
+                throw InputError(option->get_name() + " '" + value + "' is not a whole number within " +
+                                 (type == "UINT" ? "0.." + std::to_string(UINT64_MAX)
+                                                 : std::to_string(INT64_MIN) + ".." + std::to_string(INT64_MAX)));
+        }
+    }
+    for (const CLI::App* sub : cmd->get_subcommands()) checkGivenValues(sub);
 }
 
 // The subcommands' options (their help is what `alluvium CMD --help` prints).
@@ -312,6 +360,12 @@ int runMain(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         std::fprintf(stderr, "alluvium: %s (try --help)\n", e.what());
+        return 2;
+    }
+    try {
+        checkGivenValues(&app);
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "alluvium: %s\n", oneLine(e.what()).c_str());
         return 2;
     }
     return runCommandLine(c);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/errors.h"
+#include "io/input_file.h"
 #include "models/model.h"
 #include "pipeline.h"
 
@@ -43,7 +44,7 @@ std::vector<fs::path> presetFiles(const fs::path& dir) {
     std::error_code ec;
     if (dir.empty()) return files;
     for (const auto& entry : fs::directory_iterator(dir, ec))
-        if (entry.path().extension() == ".json") files.push_back(entry.path());
+        if (entry.path().extension() == ".json" && entry.is_regular_file(ec)) files.push_back(entry.path()); // no FIFOs
     std::sort(files.begin(), files.end());
     return files;
 }
@@ -113,6 +114,8 @@ std::string applyPreset(Params& params, const std::string& name_or_path) {
                                     "presets are missing (looked in " +
                                     assetSearchText() + ")");
     }
+    std::error_code ec;
+    if (fs::exists(path, ec)) requireRegularFile(path, "preset"); // a folder or FIFO: say so, never hang
     std::ifstream in(path);
     if (!in) {
         std::string known;

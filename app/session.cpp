@@ -13,6 +13,7 @@
 #include "io/atomic_file.h"
 #include "io/errors.h"
 #include "io/heightmap.h"
+#include "io/input_file.h"
 #include "presets.h"
 
 namespace alluvium {
@@ -263,6 +264,13 @@ void readArrays(const std::byte* p, const std::vector<std::pair<std::string, int
                            std::to_string(cell % size_t(s.width)) + ", " + std::to_string(cell / size_t(s.width)) +
                            ")");
             }
+        // Heights, like those of any input, lie within the accepted range.
+        if (name == kInitialTerrain || name == gpu::fieldName(gpu::Field::Terrain))
+            for (size_t k = 0; k < values.size(); ++k)
+                if (std::abs(values[k]) > kMaxHeightMagnitude)
+                    throw fail("array '" + name + "' holds the height " + std::to_string(values[k]) + " m at cell (" +
+                               std::to_string(k % size_t(s.width)) + ", " + std::to_string(k / size_t(s.width)) +
+                               "); heights must lie within -1e7..1e7 m");
         if (name == kInitialTerrain && channels == 1) {
             s.initial_terrain = std::move(values);
             have_initial = true;
@@ -413,10 +421,9 @@ void saveSession(const std::filesystem::path& path, const Session& session) {
 }
 
 Session loadSession(const std::filesystem::path& path) {
+    requireRegularFile(path, "session");
     std::ifstream in(path, std::ios::binary);
-    std::error_code ec;
-    if (!in || std::filesystem::is_directory(path, ec))
-        throw InputError("cannot read session '" + displayPath(path) + "'");
+    if (!in) throw InputError("cannot read session '" + displayPath(path) + "'");
     std::vector<char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (in.bad()) throw InputError("cannot read session '" + displayPath(path) + "'");
     return decodeSession(std::as_bytes(std::span<const char>(data.data(), data.size())), path.string());

@@ -8,7 +8,9 @@
 #include "io/atomic_file.h"
 #include "io/errors.h"
 #include "io/heightmap.h"
+#include "io/input_file.h"
 #include "io/terrain_gen.h"
+#include "models/model.h"
 #include "presets.h"
 
 namespace alluvium {
@@ -41,6 +43,9 @@ InitialTerrain prepareTerrain(const TerrainOptions& o, double cell_size) {
     int w = 256, h = 256;
     if (!o.size.empty()) parseSize(o.size, w, h);
     if (o.in.empty()) {
+        if (!o.height_range.empty() || !o.channel.empty())
+            throw InputError(std::string(o.height_range.empty() ? "--channel" : "--height-range") +
+                             " applies to an input file (--in), not to the procedural terrain");
         GeneratedTerrain g = generateTerrain(w, h, o.seed, cell_size);
         initial.terrain = std::move(g.terrain);
         initial.hardness = std::move(g.hardness);
@@ -57,6 +62,8 @@ InitialTerrain prepareTerrain(const TerrainOptions& o, double cell_size) {
             load.has_height_range = true;
             load.range_lo = parseNumber(std::string_view(o.height_range).substr(0, colon), "--height-range");
             load.range_hi = parseNumber(std::string_view(o.height_range).substr(colon + 1), "--height-range");
+            checkHeightValue(load.range_lo, "--height-range LO");
+            checkHeightValue(load.range_hi, "--height-range HI");
             if (load.range_hi < load.range_lo)
                 throw InputError("--height-range: HI must not be below LO in '" + o.height_range + "'");
         }

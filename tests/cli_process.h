@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -74,6 +76,8 @@ struct CliResult {
     std::string err;
     std::vector<std::string> err_lines;
     std::string command; // for failure messages
+    double peak_mib = 0; // the child's largest resident memory
+    double seconds = 0;  // wall-clock time of the child
 };
 
 inline ::testing::AssertionResult describe(const CliResult& r) {
@@ -136,13 +140,17 @@ inline CliResult runCli(const std::vector<std::string>& args, const fs::path& ca
         ::_exit(127);
     }
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0) {
+    rusage usage{};
+    const auto started = std::chrono::steady_clock::now();
+    while (::wait4(pid, &status, 0, &usage) < 0) {
         if (errno != EINTR) {
             ADD_FAILURE() << "waitpid failed: " << std::strerror(errno);
             return r;
         }
     }
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.peak_mib = double(usage.ru_maxrss) / 1024.0;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     r.out = readText(out_path);
     r.err = readText(err_path);
     r.err_lines = splitLines(r.err);
@@ -161,6 +169,9 @@ inline ::testing::AssertionResult isOneLineError(const CliResult& r, int code,
     for (const std::string& n : needles)
         if (!contains(r.err_lines[0], n)) return describe(r) << "\n  the error does not mention '" << n << "'";
     if (!r.out.empty()) return describe(r) << "\n  expected nothing on stdout, got: " << r.out;
+    // A refusal is cheap: it never allocates what the input merely claims, and never waits.
+    if (r.peak_mib >= 512.0) return describe(r) << "\n  the refusal took " << r.peak_mib << " MiB (limit 512)";
+    if (r.seconds >= 10.0) return describe(r) << "\n  the refusal took " << r.seconds << " s (limit 10)";
     return ::testing::AssertionSuccess();
 }
 

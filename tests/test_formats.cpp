@@ -72,11 +72,11 @@ TEST(FormatsRoundTrip, FloatFormatsAreBitExact) {
     const fs::path dir = scratchDir();
     for (auto [w, h] : {std::pair{97, 61}, {1, 50}, {50, 1}, {64, 64}}) {
         Heightmap m = makeMap(w, h, -123.456f, 4321.0987f);
-        // Values whose shortest decimal form is long, tiny and huge.
+        // Values whose shortest decimal form is long, tiny and the largest accepted (1e7 m less an ulp).
         m.heights[cells(w, h) / 2] = 1.0f / 3.0f;
         if (m.heights.size() > 4) {
             m.heights[1] = -1e-30f;
-            m.heights[2] = 3.4e37f;
+            m.heights[2] = std::nextafter(1e7f, 0.0f);
             m.heights[3] = std::numeric_limits<float>::denorm_min();
         }
         for (const std::string& ext : kFloatExts) {

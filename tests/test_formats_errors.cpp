@@ -141,6 +141,7 @@ TEST(FormatsHostile, ZeroSizeAndThinImages) {
     expectInputError([&] { loadHeightmap(dir / "zero.asc", LoadOptions{}); }, {"zero.asc", "0x5"});
     writeBytes(dir / "zero.tif", tiffHeaderOnly(0, 5));
     expectInputError([&] { loadHeightmap(dir / "zero.tif", LoadOptions{}); }, {"zero.tif"});
+    writeBytes(dir / "empty.r16", {});
     expectInputError([&] { loadHeightmap(dir / "empty.r16", sized(0, 0)); }, {"empty.r16", "--size"});
     // 1xN and Nx1 load in every format (the round trips cover them); a 1x1 too.
     Heightmap one;

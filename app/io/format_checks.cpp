@@ -12,6 +12,7 @@
 
 #include "io/atomic_file.h"
 #include "io/errors.h"
+#include "io/input_file.h"
 
 namespace alluvium::detail {
 
@@ -43,10 +44,7 @@ std::string valueName(float v) {
 }
 
 std::unique_ptr<FILE, int (*)(FILE*)> openForRead(const fs::path& path) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) {
-        throw InputError("cannot open " + quoted(path) + ": " + std::strerror(EISDIR));
-    }
+    requireRegularFile(path, "heightmap");
     FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) throw InputError("cannot open " + quoted(path) + ": " + std::strerror(errno));
     return {f, &std::fclose};
@@ -103,7 +101,9 @@ void integerRange(const fs::path& path, const LoadOptions& opt, long long w, lon
     } else {
         readSidecarRange(path, static_cast<uint32_t>(w), static_cast<uint32_t>(h), lo, hi);
     }
-    if (!std::isfinite(lo) || !std::isfinite(hi) || hi < lo) {
+    checkHeightValue(lo, "the height range's LO for " + quoted(path));
+    checkHeightValue(hi, "the height range's HI for " + quoted(path));
+    if (hi < lo) {
         std::ostringstream s;
         s << "height range " << lo << ":" << hi << " for " << quoted(path) << " is invalid (needs finite LO <= HI)";
         throw InputError(s.str());

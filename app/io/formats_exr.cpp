@@ -87,6 +87,14 @@ Heightmap readExr(const fs::path& path, const LoadOptions& opt) {
                          "' is subsampled; only full-resolution channels are supported");
     }
 
+    // No codec packs a sample into less than 1/4096 of its bytes (ZIP: 1/1032): a header that
+    // claims more than the file can hold is refused before the grid is allocated.
+    std::error_code ec;
+    const uint64_t file_bytes = fs::file_size(path, ec);
+    const uint64_t sample_bytes = channel->type == Imf::HALF ? 2 : 4;
+    if (ec || uint64_t(w) * uint64_t(h) * sample_bytes > 4096 * file_bytes + 65536)
+        throw InputError(quoted(path) + " is truncated: its header claims " + std::to_string(w) + "x" +
+                         std::to_string(h) + " cells, more than its " + std::to_string(file_bytes) + " bytes can hold");
     Heightmap map;
     map.width = static_cast<int>(w);
     map.height = static_cast<int>(h);

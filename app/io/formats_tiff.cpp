@@ -70,6 +70,7 @@ void memUnmap(thandle_t, void*, toff_t) {}
 
 struct TiffErrors {
     std::string first; // the first error libtiff reported
+    std::string table; // the first warning about the strip or tile tables
 };
 
 int onTiffError(TIFF*, void* user, const char* module, const char* fmt, va_list ap) {
@@ -84,8 +85,18 @@ int onTiffError(TIFF*, void* user, const char* module, const char* fmt, va_list 
     return 1; // handled: libtiff prints nothing
 }
 
-int onTiffWarning(TIFF*, void*, const char*, const char*, va_list) {
-    return 1; // unknown tags (GeoTIFF) and the like: ignored
+// Unknown tags (GeoTIFF) and the like are ignored; a warning about the strip or tile tables is
+// kept: libtiff then trims, ignores or estimates them and reads whatever lies at the offsets.
+int onTiffWarning(TIFF*, void* user, const char* module, const char* fmt, va_list ap) {
+    auto* errors = static_cast<TiffErrors*>(user);
+    if (!errors || !errors->table.empty()) return 1;
+    char text[512];
+    std::vsnprintf(text, sizeof text, fmt, ap);
+    std::string s = (module && *module ? std::string(module) + ": " : std::string()) + text;
+    std::replace(s.begin(), s.end(), '\n', ' ');
+    for (const char* table : {"StripOffsets", "StripByteCounts", "TileOffsets", "TileByteCounts"})
+        if (s.find(table) != std::string::npos) errors->table = s;
+    return 1;
 }
 
 struct TiffCloser {
@@ -97,7 +108,7 @@ TiffPtr openTiff(MemoryTiff& mem, const char* mode, TiffErrors& errors, tmsize_t
     TIFFOpenOptions* options = TIFFOpenOptionsAlloc();
     if (!options) throw std::bad_alloc();
     TIFFOpenOptionsSetErrorHandlerExtR(options, &onTiffError, &errors);
-    TIFFOpenOptionsSetWarningHandlerExtR(options, &onTiffWarning, nullptr);
+    TIFFOpenOptionsSetWarningHandlerExtR(options, &onTiffWarning, &errors);
     if (max_alloc > 0) TIFFOpenOptionsSetMaxSingleMemAlloc(options, max_alloc);
     TIFF* t = TIFFClientOpenExt("memory", mode, &mem, &memRead, &memWrite, &memSeek, &memClose, &memSize, &memMap,
                                 &memUnmap, options);
@@ -131,6 +142,39 @@ float sampleAt(const unsigned char* p, SampleKind kind, double lo, double scale)
     }
     }
     return 0.0f;
+}
+
+// The strip or tile tables against the image and the file: as many entries as the image needs,
+// each inside the file past its header and holding data (uncompressed: all that it decodes to).
+void checkStriles(TIFF* tif, uint64_t file_bytes, const std::string& bad, const TiffErrors& errors) {
+    if (!errors.table.empty())
+        throw InputError(bad + "its strip or tile tables disagree: libtiff: " + errors.table + ")");
+    const bool tiled = TIFFIsTiled(tif);
+    const char* kind = tiled ? "tile" : "strip";
+    uint32_t h = 0, rows_per_strip = 0;
+    uint16_t compression = COMPRESSION_NONE;
+    TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &h);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &compression);
+    const uint32_t count = tiled ? TIFFNumberOfTiles(tif) : TIFFNumberOfStrips(tif);
+    if (count == 0) throw InputError(bad + "no " + kind + "s)");
+    for (uint32_t i = 0; i < count; ++i) {
+        int err = 0;
+        const uint64_t offset = TIFFGetStrileOffsetWithErr(tif, i, &err);
+        const uint64_t size = err ? 0 : TIFFGetStrileByteCountWithErr(tif, i, &err);
+        uint64_t need = 1;
+        if (compression == COMPRESSION_NONE) {
+            const uint64_t rows =
+                rows_per_strip == 0
+                    ? h
+                    : std::min<uint64_t>(rows_per_strip, h - std::min<uint64_t>(h, uint64_t(i) * rows_per_strip));
+            need = uint64_t(tiled ? TIFFTileSize64(tif) : TIFFVStripSize64(tif, uint32_t(rows)));
+        }
+        if (err || offset < 8 || size == 0 || offset > file_bytes || size > file_bytes - offset || size < need)
+            throw InputError(bad + kind + " " + std::to_string(i) + " of " + std::to_string(count) + " has " +
+                             std::to_string(size) + " bytes at offset " + std::to_string(offset) + ", needs " +
+                             std::to_string(need) + " inside a file of " + std::to_string(file_bytes) + ")");
+    }
 }
 
 } // namespace
@@ -176,6 +220,7 @@ Heightmap loadTiff(const fs::path& path, const LoadOptions& opt) {
                          " samples; supported are 8/16/32-bit unsigned and 32-bit float");
     }
     const std::size_t bytes_per_sample = bits / 8u;
+    checkStriles(tif.get(), mem.bytes.size(), bad, errors);
 
     double lo = 0.0, hi = 1000.0, scale = 1.0;
     if (kind != SampleKind::f32) {
@@ -204,16 +249,18 @@ Heightmap loadTiff(const fs::path& path, const LoadOptions& opt) {
             static_cast<uint64_t>(tw) * th > static_cast<uint64_t>(kMaxGridCells)) {
             throw InputError(bad + "bad tile size " + std::to_string(tw) + "x" + std::to_string(th) + ")");
         }
-        std::vector<unsigned char> tile(static_cast<std::size_t>(tile_bytes));
+        // Not zeroed: pages are taken only as libtiff decodes into them, so a tile size that the
+        // file cannot fill costs no memory.
+        std::unique_ptr<unsigned char[]> tile(new unsigned char[static_cast<std::size_t>(tile_bytes)]);
         for (uint32_t ty = 0; ty < h; ty += th) {
             for (uint32_t tx = 0; tx < w; tx += tw) {
                 const ttile_t index = TIFFComputeTile(tif.get(), tx, ty, 0, 0);
-                if (TIFFReadEncodedTile(tif.get(), index, tile.data(), tile_bytes) < 0)
+                if (TIFFReadEncodedTile(tif.get(), index, tile.get(), tile_bytes) != tile_bytes)
                     throw InputError(bad + reason(errors) + ")");
                 const uint32_t rows = std::min(th, h - ty), cols = std::min(tw, w - tx);
                 rowsUpTo(ty + rows);
                 for (uint32_t y = 0; y < rows; ++y) {
-                    const unsigned char* src = tile.data() + static_cast<std::size_t>(y) * tw * bytes_per_sample;
+                    const unsigned char* src = tile.get() + static_cast<std::size_t>(y) * tw * bytes_per_sample;
                     float* dst = map.heights.data() + static_cast<std::size_t>(ty + y) * w + tx;
                     for (uint32_t x = 0; x < cols; ++x) dst[x] = sampleAt(src + x * bytes_per_sample, kind, lo, scale);
                 }

@@ -7,6 +7,7 @@
 // [SECTION] loadHeightmap
 // [SECTION] saveHeightmap
 #include "io/heightmap.h"
+#include "io/input_file.h"
 
 #include <algorithm>
 #include <bit>
@@ -92,6 +93,10 @@ PngStatus decodePng(png_structp png, png_infop info, FILE* f, PngPixels* out) {
     png_set_sig_bytes(png, 8);
     // Our own size check below gives the clearer message; let libpng accept anything it can.
     png_set_user_limits(png, 0x7fffffffu, 0x7fffffffu);
+    // An ancillary chunk (text, ICC profile, unknown) can claim up to 2 GiB: none may take more
+    // than the file holds (or 8 MiB, far above any real one), nor may there be thousands.
+    png_set_chunk_malloc_max(png, std::min<png_alloc_size_t>(out->file_bytes + 1024, 8u << 20));
+    png_set_chunk_cache_max(png, 1000);
     png_read_info(png, info);
 
     out->width = png_get_image_width(png, info);
@@ -183,6 +188,28 @@ private:
     }
 };
 
+// Walks the chunk headers up to IEND: each chunk must lie inside the file. libpng takes a chunk's
+// claimed length at its word and may allocate it (2 GiB for a text chunk of a 100-byte file)
+// before it finds the data missing. Leaves the file just past the signature.
+void checkPngChunks(FILE* f, uint64_t file_bytes, const fs::path& path) {
+    uint64_t at = 8;
+    unsigned char header[8];
+    while (at + 8 <= file_bytes && std::fseek(f, long(at), SEEK_SET) == 0 && std::fread(header, 1, 8, f) == 8) {
+        const uint64_t length =
+            uint64_t(header[0]) << 24 | uint64_t(header[1]) << 16 | uint64_t(header[2]) << 8 | uint64_t(header[3]);
+        std::string type(reinterpret_cast<const char*>(header + 4), 4);
+        for (char& c : type)
+            if (!std::isalpha(static_cast<unsigned char>(c))) c = '?';
+        if (length > 0x7FFFFFFFu || at + 12 + length > file_bytes)
+            throw InputError(quoted(path) + " is truncated or not a valid PNG: its " + type + " chunk at byte " +
+                             std::to_string(at) + " claims " + std::to_string(length) +
+                             " bytes, more than the file's " + std::to_string(file_bytes) + " hold");
+        if (type == "IEND") break;
+        at += 12 + length;
+    }
+    std::fseek(f, 8, SEEK_SET);
+}
+
 Heightmap loadPng(const fs::path& path, const LoadOptions& opt) {
     auto file = openForRead(path);
     unsigned char sig[8] = {};
@@ -197,6 +224,7 @@ Heightmap loadPng(const fs::path& path, const LoadOptions& opt) {
     std::error_code size_error;
     px.file_bytes = fs::file_size(path, size_error);
     if (size_error) throw InputError("cannot open " + quoted(path) + ": " + size_error.message());
+    checkPngChunks(file.get(), px.file_bytes, path);
     switch (decodePng(guard.png, guard.info, file.get(), &px)) {
     case PngStatus::ok: break;
     case PngStatus::libpng_error:
@@ -353,7 +381,9 @@ bool writesSidecar(const fs::path& path) {
     return ext == ".png" || ext == ".r16" || ext == ".raw";
 }
 
-Heightmap loadHeightmap(const fs::path& path, const LoadOptions& opt) {
+namespace {
+
+Heightmap decodeByExtension(const fs::path& path, const LoadOptions& opt) {
     const std::string ext = lowerExtension(path);
     if (ext == ".png") return loadPng(path, opt);
     if (ext == ".f32" || ext == ".r32") return loadRaw(path, opt, false);
@@ -363,6 +393,23 @@ Heightmap loadHeightmap(const fs::path& path, const LoadOptions& opt) {
     if (ext == ".asc") return detail::loadAsc(path, opt);
     throw InputError("cannot load " + quoted(path) + ": unknown extension '" + displayPath(path.extension()) + "'; " +
                      kSupported);
+}
+
+} // namespace
+
+Heightmap loadHeightmap(const fs::path& path, const LoadOptions& opt) {
+    if (isHeightmapExtension(path)) requireRegularFile(path, "heightmap");
+    Heightmap map = decodeByExtension(path, opt);
+    // The finite check of each codec comes first (it names NaN and Inf); this one catches the
+    // absurd but finite: 1e30, a wrong unit, a corrupt sample.
+    const auto [lo, hi] = std::minmax_element(map.heights.begin(), map.heights.end());
+    if (lo != map.heights.end()) {
+        const float worst = std::abs(*lo) > std::abs(*hi) ? *lo : *hi;
+        const size_t i = size_t((std::abs(*lo) > std::abs(*hi) ? lo : hi) - map.heights.begin());
+        checkHeightValue(worst, quoted(path) + " at cell (" + std::to_string(i % size_t(map.width)) + ", " +
+                                    std::to_string(i / size_t(map.width)) + ")");
+    }
+    return map;
 }
 
 // [SECTION] saveHeightmap ---------------------------------------------------------------------
