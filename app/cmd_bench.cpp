@@ -212,6 +212,7 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
     const Params params = buildParams(o.preset, 0.0, o.sets);
     const int model = gpu::modelFromName(o.model);
     if (model < 0) throw InputError("--model: unknown model '" + o.model + "' (" + gpu::modelList() + ")");
+    noteInactiveSets(params, o.sets, model);
     ScopedContext scoped(device);
     const std::vector<gpu::WorkgroupShape> shapes = benchShapes(scoped.ctx, o.workgroup);
     const gpu::WorkgroupShape device_shape = gpu::resolveWorkgroupShape(scoped.ctx);

@@ -26,7 +26,9 @@ int convertCommand(const ConvertOptions& o) {
     if (cell_size <= 0.0) cell_size = map.cell_size;
     if (cell_size <= 0.0) cell_size = Params()[Param::cell_size];
 
+    OutputBatch outputs; // the image and its sidecar together
     saveHeightmap(o.out, map, cell_size);
+    outputs.commit();
     const auto [mn, mx] = std::minmax_element(map.heights.begin(), map.heights.end());
     std::fprintf(stderr, "alluvium: wrote %s%s: %dx%d cells of %g m, heights %g..%g m\n", displayPath(o.out).c_str(),
                  writesSidecar(o.out) ? " (+ .json)" : "", map.width, map.height, cell_size, static_cast<double>(*mn),

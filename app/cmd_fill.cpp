@@ -53,9 +53,11 @@ int fillCommand(const FillOptions& o, const DeviceOptions& device) {
                                               .device = scoped.ctx.device_name,
                                               .summary = summary,
                                               .unreached = unreached});
+    OutputBatch outputs; // every output, or none if one cannot be written
     saveHeightmap(o.out, filled, cell_size);
     if (!o.report.empty()) writeReport(o.report, report);
     if (!o.out_maps.empty()) exportMaps(sim, o.out_maps);
+    outputs.commit();
     std::fprintf(stderr,
                  "alluvium: wrote %s%s: %lld cells filled, %.6g m^3, deepest %.4g m (rounds: %u basin labels, "
                  "%u basin graph + %u hook jumps, %u flats)\n",

@@ -146,6 +146,7 @@ RunStart prepareRun(const RunOptions& o) {
     } else {
         r.initial = prepareTerrainAndParams(o.terrain, o.preset, o.sets, r.params);
     }
+    noteInactiveSets(r.params, o.sets, r.model);
     // The wear and flow maps cost bandwidth every step: recorded when they will be written.
     if (!o.out_maps.empty() || !o.save_session.empty()) r.params[Param::record_maps] = 1;
     const int w = r.initial.terrain.width, h = r.initial.terrain.height;
@@ -253,29 +254,25 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     facts.last_fill = sim.fluvial().hostControl(); // the last iteration's fill, before that
     if (fluvial || !o.out_maps.empty()) facts.analysis = sim.fluvialAnalyse();
     const nlohmann::json report = runReport(sim, facts);
+    OutputBatch outputs; // every output, or none if one cannot be written
     if (facts.after.nan_cells > 0) {
         if (!o.report.empty()) writeReport(o.report, report);
+        outputs.commit(); // the report says what went wrong
         std::fprintf(stderr, "alluvium: the simulation produced %lld non-finite cells; no heightmap written\n",
                      facts.after.nan_cells);
         return 1;
     }
-    // The heightmap first, the largest file: if the disk fills up, the run fails with nothing of
-    // it written (each file is atomic; the set of files cannot be).
     saveHeightmap(o.out, result, cell_size);
     if (!o.report.empty()) writeReport(o.report, report);
-    if (!o.out_maps.empty()) {
-        exportMaps(sim, o.out_maps);
-        std::fprintf(stderr, "alluvium: wrote the maps to %s\n", o.out_maps.c_str());
-    }
-    if (!o.out_mesh.empty()) {
-        writeTerrainMesh(o.out_mesh, result, cell_size, o.mesh_triangles);
-        std::fprintf(stderr, "alluvium: wrote the mesh %s\n", o.out_mesh.c_str());
-    }
-    if (!o.save_session.empty()) {
+    if (!o.out_maps.empty()) exportMaps(sim, o.out_maps);
+    if (!o.out_mesh.empty()) writeTerrainMesh(o.out_mesh, result, cell_size, o.mesh_triangles);
+    if (!o.save_session.empty())
         saveSession(o.save_session,
                     captureSession(sim, params, std::move(start.initial.terrain.heights), facts.before, facts.steps));
-        std::fprintf(stderr, "alluvium: saved the session to %s\n", o.save_session.c_str());
-    }
+    outputs.commit();
+    if (!o.out_maps.empty()) std::fprintf(stderr, "alluvium: wrote the maps to %s\n", o.out_maps.c_str());
+    if (!o.out_mesh.empty()) std::fprintf(stderr, "alluvium: wrote the mesh %s\n", o.out_mesh.c_str());
+    if (!o.save_session.empty()) std::fprintf(stderr, "alluvium: saved the session to %s\n", o.save_session.c_str());
     printRunSummary(o, report, facts.seconds);
     return frames_ok ? 0 : 1;
 }

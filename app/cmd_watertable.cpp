@@ -109,8 +109,10 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     f.sustained_cells = river_map.sustained_cells;
     f.dry_cells = river_map.dry_cells;
     f.dry_end_points = river_map.dry_end_points;
+    OutputBatch outputs; // every output, or none if one cannot be written
     if (!o.report.empty()) writeReport(o.report, watertableReport(f));
     if (f.nan_cells > 0) {
+        outputs.commit(); // the report says what went wrong
         std::fprintf(stderr, "alluvium: the relaxation produced %lld non-finite cells; no heightmap written\n",
                      f.nan_cells);
         return 1;
@@ -123,6 +125,7 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
         extra.push_back(riverLayer(river_map));
         exportMaps(sim, o.out_maps, &table, std::move(extra));
     }
+    outputs.commit();
     std::fprintf(stderr,
                  "alluvium: wrote %s%s: %lld lake cells (%.6g m^3), %lld wet land cells, %u cells still moving, river "
                  "cells %lld sustained / %lld dry (%lld end points) (%.1f s)\n",

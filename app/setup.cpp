@@ -103,6 +103,19 @@ Params buildParams(const std::string& preset, double cell_size, const std::vecto
     return params;
 }
 
+void noteInactiveSets(const Params& params, const std::vector<std::string>& sets, int model) {
+    std::vector<Param> noted;
+    for (const std::string& assignment : sets) {
+        Param p{};
+        if (!findParam(std::string_view(assignment).substr(0, assignment.find('=')), &p)) continue;
+        if (std::find(noted.begin(), noted.end(), p) != noted.end()) continue;
+        const std::string why = whyInactive(params, p, gpu::modelName(model));
+        if (why.empty()) continue;
+        noted.push_back(p);
+        std::fprintf(stderr, "alluvium: note: --set %s has no effect: %s\n", paramInfo(p).name, why.c_str());
+    }
+}
+
 InitialTerrain prepareTerrainAndParams(const TerrainOptions& terrain, const std::string& preset,
                                        const std::vector<std::string>& sets, Params& params) {
     params = buildParams(preset, terrain.cell_size, sets);

@@ -30,6 +30,9 @@ struct InitialTerrain {
 
 // "WxH", throws InputError naming `option` (the command-line option the text came from).
 void parseSize(const std::string& text, int& width, int& height, const std::string& option = "--size");
+// One line on stderr for each --set that has no effect (whyInactive): its part is off, or it
+// belongs to another model than `model`.
+void noteInactiveSets(const Params& params, const std::vector<std::string>& sets, int model);
 InitialTerrain prepareTerrain(const TerrainOptions& options, double cell_size);
 
 // --out (a heightmap format) and --report (.json) of the commands that write a heightmap and a

@@ -70,6 +70,35 @@ const ParamInfo* findParam(std::string_view name, Param* index) {
     return nullptr;
 }
 
+std::string whyInactive(const Params& values, Param p, std::string_view model) {
+    const ParamInfo& info = paramInfo(p);
+    const std::string_view group = info.group;
+    if (group.ends_with(" model")) {
+        // The models that read it lead its meaning: "fluvial model: ...", "thermal/olsen models: ...".
+        std::string_view owners = info.meaning;
+        owners = owners.substr(0, std::min(owners.find(':'), owners.find(',')));
+        owners = owners.substr(0, owners.find(' '));
+        bool mine = false;
+        for (size_t at = 0; at <= owners.size();) {
+            const size_t slash = std::min(owners.find('/', at), owners.size());
+            mine = mine || owners.substr(at, slash - at) == model;
+            at = slash + 1;
+        }
+        if (!mine)
+            return "it belongs to the " + std::string(owners) + " model" +
+                   (owners.find('/') != std::string_view::npos ? "s" : "") + ", and the model is " + std::string(model);
+    }
+    const auto& table = paramTable();
+    for (size_t i = 0; i < table.size(); ++i) {
+        const ParamInfo& other = table[i];
+        if (other.kind != 'b' || std::string_view(other.name).rfind("enable_", 0) != 0 || group != other.group ||
+            &other == &info)
+            continue;
+        if (values.values[i] == 0.0) return std::string(other.name) + " is off";
+    }
+    return "";
+}
+
 Params::Params() {
     for (int i = 0; i < kParamCount; ++i)
         values[static_cast<size_t>(i)] = paramTable()[static_cast<size_t>(i)].default_value;

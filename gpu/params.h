@@ -62,6 +62,12 @@ struct Params {
     std::string format(Param p) const;
 };
 
+// Why `p` has no effect with these values under the model `model` (its name), or "" when it acts:
+// its group's on/off switch (the group's enable_* row, e.g. enable_sea for sea_level) is off, or
+// its group belongs to another model ("fluvial: model"). The panel greys such rows and the CLI
+// says so of a --set, so that no parameter is ignored silently.
+std::string whyInactive(const Params& values, Param p, std::string_view model);
+
 // Groundwater flow sub-steps per step from the parameters (even: 2 .. GROUNDWATER_MAX_SUBSTEPS).
 int groundwaterSubsteps(const Params& params);
 

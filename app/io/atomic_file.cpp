@@ -61,7 +61,82 @@ struct TempFile {
     }
 };
 
+thread_local OutputBatch* t_batch = nullptr;
+
+// Makes `dir` and its missing parents; tells the open batch which of them are new.
+void createFolders(const fs::path& dir, const fs::path& path) {
+    std::vector<fs::path> missing;
+    std::error_code ec;
+    for (fs::path d = dir; !d.empty() && !fs::exists(d, ec) && d.has_relative_path(); d = d.parent_path())
+        missing.push_back(d);
+    fs::create_directories(dir, ec);
+    if (ec) failWrite(path, "cannot create directory '" + displayPath(dir) + "': " + ec.message());
+    if (OutputBatch* batch = OutputBatch::current())
+        for (auto it = missing.rbegin(); it != missing.rend(); ++it) batch->createdFolder(*it);
+}
+
+void syncFolder(const fs::path& dir) {
+    // Makes a rename durable; best effort (some file systems refuse fsync on a folder).
+    int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        (void)::fsync(dfd);
+        ::close(dfd);
+    }
+}
+
 } // namespace
+
+OutputBatch::OutputBatch() {
+    if (t_batch) return; // joins the open one
+    t_batch = this;
+    outermost_ = true;
+}
+
+OutputBatch::~OutputBatch() {
+    if (!outermost_) return;
+    if (!done_) discard();
+    t_batch = nullptr;
+}
+
+OutputBatch* OutputBatch::current() { return t_batch; }
+
+void OutputBatch::stage(const fs::path& temporary, const fs::path& target) {
+    for (auto& [tmp, to] : staged_)
+        if (to == target) { // written again: the newer content replaces the staged one
+            ::unlink(tmp.c_str());
+            tmp = temporary;
+            return;
+        }
+    staged_.emplace_back(temporary, target);
+}
+
+void OutputBatch::createdFolder(const fs::path& folder) { folders_.push_back(folder); }
+
+void OutputBatch::commit() {
+    if (!outermost_ || done_) return;
+    done_ = true;
+    t_batch = nullptr;
+    for (size_t i = 0; i < staged_.size(); ++i) {
+        const auto& [tmp, target] = staged_[i];
+        if (::rename(tmp.c_str(), target.c_str()) != 0) {
+            const int err = errno;
+            staged_.erase(staged_.begin(), staged_.begin() + std::ptrdiff_t(i));
+            discard();
+            failWrite(target, std::strerror(err));
+        }
+        fs::path dir = target.parent_path();
+        syncFolder(dir.empty() ? fs::path(".") : dir);
+    }
+    staged_.clear();
+}
+
+void OutputBatch::discard() {
+    for (const auto& staged : staged_) ::unlink(staged.first.c_str());
+    staged_.clear();
+    std::error_code ec;
+    for (auto it = folders_.rbegin(); it != folders_.rend(); ++it) fs::remove(*it, ec); // only if empty
+    folders_.clear();
+}
 
 void writeFileAtomic(const fs::path& path, std::span<const std::byte> bytes) {
     if (path.empty() || !path.has_filename()) failWrite(path, "not a file name");
@@ -69,10 +144,7 @@ void writeFileAtomic(const fs::path& path, std::span<const std::byte> bytes) {
     if (dir.empty()) dir = ".";
 
     std::error_code ec;
-    if (!fs::is_directory(dir, ec)) {
-        fs::create_directories(dir, ec);
-        if (ec) failWrite(path, "cannot create directory '" + displayPath(dir) + "': " + ec.message());
-    }
+    if (!fs::is_directory(dir, ec)) createFolders(dir, path);
 
     TempFile tmp;
     for (unsigned attempt = 0; attempt < 100 && tmp.fd < 0; ++attempt) {
@@ -101,15 +173,15 @@ void writeFileAtomic(const fs::path& path, std::span<const std::byte> bytes) {
     int fd = tmp.fd;
     tmp.fd = -1;
     if (::close(fd) != 0) failWrite(path, std::strerror(errno));
+    if (OutputBatch* batch = OutputBatch::current()) {
+        if (fs::is_directory(path, ec)) failWrite(path, std::strerror(EISDIR)); // commit's rename would fail
+        batch->stage(tmp.path, path);                                           // renamed with the others at commit
+        tmp.keep = true;
+        return;
+    }
     if (::rename(tmp.path.c_str(), path.c_str()) != 0) failWrite(path, std::strerror(errno));
     tmp.keep = true;
-
-    // Make the rename itself durable; best effort (some file systems refuse fsync on a dir).
-    int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        (void)::fsync(dfd);
-        ::close(dfd);
-    }
+    syncFolder(dir);
 }
 
 void checkWritableLocation(const fs::path& path, const std::string& what) {

@@ -5,8 +5,37 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace alluvium {
+
+// The outputs of one command, all or nothing. While a batch is open on this thread,
+// writeFileAtomic leaves each file as its complete temporary beside the target; commit() renames
+// them all into place. A batch destroyed without commit (an error on the way) removes its
+// temporaries and the folders it created, so a refused command leaves nothing new behind. A
+// batch opened inside another joins it: only the outermost commits.
+class OutputBatch {
+public:
+    OutputBatch();
+    ~OutputBatch();
+    OutputBatch(const OutputBatch&) = delete;
+    OutputBatch& operator=(const OutputBatch&) = delete;
+    // Renames every staged file into place (in the order written); throws InputError if one
+    // cannot be, after removing the temporaries not yet renamed.
+    void commit();
+
+    // Used by writeFileAtomic: whether a batch is open, and staging into it.
+    static OutputBatch* current();
+    void stage(const std::filesystem::path& temporary, const std::filesystem::path& target);
+    void createdFolder(const std::filesystem::path& folder);
+
+private:
+    void discard();
+    bool outermost_ = false;
+    bool done_ = false;
+    std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged_; // (temporary, target)
+    std::vector<std::filesystem::path> folders_;                                  // created, outermost first
+};
 
 // Writes bytes to path atomically: creates the parent directory if missing, writes
 // "<path>.tmp-XXXXXX" in the same directory, fsyncs it and renames it over path. The temporary

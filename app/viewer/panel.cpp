@@ -95,7 +95,7 @@ void overlayColour(int overlay, float t, float rgb[3]) {
 namespace {
 
 void tooltip(const char* text) {
-    if (ImGui::IsItemHovered() && text && *text) ImGui::SetTooltip("%s", text);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && text && *text) ImGui::SetTooltip("%s", text);
 }
 
 // [SECTION] statistics
@@ -290,7 +290,11 @@ void parameters(ViewerState& s) {
         {
             const int i = static_cast<int>(param);
             double& value = s.params.values[size_t(i)];
-            const std::string help = std::string(info.unit) + (info.unit[0] ? ": " : "") + info.meaning;
+            // A row that does nothing now (its part is off, another model's) is greyed, and says why.
+            const std::string why = whyInactive(s.params, param, gpu::modelName(s.model));
+            const std::string help = std::string(info.unit) + (info.unit[0] ? ": " : "") + info.meaning +
+                                     (why.empty() ? "" : " (no effect now: " + why + ")");
+            ImGui::BeginDisabled(!why.empty());
             bool changed = false;
             if (info.kind == 'b') {
                 bool on = value != 0.0;
@@ -314,6 +318,7 @@ void parameters(ViewerState& s) {
                                              wide ? ImGuiSliderFlags_Logarithmic : 0);
                 if (changed) value = std::clamp(double(v), info.min, info.max);
             }
+            ImGui::EndDisabled();
             tooltip(help.c_str());
             if (changed) s.params_dirty = true;
         }

@@ -78,6 +78,7 @@ std::optional<Session> startState(App& app, const ViewOptions& o, const CheckedV
                                  : !preset_model.empty() ? preset_model
                                  : resumed               ? resumed->model
                                                          : "pipe");
+    noteInactiveSets(s.params, o.sets, s.model);
     app.session_path = o.save_session.empty() ? "alluvium.session" : o.save_session;
     s.session_default = app.session_path;
     s.seed = static_cast<int>(o.terrain.seed);
@@ -162,10 +163,9 @@ int finish(App& app, const ViewOptions& o, const LoopResult& r) {
     int status = 0;
     for (const RecordingSummary& rec : r.recordings)
         if (rec.settings.from_command_line && !rec.error.empty()) status = 1;
+    OutputBatch outputs; // the session and the report together, or neither
     if (!o.save_session.empty()) {
         saveViewerSession(app, o.save_session);
-        std::fprintf(stderr, "alluvium: saved the session to %s (step %lld)\n", displayPath(o.save_session).c_str(),
-                     s.steps_before + s.steps_done);
     }
     if (!o.report.empty()) {
         // The history and the digest of the state first: the report's budgets add the brush's
@@ -189,6 +189,10 @@ int finish(App& app, const ViewOptions& o, const LoopResult& r) {
         writeReport(o.report, report);
         if (facts.after.nan_cells > 0) status = 1;
     }
+    outputs.commit();
+    if (!o.save_session.empty())
+        std::fprintf(stderr, "alluvium: saved the session to %s (step %lld)\n", displayPath(o.save_session).c_str(),
+                     s.steps_before + s.steps_done);
     return status;
 }
 
