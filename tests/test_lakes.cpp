@@ -4,10 +4,12 @@
 // balance evaporation (lake_evaporation): the endorheic cone against R A_c / E and its spill
 // threshold; on random grids the GPU's fill, routing and accumulation with the host's levels
 // against the reference's (its own basins, bit for bit); E = 0 and a vanishing E give the old
-// fill exactly.
+// fill exactly. And the host's solve of 100,000 nested basins, on the default stack, in seconds.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 #include "fluvial.h"
@@ -366,6 +368,58 @@ TEST_F(Lakes, ClosedLakesDoNotErodeAndKeepTheSedimentThatReachesThem) {
     EXPECT_GT(eroded, 0.0);
     EXPECT_GT(deposited, 0.0);
     EXPECT_LE(deposited, eroded * (1.0 + 1e-5));
+}
+
+// 100,000 basins nested one in the next: a row of pits, pit j at -j, between walls rising by one
+// (wall j, at j + 1 between pit j and pit j + 1, drains into the deeper pit j + 1); no outlet. So
+// basin 0 is its pit alone, basin j its pit and wall j - 1, and the lowest pass out of basins
+// 0 .. j is wall j: the merge tree is a chain N deep, which the recursive solve went down one
+// stack frame a level (and walked every basin below at every level: minutes). Each pit receives
+// 1, a lake cell loses E = 15/16. Basins 0 .. j hold the 2j + 1 cells -j .. j below their exit
+// j + 1; basin j alone holds its pit below its exit j, fills with 1 and spills 1/16 more than the
+// basin above spilled into it: (N - j) / 16 into basin j - 1. So basins 0 .. j receive
+// Q = j + 1 + (N - 1 - j) / 16, enough for floor(Q / E) = j + 1 + floor(N / 15) cells, which
+// would fill them (2j + 1 cells) only for j <= N / 15: going down, the solve splits at every
+// level (the level of the k-th lowest cell, J = 1 + floor(N / 15), lies below the pass j) until
+// j = J, where basins 0 .. J hold one closed lake at J, exactly their pass. Above it every basin
+// is full to its exit j. Forward and mirrored: the chain's basins come first, then last, in the
+// depth-first order (its inflows are sums over prefixes, then suffixes).
+TEST(LakeSolve, HundredThousandNestedBasinsSolveIterativelyInSeconds) {
+    const int n = 100000, w = 2 * n, h = 1;
+    const int J = n / 15 + 1; // the closed lake's level
+    for (bool mirrored : {false, true}) {
+        SCOPED_TRACE(mirrored ? "mirrored" : "forward");
+        auto cell = [&](int x) { return mirrored ? w - 1 - x : x; };
+        std::vector<float> z(size_t(w) * size_t(h));
+        std::vector<double> inflow(z.size(), 0.0);
+        std::vector<uint32_t> labels(z.size());
+        for (int j = 0; j < n; ++j) {
+            const int pit = cell(2 * j), wall = cell(2 * j + 1);
+            z[size_t(pit)] = -float(j);
+            z[size_t(wall)] = float(j + 1);
+            inflow[size_t(pit)] = 1.0;
+            labels[size_t(pit)] = uint32_t(pit / 2); // the pit's 2x2 block
+            labels[size_t(wall)] = uint32_t(j + 1 < n ? cell(2 * j + 2) / 2 : pit / 2);
+        }
+        ASSERT_EQ(labels, ref::basinLabels(ref::FluvialGrid{w, h, 0}, z)) << "the GPU's basins";
+        const auto start = std::chrono::steady_clock::now();
+        const gpu::LakeSolve s = gpu::solveLakes(w, h, z, labels, inflow, 15.0 / 16.0);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        EXPECT_LT(seconds, 5.0);
+        std::printf("    %s: %d nested basins solved in %.3f s\n", mirrored ? "mirrored" : "forward", n, seconds);
+        EXPECT_EQ(s.basins, n);
+        EXPECT_EQ(s.closed_lakes, 1);
+        EXPECT_EQ(s.closed_cells, uint64_t(2 * J)); // the cells -J .. J - 1
+        for (int j = 0; j < n; ++j) {
+            const uint32_t pit = uint32_t(cell(2 * j)), block = pit / 2;
+            const bool lake = j <= J;
+            ASSERT_EQ(s.level[block], ref::orderedBits(float(lake ? J : j))) << "basin " << j;
+            ASSERT_EQ(s.sink[block], lake ? pit : FLUVIAL_NONE) << "basin " << j;
+            // J - z over the cells below J: the pit (J + j) and wall j - 1 (J - j).
+            const double volume = !lake ? 0.0 : j == 0 ? double(J) : 2.0 * J;
+            ASSERT_EQ(s.volume[block], volume) << "basin " << j;
+        }
+    }
 }
 
 } // namespace
