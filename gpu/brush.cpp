@@ -85,17 +85,26 @@ void Brush::record(VkCommandBuffer cmd, BrushParams p) {
     p.height = sim_.height();
     p.group_count_x = int(groups(p.width));
     p.group_count = int(groups(p.width) * groups(p.height));
-    if (p.tool == BRUSH_TOOL_SMOOTH) p.amount = std::clamp(p.amount, 0.0f, 0.25f); // stable diffusion
-    computeBarrier(cmd);                                                           // the previous step's writes
+    // Smoothing is explicit diffusion, stable up to 0.25 an application: a larger amount (a long
+    // frame, a strong brush) is split into equal applications, at most 64 a frame.
+    int applications = 1;
+    if (p.tool == BRUSH_TOOL_SMOOTH) {
+        p.amount = std::max(p.amount, 0.0f);
+        applications = std::clamp(int(std::ceil(p.amount / 0.25f)), 1, 64);
+        p.amount = std::min(p.amount / float(applications), 0.25f);
+    }
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &sets_[size_t(sim_.parity())], 0,
                             nullptr);
     vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof p, &p);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, apply_);
-    vkCmdDispatch(cmd, groups(p.width), groups(p.height), 1);
-    computeBarrier(cmd);
-    if (p.tool == BRUSH_TOOL_SMOOTH) {
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, commit_);
+    for (int i = 0; i < applications; ++i) {
+        computeBarrier(cmd); // the previous step's (or application's) writes
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, apply_);
         vkCmdDispatch(cmd, groups(p.width), groups(p.height), 1);
+        computeBarrier(cmd);
+        if (p.tool == BRUSH_TOOL_SMOOTH) {
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, commit_);
+            vkCmdDispatch(cmd, groups(p.width), groups(p.height), 1);
+        }
     }
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, reduce_);
     vkCmdDispatch(cmd, 1, 1, 1);

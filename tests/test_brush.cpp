@@ -1,6 +1,8 @@
 // The viewer's brush (gpu/brush.h) against its double-precision twin (tests/reference/brush.cpp)
 // on random fields of odd and square sizes, every tool; and the hand, which must put back
 // exactly what it took, and smoothing, which must keep the ground's volume.
+#include <algorithm>
+
 #include "brush.h"
 #include "brush_reference.h"
 #include "gpu_fixture.h"
@@ -96,6 +98,33 @@ TEST_F(BrushMass, SmoothingKeepsTheGroundVolume) {
     p.x = 2.0f; // across the edge: the edge is closed
     for (int i = 0; i < 5; ++i) brush.apply(p);
     EXPECT_LE(relativeError(sum(sim.download(Field::Terrain)), before), 1e-6);
+}
+
+// A strength and a long frame can ask for more smoothing than explicit diffusion takes at once
+// (0.25): the brush splits it into equal applications, as its reference does; the result stays
+// within the ground's old extremes (no checkerboard) and keeps its volume.
+TEST_F(BrushMass, StrongSmoothingIsSplitIntoStableApplications) {
+    const int w = 37, h = 29;
+    ref::State state = randomState(w, h, 3u);
+    gpu::Simulation sim(ctx(), w, h);
+    loadState(sim, state, defaultParams(w, h));
+    gpu::Brush brush(ctx(), sim);
+    const std::vector<float> before = sim.download(Field::Terrain);
+    ref::BrushFields f{
+        w, h, state.terrain, state.water, state.hardness, std::vector<double>(state.terrain.size(), 1.0)};
+    ref::BrushSums sums{};
+    gpu::BrushParams p = brushAt(w, h, BRUSH_TOOL_SMOOTH);
+    p.amount = 3.1f; // 13 applications
+    brush.apply(p);
+    ref::applyBrush(f, p, sums);
+    const std::vector<float> after = sim.download(Field::Terrain);
+    EXPECT_LE(relativeError(after, f.terrain), kTolerance);
+    EXPECT_LE(relativeError(sum(after), sum(before)), 1e-6);
+    const auto [lo, hi] = std::minmax_element(before.begin(), before.end());
+    for (float v : after) {
+        EXPECT_GE(v, *lo - 1e-4f);
+        EXPECT_LE(v, *hi + 1e-4f);
+    }
 }
 
 TEST_F(BrushMass, TheHandPutsBackWhatItTook) {

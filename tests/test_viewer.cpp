@@ -1,10 +1,12 @@
 // The viewer (`alluvium view`): an offscreen frame, bad options, and real sessions under Xvfb
 // driven by xdotool: a water stroke shows on screen and in the report, the window resizes, and
 // validation stays clean (tests/viewer_e2e.sh); undo, redo and branches checked by the report's
-// state digests (tests/history_e2e.sh); the history's memory budget in a long session.
+// state digests (tests/history_e2e.sh); the history's memory budget in a long session; the brush
+// at rates per second of real time, paused or running (tests/brush_e2e.sh).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -317,4 +319,47 @@ TEST(Viewer, HistoryBudgetHoldsInALongSession) {
         EXPECT_EQ(held[i]["id"].get<int>(), dropped + int(i)) << "the newest are kept";
     EXPECT_NE(err.find("is full: dropped the oldest snapshot #0 "), std::string::npos) << err;
     EXPECT_NE(err.find("dropped the oldest snapshot #" + std::to_string(dropped - 1) + " "), std::string::npos) << err;
+}
+
+// The brush paints at rates per second of real time (tests/brush_e2e.sh): the same stroke, the
+// raise tool held 4 s at one point, raises the same volume paused, at 1 and at 10 steps per
+// frame. The press and the release are stamped when a frame polls the events, so each end is late
+// by up to a frame (tens of ms here): 1 % of 4 s allows 40 ms. Paused strokes are history too: an
+// undo returns to the digest stored before the stroke, a redo to the one stored after it.
+TEST(Viewer, TheBrushPaintsInRealTimePausedOrRunningUnderXvfb) {
+    if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "xvfb-run is missing (scripts/deps installs it)";
+    const fs::path dir = alluvium::test::scratchDir("viewer-brush");
+    const int status = runXvfbScript("brush_e2e.sh", dir, 240);
+    std::string log = readText(dir / "e2e.log");
+    for (const char* name : {"paused", "one", "ten", "undo", "redo"})
+        log += readText(dir / (std::string(name) + ".log"));
+    ASSERT_EQ(status, 0) << log;
+    std::map<std::string, nlohmann::json> r;
+    for (const char* name : {"paused", "one", "ten", "undo", "redo"}) {
+        r[name] = nlohmann::json::parse(readText(dir / (std::string(name) + ".json")));
+        EXPECT_EQ(r[name]["validation_errors"], 0) << name << "\n" << log;
+    }
+    const double paused = r["paused"]["brush"]["terrain_added"].get<double>();
+    const double one = r["one"]["brush"]["terrain_added"].get<double>();
+    const double ten = r["ten"]["brush"]["terrain_added"].get<double>();
+    std::printf("    raised: paused %.4g m^3, 1 step a frame %.4g m^3, 10 steps a frame %.4g m^3\n", paused, one, ten);
+    ASSERT_GT(paused, 0.0) << "a paused stroke raises the ground\n" << log;
+    EXPECT_NEAR(one / paused, 1.0, 0.01) << log;
+    EXPECT_NEAR(ten / paused, 1.0, 0.01) << log;
+
+    // Paused: undo to before the stroke, redo to its end.
+    const nlohmann::json& u = r["undo"]["history"];
+    const nlohmann::json* start = firstOfKind(u, "stroke");
+    ASSERT_NE(start, nullptr) << u.dump(1);
+    EXPECT_EQ(u["undos"], 1) << log;
+    EXPECT_EQ(r["undo"]["state_digest"], (*start)["digest"]) << u.dump(1);
+    EXPECT_EQ(r["undo"]["brush"]["terrain_added"].get<double>(), 0.0);
+    const nlohmann::json& d = r["redo"]["history"];
+    const nlohmann::json* begin = firstOfKind(d, "stroke");
+    const nlohmann::json* end = firstOfKind(d, "stroke end");
+    ASSERT_TRUE(begin && end) << d.dump(1);
+    EXPECT_NE((*begin)["digest"], (*end)["digest"]) << "the paused stroke changed the state";
+    EXPECT_EQ(r["redo"]["state_digest"], (*end)["digest"]) << d.dump(1);
+    EXPECT_GT(r["redo"]["brush"]["terrain_added"].get<double>(), 0.0);
 }

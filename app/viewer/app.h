@@ -35,6 +35,11 @@ struct App {
     bool right_moved = false;
     bool left_was_down = false, right_was_down = false;
     bool left_clicked = false; // a press seen by the callback (a click can be shorter than a frame)
+    // The left button's stroke on the wall clock (glfwGetTime, seconds): the brush paints at rates
+    // per second of real time, so a stroke's amount is its duration, whatever the frame rate, the
+    // steps per frame or a pause. The callbacks stamp the press and the release; each frame paints
+    // from painted_until to now (or to the release).
+    double pressed_at = 0, released_at = 0, painted_until = 0;
     float scroll = 0;
     gpu::Brush* brush = nullptr;
     History* history = nullptr;   // undo, redo, scrubbing (history.h)
@@ -52,6 +57,7 @@ struct App {
 struct BrushInput {
     bool painting = false; // the left button paints at the point under the cursor
     bool drop = false;     // the hand puts down what it holds
+    double seconds = 0;    // the stroke's wall-clock time this frame paints
 };
 
 // [actions.cpp] The simulation's parameters from the table (after a panel edit).
@@ -79,6 +85,6 @@ void installInputCallbacks(GLFWwindow* window);
 // Orbit, pan and zoom from the mouse, and what the left button asks of the brush.
 BrushInput handleMouse(App& app, VkExtent2D extent);
 // The brush's application this frame, if any (rates per simulated second).
-std::optional<gpu::BrushParams> brushStroke(const App& app, int steps, BrushInput in);
+std::optional<gpu::BrushParams> brushStroke(const App& app, BrushInput in);
 
 } // namespace alluvium::viewer

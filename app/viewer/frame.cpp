@@ -136,7 +136,7 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
     gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
 
     // The brush (gpu/brush.h) acts between frames on the current images, for every model.
-    const std::optional<gpu::BrushParams> stroke = brushStroke(app, steps, input);
+    const std::optional<gpu::BrushParams> stroke = brushStroke(app, input);
     // Undo, redo, scrubbing and the snapshots due, before anything changes the state.
     f.ts_history_begin = gpu::writeTimestamp(f.timer, cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
     if (app.history) app.history->beginFrame(cmd, app, steps, stroke.has_value() || s.springs_dirty, f.submission);

@@ -63,7 +63,23 @@ void onKey(GLFWwindow* w, int key, int, int action, int mods) {
 }
 
 void onMouseButton(GLFWwindow* w, int button, int action, int) {
-    if (button == GLFW_MOUSE_BUTTON_LEFT && action == GLFW_PRESS) appOf(w)->left_clicked = true;
+    if (button != GLFW_MOUSE_BUTTON_LEFT) return;
+    App& app = *appOf(w);
+    if (action == GLFW_PRESS) {
+        app.left_clicked = true;
+        app.pressed_at = app.painted_until = glfwGetTime();
+    } else if (action == GLFW_RELEASE) {
+        app.released_at = glfwGetTime();
+    }
+}
+
+// The stroke's wall-clock seconds since the last frame painted: to now while the button is
+// down, else to its release if that came since. A stall (a dragged window) paints at most 0.5 s.
+double strokeSeconds(App& app, bool left) {
+    const double until = left ? glfwGetTime() : app.released_at;
+    const double seconds = until - app.painted_until;
+    app.painted_until = std::max(app.painted_until, until);
+    return std::clamp(seconds, 0.0, 0.5);
 }
 
 void onScroll(GLFWwindow* w, double, double dy) {
@@ -126,21 +142,24 @@ BrushInput handleMouse(App& app, VkExtent2D extent) {
     }
     app.scroll = 0;
     const bool pressed = (left && !app.left_was_down) || app.left_clicked;
+    const bool released = !left && app.left_was_down;
     app.left_clicked = false;
     app.left_was_down = left;
     BrushInput in;
+    in.seconds = strokeSeconds(app, left);
     if (s.tool != Tool::Hand) app.hand_picking = app.hand_holding = false;
     if (s.tool == Tool::Hand && app.hand_picking && !left) { // released: now it holds
         app.hand_picking = false;
         app.hand_holding = true;
     }
-    if (ui || !(left || pressed) || !s.pick_hit) return in;
+    // A release since the last frame paints the stroke's last moments (a quick click too).
+    if (ui || !(left || pressed || released) || !s.pick_hit) return in;
     if (pressed) app.stroke_height = s.pick_height;
     switch (s.tool) {
     case Tool::Spring:
         if (pressed) {
             const float area = float(s.params[Param::cell_size] * s.params[Param::cell_size]);
-            s.springs.push_back({s.pick_x, s.pick_y, std::max(1.0f, s.radius * 0.25f), s.strength * 0.05f * area});
+            s.springs.push_back({s.pick_x, s.pick_y, std::max(1.0f, s.radius * 0.25f), s.strength * 0.02f * area});
             s.springs_dirty = true;
         }
         break;
@@ -160,13 +179,14 @@ BrushInput handleMouse(App& app, VkExtent2D extent) {
     return in;
 }
 
-// The brush's application this frame, if any: rates are per second of simulated time, so a
-// paused simulation is not painted (the hand's drop is instant and works paused too).
-std::optional<gpu::BrushParams> brushStroke(const App& app, int steps, BrushInput in) {
+// The brush's application this frame, if any: rates are per second of wall-clock time, so a
+// stroke does the same whatever the steps per frame, and paints a paused simulation too (the
+// hand's drop is instant).
+std::optional<gpu::BrushParams> brushStroke(const App& app, BrushInput in) {
     const ViewerState& s = app.state;
     if (!in.painting && !in.drop) return std::nullopt;
     const float L = float(s.params[Param::cell_size]);
-    const float amount = s.strength * float(steps) * float(s.params[Param::time_step]);
+    const float amount = s.strength * float(in.seconds);
     gpu::BrushParams b{};
     b.x = s.pick_x;
     b.y = s.pick_y;

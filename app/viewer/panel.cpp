@@ -232,8 +232,13 @@ void brush(ViewerState& s) {
         if (t % 3 != 0) ImGui::SameLine();
     }
     ImGui::SliderFloat("radius ([ ])", &s.radius, 1.0f, 200.0f, "%.1f cells", ImGuiSliderFlags_Logarithmic);
-    ImGui::SliderFloat("strength", &s.strength, 0.01f, 50.0f, "%.2f m/s", ImGuiSliderFlags_Logarithmic);
-    tooltip("water or ground added per second of simulation at the centre (falloff (1 - r^2)^2)");
+    // A rate per second of real time: the same stroke does the same at any speed, paused too.
+    const bool fraction = s.tool == Tool::Smooth || s.tool == Tool::Flatten || s.tool == Tool::Hardness;
+    ImGui::SliderFloat("strength", &s.strength, 0.01f, 50.0f, fraction ? "%.2f /s" : "%.2f m/s",
+                       ImGuiSliderFlags_Logarithmic);
+    tooltip(fraction ? "how fast the ground under the centre moves to its target, per second of real time"
+                     : "water or ground added per second of real time at the centre (falloff (1 - r^2)^2), "
+                       "whatever the steps per frame, paused too");
     ImGui::SliderFloat("falloff", &s.falloff, 0.0f, 1.0f, "%.2f");
     tooltip("0: a flat disk; 1: (1 - r^2)^2");
     if (s.tool == Tool::Hardness) {

@@ -83,8 +83,8 @@ struct ViewerState {
     // Brush.
     Tool tool = Tool::AddWater;
     float radius = 8.0f;                  // cells
-    float strength = 2.0f;                // at the centre, per second of simulation: m/s (water, ground, hand),
-                                          // 1/s (smooth, flatten, hardness)
+    float strength = 5.0f;                // at the centre, per second of wall-clock time: m/s (water, ground,
+                                          // hand), 1/s (smooth, flatten, hardness); paused too
     float falloff = 1.0f;                 // 0: flat disk .. 1: (1 - r^2)^2
     float paint_hardness = 1.0f;          // the hardness tool's target
     gpu::FluvialControl fluvial{};        // the fluvial model's last iteration (read like the totals)

@@ -12,26 +12,39 @@ double brushWeight(const gpu::BrushParams& p, int x, int y) {
     return p.falloff <= 0.0f ? 1.0 : std::pow(1.0 - t2, 2.0 * p.falloff);
 }
 
+namespace {
+
+// One smoothing application: diffusion with symmetric face weights 0.5 (w_i + w_j), rate k.
+void smoothOnce(BrushFields& f, const gpu::BrushParams& p, double k) {
+    const auto at = [&](int x, int y) { return size_t(y) * size_t(f.w) + size_t(x); };
+    std::vector<double> next = f.terrain;
+    for (int y = 0; y < f.h; ++y)
+        for (int x = 0; x < f.w; ++x) {
+            const double w = brushWeight(p, x, y), hc = f.terrain[at(x, y)];
+            double flow = 0;
+            const int offsets[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+            for (const auto& o : offsets) {
+                const int nx = x + o[0], ny = y + o[1];
+                if (nx < 0 || ny < 0 || nx >= f.w || ny >= f.h) continue;
+                flow += 0.5 * (w + brushWeight(p, nx, ny)) * (f.terrain[at(nx, ny)] - hc);
+            }
+            next[at(x, y)] = hc + k * flow;
+        }
+    f.terrain = std::move(next);
+}
+
+} // namespace
+
 void applyBrush(BrushFields& f, const gpu::BrushParams& p, BrushSums& sums) {
     const double area = p.cell_area;
     const auto at = [&](int x, int y) { return size_t(y) * size_t(f.w) + size_t(x); };
     double tally[4] = {0, 0, 0, 0};
     if (p.tool == BRUSH_TOOL_SMOOTH) {
-        const double k = std::clamp(double(p.amount), 0.0, 0.25);
-        std::vector<double> next = f.terrain;
-        for (int y = 0; y < f.h; ++y)
-            for (int x = 0; x < f.w; ++x) {
-                const double w = brushWeight(p, x, y), hc = f.terrain[at(x, y)];
-                double flow = 0;
-                const int offsets[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
-                for (const auto& o : offsets) {
-                    const int nx = x + o[0], ny = y + o[1];
-                    if (nx < 0 || ny < 0 || nx >= f.w || ny >= f.h) continue;
-                    flow += 0.5 * (w + brushWeight(p, nx, ny)) * (f.terrain[at(nx, ny)] - hc);
-                }
-                next[at(x, y)] = hc + k * flow;
-            }
-        f.terrain = std::move(next);
+        // Explicit diffusion, stable up to 0.25 an application: split into equal ones (at most 64).
+        const double amount = std::max(double(p.amount), 0.0);
+        const int applications = std::clamp(int(std::ceil(amount / 0.25)), 1, 64);
+        const double k = std::min(double(float(amount) / float(applications)), 0.25);
+        for (int i = 0; i < applications; ++i) smoothOnce(f, p, k);
     } else {
         for (int y = 0; y < f.h; ++y)
             for (int x = 0; x < f.w; ++x) {

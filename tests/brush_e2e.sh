@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The brush at rates per second of real time, under an X server (run it inside xvfb-run), with
+# real events from xdotool. test_viewer.cpp checks the reports.
+#   usage: brush_e2e.sh ALLUVIUM OUT_DIR
+# The same stroke (the raise tool held still for 4 s at one point) in three sessions: paused, at
+# 1 and at 10 steps per frame: paused.json, one.json, ten.json. And two paused sessions: a stroke
+# then Ctrl+Z (undo.json), a stroke, Ctrl+Z, Ctrl+Y (redo.json). Their logs beside them.
+set -euo pipefail
+exe=$1
+out=$2
+mkdir -p "$out"
+rm -f "$out"/{paused,one,ten,undo,redo}.json
+command -v xdotool >/dev/null || { echo "brush_e2e: xdotool is missing (scripts/deps installs it)" >&2; exit 3; }
+
+pid=
+trap '[ -n "$pid" ] && kill $pid 2>/dev/null || true' EXIT
+
+start() { # name, steps per frame
+    "$exe" --validation view --size 64x64 --set rain_rate=0 --window 800x500 --steps-per-frame "$2" \
+        --history-every 0 --report "$out/$1.json" >"$out/$1.log" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 240); do grep -q "viewer ready" "$out/$1.log" && break; sleep 0.25; done
+    grep -q "viewer ready" "$out/$1.log" || { echo "brush_e2e: the viewer did not start" >&2; cat "$out/$1.log" >&2; exit 1; }
+    wid=$(xdotool search --sync --name '^Alluvium$' | head -1)
+    xdotool mousemove --window "$wid" 520 250
+    sleep 2 # a few frames: the pick under the cursor arrives a frame late
+}
+key() {
+    xdotool key --window "$wid" "$1"
+    sleep 0.6
+}
+hold() { # seconds: the raise tool pressed at one point, the mouse still
+    xdotool mousedown --window "$wid" 1
+    sleep "$1"
+    xdotool mouseup --window "$wid" 1
+    sleep 0.8 # the stroke's end is stored on a frame after the release
+}
+finish() {
+    xdotool key --window "$wid" ctrl+q
+    wait $pid
+    pid=
+}
+
+start paused 1
+key space
+key 3
+hold 4
+finish
+
+start one 1
+key 3
+hold 4
+finish
+
+start ten 10
+key 3
+hold 4
+finish
+
+start undo 1
+key space
+key 3
+hold 1
+key ctrl+z
+finish
+
+start redo 1
+key space
+key 3
+hold 1
+key ctrl+z
+key ctrl+y
+finish
+trap - EXIT
