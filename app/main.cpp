@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "io/errors.h"
+#include "io/terrain_gen.h"
 #include "pipeline.h"
 #include "timelapse.h"
 #include "view.h"
@@ -40,6 +41,9 @@ void addTerrainOptions(CLI::App* cmd, TerrainOptions& t) {
     cmd->add_option("--height-range", t.height_range, "LO:HI metres that a PNG's black and white map to");
     cmd->add_option("--channel", t.channel, "EXR channel to load (default: the first)");
     cmd->add_option("--seed", t.seed, "seed of the procedural terrain");
+    cmd->add_option("--terrain", t.terrain,
+                    "the procedural terrain: " + terrainShapeList() +
+                        " (default: the preset's, else carved; all but carved are raw, un-eroded relief)");
     cmd->add_option("--hardness", t.hardness,
                     "uniform rock hardness 0..1 (default: strata for procedural terrain, 0.25 for files)")
         ->check(finiteIn(0.0, 1.0, false, "in [0, 1]"));
@@ -136,7 +140,7 @@ CLI::App* addRun(CLI::App& app, RunOptions& o, bool& timelapse_no_water) {
     CLI::Option* load_session =
         run_cmd->add_option("--load-session", o.load_session,
                             "resume a saved session (instead of --in / procedural); --preset and --set apply on top");
-    for (const char* name : {"--in", "--size", "--seed", "--height-range", "--channel", "--hardness"})
+    for (const char* name : {"--in", "--size", "--seed", "--terrain", "--height-range", "--channel", "--hardness"})
         if (CLI::Option* terrain_option = run_cmd->get_option_no_throw(name)) terrain_option->excludes(load_session);
     run_cmd->add_option(
         "--out-maps", o.out_maps,
@@ -213,7 +217,7 @@ CLI::App* addView(CLI::App& app, ViewOptions& o) {
     CLI::Option* view_load_session = view_cmd->add_option("--load-session", o.load_session,
                                                           "start from a saved session (run's or the viewer's) instead "
                                                           "of --in / procedural; --preset and --set apply on top");
-    for (const char* name : {"--in", "--size", "--seed", "--height-range", "--channel", "--hardness"})
+    for (const char* name : {"--in", "--size", "--seed", "--terrain", "--height-range", "--channel", "--hardness"})
         if (CLI::Option* terrain_option = view_cmd->get_option_no_throw(name))
             terrain_option->excludes(view_load_session);
     view_cmd->add_option(

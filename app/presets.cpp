@@ -7,6 +7,7 @@
 
 #include "io/errors.h"
 #include "io/input_file.h"
+#include "io/terrain_gen.h"
 #include "models/model.h"
 #include "pipeline.h"
 
@@ -97,7 +98,7 @@ std::vector<std::string> presetNames() {
     return names;
 }
 
-std::string applyPreset(Params& params, const std::string& name_or_path) {
+std::string applyPreset(Params& params, const std::string& name_or_path, std::string* terrain) {
     fs::path path = name_or_path;
     if (path.extension() != ".json") {
         // By name: the user's directory first, then the built-in presets.
@@ -130,13 +131,18 @@ std::string applyPreset(Params& params, const std::string& name_or_path) {
     }
     if (!doc.is_object()) throw InputError("preset '" + path.string() + "' must be a JSON object");
     for (const auto& [key, value] : doc.items())
-        if (key != "description" && key != "params" && key != "model")
+        if (key != "description" && key != "params" && key != "model" && key != "terrain")
             throw InputError("preset '" + path.string() + "': unknown key '" + key + "'");
     std::string model;
     if (doc.contains("model")) {
         if (!doc["model"].is_string() || !gpu::findModel(doc["model"].get<std::string>()))
             throw InputError("preset '" + path.string() + "': \"model\" must be one of " + gpu::modelList());
         model = doc["model"].get<std::string>();
+    }
+    if (doc.contains("terrain")) {
+        if (!doc["terrain"].is_string() || !terrainShapeFromName(doc["terrain"].get<std::string>()))
+            throw InputError("preset '" + path.string() + "': \"terrain\" must be one of " + terrainShapeList());
+        if (terrain) *terrain = doc["terrain"].get<std::string>();
     }
     if (!doc.contains("params")) return model;
     if (!doc["params"].is_object()) throw InputError("preset '" + path.string() + "': \"params\" must be an object");
@@ -156,6 +162,14 @@ std::string presetModel(const std::string& name_or_path) {
     if (name_or_path.empty()) return "";
     Params ignored;
     return applyPreset(ignored, name_or_path);
+}
+
+std::string presetTerrain(const std::string& name_or_path) {
+    if (name_or_path.empty()) return "";
+    Params ignored;
+    std::string terrain;
+    applyPreset(ignored, name_or_path, &terrain);
+    return terrain;
 }
 
 } // namespace alluvium

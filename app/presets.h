@@ -30,10 +30,13 @@ struct PresetInfo {
 // Every preset file, sorted by name; a user preset before a built-in one of the same name.
 std::vector<PresetInfo> listPresets();
 std::vector<std::string> presetNames(); // the names --preset accepts, sorted, no repeats
-// Applies the preset named `name_or_path` to `params`; returns the model it names ("" if none).
-// Throws InputError (unknown preset, bad JSON, unknown key or model) or ParamError (bad value).
-std::string applyPreset(Params& params, const std::string& name_or_path);
+// Applies the preset named `name_or_path` to `params`; returns the model it names ("" if none) and
+// sets *terrain to the procedural terrain it names ("" if none). Throws InputError (unknown
+// preset, bad JSON, unknown key, model or terrain) or ParamError (bad value).
+std::string applyPreset(Params& params, const std::string& name_or_path, std::string* terrain = nullptr);
 // The model a preset names ("" if none, or no preset).
 std::string presetModel(const std::string& name_or_path);
+// The procedural terrain a preset starts from ("" if none, or no preset).
+std::string presetTerrain(const std::string& name_or_path);
 
 } // namespace alluvium

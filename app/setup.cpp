@@ -42,11 +42,15 @@ InitialTerrain prepareTerrain(const TerrainOptions& o, double cell_size) {
     InitialTerrain initial;
     int w = 256, h = 256;
     if (!o.size.empty()) parseSize(o.size, w, h);
+    if (!o.in.empty() && !o.terrain.empty())
+        throw InputError("--terrain makes a procedural terrain; it cannot go with --in");
     if (o.in.empty()) {
         if (!o.height_range.empty() || !o.channel.empty())
             throw InputError(std::string(o.height_range.empty() ? "--channel" : "--height-range") +
                              " applies to an input file (--in), not to the procedural terrain");
-        GeneratedTerrain g = generateTerrain(w, h, o.seed, cell_size);
+        const std::optional<TerrainShape> shape = terrainShapeFromName(o.terrain.empty() ? "carved" : o.terrain);
+        if (!shape) throw InputError("--terrain: unknown terrain '" + o.terrain + "' (" + terrainShapeList() + ")");
+        GeneratedTerrain g = generateTerrain(w, h, o.seed, cell_size, *shape);
         initial.terrain = std::move(g.terrain);
         initial.hardness = std::move(g.hardness);
     } else {
@@ -116,8 +120,11 @@ void noteInactiveSets(const Params& params, const std::vector<std::string>& sets
     }
 }
 
-InitialTerrain prepareTerrainAndParams(const TerrainOptions& terrain, const std::string& preset,
+InitialTerrain prepareTerrainAndParams(const TerrainOptions& options, const std::string& preset,
                                        const std::vector<std::string>& sets, Params& params) {
+    // The terrain: --in, else --terrain, else the preset's, else the carved mountains.
+    TerrainOptions terrain = options;
+    if (terrain.in.empty() && terrain.terrain.empty()) terrain.terrain = presetTerrain(preset);
     params = buildParams(preset, terrain.cell_size, sets);
     InitialTerrain initial = prepareTerrain(terrain, params[Param::cell_size]);
     if (terrain.cell_size <= 0.0 && initial.terrain.cell_size > 0.0)

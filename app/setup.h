@@ -20,6 +20,7 @@ struct TerrainOptions {
     std::string channel;      // EXR channel (--channel); empty: the first
     double cell_size = 0.0;   // 0: from the table / preset
     uint64_t seed = 1;
+    std::string terrain;    // the procedural terrain's shape (--terrain); empty: the preset's, else carved
     double hardness = -1.0; // < 0: strata for procedural, 0.25 for files
 };
 

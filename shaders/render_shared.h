@@ -60,7 +60,8 @@
 #define OVERLAY_WEAR 6        // erosion (red) / deposition (blue) since reset, diverging
 #define OVERLAY_DRAINAGE 7    // fluvial model: log10 of the upstream area in cells (the river network)
 #define OVERLAY_WATER_TABLE 8 // depth of the water table below the ground (m; 0 where it is at the surface)
-#define OVERLAY_COUNT 9
+#define OVERLAY_WATER_LEVEL 9 // seed 003: the water surface's elevation as a hue (a turn every `range` m)
+#define OVERLAY_COUNT 10
 
 #define LAYER_TERRAIN 0
 #define LAYER_WATER 1

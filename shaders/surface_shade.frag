@@ -96,6 +96,12 @@ float overlayValue(ivec2 c, int mode) {
     return wear.y - wear.x;
 }
 
+// A hue wheel, t in turns (fract): red, yellow, green, cyan, blue, magenta, red.
+vec3 hueWheel(float t) {
+    vec3 k = abs(fract(t + vec3(1.0, 2.0 / 3.0, 1.0 / 3.0)) * 6.0 - 3.0) - 1.0;
+    return clamp(k, 0.0, 1.0);
+}
+
 // The palette is written in sRGB; light adds up in linear values.
 // Gamma 2 instead of 2.2: a square and a square root cost far less than pow on CPU drivers.
 vec3 toLinear(vec3 srgb) { return srgb * srgb; }
@@ -182,7 +188,17 @@ vec4 shadeTerrain() {
     float h = ground.x;
     int mode = int(f.overlay.x);
     vec3 colour;
-    if (mode != OVERLAY_NONE) {
+    if (mode == OVERLAY_WATER_LEVEL) {
+        // Seed 003's hue for the water: its surface's elevation as a hue, a turn every `range`
+        // metres, so water bodies at different levels read apart; the ground, and the film rain
+        // leaves on it (under 1 cm, fading in to 10 cm), in grey.
+        ivec2 c = clampCell(ivec2(p));
+        float d = waterAt(c);
+        float shade = 0.55 + 0.45 * max(dot(n, normalize(f.sun_dir.xyz)), 0.0);
+        vec3 grey = vec3(dot(groundColour(p, n, h), vec3(0.3, 0.59, 0.11)));
+        vec3 water = toLinear(0.15 + 0.8 * hueWheel((terrainAt(c) + d) / max(f.overlay.y, 1e-6)));
+        colour = mix(grey, water, smoothstep(0.01, 0.1, d)) * shade;
+    } else if (mode != OVERLAY_NONE) {
         float v = overlayValue(clampCell(ivec2(p)), mode);
         float range = max(f.overlay.y, 1e-9);
         vec3 c = toLinear(mode == OVERLAY_WEAR ? diverging(v / range) : sequential(v / range));

@@ -331,45 +331,11 @@ void blurGrid(Grid& g, int passes) {
     }
 }
 
-// [SECTION] strata ----------------------------------------------------------------------------
-
-// Hardness at altitude z (in band thicknesses): alternating hard and soft beds with per-band
-// variation, blended over the top 20% of each band so the field has no steps.
-float strataHardness(uint32_t key, double z) {
-    const int32_t band = floorToInt(z);
-    auto bandValue = [key](int32_t b) {
-        const double u = static_cast<double>(latticeHash(b, 0x51A7A, key) >> 8) / 16777216.0;
-        return (b & 1) ? 0.1 + 0.25 * u : 0.6 + 0.3 * u; // soft shale / hard sandstone
-    };
-    const double t = smoothstep(0.8, 1.0, z - band);
-    const double a = bandValue(band), b = bandValue(band + 1);
-    return static_cast<float>(std::clamp(a + t * (b - a), 0.0, 1.0));
-}
-
 } // namespace
 
 // [SECTION] generateTerrain -------------------------------------------------------------------
 
-// Runs row(y) for every y in [0, height) on the machine's cores (rows of at least a few thousand
-// cells per thread). Each cell depends only on its own coordinates, so the result is the same bits
-// whatever the number of threads.
-static void forEachRow(int width, int height, const std::function<void(int)>& row) {
-    const long long cells = static_cast<long long>(width) * height;
-    const int threads =
-        static_cast<int>(std::clamp<long long>(cells / 65536, 1, std::max(1u, std::thread::hardware_concurrency())));
-    if (threads == 1) {
-        for (int y = 0; y < height; ++y) row(y);
-        return;
-    }
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t)
-        pool.emplace_back([&, t] {
-            for (int y = t; y < height; y += threads) row(y);
-        });
-    for (std::thread& th : pool) th.join();
-}
-
-GeneratedTerrain generateTerrain(int width, int height, uint64_t seed, double cell_size) {
+GeneratedTerrain generateTerrain(int width, int height, uint64_t seed, double cell_size, TerrainShape shape) {
     if (width < 1 || height < 1 || width > kMaxGridSide || height > kMaxGridSide ||
         static_cast<long long>(width) * height > kMaxGridCells) {
         throw InputError("terrain size " + std::to_string(width) + "x" + std::to_string(height) +
@@ -378,6 +344,7 @@ GeneratedTerrain generateTerrain(int width, int height, uint64_t seed, double ce
     if (!std::isfinite(cell_size) || cell_size <= 0.0) {
         throw InputError("cell size must be finite and > 0 metres");
     }
+    if (shape != TerrainShape::Carved) return generateRawTerrain(width, height, seed, cell_size, shape);
 
     // World coordinates in units of the longer side's extent, so features scale with the
     // physical size and not with the cell count.

@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <thread>
+#include <vector>
 
 // Bit-identical results need every a * b + c rounded twice, as written: GCC in ISO mode does
 // not fuse them into FMAs, clang does by default.
@@ -146,6 +149,40 @@ inline double ridgedMultifractal(const NoiseLayer& L, Vec2 p, int octaves) {
 inline double smoothstep(double e0, double e1, double x) {
     const double t = std::clamp((x - e0) / (e1 - e0), 0.0, 1.0);
     return t * t * (3.0 - 2.0 * t);
+}
+
+// [SECTION] strata ----------------------------------------------------------------------------
+
+// Hardness at altitude z (in band thicknesses): alternating hard and soft beds with per-band
+// variation, blended over the top 20% of each band so the field has no steps.
+inline float strataHardness(uint32_t key, double z) {
+    const int32_t band = floorToInt(z);
+    auto bandValue = [key](int32_t b) {
+        const double u = static_cast<double>(latticeHash(b, 0x51A7A, key) >> 8) / 16777216.0;
+        return (b & 1) ? 0.1 + 0.25 * u : 0.6 + 0.3 * u; // soft shale / hard sandstone
+    };
+    const double t = smoothstep(0.8, 1.0, z - band);
+    const double a = bandValue(band), b = bandValue(band + 1);
+    return static_cast<float>(std::clamp(a + t * (b - a), 0.0, 1.0));
+}
+
+// Runs row(y) for every y in [0, height) on the machine's cores (rows of at least a few thousand
+// cells per thread). Each cell depends only on its own coordinates, so the result is the same bits
+// whatever the number of threads.
+inline void forEachRow(int width, int height, const std::function<void(int)>& row) {
+    const long long cells = static_cast<long long>(width) * height;
+    const int threads =
+        static_cast<int>(std::clamp<long long>(cells / 65536, 1, std::max(1u, std::thread::hardware_concurrency())));
+    if (threads == 1) {
+        for (int y = 0; y < height; ++y) row(y);
+        return;
+    }
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] {
+            for (int y = t; y < height; y += threads) row(y);
+        });
+    for (std::thread& th : pool) th.join();
 }
 
 } // namespace alluvium::terrain_noise

@@ -10,6 +10,7 @@
 #include "history.h"
 #include "io/atomic_file.h"
 #include "io/errors.h"
+#include "io/terrain_gen.h"
 #include "panel.h"
 #include "presets.h"
 #include "render_shared.h"
@@ -131,6 +132,7 @@ void handleRequests(App& app) {
             TerrainOptions t;
             t.in = s.import_path;
             t.seed = static_cast<uint64_t>(s.seed);
+            if (t.in.empty()) t.terrain = terrainShapeName(TerrainShape(s.terrain_shape));
             t.size = std::to_string(s.width) + "x" + std::to_string(s.height);
             InitialTerrain next = prepareTerrain(t, s.params[Param::cell_size]);
             if (next.terrain.width != s.width || next.terrain.height != s.height)
@@ -140,8 +142,10 @@ void handleRequests(App& app) {
                                  " (start `alluvium view --in FILE` to change the grid size)");
             app.initial = std::move(next);
             s.reset_requested = true;
-            s.message =
-                s.import_path.empty() ? "new terrain, seed " + std::to_string(s.seed) : "imported " + s.import_path;
+            s.message = s.import_path.empty()
+                            ? std::string("new terrain: ") + terrainShapeName(TerrainShape(s.terrain_shape)) +
+                                  ", seed " + std::to_string(s.seed)
+                            : "imported " + s.import_path;
         }
     } catch (const std::exception& e) {
         s.message = e.what();

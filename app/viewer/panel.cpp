@@ -1,4 +1,4 @@
-// [SECTION] names and colour maps
+// [SECTION] names
 // [SECTION] statistics
 // [SECTION] simulation, view and brush
 // [SECTION] parameters (the table)
@@ -6,7 +6,7 @@
 // [SECTION] presets and files
 // [SECTION] recording
 // [SECTION] history: undo, redo, the timeline, the list
-// [SECTION] legend
+// (The overlays' names, colour maps and legend: overlays.cpp.)
 #include "panel.h"
 
 #include <algorithm>
@@ -17,12 +17,13 @@
 
 #include <imgui.h>
 
+#include "io/terrain_gen.h"
 #include "render_shared.h"
 #include "setup.h"
 
 namespace alluvium::viewer {
 
-// [SECTION] names and colour maps
+// [SECTION] names
 
 const char* toolName(Tool t) {
     switch (t) {
@@ -40,57 +41,6 @@ const char* toolName(Tool t) {
 }
 
 bool toolAvailable(Tool) { return true; }
-
-const char* overlayName(int overlay) {
-    static const char* names[OVERLAY_COUNT] = {"shaded",
-                                               "water depth",
-                                               "speed",
-                                               "suspended sediment",
-                                               "hardness",
-                                               "outflow flux",
-                                               "erosion / deposition",
-                                               "drainage area (fluvial)",
-                                               "water table depth"};
-    return overlay >= 0 && overlay < OVERLAY_COUNT ? names[overlay] : "?";
-}
-
-float overlayDefaultRange(int overlay) {
-    static const float ranges[OVERLAY_COUNT] = {1.0f, 0.5f, 5.0f, 0.05f, 1.0f, 20.0f, 1.0f, 4.0f, 10.0f};
-    return overlay >= 0 && overlay < OVERLAY_COUNT ? ranges[overlay] : 1.0f;
-}
-
-const char* overlayKey(int overlay) {
-    static const char* keys[OVERLAY_COUNT] = {"none", "depth",   "speed",    "sediment",  "hardness",
-                                              "flux", "erosion", "drainage", "watertable"};
-    return overlay >= 0 && overlay < OVERLAY_COUNT ? keys[overlay] : "?";
-}
-
-const char* overlayUnit(int overlay) {
-    static const char* units[OVERLAY_COUNT] = {
-        "", "m", "m/s", "m", "", "m^3/s", "m", "log10 cells upstream", "m below the ground"};
-    return overlay >= 0 && overlay < OVERLAY_COUNT ? units[overlay] : "";
-}
-
-void overlayColour(int overlay, float t, float rgb[3]) {
-    auto mix = [](const float* a, const float* b, float u, float* out) {
-        for (int i = 0; i < 3; ++i) out[i] = a[i] + (b[i] - a[i]) * u;
-    };
-    if (overlay == OVERLAY_WEAR) {
-        static const float white[3] = {0.97f, 0.97f, 0.97f}, red[3] = {0.70f, 0.09f, 0.17f},
-                           blue[3] = {0.13f, 0.40f, 0.67f};
-        t = std::clamp(t, -1.0f, 1.0f);
-        mix(white, t < 0 ? red : blue, std::abs(t), rgb);
-        return;
-    }
-    static const float c[5][3] = {{0.267f, 0.005f, 0.329f},
-                                  {0.229f, 0.322f, 0.546f},
-                                  {0.128f, 0.567f, 0.551f},
-                                  {0.369f, 0.789f, 0.383f},
-                                  {0.993f, 0.906f, 0.144f}};
-    t = std::clamp(t, 0.0f, 1.0f) * 4.0f;
-    const int i = std::min(static_cast<int>(t), 3);
-    mix(c[i], c[i + 1], t - float(i), rgb);
-}
 
 namespace {
 
@@ -194,6 +144,15 @@ void controls(ViewerState& s) {
     ImGui::InputInt("seed", &s.seed);
     ImGui::SameLine();
     if (ImGui::Button("New terrain")) s.new_terrain_requested = true;
+    // Raw relief (all but carved) shows erosion cutting its valleys from scratch.
+    if (ImGui::BeginCombo("terrain", terrainShapeName(TerrainShape(s.terrain_shape)))) {
+        for (int k = 0; k <= int(TerrainShape::Island); ++k)
+            if (ImGui::Selectable(terrainShapeName(TerrainShape(k)), k == s.terrain_shape)) {
+                s.terrain_shape = k;
+                s.new_terrain_requested = true;
+            }
+        ImGui::EndCombo();
+    }
     if (ImGui::BeginCombo("model", gpu::modelName(s.model))) {
         for (const gpu::Model* model : gpu::models())
             if (ImGui::Selectable(model->name, model->id == s.model)) {
@@ -532,38 +491,6 @@ void history(ViewerState& s) {
         }
     }
     ImGui::EndChild();
-}
-
-// [SECTION] legend
-
-void legend(const ViewerState& s) {
-    if (s.overlay == 0) return;
-    const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - 300, io.DisplaySize.y - 90), ImGuiCond_Always);
-    ImGui::SetNextWindowSize(ImVec2(280, 0));
-    ImGui::Begin("legend", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs);
-    ImGui::Text("%s (%s)", overlayName(s.overlay), overlayUnit(s.overlay));
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float w = 260, h = 14;
-    const bool diverging = s.overlay == OVERLAY_WEAR;
-    for (int i = 0; i < 64; ++i) {
-        const float t = (float(i) + 0.5f) / 64.0f;
-        float rgb[3];
-        overlayColour(s.overlay, diverging ? t * 2.0f - 1.0f : t, rgb);
-        // The maps are sRGB values, as the shader shows them (it linearises, lights, re-encodes).
-        const ImU32 c = ImGui::GetColorU32(ImVec4(rgb[0], rgb[1], rgb[2], 1));
-        draw->AddRectFilled(ImVec2(p.x + w * float(i) / 64, p.y), ImVec2(p.x + w * float(i + 1) / 64 + 1, p.y + h), c);
-    }
-    ImGui::Dummy(ImVec2(w, h));
-    if (diverging)
-        ImGui::Text("eroded %.3g   0   deposited %.3g", double(s.overlay_range), double(s.overlay_range));
-    else {
-        ImGui::TextUnformatted("0");
-        ImGui::SameLine(w - 50);
-        ImGui::Text("%.3g", double(s.overlay_range));
-    }
-    ImGui::End();
 }
 
 } // namespace

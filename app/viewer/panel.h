@@ -14,5 +14,7 @@ const char* overlayName(int overlay);
 const char* overlayUnit(int overlay);
 float overlayDefaultRange(int overlay); // what shows something at once
 const char* overlayKey(int overlay);    // the name --overlay takes
+// The legend of the overlay in use (none when shaded), at the window's lower right.
+void legend(const ViewerState& s);
 
 } // namespace alluvium::viewer

@@ -77,6 +77,7 @@ struct ViewerState {
     bool water_table_requested = false; // the panel's "Equilibrium water table"
     std::string water_table_status;     // what the last one found
     bool new_terrain_requested = false;
+    int terrain_shape = 0; // New terrain's shape (TerrainShape), from --terrain or the preset
     int seed = 1;
     int width = 0, height = 0; // cells
 

@@ -16,6 +16,7 @@
 #include "history.h"
 #include "io/atomic_file.h"
 #include "io/errors.h"
+#include "io/terrain_gen.h"
 #include "options.h"
 #include "panel.h"
 #include "pipeline.h"
@@ -82,6 +83,8 @@ std::optional<Session> startState(App& app, const ViewOptions& o, const CheckedV
     app.session_path = o.save_session.empty() ? "alluvium.session" : o.save_session;
     s.session_default = app.session_path;
     s.seed = static_cast<int>(o.terrain.seed);
+    const std::string shape = !o.terrain.terrain.empty() ? o.terrain.terrain : presetTerrain(o.preset);
+    s.terrain_shape = int(terrainShapeFromName(shape.empty() ? "carved" : shape).value_or(TerrainShape::Carved));
     s.steps_per_frame = std::max(o.steps_per_frame, 1);
     s.paused = o.paused || o.steps_per_frame == 0;
     s.show_panel = !o.no_panel;
