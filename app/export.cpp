@@ -40,6 +40,7 @@ void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir, co
     add("water_depth", sim.download(gpu::Field::Water), "m");
     add("sediment", sim.download(gpu::Field::Sediment), "m");
     add("hardness", sim.download(gpu::Field::Hardness), "1");
+    add("rain", sim.download(gpu::Field::RainMask), "x rain_rate"); // where it rains (--rain-mask, the brush)
     // Flow spans orders of magnitude (rills to rivers): the log mask shows the whole network.
     add("flow", sim.download(gpu::Field::Flow), "m^3").log_mask = true;
     // Wear holds (eroded, deposited) metres per cell since the start.

@@ -39,6 +39,9 @@ void addTerrainOptions(CLI::App* cmd, TerrainOptions& t) {
     cmd->add_option("--cell-size", t.cell_size, "metres per cell (default from the parameter table)")
         ->check(finiteIn(0.0, HUGE_VAL, true, "> 0"));
     cmd->add_option("--height-range", t.height_range, "LO:HI metres that a PNG's black and white map to");
+    cmd->add_option("--rain-mask", t.rain_mask,
+                    "where it rains: an image of the grid's size, black no rain .. white rain_rate (float formats: "
+                    "0..1); the --out-maps map 'rain' is the mask in use");
     cmd->add_option("--channel", t.channel, "EXR channel to load (default: the first)");
     cmd->add_option("--seed", t.seed, "seed of the procedural terrain");
     cmd->add_option("--terrain", t.terrain,
@@ -140,7 +143,8 @@ CLI::App* addRun(CLI::App& app, RunOptions& o, bool& timelapse_no_water) {
     CLI::Option* load_session =
         run_cmd->add_option("--load-session", o.load_session,
                             "resume a saved session (instead of --in / procedural); --preset and --set apply on top");
-    for (const char* name : {"--in", "--size", "--seed", "--terrain", "--height-range", "--channel", "--hardness"})
+    for (const char* name :
+         {"--in", "--size", "--seed", "--terrain", "--height-range", "--channel", "--hardness", "--rain-mask"})
         if (CLI::Option* terrain_option = run_cmd->get_option_no_throw(name)) terrain_option->excludes(load_session);
     run_cmd->add_option(
         "--out-maps", o.out_maps,
@@ -217,7 +221,8 @@ CLI::App* addView(CLI::App& app, ViewOptions& o) {
     CLI::Option* view_load_session = view_cmd->add_option("--load-session", o.load_session,
                                                           "start from a saved session (run's or the viewer's) instead "
                                                           "of --in / procedural; --preset and --set apply on top");
-    for (const char* name : {"--in", "--size", "--seed", "--terrain", "--height-range", "--channel", "--hardness"})
+    for (const char* name :
+         {"--in", "--size", "--seed", "--terrain", "--height-range", "--channel", "--hardness", "--rain-mask"})
         if (CLI::Option* terrain_option = view_cmd->get_option_no_throw(name))
             terrain_option->excludes(view_load_session);
     view_cmd->add_option(

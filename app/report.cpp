@@ -191,6 +191,7 @@ nlohmann::json viewReport(gpu::Simulation& sim, const ViewFacts& f) {
         {"hand_picked", c.hand_picked + bt.hand_picked},
         {"hand_dropped", c.hand_dropped + bt.hand_dropped},
         {"hand_held", bt.hand_picked - bt.hand_dropped},
+        {"seconds", f.brush_seconds},
     };
     report["springs"] = f.springs;
     report["frames"] = f.frames;

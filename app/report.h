@@ -54,6 +54,7 @@ struct ViewFacts {
     long long steps = 0;
     double seconds = 0.0, cell_size = 0.0;
     gpu::BrushTotals brush, brush_carry; // since the last reset; before it
+    double brush_seconds = 0.0;          // the strokes' painted time on the wall clock
     size_t springs = 0;
     uint64_t frames = 0;
     nlohmann::json recordings = nlohmann::json::array();

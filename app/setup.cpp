@@ -1,9 +1,11 @@
 #include "setup.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include "io/atomic_file.h"
 #include "io/errors.h"
@@ -36,6 +38,31 @@ void parseSize(const std::string& text, int& width, int& height, const std::stri
         throw InputError(option + ": '" + text + "' must be two whole numbers in 1.." + std::to_string(kMaxGridSide));
     width = static_cast<int>(w);
     height = static_cast<int>(h);
+}
+
+std::vector<float> loadRainMask(const std::string& path, int width, int height) {
+    // Painted in an image editor: black no rain, white all of it, whatever a sidecar says.
+    LoadOptions load;
+    load.has_height_range = true;
+    load.range_lo = 0.0;
+    load.range_hi = 1.0;
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (ext == ".f32" || ext == ".r32" || ext == ".r16" || ext == ".raw") { // raw formats take the grid's size
+        load.width = width;
+        load.height = height;
+    }
+    const Heightmap mask = loadHeightmap(path, load);
+    const std::string name = "--rain-mask '" + displayPath(path) + "'";
+    if (mask.width != width || mask.height != height)
+        throw InputError(name + " is " + std::to_string(mask.width) + "x" + std::to_string(mask.height) +
+                         "; the grid is " + std::to_string(width) + "x" + std::to_string(height));
+    for (size_t i = 0; i < mask.heights.size(); ++i)
+        if (!(mask.heights[i] >= 0.0f && mask.heights[i] <= 1.0f))
+            throw InputError(name + ": cell (" + std::to_string(i % size_t(width)) + ", " +
+                             std::to_string(i / size_t(width)) + ") is " + std::to_string(mask.heights[i]) +
+                             "; a rain mask holds 0 (no rain) .. 1 (rain_rate)");
+    return mask.heights;
 }
 
 InitialTerrain prepareTerrain(const TerrainOptions& o, double cell_size) {
@@ -77,6 +104,8 @@ InitialTerrain prepareTerrain(const TerrainOptions& o, double cell_size) {
             std::fprintf(stderr, "alluvium: filled %lld NODATA cells\n", initial.terrain.nodata_filled);
         initial.hardness.assign(initial.terrain.heights.size(), 0.25f);
     }
+    if (!o.rain_mask.empty())
+        initial.rain_mask = loadRainMask(o.rain_mask, initial.terrain.width, initial.terrain.height);
     if (o.hardness >= 0.0) {
         if (o.hardness > 1.0) throw InputError("--hardness must be in [0, 1]");
         initial.hardness.assign(initial.terrain.heights.size(), static_cast<float>(o.hardness));
@@ -153,6 +182,7 @@ void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial, const
     sim.resetFields();
     for (bool next : {false, true}) sim.upload(gpu::Field::Terrain, initial.terrain.heights, next);
     sim.upload(gpu::Field::Hardness, initial.hardness);
+    if (!initial.rain_mask.empty()) sim.upload(gpu::Field::RainMask, initial.rain_mask);
     std::vector<float> base, groundwater;
     initialAquifer(initial.terrain.heights, params, base, groundwater);
     sim.upload(gpu::Field::AquiferBase, base);

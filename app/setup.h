@@ -21,12 +21,14 @@ struct TerrainOptions {
     double cell_size = 0.0;   // 0: from the table / preset
     uint64_t seed = 1;
     std::string terrain;    // the procedural terrain's shape (--terrain); empty: the preset's, else carved
+    std::string rain_mask;  // --rain-mask FILE: where it rains, 0 (none) .. 1 (rain_rate)
     double hardness = -1.0; // < 0: strata for procedural, 0.25 for files
 };
 
 struct InitialTerrain {
     Heightmap terrain;
     std::vector<float> hardness;
+    std::vector<float> rain_mask; // --rain-mask (empty: rain everywhere, the field's initial 1)
 };
 
 // "WxH", throws InputError naming `option` (the command-line option the text came from).
@@ -34,6 +36,9 @@ void parseSize(const std::string& text, int& width, int& height, const std::stri
 // One line on stderr for each --set that has no effect (whyInactive): its part is off, or it
 // belongs to another model than `model`.
 void noteInactiveSets(const Params& params, const std::vector<std::string>& sets, int model);
+// A rain mask from a heightmap file (integer formats: black 0 .. white 1; float formats: their
+// values) of the grid's size, every value in 0..1; InputError otherwise.
+std::vector<float> loadRainMask(const std::string& path, int width, int height);
 InitialTerrain prepareTerrain(const TerrainOptions& options, double cell_size);
 
 // --out (a heightmap format) and --report (.json) of the commands that write a heightmap and a

@@ -184,6 +184,11 @@ void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
     if (f == Field::RainMask) setParams(params_);
 }
 
+void Simulation::rainMaskChanged() {
+    rain_uniform_ = false;
+    setParams(params_);
+}
+
 void Simulation::resetFields() {
     requireSettled("resetFields");
     fields_->reset();

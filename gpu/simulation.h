@@ -34,7 +34,8 @@ public:
     // half of a ping-pong pair (tests set up and read single passes with it).
     void upload(Field f, const std::vector<float>& data, bool next = false);
     std::vector<float> download(Field f, bool next = false) const;
-    void resetFields(); // every field (both halves) at its row's initial value
+    void resetFields();     // every field (both halves) at its row's initial value
+    void rainMaskChanged(); // the rain mask was written on the GPU (the brush): the passes read it
 
     void setParams(const SimParams& params); // the engine's fields are filled in here
     const SimParams& params() const override { return params_; }
@@ -47,9 +48,8 @@ public:
 
     // Records one step of the model in params().model and flips the parity of the fields it
     // writes; with a timer, a timestamp before it and after each of its timed passes.
-    // `another_follows`: another step is recorded right after this one in the same command
-    // buffer, so the pipe step may leave its sediment correction to it (models/pipe.cpp); the last
-    // step of a command buffer must be recorded without it.
+    // `another_follows`: another step follows in the same command buffer, so the pipe step may
+    // leave its sediment correction to it (models/pipe.cpp); a command buffer's last must not.
     void recordStep(VkCommandBuffer cmd, GpuTimer* timer = nullptr, bool another_follows = false);
     // Uploads the parameters and springs if they changed; at the start of every command buffer.
     void recordUpdates(VkCommandBuffer cmd);
@@ -87,7 +87,7 @@ public:
     std::vector<const Image*> fieldImages(Field f, bool next = false) const;
 
     int stepIndex() const { return step_index_; }
-    void setStepIndex(int step) { step_index_ = step; }
+    void setStepIndex(int step) { step_index_ = step; }         // (a resumed session's)
     double simTime() const { return state_.sea.host.sim_time; } // simulated seconds (the tide's clock)
     void setSimTime(double seconds) { state_.sea.host.sim_time = seconds; }
     float seaSurface() const; // for the step about to be recorded: sea_level plus the tide (m)
@@ -132,9 +132,8 @@ private:
     uint32_t partials_per_group_ = 1;
     bool rain_uniform_ = true;
     SimParams params_{};
-    bool params_dirty_ = true;
+    bool params_dirty_ = true, springs_dirty_ = true;
     std::vector<Spring> springs_;
-    bool springs_dirty_ = true;
     int step_index_ = 0; // steps recorded since construction (models with events in time)
     std::unique_ptr<FieldImages> fields_;
     Buffer params_buffer_, partials_, totals_, springs_buffer_, delta_, drained_;

@@ -57,6 +57,9 @@ void main() {
             } else if (b.tool == BRUSH_TOOL_UPLIFT) {
                 float u = imageLoad(uplift_img, c).r;
                 imageStore(uplift_img, c, vec4(clamp(u + (b.target - u) * min(a, 1.0), 0.0, 10.0)));
+            } else if (b.tool == BRUSH_TOOL_RAIN) {
+                float r = imageLoad(rain_img, c).r;
+                imageStore(rain_img, c, vec4(clamp(r + (b.target - r) * min(a, 1.0), 0.0, 1.0)));
             }
         }
     }

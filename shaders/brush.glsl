@@ -8,6 +8,7 @@ layout(binding = BB_WATER, r32f) uniform image2D water_img;
 layout(binding = BB_HARDNESS, r32f) uniform image2D hardness_img;
 layout(binding = BB_SCRATCH, r32f) uniform image2D scratch_img;
 layout(binding = BB_UPLIFT, r32f) uniform image2D uplift_img;
+layout(binding = BB_RAIN, r32f) uniform image2D rain_img;
 layout(std430, binding = BB_PARTIALS) buffer PartialsBlock { float partials[]; };
 layout(std430, binding = BB_TOTALS) buffer TotalsBlock { double totals[BRUSH_SLOTS]; };
 

@@ -18,6 +18,7 @@ namespace alluvium::gpu {
 #define BRUSH_TOOL_PICK_UP 9  // the hand: takes ground away (tallied as held)
 #define BRUSH_TOOL_DROP 10    // the hand: puts back all it holds, spread by the brush's weights
 #define BRUSH_TOOL_UPLIFT 11  // the fluvial model's uplift multiplier towards `target` (0..10)
+#define BRUSH_TOOL_RAIN 12    // the rain mask (the rain's multiplier) towards `target` (0..1)
 
 // Binding slots of the brush's own descriptor set.
 #define BB_TERRAIN 0  // r32f, the simulation's current terrain
@@ -27,7 +28,8 @@ namespace alluvium::gpu {
 #define BB_PARTIALS 4 // float[groups][BRUSH_SLOTS]
 #define BB_TOTALS 5   // double[BRUSH_SLOTS], accumulated over the run
 #define BB_UPLIFT 6   // r32f, the uplift multiplier (fluvial model)
-#define BB_COUNT 7
+#define BB_RAIN 7     // r32f, the rain mask
+#define BB_COUNT 8
 
 // Tally slots (m^3).
 #define BRUSH_WATER_ADDED 0

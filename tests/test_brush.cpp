@@ -26,9 +26,9 @@ std::string caseName(const ::testing::TestParamInfo<BrushCase>& info) {
 std::vector<BrushCase> allCases() {
     std::vector<BrushCase> cases;
     for (GridCase g : {GridCase{64, 64}, GridCase{97, 61}, GridCase{1, 50}})
-        for (int tool :
-             {BRUSH_TOOL_ADD_WATER, BRUSH_TOOL_REMOVE_WATER, BRUSH_TOOL_RAISE, BRUSH_TOOL_LOWER, BRUSH_TOOL_SMOOTH,
-              BRUSH_TOOL_FLATTEN, BRUSH_TOOL_HARDNESS, BRUSH_TOOL_PICK_UP, BRUSH_TOOL_DROP, BRUSH_TOOL_UPLIFT})
+        for (int tool : {BRUSH_TOOL_ADD_WATER, BRUSH_TOOL_REMOVE_WATER, BRUSH_TOOL_RAISE, BRUSH_TOOL_LOWER,
+                         BRUSH_TOOL_SMOOTH, BRUSH_TOOL_FLATTEN, BRUSH_TOOL_HARDNESS, BRUSH_TOOL_PICK_UP,
+                         BRUSH_TOOL_DROP, BRUSH_TOOL_UPLIFT, BRUSH_TOOL_RAIN})
             cases.push_back({g, tool});
     return cases;
 }
@@ -41,7 +41,10 @@ gpu::BrushParams brushAt(int w, int h, int tool) {
     p.radius = std::max(2.5f, float(std::min(w, h)) * 0.3f);
     p.falloff = 0.7f;
     p.amount = tool == BRUSH_TOOL_SMOOTH ? 0.2f : 0.3f;
-    p.target = tool == BRUSH_TOOL_HARDNESS ? 0.9f : tool == BRUSH_TOOL_UPLIFT ? 3.0f : 40.0f;
+    p.target = tool == BRUSH_TOOL_HARDNESS ? 0.9f
+               : tool == BRUSH_TOOL_UPLIFT ? 3.0f
+               : tool == BRUSH_TOOL_RAIN   ? 0.2f
+                                           : 40.0f;
     p.cell_area = 16.0f;
     return p;
 }
@@ -54,8 +57,13 @@ TEST_P(BrushTest, MatchesReference) {
     gpu::Simulation sim(ctx(), c.grid.w, c.grid.h);
     loadState(sim, state, defaultParams(c.grid.w, c.grid.h));
     gpu::Brush brush(ctx(), sim);
-    ref::BrushFields f{c.grid.w,    c.grid.h,       state.terrain,
-                       state.water, state.hardness, std::vector<double>(state.terrain.size(), 1.0)};
+    ref::BrushFields f{c.grid.w,
+                       c.grid.h,
+                       state.terrain,
+                       state.water,
+                       state.hardness,
+                       std::vector<double>(state.terrain.size(), 1.0),
+                       toDouble(sim.download(Field::RainMask))};
     ref::BrushSums sums{};
     if (c.tool == BRUSH_TOOL_DROP) { // something in the hand first
         const gpu::BrushParams pick = brushAt(c.grid.w, c.grid.h, BRUSH_TOOL_PICK_UP);
@@ -73,6 +81,7 @@ TEST_P(BrushTest, MatchesReference) {
     EXPECT_LE(relativeError(sim.download(Field::Water), f.water), kTolerance);
     EXPECT_LE(relativeError(sim.download(Field::Hardness), f.hardness), kTolerance);
     EXPECT_LE(relativeError(sim.download(Field::Uplift), f.uplift), kTolerance);
+    EXPECT_LE(relativeError(sim.download(Field::RainMask), f.rain), kTolerance);
     const gpu::BrushTotals t = brush.totals();
     EXPECT_LE(relativeError(t.water_added, sums[BRUSH_WATER_ADDED]), kTolerance);
     EXPECT_LE(relativeError(t.water_removed, sums[BRUSH_WATER_REMOVED]), kTolerance);

@@ -40,6 +40,7 @@ struct App {
     // steps per frame or a pause. The callbacks stamp the press and the release; each frame paints
     // from painted_until to now (or to the release).
     double pressed_at = 0, released_at = 0, painted_until = 0;
+    double brush_seconds = 0; // the strokes' painted time, for the report
     float scroll = 0;
     gpu::Brush* brush = nullptr;
     History* history = nullptr;   // undo, redo, scrubbing (history.h)

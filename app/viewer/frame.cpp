@@ -149,6 +149,8 @@ void recordFrame(App& app, Frame& f, Renderer& renderer, uint32_t slot, uint32_t
     f.timed_passes.clear();
     if (stroke || steps > 0) Renderer::barrierDrawToSimulation(cmd);
     if (stroke) app.brush->record(cmd, *stroke);
+    if (stroke) app.brush_seconds += input.seconds;
+    if (stroke && stroke->tool == BRUSH_TOOL_RAIN) sim.rainMaskChanged(); // the passes read the mask now
     if (steps > 0) {
         // Lakes that balance evaporation: the basins are read back and the lakes solved on the
         // host before the iteration is recorded (one iteration a frame; see below).

@@ -205,8 +205,8 @@ std::optional<gpu::BrushParams> brushStroke(const App& app, BrushInput in) {
         b.target = app.stroke_height;
         break;
     case Tool::Hardness:
-        b.tool = s.paint_uplift ? BRUSH_TOOL_UPLIFT : BRUSH_TOOL_HARDNESS;
-        b.target = s.paint_uplift ? s.paint_uplift_value : s.paint_hardness;
+        b.tool = s.paint_map == 1 ? BRUSH_TOOL_UPLIFT : s.paint_map == 2 ? BRUSH_TOOL_RAIN : BRUSH_TOOL_HARDNESS;
+        b.target = s.paint_map == 1 ? s.paint_uplift_value : s.paint_map == 2 ? s.paint_rain : s.paint_hardness;
         break;
     case Tool::Hand:
         b.tool = in.drop ? BRUSH_TOOL_DROP : BRUSH_TOOL_PICK_UP;

@@ -33,7 +33,7 @@ const char* toolName(Tool t) {
     case Tool::Lower: return "4 lower";
     case Tool::Smooth: return "5 smooth";
     case Tool::Flatten: return "6 flatten";
-    case Tool::Hardness: return "7 paint hardness";
+    case Tool::Hardness: return "7 paint";
     case Tool::Spring: return "8 spring";
     case Tool::Hand: return "9 hand";
     }
@@ -201,9 +201,11 @@ void brush(ViewerState& s) {
     ImGui::SliderFloat("falloff", &s.falloff, 0.0f, 1.0f, "%.2f");
     tooltip("0: a flat disk; 1: (1 - r^2)^2");
     if (s.tool == Tool::Hardness) {
-        ImGui::Checkbox("paint the uplift map instead (fluvial model)", &s.paint_uplift);
-        if (s.paint_uplift)
+        ImGui::Combo("paints", &s.paint_map, "hardness\0uplift (fluvial model)\0rain\0");
+        if (s.paint_map == 1)
             ImGui::SliderFloat("uplift to paint", &s.paint_uplift_value, 0.0f, 10.0f, "%.2f x uplift_rate");
+        else if (s.paint_map == 2)
+            ImGui::SliderFloat("rain to paint", &s.paint_rain, 0.0f, 1.0f, "%.2f x rain_rate");
         else
             ImGui::SliderFloat("hardness to paint", &s.paint_hardness, 0.0f, 1.0f, "%.2f");
     }

@@ -90,8 +90,9 @@ struct ViewerState {
     float paint_hardness = 1.0f;          // the hardness tool's target
     gpu::FluvialControl fluvial{};        // the fluvial model's last iteration (read like the totals)
     gpu::FluvialState::LakeStats lakes{}; // its closed lakes (lake_evaporation > 0)
-    bool paint_uplift = false;            // the hardness tool paints the fluvial model's uplift map
-    float paint_uplift_value = 2.0f;      // its target (times uplift_rate)
+    int paint_map = 0;                    // what the paint tool paints: 0 hardness, 1 uplift (fluvial), 2 rain
+    float paint_uplift_value = 2.0f;      // the uplift's target (times uplift_rate)
+    float paint_rain = 0.0f;              // the rain mask's target (0: no rain .. 1: rain_rate)
     std::vector<gpu::Spring> springs;
     bool springs_dirty = false;
 

@@ -183,6 +183,7 @@ int finish(App& app, const ViewOptions& o, const LoopResult& r) {
         facts.cell_size = s.params[Param::cell_size];
         facts.brush = app.brush->totals();
         facts.brush_carry = app.brush_carry;
+        facts.brush_seconds = app.brush_seconds;
         facts.springs = s.springs.size();
         facts.frames = r.frames;
         for (const RecordingSummary& rec : r.recordings) facts.recordings.push_back(toJson(rec));

@@ -74,6 +74,11 @@ void applyBrush(BrushFields& f, const gpu::BrushParams& p, BrushSums& sums) {
                     break;
                 }
                 case BRUSH_TOOL_HARDNESS: r = std::clamp(r + (p.target - r) * std::min(a, 1.0), 0.0, 1.0); break;
+                case BRUSH_TOOL_RAIN: {
+                    double& m = f.rain[at(x, y)];
+                    m = std::clamp(m + (p.target - m) * std::min(a, 1.0), 0.0, 1.0);
+                    break;
+                }
                 case BRUSH_TOOL_UPLIFT: {
                     double& u = f.uplift[at(x, y)];
                     u = std::clamp(u + (p.target - u) * std::min(a, 1.0), 0.0, 10.0);

@@ -11,6 +11,7 @@ struct BrushFields {
     int w = 0, h = 0;
     std::vector<double> terrain, water, hardness;
     std::vector<double> uplift; // the uplift multiplier (empty: the test does not paint it)
+    std::vector<double> rain;   // the rain mask (empty: the test does not paint it)
 };
 
 // Tallies by BRUSH_* slot (m^3), as brush_reduce.comp accumulates them.

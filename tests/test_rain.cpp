@@ -1,0 +1,95 @@
+// Rain you control, through the executable: --rain-mask FILE says where it rains (an image of the
+// grid's size, black none .. white rain_rate), the water budget closes with it, the map `rain` of
+// --out-maps is the mask in use, and a mask of the wrong size, out of 0..1 or not a regular file
+// is refused with one line. (The brush paints the same mask: test_brush's RAIN tool.)
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <cmath>
+
+#include "cli_process.h"
+
+namespace {
+
+// A 40 x 30 mask: no rain on the left 16 columns, full rain on the right, a ramp row between.
+Heightmap mask40x30() {
+    Heightmap m{40, 30, {}};
+    for (int y = 0; y < 30; ++y)
+        for (int x = 0; x < 40; ++x) m.heights.push_back(x < 16 ? 0.0f : x == 16 ? 0.5f : 1.0f);
+    return m;
+}
+
+nlohmann::json runReport(const Scratch& s, const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"run",
+                                     "--size",
+                                     "40x30",
+                                     "--steps",
+                                     "60",
+                                     "--set",
+                                     "rain_rate=3",
+                                     "--out",
+                                     s.outPath(name + ".f32"),
+                                     "--report",
+                                     s.outPath(name + ".json")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const CliResult r = runCli(args, s.io);
+    EXPECT_EQ(r.code, 0) << r;
+    return nlohmann::json::parse(readText(s.out / (name + ".json")));
+}
+
+} // namespace
+
+TEST(RainMask, AMaskRainsWhereItIsWhiteAndTheBudgetCloses) {
+    Scratch s;
+    const Heightmap mask = mask40x30();
+    double mean = 0.0;
+    for (float v : mask.heights) mean += v;
+    mean /= double(mask.heights.size());
+    saveHeightmap(s.in / "mask.png", mask, 4.0); // 16-bit grey: 0, 32768 and 65535
+    fs::remove(s.in / "mask.png.json");          // black .. white is 0 .. 1 with or without a sidecar
+    saveHeightmap(s.in / "mask.f32", mask, 4.0);
+    const nlohmann::json uniform = runReport(s, "uniform", {});
+    const double rained = uniform["water"]["rained"].get<double>();
+    ASSERT_GT(rained, 0.0);
+    for (const char* file : {"mask.png", "mask.f32"}) {
+        SCOPED_TRACE(file);
+        const nlohmann::json masked = runReport(s, std::string("masked-") + file,
+                                                {"--rain-mask", s.inPath(file), "--out-maps", s.outPath("maps")});
+        // The PNG's 0.5 is 32768/65535 (16 bits): 1.5e-5 of the ramp column's rain.
+        EXPECT_NEAR(masked["water"]["rained"].get<double>() / rained, mean, 1e-5);
+        EXPECT_LE(std::abs(masked["water"]["budget_error_rel"].get<double>()), 1e-6);
+        const Heightmap out = loadHeightmap(s.out / "maps" / "rain.exr", LoadOptions{});
+        ASSERT_EQ(out.heights.size(), mask.heights.size());
+        for (size_t i = 0; i < out.heights.size(); ++i) ASSERT_NEAR(out.heights[i], mask.heights[i], 1e-4) << i;
+        fs::remove_all(s.out / "maps");
+    }
+    // Without a mask the map is 1 everywhere.
+    runReport(s, "plain", {"--out-maps", s.outPath("plain-maps")});
+    for (float v : loadHeightmap(s.out / "plain-maps" / "rain.exr", LoadOptions{}).heights) ASSERT_EQ(v, 1.0f);
+}
+
+TEST(RainMask, MasksOfTheWrongSizeOrRangeOrKindAreRefused) {
+    Scratch s;
+    saveHeightmap(s.in / "small.png", smallTerrain(20, 10), 4.0);
+    Heightmap high = mask40x30();
+    high.heights[45] = 1.5f;
+    saveHeightmap(s.in / "high.f32", high, 4.0);
+    Heightmap negative = mask40x30();
+    negative.heights[3] = -0.25f;
+    saveHeightmap(s.in / "negative.exr", negative, 4.0);
+    ASSERT_EQ(::mkfifo((s.in / "fifo.png").c_str(), 0644), 0);
+    fs::create_directories(s.in / "folder.png");
+    const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+        {"small.png", {"small.png", "20x10", "40x30"}},
+        {"high.f32", {"high.f32", "(5, 1)", "0 (no rain) .. 1"}},
+        {"negative.exr", {"negative.exr", "(3, 0)"}},
+        {"fifo.png", {"fifo.png", "regular file"}},
+        {"folder.png", {"folder.png"}},
+        {"missing.png", {"missing.png", "No such file"}},
+    };
+    for (const auto& [file, needles] : cases) {
+        SCOPED_TRACE(file);
+        expectRejected(s, {"run", "--size", "40x30", "--rain-mask", s.inPath(file)}, needles);
+    }
+}
