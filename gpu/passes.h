@@ -121,18 +121,18 @@ inline constexpr double kBasinsPerCell = 0.25;
     /* The musgrave and simple models (models/grid_models.cpp). */                                                    \
     X(MusgraveTransfer, "musgrave_transfer", Grid, kNeedsNothing, Accesses,                                           \
       (ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Water), ALLUVIUM_RW(Sediment), ALLUVIUM_R(Hardness), ALLUVIUM_W(ThermalAxis), \
-       ALLUVIUM_W(ThermalDiag), ALLUVIUM_W(Scratch)), 0.0)                                                            \
+       ALLUVIUM_W(ThermalDiag), ALLUVIUM_W(Scratch), ALLUVIUM_R_IF(RainMask, RainMask)), 0.0)                          \
     X(MusgraveApply, "musgrave_apply", Grid, kNeedsNothing, Accesses,                                                 \
       (ALLUVIUM_RW(Water), ALLUVIUM_RW(Sediment), ALLUVIUM_R(ThermalAxis), ALLUVIUM_R(ThermalDiag),                   \
        ALLUVIUM_R(Scratch)), 0.0)                                                                                     \
     X(SimpleTransfer, "simple_transfer", Grid, kNeedsNothing, Accesses,                                               \
-      (ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Water), ALLUVIUM_RW(Sediment), ALLUVIUM_R(Hardness), ALLUVIUM_W(Scratch)),  \
-      0.0)                                                                                                            \
+      (ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Water), ALLUVIUM_RW(Sediment), ALLUVIUM_R(Hardness), ALLUVIUM_W(Scratch),   \
+       ALLUVIUM_R_IF(RainMask, RainMask)), 0.0)                                                                       \
     X(SimpleApply, "simple_apply", Grid, kNeedsNothing, Accesses,                                                     \
       (ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Water), ALLUVIUM_RW(Sediment), ALLUVIUM_R(Scratch)), 0.0)                   \
     X(GridTotals, "grid_totals", One, kNeedsNothing, GridModelSums, (), 0.0)                                          \
     /* The particles model (models/particles.cpp). */                                                                 \
-    X(Particles, "particles", Particles, kInt64, Accesses, (), 0.0)                                                   \
+    X(Particles, "particles", Particles, kInt64, Accesses, (ALLUVIUM_R_IF(RainMask, RainMask)), 0.0)                                                   \
     X(ParticlesApply, "particles_apply", Grid, kInt64, Accesses, (ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Sediment)), 16.0) \
     /* The fluvial model (models/fluvial.cpp): a control pass between the iterative ones;        */                    \
     /* depression routing (descent and basin labels, label rounds, the basin graph's rounds:     */                    \

@@ -93,10 +93,14 @@ bool inGrid(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < p.width && c.y < p.h
 ivec2 clampToGrid(ivec2 q) { return clamp(q, ivec2(0), ivec2(p.width - 1, p.height - 1)); }
 float cellArea() { return p.cell_size * p.cell_size; }
 
+// Where it rains, 0..1 (--rain-mask, the brush): every model's rain is times it. Not read while
+// it is uniform (1 everywhere).
+float rainMaskAt(ivec2 c) { return partOn(STEP_RAIN_MASK, p.rain_uniform == 0) ? imageLoad(rain_mask_img, c).r : 1.0; }
+
 // The water a cell receives at the start of a pipe step (design step 1; m of depth): rain times
-// the rain mask (not read when it is uniform), and the springs' rate per cell.
+// the rain mask, and the springs' rate per cell.
 float rainDepth(ivec2 c) {
-    float mask = partOn(STEP_RAIN_MASK, p.rain_uniform == 0) ? imageLoad(rain_mask_img, c).r : 1.0;
+    float mask = rainMaskAt(c);
     // `precise`: no multiply-add with what the depth is added to. A pipeline without the rain
     // mask (STEP_PARTS) knows mask = 1 and could fuse dt * rate into that add; one with it could
     // not, and the two would round differently.

@@ -11,7 +11,7 @@ layout(local_size_x = REDUCE_SIZE) in;
 layout(std430, binding = B_PARAMS) readonly buffer ParamsBlock { SimParams p; };
 layout(std430, binding = B_TOTALS) buffer TotalsBlock { Totals totals; };
 layout(std430, binding = B_DRAINED) readonly buffer ModelTotalsBlock {
-    uint droplet_words[8];
+    uint droplet_words[10];
     double water_sums[];
 };
 

@@ -10,15 +10,16 @@
 #include "common.glsl"
 #include "grid_models.glsl"
 
-float rain() {
-    return pc.step_index % max(p.musgrave_rain_interval, 1) == 0 ? p.musgrave_rain_amount : 0.0;
+// The rain event's water on cell c: its amount times the rain mask.
+float rain(ivec2 c) {
+    return pc.step_index % max(p.musgrave_rain_interval, 1) == 0 ? p.musgrave_rain_amount * rainMaskAt(c) : 0.0;
 }
 
 // One cell's transfers; returns the rain it received (m).
 float transfer(ivec2 c) {
     float a = imageLoad(terrain_cur, c).r;
     precise float w0 = imageLoad(water_cur, c).r;
-    precise float w = w0 + rain();
+    precise float w = w0 + rain(c);
     precise float rained = w - w0;
     float s = imageLoad(sediment_cur, c).r;
     float h = a + w;
@@ -26,7 +27,7 @@ float transfer(ivec2 c) {
     float total_drop = 0.0, largest = 0.0;
     for (int k = 0; k < 8; ++k) {
         ivec2 n = c + kNeighbours[k], q = clampToGrid(n); // loads outside any branch (common.glsl)
-        float hn = imageLoad(terrain_cur, q).r + imageLoad(water_cur, q).r + rain();
+        float hn = imageLoad(terrain_cur, q).r + imageLoad(water_cur, q).r + rain(q);
         drop[k] = inGrid(n) && hn < h ? h - hn : 0.0;
         total_drop += drop[k]; // + 0 where nothing drops: the same sum
         largest = max(largest, drop[k]);

@@ -82,6 +82,12 @@ void main() {
     const float dt = p.particle_time_step;
     const bool mass_transfer = p.particle_variant == PARTICLES_MASS_TRANSFER;
     ivec2 cell = clampToGrid(ivec2(floor(pos)));
+    // Droplets fall where it rains: one drawn on a cell of rain mask m falls with probability m
+    // (the hash's third word), so their density follows the mask; the others are not rain.
+    if (partOn(STEP_RAIN_MASK, p.rain_uniform == 0) && float(r.z >> 8u) * (1.0 / 16777216.0) >= rainMaskAt(cell)) {
+        atomicAdd(droplets_unborn, int64_t(1));
+        return;
+    }
     int load = 0; // S in units of 2^-20 m
     for (int age = 0; age < p.particle_lifetime; ++age) {
         const vec2 n = normalXY(cell);

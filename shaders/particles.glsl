@@ -15,5 +15,6 @@ layout(std430, binding = B_DRAINED) buffer DropletTotalsBlock {
     int64_t water_evaporated; // droplet water (units of 2^-32 of a droplet volume unit)
     int64_t water_drained;    // water of droplets that left through an open edge
     int64_t water_absorbed;   // water of droplets that ended on the map (it soaks in)
+    int64_t droplets_unborn;  // droplets drawn on a cell where the rain mask kept them from falling
 };
 #define PARTICLE_WATER_ONE 4294967296.0lf // 2^32 units per droplet volume unit

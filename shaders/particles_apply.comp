@@ -28,7 +28,7 @@ void main() {
     if (!insideGrid(c)) return;
     if (c == ivec2(0)) { // this step's droplet totals, into the run's (m^3; a droplet volume unit counts as 1 m^3)
         totals.acc[SLOT_SED_DRAINED] += double(soil_drained) * (1.0lf / PARTICLE_FIXED_ONE) * double(cellArea());
-        totals.acc[SLOT_RAIN] += double(max(p.particle_count, 0)) * double(p.particle_volume);
+        totals.acc[SLOT_RAIN] += double(int64_t(max(p.particle_count, 0)) - droplets_unborn) * double(p.particle_volume);
         totals.acc[SLOT_EVAPORATED] += double(water_evaporated) / PARTICLE_WATER_ONE;
         totals.acc[SLOT_DRAINED_WATER] += double(water_drained) / PARTICLE_WATER_ONE;
         totals.acc[TOTAL_WATER_ABSORBED] += double(water_absorbed) / PARTICLE_WATER_ONE;
@@ -36,6 +36,7 @@ void main() {
         water_evaporated = 0;
         water_drained = 0;
         water_absorbed = 0;
+        droplets_unborn = 0;
     }
     const uint i = uint(c.y) * uint(p.width) + uint(c.x);
     const int64_t d = delta64[i];

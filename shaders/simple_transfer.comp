@@ -1,6 +1,6 @@
 #version 450
 // Simple model (seed 001; Olsen 2004's hydraulic erosion), first pass of the four steps:
-//   1. rain: w += Kr;  2. erosion: Ks w of ground (times 1 - hardness) dissolves into s;
+//   1. rain: w += Kr (times the rain mask);  2. erosion: Ks w of ground (times 1 - hardness) dissolves into s;
 //   3. movement to the lowest neighbour l by water surface (h = a + w, after steps 1-2):
 //      h_l >= h: nothing moves; w + h_l <= a: all the water moves; else half the difference.
 //      The sediment moves with its share of the water.
@@ -11,7 +11,7 @@
 
 // Ground and water of cell n after rain and dissolution (steps 1 and 2).
 vec2 groundAndWater(ivec2 n) {
-    float w = imageLoad(water_cur, n).r + p.simple_rain_amount;
+    float w = imageLoad(water_cur, n).r + p.simple_rain_amount * rainMaskAt(n);
     float dissolved = p.simple_solubility * w * (1.0 - imageLoad(hardness_img, n).r);
     return vec2(imageLoad(terrain_cur, n).r - dissolved, w);
 }
@@ -19,7 +19,7 @@ vec2 groundAndWater(ivec2 n) {
 // One cell's move; returns the rain it received (m).
 float transfer(ivec2 c) {
     precise float w0 = imageLoad(water_cur, c).r;
-    precise float w = w0 + p.simple_rain_amount;
+    precise float w = w0 + p.simple_rain_amount * rainMaskAt(c);
     precise float rained = w - w0;
     float dissolved;
     float a = lowerGround(imageLoad(terrain_cur, c).r,

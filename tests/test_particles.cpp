@@ -23,6 +23,7 @@ using gpu::Pass;
 ref::State hills(int w, int h, uint32_t seed) {
     ref::State s = randomState(w, h, seed);
     std::fill(s.sediment.begin(), s.sediment.end(), 0.0);
+    std::fill(s.rain_mask.begin(), s.rain_mask.end(), 1.0); // rain everywhere: every droplet falls
     std::mt19937 rng(seed + 100);
     std::uniform_real_distribution<double> u(0.0, 1.0);
     for (int y = 0; y < h; ++y)
@@ -401,6 +402,45 @@ TEST_F(ParticlesTest, NoNanAtExtremes) {
     loadState(sim, s, none);
     sim.run(2);
     EXPECT_EQ(sim.download(Field::Terrain), toFloat(s.terrain));
+}
+
+// Droplets fall where it rains: one drawn on a cell of rain mask m falls with probability m. A
+// mask of three equal bands (no rain, half, all): the droplets the GPU releases over 20 steps are
+// the reference's, one for one (the rained total counts them; birth depends on the hash and the
+// mask only), and the reference's outcomes follow the mask: of 60,000 draws none falls in the
+// dry band, 1/6 fall in the half band, 1/3 in the wet one, 1/2 do not fall (chi-square, 2
+// degrees of freedom: below 13.8, p = 0.001).
+TEST_F(ParticlesTest, DropletsFallWhereItRains) {
+    ref::State s = hills(90, 40, 3);
+    for (int y = 0; y < s.h; ++y)
+        for (int x = 0; x < s.w; ++x) s.rain_mask[s.index(x, y)] = x < 30 ? 0.0 : x < 60 ? 0.5 : 1.0;
+    const gpu::SimParams p = particleParams(s.w, s.h, 3000);
+    gpu::Simulation sim(ctx(), s.w, s.h);
+    loadState(sim, s, p);
+    sim.resetTotals();
+    std::array<double, 4> observed{}; // fell in band 0, 1, 2; did not fall
+    for (int step = 0; step < 20; ++step) {
+        gpuStep(sim, step);
+        ref::State r = s;
+        for (const ref::DropletTrace& t : ref::particlesStep<float>(r, p, step))
+            observed[t.unborn ? 3 : size_t(std::min(int(t.x0) / 30, 2))] += 1.0;
+    }
+    const double born = observed[0] + observed[1] + observed[2];
+    const double rained = sim.totals().acc[SLOT_RAIN] / double(p.particle_volume);
+    EXPECT_EQ(std::llround(rained), std::llround(born)) << "the GPU releases the reference's droplets";
+    EXPECT_EQ(observed[0], 0.0) << "no droplet falls where it does not rain";
+    const double n = 20.0 * 3000.0;
+    const std::array<double, 3> expected = {n / 6.0, n / 3.0, n / 2.0}; // bands 1, 2; not fallen
+    double chi2 = 0.0;
+    for (size_t k = 0; k < 3; ++k) {
+        const double o = observed[k + 1];
+        chi2 += (o - expected[k]) * (o - expected[k]) / expected[k];
+    }
+    std::printf(
+        "    of %.0f draws: %.0f / %.0f / %.0f fell in the bands, %.0f did not (expected 0 / %.0f / %.0f, %.0f); "
+        "chi^2 %.2f\n",
+        n, observed[0], observed[1], observed[2], observed[3], expected[0], expected[1], expected[2], chi2);
+    EXPECT_LT(chi2, 13.8);
 }
 
 } // namespace

@@ -69,6 +69,30 @@ TEST(RainMask, AMaskRainsWhereItIsWhiteAndTheBudgetCloses) {
     for (float v : loadHeightmap(s.out / "plain-maps" / "rain.exr", LoadOptions{}).heights) ASSERT_EQ(v, 1.0f);
 }
 
+// Every model with rain follows the mask: musgrave's and simple's rain events and the droplets
+// (which fall where it rains, with the mask's probability) rain the mask's share of what they
+// rain without it, and the water budget still closes.
+TEST(RainMask, MusgraveSimpleAndDropletsFollowTheMask) {
+    Scratch s;
+    const Heightmap mask = mask40x30();
+    double mean = 0.0;
+    for (float v : mask.heights) mean += v;
+    mean /= double(mask.heights.size());
+    saveHeightmap(s.in / "mask.f32", mask, 4.0);
+    for (const char* model : {"musgrave", "simple", "particles"}) {
+        SCOPED_TRACE(model);
+        const std::string m = model;
+        const nlohmann::json plain = runReport(s, m + "-plain", {"--model", model});
+        const nlohmann::json masked =
+            runReport(s, m + "-masked", {"--model", model, "--rain-mask", s.inPath("mask.f32")});
+        const double ratio = masked["water"]["rained"].get<double>() / plain["water"]["rained"].get<double>();
+        // Droplets: 60 steps of 2000 draws, each falling with its cell's mask: 4 standard deviations.
+        const double tolerance = m == "particles" ? 4.0 * std::sqrt(mean * (1.0 - mean) / (60.0 * 2000.0)) : 1e-6;
+        EXPECT_NEAR(ratio, mean, tolerance);
+        EXPECT_LE(std::abs(masked["water"]["budget_error_rel"].get<double>()), 1e-6);
+    }
+}
+
 TEST(RainMask, MasksOfTheWrongSizeOrRangeOrKindAreRefused) {
     Scratch s;
     saveHeightmap(s.in / "small.png", smallTerrain(20, 10), 4.0);

@@ -16,7 +16,8 @@ const Model& particlesModel() {
         {},
         {},
         nullptr,
-        "droplet water, one particle_volume unit counted as 1 m^3: rained = particle_count x particle_volume per step; "
+        "droplet water, one particle_volume unit counted as 1 m^3: rained = the droplets that fell (particle_count, "
+        "fewer where the rain mask is below 1) x particle_volume per step; "
         "evaporated on the way; drained with droplets that left over an open edge; absorbed where droplets ended on "
         "the "
         "map. The water field is carried over unchanged"};

@@ -33,7 +33,7 @@ void musgraveTransfer(const State& cur, State& next, const gpu::SimParams& p, in
     for (int y = 0; y < cur.h; ++y)
         for (int x = 0; x < cur.w; ++x) {
             const size_t i = cur.index(x, y);
-            double a = cur.terrain[i], w = cur.water[i] + rain, s = cur.sediment[i];
+            double a = cur.terrain[i], w = cur.water[i] + rain * cur.rain_mask[i], s = cur.sediment[i];
             const double h = a + w;
             std::array<double, 8> drop{};
             double total_drop = 0.0, largest = 0.0;
@@ -41,7 +41,7 @@ void musgraveTransfer(const State& cur, State& next, const gpu::SimParams& p, in
                 const int nx = x + kDx[k], ny = y + kDy[k];
                 if (!inGrid(cur, nx, ny)) continue;
                 const size_t j = cur.index(nx, ny);
-                const double hn = cur.terrain[j] + cur.water[j] + rain;
+                const double hn = cur.terrain[j] + cur.water[j] + rain * cur.rain_mask[j];
                 if (hn < h) {
                     drop[size_t(k)] = h - hn;
                     total_drop += h - hn;
@@ -101,14 +101,14 @@ void musgraveApply(State& next, const gpu::SimParams& p) {
 
 void simpleTransfer(const State& cur, State& next, const gpu::SimParams& p) {
     auto groundAndWater = [&](size_t j) {
-        const double w = cur.water[j] + p.simple_rain_amount;
+        const double w = cur.water[j] + p.simple_rain_amount * cur.rain_mask[j];
         const double dissolved = p.simple_solubility * w * (1.0 - cur.hardness[j]);
         return std::pair{cur.terrain[j] - dissolved, w};
     };
     for (int y = 0; y < cur.h; ++y)
         for (int x = 0; x < cur.w; ++x) {
             const size_t i = cur.index(x, y);
-            const double w = cur.water[i] + p.simple_rain_amount;
+            const double w = cur.water[i] + p.simple_rain_amount * cur.rain_mask[i];
             double a = cur.terrain[i];
             const double s = cur.sediment[i] - exchange(a, -p.simple_solubility * w * (1.0 - cur.hardness[i]));
             const double h = a + w;

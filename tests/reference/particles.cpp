@@ -93,6 +93,14 @@ DropletTrace particleDroplet(const State& s, const gpu::SimParams& p, int step, 
     T px = static_cast<T>(r[0] >> 8u) * inv24 * w;
     T py = static_cast<T>(r[1] >> 8u) * inv24 * h;
     trace.x0 = double(px), trace.y0 = double(py);
+    // Droplets fall where it rains: one drawn on a cell of rain mask m falls with probability m.
+    {
+        const int sx0 = clampX(static_cast<int>(std::floor(px))), sy0 = clampY(static_cast<int>(std::floor(py)));
+        if (static_cast<double>(r[2] >> 8u) * (1.0 / 16777216.0) >= float(s.rain_mask[s.index(sx0, sy0)])) {
+            trace.unborn = true;
+            return trace;
+        }
+    }
     T sx = 0, sy = 0;
     T volume = static_cast<T>(p.particle_volume);
     const T dt = static_cast<T>(p.particle_time_step);

@@ -31,6 +31,7 @@ struct DropletTrace {
     double x0 = 0, y0 = 0; // where it was released
     std::vector<DropletStep> steps;
     int64_t final_load = 0; // dropped where it ended, or taken off the map
+    bool unborn = false;    // drawn where the rain mask kept it from falling
 };
 
 // Where a droplet's path may fork between two devices. Its position on another device differs
