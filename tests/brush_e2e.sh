@@ -2,7 +2,7 @@
 # The brush at rates per second of real time, under an X server (run it inside xvfb-run), with
 # real events from xdotool. test_viewer.cpp checks the reports.
 #   usage: brush_e2e.sh ALLUVIUM OUT_DIR
-# The same stroke (the raise tool held still for 4 s at one point) in three sessions: paused, at
+# The same stroke (the raise tool held still for 2.5 s at one point) in three sessions: paused, at
 # 1 and at 10 steps per frame: paused.json, one.json, ten.json. And two paused sessions: a stroke
 # then Ctrl+Z (undo.json), a stroke, Ctrl+Z, Ctrl+Y (redo.json). Their logs beside them.
 set -euo pipefail
@@ -44,17 +44,17 @@ finish() {
 start paused 1
 key space
 key 3
-hold 4
+hold 2.5
 finish
 
 start one 1
 key 3
-hold 4
+hold 2.5
 finish
 
 start ten 10
 key 3
-hold 4
+hold 2.5
 finish
 
 start undo 1

@@ -347,11 +347,14 @@ TEST(Refusals, InputsThatAreNotRegularFilesAreRefusedWithoutWaiting) {
     fs::create_directories(s.in / "folder.alluvium");
     for (const char* fifo : {"fifo.png", "fifo.f32", "fifo.tif", "fifo.exr", "fifo.asc", "fifo.json", "fifo.alluvium"})
         ASSERT_EQ(::mkfifo((s.in / fifo).c_str(), 0644), 0) << fifo;
-    // A socket: bound, then left (its file stays).
+    // A socket: bound, then left (its file stays). Its path must fit sun_path (108 bytes), which
+    // a deep build tree's scratch folder may not: a short folder of its own under /tmp.
+    char short_dir[] = "/tmp/alluvium-sock-XXXXXX";
+    ASSERT_NE(::mkdtemp(short_dir), nullptr);
+    const std::string sock_path = std::string(short_dir) + "/socket.png";
     const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
-    const std::string sock_path = s.inPath("socket.png");
     ASSERT_LT(sock_path.size(), sizeof addr.sun_path);
     std::strcpy(addr.sun_path, sock_path.c_str());
     ASSERT_EQ(::bind(sock, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
@@ -359,6 +362,7 @@ TEST(Refusals, InputsThatAreNotRegularFilesAreRefusedWithoutWaiting) {
     fs::create_symlink(s.in / "fifo.png", s.in / "link.png");
     fs::create_symlink(s.in / "nowhere.png", s.in / "dangling.png");
 
+    fs::create_symlink(sock_path, s.in / "socket.png");
     for (const char* in : {"folder.png", "fifo.png", "fifo.f32", "fifo.tif", "fifo.exr", "fifo.asc", "socket.png",
                            "link.png", "dangling.png"})
         for (const char* command : {"convert", "run", "fill", "watertable", "view"}) {
@@ -378,4 +382,5 @@ TEST(Refusals, InputsThatAreNotRegularFilesAreRefusedWithoutWaiting) {
             SCOPED_TRACE(std::string(command) + " --load-session " + session);
             expectRefused(s, {command, "--load-session", s.inPath(session)}, {session, "regular file"});
         }
+    fs::remove_all(short_dir);
 }
