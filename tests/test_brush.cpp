@@ -2,6 +2,7 @@
 // on random fields of odd and square sizes, every tool; and the hand, which must put back
 // exactly what it took, and smoothing, which must keep the ground's volume.
 #include <algorithm>
+#include <memory>
 
 #include "brush.h"
 #include "brush_reference.h"
@@ -94,19 +95,28 @@ TEST_P(BrushTest, MatchesReference) {
 
 INSTANTIATE_TEST_SUITE_P(Tools, BrushTest, ::testing::ValuesIn(allCases()), caseName);
 
-class BrushMass : public GpuTest {};
+// A random state on a w x h grid, its simulation and a brush on it.
+class BrushMass : public GpuTest {
+protected:
+    void start(int w, int h, uint32_t seed) {
+        state = randomState(w, h, seed);
+        sim = std::make_unique<gpu::Simulation>(ctx(), w, h);
+        loadState(*sim, state, defaultParams(w, h));
+        brush = std::make_unique<gpu::Brush>(ctx(), *sim);
+    }
+    ref::State state{1, 1};
+    std::unique_ptr<gpu::Simulation> sim;
+    std::unique_ptr<gpu::Brush> brush;
+};
 
 TEST_F(BrushMass, SmoothingKeepsTheGroundVolume) {
     const int w = 61, h = 47;
-    ref::State state = randomState(w, h, 11u);
-    gpu::Simulation sim(ctx(), w, h);
-    loadState(sim, state, defaultParams(w, h));
-    gpu::Brush brush(ctx(), sim);
-    const double before = sum(sim.download(Field::Terrain));
+    start(w, h, 11u);
+    const double before = sum(sim->download(Field::Terrain));
     gpu::BrushParams p = brushAt(w, h, BRUSH_TOOL_SMOOTH);
     p.x = 2.0f; // across the edge: the edge is closed
-    for (int i = 0; i < 5; ++i) brush.apply(p);
-    EXPECT_LE(relativeError(sum(sim.download(Field::Terrain)), before), 1e-6);
+    for (int i = 0; i < 5; ++i) brush->apply(p);
+    EXPECT_LE(relativeError(sum(sim->download(Field::Terrain)), before), 1e-6);
 }
 
 // A strength and a long frame can ask for more smoothing than explicit diffusion takes at once
@@ -114,19 +124,16 @@ TEST_F(BrushMass, SmoothingKeepsTheGroundVolume) {
 // within the ground's old extremes (no checkerboard) and keeps its volume.
 TEST_F(BrushMass, StrongSmoothingIsSplitIntoStableApplications) {
     const int w = 37, h = 29;
-    ref::State state = randomState(w, h, 3u);
-    gpu::Simulation sim(ctx(), w, h);
-    loadState(sim, state, defaultParams(w, h));
-    gpu::Brush brush(ctx(), sim);
-    const std::vector<float> before = sim.download(Field::Terrain);
+    start(w, h, 3u);
+    const std::vector<float> before = sim->download(Field::Terrain);
     ref::BrushFields f{
         w, h, state.terrain, state.water, state.hardness, std::vector<double>(state.terrain.size(), 1.0)};
     ref::BrushSums sums{};
     gpu::BrushParams p = brushAt(w, h, BRUSH_TOOL_SMOOTH);
     p.amount = 3.1f; // 13 applications
-    brush.apply(p);
+    brush->apply(p);
     ref::applyBrush(f, p, sums);
-    const std::vector<float> after = sim.download(Field::Terrain);
+    const std::vector<float> after = sim->download(Field::Terrain);
     EXPECT_LE(relativeError(after, f.terrain), kTolerance);
     EXPECT_LE(relativeError(sum(after), sum(before)), 1e-6);
     const auto [lo, hi] = std::minmax_element(before.begin(), before.end());
@@ -138,25 +145,22 @@ TEST_F(BrushMass, StrongSmoothingIsSplitIntoStableApplications) {
 
 TEST_F(BrushMass, TheHandPutsBackWhatItTook) {
     const int w = 80, h = 70;
-    ref::State state = randomState(w, h, 5u);
-    gpu::Simulation sim(ctx(), w, h);
-    loadState(sim, state, defaultParams(w, h));
-    gpu::Brush brush(ctx(), sim);
+    start(w, h, 5u);
     const double cell_area = 16.0;
-    const double before = sum(sim.download(Field::Terrain)) * cell_area;
+    const double before = sum(sim->download(Field::Terrain)) * cell_area;
     gpu::BrushParams pick = brushAt(w, h, BRUSH_TOOL_PICK_UP);
-    for (int i = 0; i < 3; ++i) brush.apply(pick);
-    const double held = brush.totals().hand_picked;
+    for (int i = 0; i < 3; ++i) brush->apply(pick);
+    const double held = brush->totals().hand_picked;
     EXPECT_GT(held, 0.0);
     // Drop it elsewhere, spread by the brush's weights: volume V over the weight sum.
     gpu::BrushParams drop = brushAt(w, h, BRUSH_TOOL_DROP);
     drop.x = 20.5f;
     drop.y = 15.0f;
     drop.amount = float(1.0 / (cell_area * gpu::brushWeightSum(w, h, drop.x, drop.y, drop.radius, drop.falloff)));
-    brush.apply(drop);
-    const gpu::BrushTotals t = brush.totals();
+    brush->apply(drop);
+    const gpu::BrushTotals t = brush->totals();
     EXPECT_LE(relativeError(t.hand_dropped, held), 1e-6);
-    EXPECT_LE(relativeError(sum(sim.download(Field::Terrain)) * cell_area, before), 1e-6);
+    EXPECT_LE(relativeError(sum(sim->download(Field::Terrain)) * cell_area, before), 1e-6);
 }
 
 } // namespace

@@ -20,6 +20,12 @@ Heightmap mask40x30() {
     return m;
 }
 
+double meanOf(const Heightmap& m) {
+    double sum = 0.0;
+    for (float v : m.heights) sum += v;
+    return sum / double(m.heights.size());
+}
+
 nlohmann::json runReport(const Scratch& s, const std::string& name, std::vector<std::string> extra) {
     std::vector<std::string> args = {"run",
                                      "--size",
@@ -43,9 +49,7 @@ nlohmann::json runReport(const Scratch& s, const std::string& name, std::vector<
 TEST(RainMask, AMaskRainsWhereItIsWhiteAndTheBudgetCloses) {
     Scratch s;
     const Heightmap mask = mask40x30();
-    double mean = 0.0;
-    for (float v : mask.heights) mean += v;
-    mean /= double(mask.heights.size());
+    const double mean = meanOf(mask);
     saveHeightmap(s.in / "mask.png", mask, 4.0); // 16-bit grey: 0, 32768 and 65535
     fs::remove(s.in / "mask.png.json");          // black .. white is 0 .. 1 with or without a sidecar
     saveHeightmap(s.in / "mask.f32", mask, 4.0);
@@ -75,9 +79,7 @@ TEST(RainMask, AMaskRainsWhereItIsWhiteAndTheBudgetCloses) {
 TEST(RainMask, MusgraveSimpleAndDropletsFollowTheMask) {
     Scratch s;
     const Heightmap mask = mask40x30();
-    double mean = 0.0;
-    for (float v : mask.heights) mean += v;
-    mean /= double(mask.heights.size());
+    const double mean = meanOf(mask);
     saveHeightmap(s.in / "mask.f32", mask, 4.0);
     for (const char* model : {"musgrave", "simple", "particles"}) {
         SCOPED_TRACE(model);
