@@ -1,11 +1,9 @@
 #include "setup.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 
 #include "io/atomic_file.h"
 #include "io/errors.h"
@@ -46,9 +44,7 @@ std::vector<float> loadRainMask(const std::string& path, int width, int height) 
     load.has_height_range = true;
     load.range_lo = 0.0;
     load.range_hi = 1.0;
-    std::string ext = std::filesystem::path(path).extension().string();
-    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
-    if (ext == ".f32" || ext == ".r32" || ext == ".r16" || ext == ".raw") { // raw formats take the grid's size
+    if (isRawHeightmap(path)) { // headerless: the grid's size
         load.width = width;
         load.height = height;
     }

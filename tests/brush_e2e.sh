@@ -12,33 +12,16 @@ mkdir -p "$out"
 rm -f "$out"/{paused,one,ten,undo,redo}.json
 command -v xdotool >/dev/null || { echo "brush_e2e: xdotool is missing (scripts/deps installs it)" >&2; exit 3; }
 
-pid=
-trap '[ -n "$pid" ] && kill $pid 2>/dev/null || true' EXIT
-
+# shellcheck source=viewer_session.sh
+source "$(dirname "$0")/viewer_session.sh"
 start() { # name, steps per frame
-    "$exe" --validation view --size 64x64 --set rain_rate=0 --window 800x500 --steps-per-frame "$2" \
-        --history-every 0 --report "$out/$1.json" >"$out/$1.log" 2>&1 &
-    pid=$!
-    for _ in $(seq 1 240); do grep -q "viewer ready" "$out/$1.log" && break; sleep 0.25; done
-    grep -q "viewer ready" "$out/$1.log" || { echo "brush_e2e: the viewer did not start" >&2; cat "$out/$1.log" >&2; exit 1; }
-    wid=$(xdotool search --sync --name '^Alluvium$' | head -1)
-    xdotool mousemove --window "$wid" 520 250
-    sleep 2 # a few frames: the pick under the cursor arrives a frame late
-}
-key() {
-    xdotool key --window "$wid" "$1"
-    sleep 0.6
+    start_viewer "$1" 520 250 --size 64x64 --steps-per-frame "$2" --history-every 0
 }
 hold() { # seconds: the raise tool pressed at one point, the mouse still
     xdotool mousedown --window "$wid" 1
     sleep "$1"
     xdotool mouseup --window "$wid" 1
     sleep 0.8 # the stroke's end is stored on a frame after the release
-}
-finish() {
-    xdotool key --window "$wid" ctrl+q
-    wait $pid
-    pid=
 }
 
 start paused 1

@@ -17,18 +17,10 @@ mkdir -p "$out"
 rm -f "$out"/undo.json "$out"/redo.json "$out"/scrub.json
 command -v xdotool >/dev/null || { echo "history_e2e: xdotool is missing (scripts/deps installs it)" >&2; exit 3; }
 
-pid=
-trap '[ -n "$pid" ] && kill $pid 2>/dev/null || true' EXIT
-
+# shellcheck source=viewer_session.sh
+source "$(dirname "$0")/viewer_session.sh"
 start() { # name, extra options
-    "$exe" --validation view --size 96x96 --set rain_rate=0 --window 800x500 --steps-per-frame 2 \
-        --report "$out/$1.json" $2 >"$out/$1.log" 2>&1 &
-    pid=$!
-    for _ in $(seq 1 240); do grep -q "viewer ready" "$out/$1.log" && break; sleep 0.25; done
-    grep -q "viewer ready" "$out/$1.log" || { echo "history_e2e: the viewer did not start" >&2; cat "$out/$1.log" >&2; exit 1; }
-    wid=$(xdotool search --sync --name '^Alluvium$' | head -1)
-    xdotool mousemove --window "$wid" 420 250
-    sleep 2 # a few frames: the pick under the cursor arrives a frame late
+    start_viewer "$1" 420 250 --size 96x96 --steps-per-frame 2 $2
 }
 stroke() { # y: a drag across the middle of the window, away from the panel, while it runs
     xdotool mousemove --window "$wid" 430 "$1" mousedown 1
@@ -38,15 +30,6 @@ stroke() { # y: a drag across the middle of the window, away from the panel, whi
     done
     xdotool mouseup 1
     sleep 0.6 # the stroke's end is stored on the first frame after the release
-}
-key() {
-    xdotool key --window "$wid" "$1"
-    sleep 0.6
-}
-finish() {
-    xdotool key --window "$wid" ctrl+q
-    wait $pid
-    pid=
 }
 
 start undo "--history-every 0"

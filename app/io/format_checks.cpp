@@ -44,7 +44,6 @@ std::string valueName(float v) {
 }
 
 std::unique_ptr<FILE, int (*)(FILE*)> openForRead(const fs::path& path) {
-    requireRegularFile(path, "heightmap");
     FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) throw InputError("cannot open " + quoted(path) + ": " + std::strerror(errno));
     return {f, &std::fclose};

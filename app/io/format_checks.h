@@ -28,7 +28,8 @@ bool readSidecarRange(const std::filesystem::path& image_path, uint32_t w, uint3
 // LO..HI metres for an integer image: --height-range, else the sidecar, else 0..1000.
 void integerRange(const std::filesystem::path& path, const LoadOptions& opt, long long w, long long h, double& lo,
                   double& hi);
-// Opens for reading or throws "cannot open '<path>': <strerror>".
+// Opens for reading or throws "cannot open '<path>': <strerror>" (loadHeightmap has refused what is
+// not a regular file before any codec opens it).
 std::unique_ptr<FILE, int (*)(FILE*)> openForRead(const std::filesystem::path& path);
 // The whole file, or InputError "cannot open/read '<path>': reason".
 std::vector<unsigned char> readWholeFile(const std::filesystem::path& path);

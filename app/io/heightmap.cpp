@@ -376,6 +376,11 @@ bool isHeightmapExtension(const fs::path& path) {
     return false;
 }
 
+bool isRawHeightmap(const fs::path& path) {
+    const std::string ext = lowerExtension(path);
+    return ext == ".f32" || ext == ".r32" || ext == ".r16" || ext == ".raw";
+}
+
 bool writesSidecar(const fs::path& path) {
     const std::string ext = lowerExtension(path);
     return ext == ".png" || ext == ".r16" || ext == ".raw";
@@ -402,12 +407,12 @@ Heightmap loadHeightmap(const fs::path& path, const LoadOptions& opt) {
     Heightmap map = decodeByExtension(path, opt);
     // The finite check of each codec comes first (it names NaN and Inf); this one catches the
     // absurd but finite: 1e30, a wrong unit, a corrupt sample.
-    const auto [lo, hi] = std::minmax_element(map.heights.begin(), map.heights.end());
-    if (lo != map.heights.end()) {
-        const float worst = std::abs(*lo) > std::abs(*hi) ? *lo : *hi;
-        const size_t i = size_t((std::abs(*lo) > std::abs(*hi) ? lo : hi) - map.heights.begin());
-        checkHeightValue(worst, quoted(path) + " at cell (" + std::to_string(i % size_t(map.width)) + ", " +
-                                    std::to_string(i / size_t(map.width)) + ")");
+    const auto worst = std::max_element(map.heights.begin(), map.heights.end(),
+                                        [](float a, float b) { return std::abs(a) < std::abs(b); });
+    if (worst != map.heights.end()) {
+        const size_t i = size_t(worst - map.heights.begin());
+        checkHeightValue(*worst, quoted(path) + " at cell (" + std::to_string(i % size_t(map.width)) + ", " +
+                                     std::to_string(i / size_t(map.width)) + ")");
     }
     return map;
 }

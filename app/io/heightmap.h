@@ -55,6 +55,8 @@ void saveHeightmap(const std::filesystem::path& path, const Heightmap& map, doub
 
 // True if loadHeightmap/saveHeightmap know the extension (case-insensitive).
 bool isHeightmapExtension(const std::filesystem::path& path);
+// True for the headerless formats (.f32/.r32/.r16/.raw), whose size comes from --size.
+bool isRawHeightmap(const std::filesystem::path& path);
 // True if saveHeightmap writes a sidecar "<path>.json" for this extension.
 bool writesSidecar(const std::filesystem::path& path);
 
