@@ -56,6 +56,11 @@ void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir, co
     velocity.components = {"u", "v"};
     velocity.mask_name = "speed";
     add("height", sim.download(gpu::Field::Terrain), "m").mask_from_min = true;
+    // Layered ground: the loose layer's thickness, and the bedrock's top under it.
+    std::vector<float> loose = sim.download(gpu::Field::Loose), bedrock = sim.download(gpu::Field::Terrain);
+    for (std::size_t i = 0; i < cells; ++i) bedrock[i] -= loose[i];
+    add("loose_thickness", std::move(loose), "m");
+    add("bedrock", std::move(bedrock), "m").mask_from_min = true;
     add("lake_depth", sim.download(gpu::Field::Lake), "m");
     add("drainage_area", sim.download(gpu::Field::Drainage), "m^2").log_mask = true;
     std::vector<float> table = water_table ? *water_table : liveWaterTable(sim);

@@ -58,6 +58,13 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial, 
         {"initial", soil_initial},
         {"final", soil_final},
         {"suspended_final", final_sums.sediment},
+        // Layered ground: the ground is bedrock and a loose layer, counted apart (their sum is
+        // the ground above; the balance closes on it). Deposits are loose, so the bedrock only
+        // loses, to erosion, by the brush, or gains by uplift (the fluvial model).
+        {"loose_initial", initial.loose},
+        {"loose_final", final_sums.loose},
+        {"bedrock_initial", initial.terrain - initial.loose},
+        {"bedrock_final", final_sums.terrain - final_sums.loose},
         {"eroded", acc(SLOT_ERODED)},
         {"deposited", acc(SLOT_DEPOSITED)},
         {"drained", acc(SLOT_SED_DRAINED)},

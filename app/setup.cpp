@@ -179,6 +179,11 @@ void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial, const
     for (bool next : {false, true}) sim.upload(gpu::Field::Terrain, initial.terrain.heights, next);
     sim.upload(gpu::Field::Hardness, initial.hardness);
     if (!initial.rain_mask.empty()) sim.upload(gpu::Field::RainMask, initial.rain_mask);
+    // Layered ground starts under a regolith of regolith_depth (without layers nothing reads it).
+    if (params[Param::enable_layers] != 0 && params[Param::regolith_depth] > 0) {
+        const std::vector<float> regolith(initial.terrain.heights.size(), float(params[Param::regolith_depth]));
+        for (bool next : {false, true}) sim.upload(gpu::Field::Loose, regolith, next);
+    }
     std::vector<float> base, groundwater;
     initialAquifer(initial.terrain.heights, params, base, groundwater);
     sim.upload(gpu::Field::AquiferBase, base);
@@ -204,6 +209,7 @@ StateSums sumState(const gpu::Simulation& sim, double cell_size) {
     add(gpu::Field::Water, &sums.water);
     add(gpu::Field::Sediment, &sums.sediment);
     add(gpu::Field::Groundwater, &sums.groundwater);
+    add(gpu::Field::Loose, &sums.loose);
     add(gpu::Field::Velocity, nullptr);
     add(gpu::Field::Outflow, nullptr);
     return sums;

@@ -48,7 +48,8 @@ Brush::Brush(const Context& ctx, const Simulation& sim) : ctx_(ctx), sim_(sim) {
         {BB_PARTIALS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
         {BB_TOTALS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
         {BB_UPLIFT, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-        {BB_RAIN, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+        {BB_RAIN, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {BB_LOOSE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
     set_layout_ = createSetLayout(ctx, bindings, BB_COUNT);
     layout_ = createComputeLayout(ctx, set_layout_, sizeof(BrushParams));
     constexpr uint32_t keys = Simulation::kParityKeys;
@@ -65,6 +66,7 @@ Brush::Brush(const Context& ctx, const Simulation& sim) : ctx_(ctx), sim_(sim) {
         writes.image(set, BB_SCRATCH, scratch_.view);
         writes.image(set, BB_UPLIFT, sim.currentImage(Field::Uplift, key).view);
         writes.image(set, BB_RAIN, sim.currentImage(Field::RainMask, key).view);
+        writes.image(set, BB_LOOSE, sim.currentImage(Field::Loose, key).view);
         writes.buffer(set, BB_PARTIALS, partials_.buffer);
         writes.buffer(set, BB_TOTALS, totals_.buffer);
     }
@@ -87,6 +89,7 @@ void Brush::record(VkCommandBuffer cmd, BrushParams p) {
     p.height = sim_.height();
     p.group_count_x = int(groups(p.width));
     p.group_count = int(groups(p.width) * groups(p.height));
+    p.layers = sim_.params().enable_layers;
     // Smoothing is explicit diffusion, stable up to 0.25 an application: a larger amount (a long
     // frame, a strong brush) is split into equal applications, at most 64 a frame.
     int applications = 1;

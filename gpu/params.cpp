@@ -88,6 +88,9 @@ std::string whyInactive(const Params& values, Param p, std::string_view model) {
             return "it belongs to the " + std::string(owners) + " model" +
                    (owners.find('/') != std::string_view::npos ? "s" : "") + ", and the model is " + std::string(model);
     }
+    // The strata's shape means nothing while they are off.
+    if (group == "strata" && p != Param::strata_contrast && values[Param::strata_contrast] == 0.0)
+        return "strata_contrast is 0";
     const auto& table = paramTable();
     for (size_t i = 0; i < table.size(); ++i) {
         const ParamInfo& other = table[i];

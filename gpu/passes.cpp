@@ -34,6 +34,7 @@ bool happens(When when, const SimParams& q) {
     case When::Sea: return q.enable_sea != 0 && q.model == MODEL_PIPE;
     case When::GroundwaterOrSea: return happens(When::Groundwater, q) || happens(When::Sea, q);
     case When::Deposition: return q.fluvial_deposition > 0.0f;
+    case When::Layers: return q.enable_layers != 0;
     }
     return false;
 }
@@ -103,6 +104,8 @@ uint32_t stepParts(const SimParams& q) {
     if (q.enable_sea != 0) parts |= STEP_SEA;
     if (q.record_maps != 0) parts |= STEP_MAPS;
     if (q.edge_mode == EDGE_OPEN) parts |= STEP_OPEN_EDGES;
+    if (q.enable_layers != 0) parts |= STEP_LAYERS;
+    if (q.strata_contrast > 0.0f) parts |= STEP_STRATA;
     return parts;
 }
 

@@ -53,6 +53,7 @@ enum class When {
     Sea,         // the pipe model's sea is on
     GroundwaterOrSea,
     Deposition, // the fluvial model deposits sediment
+    Layers,     // layered ground: the loose layer
 };
 
 inline constexpr unsigned kRead = 1, kWrite = 2;
@@ -96,15 +97,17 @@ inline constexpr double kBasinsPerCell = 0.25;
        ALLUVIUM_R_IF(RainMask, RainMask), ALLUVIUM_R_IF(SpringRate, Springs)), 0.0)                                  \
     X(ErosionTransportThermalEvaporation, "erosion_transport_thermal_evaporation", Grid, kStepParts, Accesses,        \
       (ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Sediment), ALLUVIUM_R(Hardness), ALLUVIUM_R(Velocity), ALLUVIUM_R(WaterMid),  \
-       ALLUVIUM_W(Water), ALLUVIUM_RW_IF(Wear, ErosionMaps)), 0.0)                                                    \
+       ALLUVIUM_W(Water), ALLUVIUM_RW_IF(Wear, ErosionMaps), ALLUVIUM_RW_IF(Loose, Layers)), 0.0)                     \
     X(Erosion, "erosion", Grid, kStepParts | kSumRows, Accesses,                                                      \
       (ALLUVIUM_R(Terrain), ALLUVIUM_R(Sediment), ALLUVIUM_R(Hardness), ALLUVIUM_R(Velocity), ALLUVIUM_R(WaterMid),    \
-       ALLUVIUM_W(Eroded), ALLUVIUM_RW_IF(Wear, ErosionMaps)), 0.0)                                                   \
+       ALLUVIUM_W(Eroded), ALLUVIUM_RW_IF(Wear, ErosionMaps), ALLUVIUM_R_IF(Loose, Layers)), 0.0)                     \
     X(TransportThermalOutflowEvaporation, "transport_thermal_outflow_evaporation", Grid, kStepParts | kSumRows,        \
       Accesses, (ALLUVIUM_R(Eroded), ALLUVIUM_R(Hardness), ALLUVIUM_R(Velocity), ALLUVIUM_R(WaterMid),                \
-      ALLUVIUM_W(Sediment), ALLUVIUM_W(Water), ALLUVIUM_W_IF(ThermalRate, Thermal)), 0.0)                             \
+      ALLUVIUM_W(Sediment), ALLUVIUM_W(Water), ALLUVIUM_W_IF(ThermalRate, Thermal), ALLUVIUM_R_IF(Terrain, Layers),   \
+      ALLUVIUM_R_IF(Loose, Layers)), 0.0)                                                                              \
     X(ThermalGather, "thermal_gather", Grid, kNeedsNothing, Accesses,                                                 \
-      (ALLUVIUM_R(Eroded), ALLUVIUM_W(Terrain), ALLUVIUM_R_IF(ThermalRate, Thermal)), 0.0)                            \
+      (ALLUVIUM_R(Eroded), ALLUVIUM_W(Terrain), ALLUVIUM_R_IF(ThermalRate, Thermal), ALLUVIUM_RW_IF(Loose, Layers)),  \
+      0.0)                                                                                                            \
     X(SedimentCorrect, "sediment_correct", Grid, kNeedsNothing, Accesses, (ALLUVIUM_RW(Sediment)), 0.0)              \
     X(SpringsPrepare, "springs_prepare", Grid, kNeedsNothing, Accesses, (ALLUVIUM_W(SpringRate)), 0.0)               \
     X(WaveSpeed, "wave_speed", Grid, kNeedsNothing, Accesses, (ALLUVIUM_R(Water), ALLUVIUM_R(Velocity)), 0.0)        \
@@ -114,26 +117,30 @@ inline constexpr double kBasinsPerCell = 0.25;
     X(ReduceTotals, "reduce_totals", One, kNeedsNothing, FoldTotals, (), 0.0)                                         \
     X(ReduceCheck, "reduce_check", Grid, kNeedsNothing, Accesses, (ALLUVIUM_R(Water)), 0.0) /* tests */              \
     /* The thermal and olsen models (models/talus.cpp). */                                                            \
-    X(TalusOutflow, "talus_outflow", Grid, kNeedsNothing, Accesses, (ALLUVIUM_R(Terrain), ALLUVIUM_W(ThermalRate)),   \
-      0.0)                                                                                                            \
-    X(TalusGather, "talus_gather", Grid, kNeedsNothing, Accesses, (ALLUVIUM_R(ThermalRate), ALLUVIUM_RW(Terrain)),    \
-      0.0)                                                                                                            \
+    X(TalusOutflow, "talus_outflow", Grid, kNeedsNothing, Accesses, (ALLUVIUM_R(Terrain), ALLUVIUM_W(ThermalRate),    \
+      ALLUVIUM_R_IF(Loose, Layers)), 0.0)                                                                             \
+    X(TalusGather, "talus_gather", Grid, kNeedsNothing, Accesses, (ALLUVIUM_R(ThermalRate), ALLUVIUM_RW(Terrain),     \
+      ALLUVIUM_RW_IF(Loose, Layers)), 0.0)                                                                            \
     /* The musgrave and simple models (models/grid_models.cpp). */                                                    \
     X(MusgraveTransfer, "musgrave_transfer", Grid, kNeedsNothing, Accesses,                                           \
       (ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Water), ALLUVIUM_RW(Sediment), ALLUVIUM_R(Hardness), ALLUVIUM_W(ThermalAxis), \
-       ALLUVIUM_W(ThermalDiag), ALLUVIUM_W(Scratch), ALLUVIUM_R_IF(RainMask, RainMask)), 0.0)                          \
+       ALLUVIUM_W(ThermalDiag), ALLUVIUM_W(Scratch), ALLUVIUM_R_IF(RainMask, RainMask), ALLUVIUM_RW_IF(Loose, Layers)), \
+      0.0)                                                                                                            \
     X(MusgraveApply, "musgrave_apply", Grid, kNeedsNothing, Accesses,                                                 \
       (ALLUVIUM_RW(Water), ALLUVIUM_RW(Sediment), ALLUVIUM_R(ThermalAxis), ALLUVIUM_R(ThermalDiag),                   \
        ALLUVIUM_R(Scratch)), 0.0)                                                                                     \
     X(SimpleTransfer, "simple_transfer", Grid, kNeedsNothing, Accesses,                                               \
       (ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Water), ALLUVIUM_RW(Sediment), ALLUVIUM_R(Hardness), ALLUVIUM_W(Scratch),   \
-       ALLUVIUM_R_IF(RainMask, RainMask)), 0.0)                                                                       \
+       ALLUVIUM_R_IF(RainMask, RainMask), ALLUVIUM_R_IF(Loose, Layers)), 0.0)                                         \
     X(SimpleApply, "simple_apply", Grid, kNeedsNothing, Accesses,                                                     \
-      (ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Water), ALLUVIUM_RW(Sediment), ALLUVIUM_R(Scratch)), 0.0)                   \
+      (ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Water), ALLUVIUM_RW(Sediment), ALLUVIUM_R(Scratch),                          \
+       ALLUVIUM_RW_IF(Loose, Layers)), 0.0)                                                                           \
     X(GridTotals, "grid_totals", One, kNeedsNothing, GridModelSums, (), 0.0)                                          \
     /* The particles model (models/particles.cpp). */                                                                 \
-    X(Particles, "particles", Particles, kInt64, Accesses, (ALLUVIUM_R_IF(RainMask, RainMask)), 0.0)                                                   \
-    X(ParticlesApply, "particles_apply", Grid, kInt64, Accesses, (ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Sediment)), 16.0) \
+    X(Particles, "particles", Particles, kInt64, Accesses, (ALLUVIUM_R_IF(RainMask, RainMask),                      \
+      ALLUVIUM_R_IF(Loose, Layers)), 0.0)                                                   \
+    X(ParticlesApply, "particles_apply", Grid, kInt64, Accesses, (ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Sediment),       \
+      ALLUVIUM_RW_IF(Loose, Layers)), 16.0) \
     /* The fluvial model (models/fluvial.cpp): a control pass between the iterative ones;        */                    \
     /* depression routing (descent and basin labels, label rounds, the basin graph's rounds:     */                    \
     /* edges, hook, hook jumps, relabel; the filled level, flats rounds); routing (and drainage  */                    \
@@ -162,17 +169,19 @@ inline constexpr double kBasinsPerCell = 0.25;
     X(FluvialTreePush, "fluvial_tree_push", Tiles, kInt64 | kFluvialBuffers, Accesses, (), kRingPerCell * 24.0)                         \
     /* drainage read and written, receiver, level; erosion maps and targets written */                                \
     X(FluvialDrainage, "fluvial_drainage", Tiles, kInt64 | kFluvialBuffers, Accesses,                                                   \
-      (ALLUVIUM_R(Terrain), ALLUVIUM_R(Hardness), ALLUVIUM_R(Lake), ALLUVIUM_R(Uplift), ALLUVIUM_W(Drainage)),       \
+      (ALLUVIUM_R(Terrain), ALLUVIUM_R(Hardness), ALLUVIUM_R(Lake), ALLUVIUM_R(Uplift), ALLUVIUM_W(Drainage),        \
+       ALLUVIUM_R_IF(Loose, Layers)),                                                                                 \
       8.0 + 8.0 + 4.0 + 4.0 + 8.0 + 4.0)                                                                              \
     /* the erosion map and its target (the new ground), the ring's values */                                          \
     X(FluvialApply, "fluvial_apply", Tiles, kInt64 | kFluvialBuffers, Accesses,                                                         \
       (ALLUVIUM_RW(Terrain), ALLUVIUM_R(Lake), ALLUVIUM_R(Uplift), ALLUVIUM_RW(Wear),                                 \
-       ALLUVIUM_R_IF(Drainage, Deposition)), 8.0 + 4.0 + kRingPerCell * 8.0)                                          \
+       ALLUVIUM_R_IF(Drainage, Deposition), ALLUVIUM_RW_IF(Loose, Layers)), 8.0 + 4.0 + kRingPerCell * 8.0)           \
     X(FluvialDeposit, "fluvial_deposit", Tiles, kInt64 | kFluvialBuffers, Accesses,                                                     \
-      (ALLUVIUM_R(Drainage), ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Wear)), 8.0 + kRingPerCell * 8.0)                      \
+      (ALLUVIUM_R(Drainage), ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Wear), ALLUVIUM_RW_IF(Loose, Layers)),                 \
+      8.0 + kRingPerCell * 8.0)                                                                                       \
     /* closed lakes' sediment over their lake cells (label, basin's entries) */                                       \
     X(FluvialLakeFill, "fluvial_lake_fill", Tiles, kInt64 | kFluvialBuffers, Accesses,                                                  \
-      (ALLUVIUM_R(Lake), ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Wear)), 4.0 + 12.0)                                        \
+      (ALLUVIUM_R(Lake), ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Wear), ALLUVIUM_RW_IF(Loose, Layers)), 4.0 + 12.0)        \
     /* Groundwater and the sea (models/groundwater.cpp, models/sea.cpp): the spill rounds (each    */                  \
     /* reads the ground and 5 texels of one half, writes the other; the commit); seepage,          */                  \
     /* infiltration and the ocean held at the sea's surface; the Dupuit flow's sub-steps (the      */                  \

@@ -280,7 +280,9 @@ void Simulation::recordUpdates(VkCommandBuffer cmd) {
 
 // [SECTION] steps
 
-Step Simulation::step(bool another_follows) { return Step{*rec_, params_, state_, parity_, sets_, another_follows}; }
+Step Simulation::step(bool another_follows) {
+    return Step{*rec_, params_, state_, parity_, sets_, another_follows, livePingPong(params_)};
+}
 
 void Simulation::requireSettled(const char* what) const {
     if (state_.pipe.correction_carried)
@@ -312,7 +314,7 @@ void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer, bool another_f
         }
     }
     rec_->end();
-    parity_ ^= writtenPingPong(m);
+    parity_ ^= writtenPingPong(m) & livePingPong(params_);
     ++step_index_;
     state_.sea.host.sim_time += double(params_.time_step);
 }

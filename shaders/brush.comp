@@ -40,16 +40,19 @@ void main() {
                 float removed = min(d, a);
                 imageStore(water_img, c, vec4(d - removed));
                 tally.y = removed;
-            } else if (b.tool == BRUSH_TOOL_RAISE || b.tool == BRUSH_TOOL_DROP) {
+            } else if (b.tool == BRUSH_TOOL_RAISE || b.tool == BRUSH_TOOL_DROP || b.tool == BRUSH_TOOL_SAND) {
                 imageStore(terrain_img, c, vec4(imageLoad(terrain_img, c).r + a));
+                changeLoose(c, a, b.tool != BRUSH_TOOL_RAISE);
                 tally.z = a;
             } else if (b.tool == BRUSH_TOOL_LOWER || b.tool == BRUSH_TOOL_PICK_UP) {
                 imageStore(terrain_img, c, vec4(imageLoad(terrain_img, c).r - a));
+                changeLoose(c, -a, false);
                 tally.w = a;
             } else if (b.tool == BRUSH_TOOL_FLATTEN) {
                 float h = imageLoad(terrain_img, c).r;
                 float dh = (b.target - h) * min(a, 1.0);
                 imageStore(terrain_img, c, vec4(h + dh));
+                changeLoose(c, dh, false);
                 if (dh > 0.0) tally.z = dh; else tally.w = -dh;
             } else if (b.tool == BRUSH_TOOL_HARDNESS) {
                 float r = imageLoad(hardness_img, c).r;

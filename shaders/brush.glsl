@@ -9,6 +9,14 @@ layout(binding = BB_HARDNESS, r32f) uniform image2D hardness_img;
 layout(binding = BB_SCRATCH, r32f) uniform image2D scratch_img;
 layout(binding = BB_UPLIFT, r32f) uniform image2D uplift_img;
 layout(binding = BB_RAIN, r32f) uniform image2D rain_img;
+layout(binding = BB_LOOSE, r32f) uniform image2D loose_img;
+
+// The loose layer once the ground of cell c changed by dh (m): gains are loose if `loose_gain`
+// (else they are rock: the sculptor's raise), losses take the loose layer first.
+void changeLoose(ivec2 c, float dh, bool loose_gain) {
+    if (b.layers == 0 || (dh > 0.0 && !loose_gain)) return;
+    imageStore(loose_img, c, vec4(max(imageLoad(loose_img, c).r + dh, 0.0)));
+}
 layout(std430, binding = BB_PARTIALS) buffer PartialsBlock { float partials[]; };
 layout(std430, binding = BB_TOTALS) buffer TotalsBlock { double totals[BRUSH_SLOTS]; };
 

@@ -19,6 +19,7 @@ namespace alluvium::gpu {
 #define BRUSH_TOOL_DROP 10    // the hand: puts back all it holds, spread by the brush's weights
 #define BRUSH_TOOL_UPLIFT 11  // the fluvial model's uplift multiplier towards `target` (0..10)
 #define BRUSH_TOOL_RAIN 12    // the rain mask (the rain's multiplier) towards `target` (0..1)
+#define BRUSH_TOOL_SAND 13    // lays loose material (m): ground and loose layer rise together
 
 // Binding slots of the brush's own descriptor set.
 #define BB_TERRAIN 0  // r32f, the simulation's current terrain
@@ -29,7 +30,8 @@ namespace alluvium::gpu {
 #define BB_TOTALS 5   // double[BRUSH_SLOTS], accumulated over the run
 #define BB_UPLIFT 6   // r32f, the uplift multiplier (fluvial model)
 #define BB_RAIN 7     // r32f, the rain mask
-#define BB_COUNT 8
+#define BB_LOOSE 8    // r32f, the current loose layer (layered ground)
+#define BB_COUNT 9
 
 // Tally slots (m^3).
 #define BRUSH_WATER_ADDED 0
@@ -58,6 +60,8 @@ struct BrushParams {
                      // the weight sum), times the volume held (read from the totals on the GPU)
     float target;    // flatten: height (m); hardness: 0..1; uplift: 0..10
     float cell_area; // m^2
+    int layers;      // layered ground: what the brush takes comes off the loose layer first,
+                     // what the hand drops, smoothing moves and sand lays is loose
 };
 
 #ifdef __cplusplus

@@ -123,3 +123,5 @@ float springDepth(ivec2 c) {
     return depth;
 }
 float waterAfterSources(ivec2 c) { return imageLoad(water_cur, c).r + rainDepth(c) + springDepth(c); }
+
+#include "layers.glsl"

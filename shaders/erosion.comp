@@ -20,8 +20,9 @@ float[PARTIALS_MAX] erodeInto(ivec2 c) {
             ivec2 lo = max(c - 1, ivec2(0)), hi = min(c + 1, ivec2(p.width - 1, p.height - 1));
             float sin_tilt = tiltSine(ground(lo.x, c.y), ground(hi.x, c.y), hi.x - lo.x, ground(c.x, lo.y),
                                       ground(c.x, hi.y), hi.y - lo.y);
+            float loose = looseAt(c);
             moved = erodeCell(b, s, sin_tilt, imageLoad(velocity_img, c).xy, imageLoad(water_mid_img, c).r,
-                              imageLoad(hardness_img, c).r);
+                              cellHardness(c, b, loose), loose);
             if (partOn(STEP_MAPS, p.record_maps != 0)) {
                 vec2 wear = imageLoad(wear_img, c).rg;
                 imageStore(wear_img, c, vec4(wear + moved / cellArea(), 0.0, 0.0));

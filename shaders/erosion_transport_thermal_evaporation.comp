@@ -10,8 +10,9 @@
 // a neighbour's workgroup subtracts is exactly what this one adds: thermal moves are mass-exact.
 // CPU drivers, where shared memory costs more than image reads, run the same functions as three
 // passes instead (erosion.comp, transport_thermal_outflow_evaporation.comp, thermal_gather.comp).
-// Reads terrain_cur, sediment_cur, hardness, velocity, water_mid; writes terrain_next,
-// sediment_next, water_next (and the wear map when recorded).
+// Reads terrain_cur, sediment_cur, hardness, velocity, water_mid (and loose_cur on layered
+// ground); writes terrain_next, sediment_next, water_next (loose_next, and the wear map when
+// recorded).
 #include "common.glsl"
 #include "partials.glsl"
 #include "pipe_erosion.glsl"
@@ -28,7 +29,7 @@
 shared float old_ground[B_W * B_H];
 shared float eroded_ground[E_W * E_H]; // +inf outside the grid: never lower than a neighbour
 shared float eroded_sediment[E_W * E_H];
-shared float hardness_e[E_W * E_H];
+shared vec2 rock_e[E_W * E_H];          // hardness, loose layer after erosion (layers.glsl)
 shared vec4 sent_axis[S_W * S_H]; // what each cell of S sends left, right, top, bottom
 shared vec4 sent_diag[S_W * S_H]; // ... top-left, top-right, bottom-left, bottom-right
 shared vec2 own_moved[WG_SIZE];   // the owned cells' eroded and deposited volumes
@@ -65,22 +66,25 @@ void main() {
     for (uint i = local; i < uint(E_W * E_H); i += WG_SIZE) {
         ivec2 r = ivec2(int(i) % E_W, int(i) / E_W);
         ivec2 x = t - 2 + r;
-        float b = 1.0 / 0.0, s = 0.0, hardness = 0.0;
+        float b = 1.0 / 0.0, s = 0.0, hardness = 0.0, loose = 0.0;
         vec2 moved = vec2(0.0);
         if (inGrid(x)) {
             b = oldGround(x, t);
             s = sedimentAtStart(x);
-            hardness = imageLoad(hardness_img, x).r;
+            loose = looseAt(x);
+            hardness = cellHardness(x, b, loose);
             if (p.enable_erosion != 0) {
                 ivec2 lo = max(x - 1, ivec2(0)), hi = min(x + 1, ivec2(p.width - 1, p.height - 1));
                 float sin_tilt = tiltSine(oldGround(ivec2(lo.x, x.y), t), oldGround(ivec2(hi.x, x.y), t), hi.x - lo.x,
                                           oldGround(ivec2(x.x, lo.y), t), oldGround(ivec2(x.x, hi.y), t), hi.y - lo.y);
-                moved = erodeCell(b, s, sin_tilt, imageLoad(velocity_img, x).xy, imageLoad(water_mid_img, x).r, hardness);
+                moved = erodeCell(b, s, sin_tilt, imageLoad(velocity_img, x).xy, imageLoad(water_mid_img, x).r, hardness,
+                                  loose);
             }
+            if (layersOn()) loose = looseAfter(loose, oldGround(x, t), b);
         }
         eroded_ground[i] = b;
         eroded_sediment[i] = s;
-        hardness_e[i] = hardness;
+        rock_e[i] = vec2(hardness, loose);
         ivec2 own = r - 2;
         if (all(greaterThanEqual(own, ivec2(0))) && all(lessThan(own, ivec2(WG_X, WG_Y))))
             own_moved[own.y * WG_X + own.x] = moved;
@@ -96,7 +100,8 @@ void main() {
                 float b = erodedGround(y, t);
                 float b_n[8];
                 for (int k = 0; k < 8; ++k) b_n[k] = erodedGround(y + kNeighbours[k], t);
-                vec2 rate = thermalRate(b, hardness_e[eIndex(y, t)], b_n);
+                vec2 rock = rock_e[eIndex(y, t)];
+                vec2 rate = thermalRate(b, rock.x, rock.y, b_n);
                 for (int k = 0; k < 4; ++k) {
                     axis[k] = thermalSent(rate, b, b_n[k], k);
                     diag[k] = thermalSent(rate, b, b_n[k + 4], k + 4);
@@ -141,6 +146,7 @@ void main() {
             b = b - out_sum + in_sum;
         }
         imageStore(terrain_next, c, vec4(b));
+        if (layersOn()) imageStore(loose_next, c, vec4(looseAfter(imageLoad(loose_cur, c).r, oldGround(c, t), b)));
 
         float d = imageLoad(water_mid_img, c).r;
         evaporated = evaporate(d) * area;

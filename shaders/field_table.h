@@ -66,7 +66,9 @@
       "lowest surface at which the cell reaches the open sea (m; SEA_UNREACHED)")                                   \
     X(RelaxA, relax_a, 1, r32f, Single, State, Grid, SEA_UNREACHED, 58,                                              \
       "ping-pong of the relaxations: sea spill rounds, the equilibrium table (m)")                                  \
-    X(RelaxB, relax_b, 1, r32f, Single, State, Grid, SEA_UNREACHED, 59, "the other half of relax_a (m)")
+    X(RelaxB, relax_b, 1, r32f, Single, State, Grid, SEA_UNREACHED, 59, "the other half of relax_a (m)")             \
+    X(Loose, loose, 1, r32f, PingPong, State, Grid, 0.0, 60,                                                         \
+      "layered ground: loose material (regolith, sediment) over the bedrock, ground height minus bedrock (m)")
 // clang-format on
 
 #endif

@@ -49,6 +49,10 @@ void main() {
             }
         }
         imageStore(terrain_next, c, vec4(z_new));
+        if (layersOn()) { // uplift raises the bedrock, and the loose layer on it
+            float lifted = isBase(c, i) ? z : z + p.uplift_rate * imageLoad(uplift_img, c).r * p.fluvial_time_step;
+            imageStore(loose_next, c, vec4(looseAfter(imageLoad(loose_cur, c).r, lifted, z_new)));
+        }
         vec2 wear = imageLoad(wear_img, c).rg;
         imageStore(wear_img, c, vec4(wear.x + eroded, wear.y, 0.0, 0.0));
     }

@@ -51,6 +51,7 @@ void main() {
     float kept = f * passing / cellArea();
     if (kept <= 0.0) return;
     imageStore(terrain_next, c, vec4(imageLoad(terrain_next, c).r + kept));
+    if (layersOn()) imageStore(loose_next, c, vec4(imageLoad(loose_next, c).r + kept));
     vec2 wear = imageLoad(wear_img, c).rg;
     imageStore(wear_img, c, vec4(wear.x, wear.y + kept, 0.0, 0.0));
 }

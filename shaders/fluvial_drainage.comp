@@ -54,8 +54,11 @@ void main() {
             ivec2 rc = c + NB[code];
             uint r = cellIndex(rc);
             float dist = length(vec2(rc - c)) * p.cell_size;
-            float hardness = clamp(imageLoad(hardness_img, c).r, 0.0, 1.0);
-            float k = p.stream_power_k * (1.0 - 0.9 * hardness);
+            // Layered ground: where loose material lies the stream erodes it at its own rate (for
+            // the whole step: the implicit solution has one rate a cell), else the bedrock.
+            float loose = looseAt(c);
+            float hardness = clamp(cellHardness(c, z, loose), 0.0, 1.0);
+            float k = loose > 0.0 ? p.stream_power_k * p.loose_erodibility : p.stream_power_k * (1.0 - 0.9 * hardness);
             float f = k * p.fluvial_time_step * pow(area, p.stream_power_m) / pow(dist, p.stream_power_n);
             bool into_lake = imageLoad(lake_img, rc).r > 0.0;
             float zr = into_lake ? (isOceanCell(r) ? p.sea_level : fromOrdered(fluvial_level[r])) : imageLoad(terrain_cur, rc).r;

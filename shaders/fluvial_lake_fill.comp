@@ -22,6 +22,7 @@ void main() {
     if (depth <= 0.0 || volume <= 0.0 || !(t > 0.0)) return;
     float rise = depth * min(1.0, t / volume);
     imageStore(terrain_next, c, vec4(imageLoad(terrain_next, c).r + rise));
+    if (layersOn()) imageStore(loose_next, c, vec4(imageLoad(loose_next, c).r + rise));
     vec2 wear = imageLoad(wear_img, c).rg;
     imageStore(wear_img, c, vec4(wear.x, wear.y + rise, 0.0, 0.0));
 }

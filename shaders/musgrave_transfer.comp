@@ -17,7 +17,8 @@ float rain(ivec2 c) {
 
 // One cell's transfers; returns the rain it received (m).
 float transfer(ivec2 c) {
-    float a = imageLoad(terrain_cur, c).r;
+    float a = imageLoad(terrain_cur, c).r, a_start = a;
+    float loose = looseAt(c);
     precise float w0 = imageLoad(water_cur, c).r;
     precise float w = w0 + rain(c);
     precise float rained = w - w0;
@@ -42,8 +43,9 @@ float transfer(ivec2 c) {
     float settled, dissolved_moved, settled_still;
     float a_leaves = raiseGround(a, p.musgrave_deposition * (s - capacity), settled);
     float s_leaves = max(0.0, (s - capacity) - settled);
-    float a_dissolves = lowerGround(a, p.musgrave_softness * (capacity - s) * (1.0 - imageLoad(hardness_img, c).r),
-                                    dissolved_moved);
+    float a_dissolves =
+        lowerGround(a, layeredErosion(p.musgrave_softness * (capacity - s), loose, cellHardness(c, a, loose)),
+                    dissolved_moved);
     float a_still = raiseGround(a, p.musgrave_deposition * s, settled_still);
     float s_still = max(0.0, s - settled_still);
     float sent = moves ? (leaves ? capacity : s + dissolved_moved) : 0.0;
@@ -55,6 +57,7 @@ float transfer(ivec2 c) {
     imageStore(thermal_diag_img, c, diag);
     imageStore(scratch_img, c, vec4(moved, sent, 0.0, 0.0));
     imageStore(terrain_next, c, vec4(a));
+    if (layersOn()) imageStore(loose_next, c, vec4(looseAfter(loose, a_start, a)));
     imageStore(water_next, c, vec4(w - moved));
     imageStore(sediment_next, c, vec4(s));
     return rained;

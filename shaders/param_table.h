@@ -186,6 +186,22 @@
       "fluvial model: E, evaporation from lakes: a closed lake fills only until its area times E equals its inflow (0: every lake fills to its spill height)") \
     P(fluvial_rainfall, "fluvial model", 1.0, 0.0, 100.0, "m/yr", 1.0 / 3.15576e7, Number, Float, \
       "fluvial model: rain (times the rain mask) that lakes balance against lake_evaporation") \
+    P(enable_layers, "layers", 0, 0, 1, "", 1.0, Switch, Int, \
+      "layered ground: a loose layer (regolith, sediment) over the bedrock; deposits are loose, erosion takes the loose layer first, every model") \
+    P(loose_erodibility, "layers", 1.0, 0.0, 10.0, "", 1.0, Number, Float, \
+      "the loose layer's erosion rate, relative to bedrock of hardness 0") \
+    P(loose_repose_angle, "layers", 30.0, 1.0, 60.0, "deg", 0.017453292519943295, Number, Float, \
+      "the loose material's angle of repose: steeper loose slopes slide (bedrock stands at the talus angle, steeper by hardness)") \
+    P(regolith_depth, "layers", 1.0, 0.0, 1000.0, "m", 1.0, Number, None, \
+      "the loose layer's thickness when a terrain starts (New terrain, reset, a command's start)") \
+    P(strata_contrast, "strata", 0.0, 0.0, 1.0, "", 1.0, Number, Float, \
+      "bedrock hardness in bands by elevation: 0 off (the hardness map alone) .. 1 the bands alone") \
+    P(strata_thickness, "strata", 20.0, 0.1, 10000.0, "m", 1.0, Number, Float, \
+      "the bands' thickness") \
+    P(strata_tilt, "strata", 0.0, 0.0, 60.0, "deg", 0.017453292519943295, Number, Float, \
+      "the bands' dip, in the direction strata_seed picks") \
+    P(strata_seed, "strata", 1, 0, 1000000, "", 1.0, Number, Int, \
+      "which bands are hard, and the dip's direction") \
     E(int, tile_count_x, "the fluvial model's FLUVIAL_TILE^2 tiles across") \
     E(int, tile_count_y, "... and down") \
     E(int, partials_per_group, "the step's sums on CPU drivers: partials per workgroup and slot (1 elsewhere)") \

@@ -120,7 +120,10 @@ void main() {
                                         : p.particle_softness * (capacity - carried);
             at = next;
         }
-        if (amount > 0.0) amount *= 1.0 - imageLoad(hardness_img, at).r;
+        if (amount > 0.0) {
+            float loose = looseAt(at);
+            amount = layeredErosion(amount, loose, cellHardness(at, ground(at), loose));
+        }
         int q = int(roundEven(clamp(amount, -kMaxExchange, kMaxExchange) * PARTICLE_FIXED_ONE));
         q = clamp(q, -load, kMaxLoad - load);
         if (q != 0) {

@@ -49,6 +49,7 @@ void main() {
         rest = float(total - double(ground));
     }
     imageStore(terrain_next, c, vec4(ground));
+    if (layersOn()) imageStore(loose_next, c, vec4(looseAfter(imageLoad(loose_cur, c).r, b, ground)));
     imageStore(sediment_next, c, vec4(rest));
     delta64[i] = 0;
 }

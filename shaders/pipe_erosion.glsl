@@ -26,9 +26,10 @@ float tiltSine(float x_lo, float x_hi, int x_span, float y_lo, float y_hi, int y
 }
 
 // Design step 5: capacity C = Kc max(sin tilt, min_tilt) |v| min(1, d / capacity_depth). If C > s,
-// dissolve min(1, dt Ks)(C - s)(1 - hardness) from the ground into the water, else settle
-// min(1, dt Kd)(s - C). `b` and `s` are updated; returns the volumes eroded (x) and deposited (y).
-vec2 erodeCell(inout float b, inout float s, float sin_tilt, vec2 v, float depth, float hardness) {
+// dissolve min(1, dt Ks)(C - s)(1 - hardness) from the ground into the water (from its loose
+// layer first: layers.glsl), else settle min(1, dt Kd)(s - C). `b` and `s` are updated; returns
+// the volumes eroded (x) and deposited (y).
+vec2 erodeCell(inout float b, inout float s, float sin_tilt, vec2 v, float depth, float hardness, float loose) {
     if (p.enable_erosion == 0) return vec2(0.0);
     float capacity = p.sediment_capacity * max(sin_tilt, p.min_tilt) * length(v);
     if (p.capacity_depth > 0.0) capacity *= min(1.0, depth / p.capacity_depth);
@@ -36,7 +37,7 @@ vec2 erodeCell(inout float b, inout float s, float sin_tilt, vec2 v, float depth
     // below half an ulp of b would otherwise vanish from b but not from s, and soil would drift
     // over thousands of steps). `precise` stops the compiler from folding b - (b - e) into e.
     if (capacity > s) {
-        float e = min(1.0, p.time_step * p.dissolve_rate) * (capacity - s) * (1.0 - hardness);
+        float e = layeredErosion(min(1.0, p.time_step * p.dissolve_rate) * (capacity - s), loose, hardness);
         precise float lowered = b - e;
         precise float applied = b - lowered;
         b = lowered;
@@ -67,8 +68,9 @@ float thermalSent(vec2 rate, float b, float b_n, int k) {
     return amount;
 }
 
-vec2 thermalRate(float b, float hardness, float b_n[8]) {
-    vec2 rate = vec2(0.0, tan(min(p.talus_angle + hardness * p.talus_hardness_gain, radians(89.0))));
+// The thermal rate at talus slope tan_talus: (factor, tan_talus, the volume that leaves / area).
+vec3 thermalRateAt(float tan_talus, float b, float b_n[8]) {
+    vec2 rate = vec2(0.0, tan_talus);
     float largest = 0.0, total = 0.0;
     for (int k = 0; k < 8; ++k) {
         float e = thermalSent(vec2(1.0, rate.y), b, b_n[k], k);
@@ -76,7 +78,19 @@ vec2 thermalRate(float b, float hardness, float b_n[8]) {
         total += e;
     }
     if (total > 0.0) rate.x = 0.5 * min(1.0, p.time_step * p.thermal_rate) * largest / total;
-    return rate;
+    return vec3(rate, rate.x * total);
+}
+
+// Rock stands at the talus angle (steeper by hardness); on layered ground a loose layer stands at
+// its angle of repose, but no more of it slides than lies there: the cell moves whichever of the
+// two moves more.
+vec2 thermalRate(float b, float hardness, float loose, float b_n[8]) {
+    vec3 rock = thermalRateAt(tan(min(p.talus_angle + hardness * p.talus_hardness_gain, radians(89.0))), b, b_n);
+    if (!layersOn() || loose <= 0.0) return rock.xy;
+    vec3 slide = thermalRateAt(tan(p.loose_repose_angle), b, b_n);
+    float moved = min(slide.z, loose);
+    if (moved <= rock.z) return rock.xy;
+    return vec2(slide.x * (moved / slide.z), slide.y);
 }
 
 // Design step 8: evaporation, d (1 - min(1, Ke dt)); returns the depth lost: exactly what the

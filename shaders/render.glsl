@@ -16,6 +16,7 @@ layout(set = 0, binding = R_LAKE, r32f) uniform readonly image2D lake_img;
 layout(set = 0, binding = R_DRAINAGE, r32f) uniform readonly image2D drainage_img;
 layout(set = 0, binding = R_WATER_TABLE, r32f) uniform readonly image2D water_table_img;
 layout(set = 0, binding = R_SEEPAGE, r32f) uniform readonly image2D seepage_img;
+layout(set = 0, binding = R_LOOSE, r32f) uniform readonly image2D loose_img;
 #ifdef SUN_WRITER
 layout(set = 0, binding = R_SUN, r32f) uniform writeonly image2D sun_img;
 #else

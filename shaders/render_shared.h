@@ -21,7 +21,8 @@
 #define R_SEEPAGE 13     // r32f groundwater seeping out (m/s): springs, drawn as such
 #define R_SUN_SEEN 14    // rg32f the viewer's own: each cell's ground and drawn water (m) when a
                          // paused frame last checked them (surface_sun_check.comp)
-#define R_IMAGE_COUNT 15
+#define R_LOOSE 15       // r32f layered ground: the loose layer's thickness (m)
+#define R_IMAGE_COUNT 16
 // Set 1: per frame in flight.
 #define R_FRAME 0 // uniform FrameBlock (the C++ mirror is viewer::FrameUniforms)
 #define R_PICK 1  // buffer: vec4 hit (cell x, cell y, height m, 1 if hit), uint non_finite (the
@@ -61,7 +62,8 @@
 #define OVERLAY_DRAINAGE 7    // fluvial model: log10 of the upstream area in cells (the river network)
 #define OVERLAY_WATER_TABLE 8 // depth of the water table below the ground (m; 0 where it is at the surface)
 #define OVERLAY_WATER_LEVEL 9 // seed 003: the water surface's elevation as a hue (a turn every `range` m)
-#define OVERLAY_COUNT 10
+#define OVERLAY_LOOSE 10      // layered ground: the loose layer's thickness (m), bare bedrock at 0
+#define OVERLAY_COUNT 11
 
 #define LAYER_TERRAIN 0
 #define LAYER_WATER 1

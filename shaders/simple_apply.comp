@@ -27,6 +27,7 @@ float gather(ivec2 c) {
         s = max(0.0, s - settled);
     }
     imageStore(terrain_next, c, vec4(a));
+    if (layersOn()) imageStore(loose_next, c, vec4(looseAfter(imageLoad(loose_cur, c).r, imageLoad(terrain_cur, c).r, a)));
     imageStore(water_next, c, vec4(w));
     imageStore(sediment_next, c, vec4(s));
     return evaporated;

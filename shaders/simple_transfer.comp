@@ -12,8 +12,9 @@
 // Ground and water of cell n after rain and dissolution (steps 1 and 2).
 vec2 groundAndWater(ivec2 n) {
     float w = imageLoad(water_cur, n).r + p.simple_rain_amount * rainMaskAt(n);
-    float dissolved = p.simple_solubility * w * (1.0 - imageLoad(hardness_img, n).r);
-    return vec2(imageLoad(terrain_cur, n).r - dissolved, w);
+    float a = imageLoad(terrain_cur, n).r, loose = looseAt(n);
+    float dissolved = layeredErosion(p.simple_solubility * w, loose, cellHardness(n, a, loose));
+    return vec2(a - dissolved, w);
 }
 
 // One cell's move; returns the rain it received (m).
@@ -21,9 +22,8 @@ float transfer(ivec2 c) {
     precise float w0 = imageLoad(water_cur, c).r;
     precise float w = w0 + p.simple_rain_amount * rainMaskAt(c);
     precise float rained = w - w0;
-    float dissolved;
-    float a = lowerGround(imageLoad(terrain_cur, c).r,
-                          p.simple_solubility * w * (1.0 - imageLoad(hardness_img, c).r), dissolved);
+    float dissolved, a0 = imageLoad(terrain_cur, c).r, loose = looseAt(c);
+    float a = lowerGround(a0, layeredErosion(p.simple_solubility * w, loose, cellHardness(c, a0, loose)), dissolved);
     float s = imageLoad(sediment_cur, c).r + dissolved;
     float h = a + w;
     int lowest = -1;

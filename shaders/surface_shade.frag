@@ -87,6 +87,7 @@ float overlayValue(ivec2 c, int mode) {
     if (mode == OVERLAY_SPEED) return length(imageLoad(velocity_img, c).rg);
     if (mode == OVERLAY_SEDIMENT) return imageLoad(sediment_img, c).r;
     if (mode == OVERLAY_HARDNESS) return imageLoad(hardness_img, c).r;
+    if (mode == OVERLAY_LOOSE) return imageLoad(loose_img, c).r;
     if (mode == OVERLAY_FLUX) {
         vec4 w = SPLIT_OUTFLOW ? vec4(imageLoad(outflow_xy_img, c).xy, imageLoad(outflow_zw_img, c).xy)
                                : imageLoad(outflow_img, c);

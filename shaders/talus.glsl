@@ -31,10 +31,14 @@ float talusDrop(ivec2 c, float b, int k) {
     return inNeighbourhood(k) && inGrid(n) ? b - b_n : -1.0 / 0.0;
 }
 
+// On layered ground (layers.glsl) the thermal model's cells keep their own talus slope in
+// rate.y: rock's, steeper by hardness, or the loose material's angle of repose.
+float talusSlope(vec2 rate) { return layersOn() ? rate.y : p.talus_slope; }
+
 // What cell c (ground b, transfer rate `rate`) sends to its neighbour k.
 float talusSent(ivec2 c, float b, vec2 rate, int k) {
     if (p.model == MODEL_OLSEN) return int(rate.y) == k ? rate.x : 0.0;
-    precise float e = talusDrop(c, b, k) - p.talus_slope * talusDistance(k);
+    precise float e = talusDrop(c, b, k) - talusSlope(rate) * talusDistance(k);
     precise float amount = e > 0.0 ? rate.x * e : 0.0;
     return amount;
 }

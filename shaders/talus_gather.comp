@@ -18,5 +18,7 @@ void main() {
         float sent_here = talusSent(n, imageLoad(terrain_cur, q).r, imageLoad(thermal_rate_img, q).rg, kTalusOpposite[k]);
         if (inNeighbourhood(k) && inGrid(n)) in_sum += sent_here;
     }
-    imageStore(terrain_next, c, vec4(b - out_sum + in_sum));
+    float after = b - out_sum + in_sum;
+    imageStore(terrain_next, c, vec4(after));
+    if (layersOn()) imageStore(loose_next, c, vec4(looseAfter(imageLoad(loose_cur, c).r, b, after)));
 }

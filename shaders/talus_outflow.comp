@@ -4,12 +4,43 @@
 #include "common.glsl"
 #include "talus.glsl"
 
+// The thermal model's rate at talus slope `slope`: (factor, slope, the volume that leaves / area).
+vec3 thermalRateAt(ivec2 c, float b, float slope) {
+    float largest = 0.0, total = 0.0;
+    for (int k = 0; k < 8; ++k) {
+        float e = talusDrop(c, b, k) - slope * talusDistance(k);
+        if (e > 0.0) {
+            largest = max(largest, e);
+            total += e;
+        }
+    }
+    float factor = total > 0.0 ? p.talus_fraction * largest / total : 0.0;
+    return vec3(factor, slope, factor * total);
+}
+
+// Layered ground: rock stands at the talus slope, steeper by hardness (as the pipe model's
+// talus angle); loose material at its angle of repose, but no more of it slides than lies there.
+// The cell moves whichever moves more.
+vec2 layeredThermalRate(ivec2 c, float b) {
+    float loose = imageLoad(loose_cur, c).r;
+    float hardness = cellHardness(c, b, loose);
+    float rock_angle = min(atan(p.talus_slope) + hardness * p.talus_hardness_gain, radians(89.0));
+    vec3 rock = thermalRateAt(c, b, tan(rock_angle));
+    if (loose <= 0.0) return rock.xy;
+    vec3 slide = thermalRateAt(c, b, tan(p.loose_repose_angle));
+    float moved = min(slide.z, loose);
+    if (moved <= rock.z) return rock.xy;
+    return vec2(slide.x * (moved / slide.z), slide.y);
+}
+
 void main() {
     ivec2 c = cellId();
     if (!insideGrid(c)) return;
     float b = imageLoad(terrain_cur, c).r;
     vec2 rate = vec2(0.0, -1.0);
-    if (p.model == MODEL_THERMAL) {
+    if (p.model == MODEL_THERMAL && layersOn()) {
+        rate = layeredThermalRate(c, b);
+    } else if (p.model == MODEL_THERMAL) {
         float largest = 0.0, total = 0.0;
         for (int k = 0; k < 8; ++k) {
             float e = talusDrop(c, b, k) - p.talus_slope * talusDistance(k);
@@ -29,8 +60,15 @@ void main() {
                 steepest = k;
             }
         }
-        if (steepest >= 0 && steepest_slope <= p.olsen_talus_slope)
-            rate = vec2(p.talus_fraction * talusDrop(c, b, steepest), float(steepest));
+        if (steepest >= 0 && steepest_slope <= p.olsen_talus_slope) {
+            float amount = p.talus_fraction * talusDrop(c, b, steepest);
+            // Layered ground: the loose layer moves first, the bedrock under it by 1 - hardness.
+            if (layersOn()) {
+                float loose = imageLoad(loose_cur, c).r;
+                amount = layeredErosion(amount, loose, cellHardness(c, b, loose));
+            }
+            rate = vec2(amount, float(steepest));
+        }
     }
     imageStore(thermal_rate_img, c, vec4(rate, 0.0, 0.0));
 }

@@ -32,4 +32,5 @@ void main() {
         b = b - out_sum + in_sum;
     }
     imageStore(terrain_next, c, vec4(b));
+    if (layersOn()) imageStore(loose_next, c, vec4(looseAfter(imageLoad(loose_cur, c).r, imageLoad(terrain_cur, c).r, b)));
 }

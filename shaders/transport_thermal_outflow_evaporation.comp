@@ -42,7 +42,12 @@ float[PARTIALS_MAX] transportCell(ivec2 c) {
         if (p.enable_thermal != 0) {
             float b_n[8];
             for (int k = 0; k < 8; ++k) b_n[k] = erodedGround(c + kNeighbours[k]);
-            imageStore(thermal_rate_img, c, vec4(thermalRate(eroded.x, imageLoad(hardness_img, c).r, b_n), 0.0, 0.0));
+            // The hardness of the bedrock as the step began, the loose layer after the erosion
+            // (as the fused pass has them).
+            float ground = imageLoad(terrain_cur, c).r, loose = looseAt(c);
+            float hardness = cellHardness(c, ground, loose);
+            loose = layersOn() ? looseAfter(loose, ground, eroded.x) : 0.0;
+            imageStore(thermal_rate_img, c, vec4(thermalRate(eroded.x, hardness, loose, b_n), 0.0, 0.0));
         }
 
         float d = imageLoad(water_mid_img, c).r;

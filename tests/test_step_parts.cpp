@@ -1,9 +1,9 @@
 // The pipe step's passes are built with only the optional parts the parameters turn on (rain
-// mask, springs, sea, maps, open edges: STEP_* in shared.h, gpu::stepParts), because a CPU
-// driver runs both sides of every branch. Leaving a part out must change nothing: each of the 32
-// combinations, in both pass forms, runs 30 steps against a simulation whose passes have every
-// part (STEP_ALL, testing the parameters as before), and every field and total must be the same
-// bits.
+// mask, springs, sea, maps, open edges, layers, strata: STEP_* in shared.h, gpu::stepParts),
+// because a CPU driver runs both sides of every branch. Leaving a part out must change nothing:
+// each of the 32 combinations of the first five and 4 of the ground's, in both pass forms, runs
+// 30 steps against a simulation whose passes have every part (STEP_ALL, testing the parameters
+// as before), and every field and total must be the same bits.
 #include <functional>
 
 #include "gpu_fixture.h"
@@ -15,20 +15,23 @@ using gpu::Field;
 
 // One combination of the parameters behind the parts; `parts` is what gpu::stepParts must say.
 struct PartsCase {
-    bool open_edges, rain_mask, springs, sea, maps;
+    bool open_edges, rain_mask, springs, sea, maps, layers, strata;
     uint32_t parts;
 };
 
 PartsCase partsCase(uint32_t parts) {
-    return {(parts & STEP_OPEN_EDGES) != 0, (parts & STEP_RAIN_MASK) != 0, (parts & STEP_SPRINGS) != 0,
-            (parts & STEP_SEA) != 0,        (parts & STEP_MAPS) != 0,      parts};
+    return {(parts & STEP_OPEN_EDGES) != 0, (parts & STEP_RAIN_MASK) != 0,
+            (parts & STEP_SPRINGS) != 0,    (parts & STEP_SEA) != 0,
+            (parts & STEP_MAPS) != 0,       (parts & STEP_LAYERS) != 0,
+            (parts & STEP_STRATA) != 0,     parts};
 }
 
 std::string partsName(const ::testing::TestParamInfo<uint32_t>& info) {
     const PartsCase c = partsCase(info.param);
     std::string name;
     for (auto [on, part] : {std::pair{c.open_edges, "OpenEdges"}, std::pair{c.rain_mask, "RainMask"},
-                            std::pair{c.springs, "Springs"}, std::pair{c.sea, "Sea"}, std::pair{c.maps, "Maps"}})
+                            std::pair{c.springs, "Springs"}, std::pair{c.sea, "Sea"}, std::pair{c.maps, "Maps"},
+                            std::pair{c.layers, "Layers"}, std::pair{c.strata, "Strata"}})
         if (on) name += part;
     return name.empty() ? "None" : name;
 }
@@ -41,6 +44,10 @@ std::unique_ptr<gpu::Simulation> partsSim(const gpu::Context& ctx, const ref::St
     q[Param::record_maps] = c.maps ? 1 : 0;
     q[Param::enable_sea] = c.sea ? 1 : 0;
     q[Param::sea_level] = 6.0; // randomState's ground is 5 .. 8 m: a sea over part of it
+    q[Param::enable_layers] = c.layers ? 1 : 0;
+    q[Param::strata_contrast] = c.strata ? 0.8 : 0.0;
+    q[Param::strata_thickness] = 0.5;
+    q[Param::strata_tilt] = 10.0;
     auto sim = std::make_unique<gpu::Simulation>(ctx, s.w, s.h, passes);
     sim->setPassesWithParts(with_parts);
     loadState(*sim, s, toSimParams(q, s.w, s.h));
@@ -64,7 +71,7 @@ TEST_P(StepPartsCombinationTest, PassesWithOnlyTheirPartsAreBitIdentical) {
         every->run(30);
         EXPECT_EQ(parts->builtStepParts(), c.parts);
         EXPECT_EQ(every->builtStepParts(), STEP_ALL);
-        for (Field f : {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity, Field::Outflow}) {
+        for (Field f : {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity, Field::Outflow, Field::Loose}) {
             const std::vector<float> a = parts->download(f), b = every->download(f);
             EXPECT_TRUE(a == b) << gpu::fieldName(f);
             EXPECT_NE(a, std::vector<float>(a.size(), a[0])) << gpu::fieldName(f) << " never changed";
@@ -89,7 +96,12 @@ TEST_P(StepPartsCombinationTest, PassesWithOnlyTheirPartsAreBitIdentical) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllCombinations, StepPartsCombinationTest, ::testing::Range(0u, STEP_ALL + 1), partsName);
+// The first five parts in all their combinations; the ground's two (layers, strata) alone,
+// together, and with all five.
+const uint32_t kFirstFive = STEP_RAIN_MASK | STEP_SPRINGS | STEP_SEA | STEP_MAPS | STEP_OPEN_EDGES;
+INSTANTIATE_TEST_SUITE_P(AllCombinations, StepPartsCombinationTest, ::testing::Range(0u, kFirstFive + 1), partsName);
+INSTANTIATE_TEST_SUITE_P(Ground, StepPartsCombinationTest,
+                         ::testing::Values(STEP_LAYERS, STEP_STRATA, STEP_LAYERS | STEP_STRATA, STEP_ALL), partsName);
 
 // The parts follow the parameters the GPU holds: switching a part on builds the passes anew
 // with it, and off again goes back to the pipelines without it; through the switches, the same

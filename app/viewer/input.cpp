@@ -205,6 +205,10 @@ std::optional<gpu::BrushParams> brushStroke(const App& app, BrushInput in) {
         b.target = app.stroke_height;
         break;
     case Tool::Hardness:
+        if (s.paint_map == 3) { // sand: metres of loose material a second, as raise lays rock
+            b.tool = BRUSH_TOOL_SAND;
+            break;
+        }
         b.tool = s.paint_map == 1 ? BRUSH_TOOL_UPLIFT : s.paint_map == 2 ? BRUSH_TOOL_RAIN : BRUSH_TOOL_HARDNESS;
         b.target = s.paint_map == 1 ? s.paint_uplift_value : s.paint_map == 2 ? s.paint_rain : s.paint_hardness;
         break;

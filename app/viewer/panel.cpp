@@ -192,7 +192,9 @@ void brush(ViewerState& s) {
     }
     ImGui::SliderFloat("radius ([ ])", &s.radius, 1.0f, 200.0f, "%.1f cells", ImGuiSliderFlags_Logarithmic);
     // A rate per second of real time: the same stroke does the same at any speed, paused too.
-    const bool fraction = s.tool == Tool::Smooth || s.tool == Tool::Flatten || s.tool == Tool::Hardness;
+    // The paint tool's sand lays metres of loose material; its other maps move towards a value.
+    const bool sand = s.tool == Tool::Hardness && s.paint_map == 3;
+    const bool fraction = s.tool == Tool::Smooth || s.tool == Tool::Flatten || (s.tool == Tool::Hardness && !sand);
     ImGui::SliderFloat("strength", &s.strength, 0.01f, 50.0f, fraction ? "%.2f /s" : "%.2f m/s",
                        ImGuiSliderFlags_Logarithmic);
     tooltip(fraction ? "how fast the ground under the centre moves to its target, per second of real time"
@@ -201,12 +203,15 @@ void brush(ViewerState& s) {
     ImGui::SliderFloat("falloff", &s.falloff, 0.0f, 1.0f, "%.2f");
     tooltip("0: a flat disk; 1: (1 - r^2)^2");
     if (s.tool == Tool::Hardness) {
-        ImGui::Combo("paints", &s.paint_map, "hardness\0uplift (fluvial model)\0rain\0");
+        ImGui::Combo("paints", &s.paint_map, "hardness\0uplift (fluvial model)\0rain\0sand (loose layer)\0");
+        if (sand && s.params[Param::enable_layers] == 0)
+            ImGui::TextWrapped("Sand is loose material on layered ground: turn on enable_layers for it "
+                               "to erode as loose; without, it raises the ground.");
         if (s.paint_map == 1)
             ImGui::SliderFloat("uplift to paint", &s.paint_uplift_value, 0.0f, 10.0f, "%.2f x uplift_rate");
         else if (s.paint_map == 2)
             ImGui::SliderFloat("rain to paint", &s.paint_rain, 0.0f, 1.0f, "%.2f x rain_rate");
-        else
+        else if (!sand)
             ImGui::SliderFloat("hardness to paint", &s.paint_hardness, 0.0f, 1.0f, "%.2f");
     }
     if (s.tool == Tool::Hand) {

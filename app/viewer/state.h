@@ -90,7 +90,7 @@ struct ViewerState {
     float paint_hardness = 1.0f;          // the hardness tool's target
     gpu::FluvialControl fluvial{};        // the fluvial model's last iteration (read like the totals)
     gpu::FluvialState::LakeStats lakes{}; // its closed lakes (lake_evaporation > 0)
-    int paint_map = 0;                    // what the paint tool paints: 0 hardness, 1 uplift (fluvial), 2 rain
+    int paint_map = 0;                    // what the paint tool paints: 0 hardness, 1 uplift (fluvial), 2 rain, 3 sand
     float paint_uplift_value = 2.0f;      // the uplift's target (times uplift_rate)
     float paint_rain = 0.0f;              // the rain mask's target (0: no rain .. 1: rain_rate)
     std::vector<gpu::Spring> springs;

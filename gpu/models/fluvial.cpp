@@ -273,7 +273,7 @@ const Model& fluvialModel() {
         MODEL_FLUVIAL,
         "fluvial",
         "river networks and lakes: routing, filling, drainage area, stream power (seed 003)",
-        {Field::Terrain}, // the pipe model's fields stay as they are
+        {Field::Terrain, Field::Loose}, // the pipe model's fields stay as they are
         {Pass::FluvialDescend, Pass::FluvialEdges, Pass::FluvialHook, Pass::FluvialFlats, Pass::FluvialRoute,
          Pass::FluvialDrainage, Pass::FluvialApply, Pass::FluvialDeposit},
         {},

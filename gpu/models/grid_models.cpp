@@ -21,7 +21,7 @@ template <Pass kTransfer, Pass kApply> Model gridModel(int id, const char* name,
     return {id,
             name,
             summary,
-            {Field::Terrain, Field::Water, Field::Sediment}, // no outflow: their water moves without one
+            {Field::Terrain, Field::Water, Field::Sediment, Field::Loose}, // no outflow: their water moves without one
             {kTransfer, kApply, Pass::GridTotals, Pass::SeaSpill, Pass::WaterExchange, Pass::GroundwaterFlow,
              Pass::ReducePartials, Pass::ReduceTotals},
             {},

@@ -70,11 +70,12 @@ struct Step {
     int& parity;
     const std::array<VkDescriptorSet, kParityKeys>& sets;
     bool another_follows; // another step follows in this command buffer, with nothing between
+    int live;             // livePingPong(params)
 
-    // Flips the halves of the ping-pong fields in `fields` (bits: kAllPingPong for all) and binds
-    // the set of the new parity.
+    // Flips the halves of the ping-pong fields in `fields` (bits: kAllPingPong for all) that the
+    // step writes under its parameters, and binds the set of the new parity.
     void flip(int fields) {
-        parity ^= fields;
+        parity ^= fields & live;
         rec.bind(sets[size_t(parity)]);
     }
 };
@@ -108,6 +109,12 @@ struct Model {
     bool (*prepares)(const SimParams& params) = nullptr;
     void (*prepare)(ModelHost& host) = nullptr;
 };
+
+// The ping-pong fields a step writes under these parameters (bits): the loose layer only on
+// layered ground; with layers off no pass touches it, and its halves stay as they are.
+inline int livePingPong(const SimParams& p) {
+    return p.enable_layers != 0 ? kAllPingPong : kAllPingPong & ~(1 << fieldPingPongBit(Field::Loose));
+}
 
 // What Auto means on this device (and with ALLUVIUM_PIPE_PASSES set); "fused", "direct".
 PipePasses resolvePipePasses(const Context& ctx, PipePasses asked);

@@ -11,7 +11,7 @@ const Model& particlesModel() {
         MODEL_PARTICLES,
         "particles",
         "droplets that erode and deposit as they run down (seeds 000 and 002)",
-        {Field::Terrain, Field::Sediment}, // droplets carry no standing water
+        {Field::Terrain, Field::Sediment, Field::Loose}, // droplets carry no standing water
         {Pass::Particles, Pass::ParticlesApply},
         {},
         {},

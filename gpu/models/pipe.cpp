@@ -89,7 +89,7 @@ const Model& pipeModel() {
         MODEL_PIPE,
         "pipe",
         "shallow-water pipe model with hydraulic and thermal erosion, groundwater and the sea (seed 004)",
-        {Field::Terrain, Field::Water, Field::Sediment, Field::Outflow},
+        {Field::Terrain, Field::Water, Field::Sediment, Field::Outflow, Field::Loose},
         {Pass::SourcesFlux, Pass::WaterVelocity, Pass::ErosionTransportThermalEvaporation, Pass::SeaSpill,
          Pass::WaterExchange, Pass::GroundwaterFlow, Pass::ReducePartials, Pass::ReduceTotals, Pass::SedimentCorrect},
         {Pass::SourcesFlux, Pass::WaterVelocity, Pass::Erosion, Pass::TransportThermalOutflowEvaporation,

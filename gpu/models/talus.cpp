@@ -12,7 +12,7 @@ Model talusModel(int id, const char* name, const char* summary) {
     return {id,
             name,
             summary,
-            {Field::Terrain},
+            {Field::Terrain, Field::Loose},
             {Pass::TalusOutflow, Pass::TalusGather},
             {},
             {},

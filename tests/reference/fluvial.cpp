@@ -313,7 +313,11 @@ std::vector<double> fluvialErode(const FluvialGrid& g, const FluvialInputs& in, 
             const int rx = int(r) % g.width, ry = int(r) / g.width;
             const double dist = std::hypot(rx - x, ry - y) * L;
             const double area = double(acc[i]) / FLUVIAL_ACC_ONE * L * L;
-            const double k = double(p.stream_power_k) * (1.0 - 0.9 * std::clamp<double>((*in.hardness)[i], 0.0, 1.0));
+            // Layered ground: the loose layer's own rate where it lies (fluvial_drainage.comp).
+            const bool loose = p.enable_layers != 0 && in.loose && (*in.loose)[i] > 0.0f;
+            const double k =
+                loose ? double(p.stream_power_k) * p.loose_erodibility
+                      : double(p.stream_power_k) * (1.0 - 0.9 * std::clamp<double>((*in.hardness)[i], 0.0, 1.0));
             double F = k * dt * std::pow(area, double(p.stream_power_m)) / std::pow(dist, double(p.stream_power_n));
             const bool into_lake = f.level[r] > z[r];
             const double zr_old = into_lake ? f.level[r] : z[r];

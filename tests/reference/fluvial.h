@@ -56,7 +56,8 @@ std::vector<uint64_t> rainWeights(const std::vector<float>& rain);
 struct FluvialInputs {
     const std::vector<float>* z;
     const std::vector<float>* hardness;
-    const std::vector<float>* uplift; // multiplier
+    const std::vector<float>* uplift;          // multiplier
+    const std::vector<float>* loose = nullptr; // layered ground's loose layer (m), if any
 };
 // One implicit stream-power iteration, the deposition and the hillslope diffusion, in double
 // precision, given

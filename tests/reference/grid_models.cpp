@@ -1,5 +1,7 @@
 #include "grid_models.h"
 
+#include "layers.h"
+
 #include <algorithm>
 
 namespace alluvium::ref {
@@ -57,7 +59,8 @@ void musgraveTransfer(const State& cur, State& next, const gpu::SimParams& p, in
                     const double settled = exchange(a, p.musgrave_deposition * (s - capacity));
                     s = std::max(0.0, (s - capacity) - settled);
                 } else {
-                    const double dissolved = p.musgrave_softness * (capacity - s) * (1.0 - cur.hardness[i]);
+                    const double dissolved =
+                        layeredErosion(p, p.musgrave_softness * (capacity - s), cur.loose[i], cur.hardness[i]);
                     sent = s - exchange(a, -dissolved);
                     s = 0.0;
                 }
@@ -70,6 +73,7 @@ void musgraveTransfer(const State& cur, State& next, const gpu::SimParams& p, in
             }
             next.scratch[i] = {moved, sent, 0.0, 0.0};
             next.terrain[i] = a;
+            if (layersOn(p)) next.loose[i] = looseAfter(cur.loose[i], cur.terrain[i], a);
             next.water[i] = w - moved;
             next.sediment[i] = s;
             next.outflow[i] = cur.outflow[i];
@@ -102,7 +106,7 @@ void musgraveApply(State& next, const gpu::SimParams& p) {
 void simpleTransfer(const State& cur, State& next, const gpu::SimParams& p) {
     auto groundAndWater = [&](size_t j) {
         const double w = cur.water[j] + p.simple_rain_amount * cur.rain_mask[j];
-        const double dissolved = p.simple_solubility * w * (1.0 - cur.hardness[j]);
+        const double dissolved = layeredErosion(p, p.simple_solubility * w, cur.loose[j], cur.hardness[j]);
         return std::pair{cur.terrain[j] - dissolved, w};
     };
     for (int y = 0; y < cur.h; ++y)
@@ -110,7 +114,8 @@ void simpleTransfer(const State& cur, State& next, const gpu::SimParams& p) {
             const size_t i = cur.index(x, y);
             const double w = cur.water[i] + p.simple_rain_amount * cur.rain_mask[i];
             double a = cur.terrain[i];
-            const double s = cur.sediment[i] - exchange(a, -p.simple_solubility * w * (1.0 - cur.hardness[i]));
+            const double s = cur.sediment[i] -
+                             exchange(a, -layeredErosion(p, p.simple_solubility * w, cur.loose[i], cur.hardness[i]));
             const double h = a + w;
             int lowest = -1;
             double h_lowest = h;
@@ -136,7 +141,7 @@ void simpleTransfer(const State& cur, State& next, const gpu::SimParams& p) {
         }
 }
 
-void simpleApply(State& next, const gpu::SimParams& p) {
+void simpleApply(const State& cur, State& next, const gpu::SimParams& p) {
     std::vector<double> terrain = next.terrain, water = next.water, sediment = next.sediment;
     for (int y = 0; y < next.h; ++y)
         for (int x = 0; x < next.w; ++x) {
@@ -155,6 +160,7 @@ void simpleApply(State& next, const gpu::SimParams& p) {
             const double capacity = p.simple_capacity * w;
             if (s > capacity) s = std::max(0.0, s - exchange(a, s - capacity));
             terrain[i] = a, water[i] = w, sediment[i] = s;
+            if (layersOn(p)) next.loose[i] = looseAfter(cur.loose[i], cur.terrain[i], a);
         }
     next.terrain = terrain, next.water = water, next.sediment = sediment;
 }

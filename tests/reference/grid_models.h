@@ -9,6 +9,6 @@ namespace alluvium::ref {
 void musgraveTransfer(const State& cur, State& next, const gpu::SimParams& p, int step_index);
 void musgraveApply(State& next, const gpu::SimParams& p);
 void simpleTransfer(const State& cur, State& next, const gpu::SimParams& p);
-void simpleApply(State& next, const gpu::SimParams& p);
+void simpleApply(const State& cur, State& next, const gpu::SimParams& p);
 
 } // namespace alluvium::ref

@@ -1,5 +1,7 @@
 #include "particles.h"
 
+#include "layers.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -154,7 +156,10 @@ DropletTrace particleDroplet(const State& s, const gpu::SimParams& p, int step, 
             amount = carried > capacity ? -kd * (carried - capacity) : ks * (capacity - carried);
             ax = nxc, ay = nyc;
         }
-        if (amount > 0) amount = amount * (T(1) - static_cast<T>(s.hardness[s.index(ax, ay)]));
+        if (amount > 0) {
+            const size_t at = s.index(ax, ay);
+            amount = layeredErosion<T>(p, amount, static_cast<T>(s.loose[at]), static_cast<T>(s.hardness[at]));
+        }
         const T scaled = std::clamp(amount, T(-kMaxExchange), T(kMaxExchange)) * static_cast<T>(kFixedOne);
         int64_t q = static_cast<int64_t>(std::nearbyint(scaled));
         q = std::clamp(q, -load, kMaxLoad - load);
@@ -181,7 +186,11 @@ std::vector<DropletTrace> particlesStep(State& s, const gpu::SimParams& p, int s
     traces.reserve(static_cast<size_t>(std::max(p.particle_count, 0)));
     for (int i = 0; i < p.particle_count; ++i)
         traces.push_back(particleDroplet<T>(s, p, step, static_cast<uint32_t>(i), delta));
-    for (size_t i = 0; i < delta.size(); ++i) applyDelta(s.terrain[i], s.sediment[i], delta[i]);
+    for (size_t i = 0; i < delta.size(); ++i) {
+        const double before = s.terrain[i];
+        applyDelta(s.terrain[i], s.sediment[i], delta[i]);
+        if (layersOn(p)) s.loose[i] = looseAfter(s.loose[i], before, s.terrain[i]);
+    }
     if (delta_out) *delta_out = std::move(delta);
     return traces;
 }

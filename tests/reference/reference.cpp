@@ -1,6 +1,7 @@
 #include "reference.h"
 
 #include "groundwater.h"
+#include "layers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +14,7 @@ State::State(int width, int height) : w(width), h(height) {
     water.assign(n, 0.0);
     sediment.assign(n, 0.0);
     hardness.assign(n, 0.0);
+    loose.assign(n, 0.0);
     rain_mask.assign(n, 1.0);
     outflow.assign(n, Vec4{});
     velocity.assign(n, Vec2{});
@@ -253,7 +255,8 @@ void erosionDeposition(State& s, const gpu::SimParams& p, Sums& sums) {
             const double bf = storedAsFloat(s.terrain[i]);
             if (capacity > sed) {
                 const double e =
-                    std::min(1.0, double(p.time_step) * p.dissolve_rate) * (capacity - sed) * (1.0 - s.hardness[i]);
+                    layeredErosion(p, std::min(1.0, double(p.time_step) * p.dissolve_rate) * (capacity - sed),
+                                   s.loose[i], s.hardness[i]);
                 const double applied = bf - storedAsFloat(bf - e);
                 s.terrain[i] -= applied;
                 s.sediment[i] += applied;
@@ -315,37 +318,55 @@ double sedimentScale(const Sums& sums) {
     return after > 0.0 ? target / after : 1.0;
 }
 
-void thermalOutflow(State& s, const gpu::SimParams& p) {
-    static constexpr int dx[8] = {-1, 1, 0, 0, -1, 1, -1, 1};
-    static constexpr int dy[8] = {0, 0, -1, 1, -1, -1, 1, 1};
+namespace {
+
+constexpr int kDx[8] = {-1, 1, 0, 0, -1, 1, -1, 1};
+constexpr int kDy[8] = {0, 0, -1, 1, -1, -1, 1, 1};
+
+// Cell (x, y)'s excess over the talus drop toward each neighbour, and the move it makes: half
+// the largest excess (times the rate), shared in proportion to the excesses (never overshoots).
+ThermalChoice thermalAt(const State& s, const gpu::SimParams& p, int x, int y, double tan_talus,
+                        std::array<double, 8>& excess) {
+    const size_t i = s.index(x, y);
+    double largest = 0.0, total = 0.0;
+    for (int k = 0; k < 8; ++k) {
+        excess[size_t(k)] = 0.0;
+        const int nx = x + kDx[k], ny = y + kDy[k];
+        if (nx < 0 || ny < 0 || nx >= s.w || ny >= s.h) continue;
+        const double dist = (k < 4 ? 1.0 : std::sqrt(2.0)) * p.cell_size;
+        const double e = (s.terrain[i] - s.terrain[s.index(nx, ny)]) - tan_talus * dist;
+        if (e > 0.0) {
+            excess[size_t(k)] = e;
+            largest = std::max(largest, e);
+            total += e;
+        }
+    }
+    if (total <= 0.0) return {0.0, tan_talus, 0.0};
+    const double factor = 0.5 * std::min(1.0, double(p.time_step) * p.thermal_rate) * largest / total;
+    return {factor, tan_talus, factor * total};
+}
+
+} // namespace
+
+void thermalOutflow(State& s, const gpu::SimParams& p, const std::vector<double>& loose) {
     const double max_angle = 89.0 * 3.14159265358979323846 / 180.0;
     for (int y = 0; y < s.h; ++y)
         for (int x = 0; x < s.w; ++x) {
             const size_t i = s.index(x, y);
-            std::array<double, 8> excess{};
             Vec4 axis{}, diag{};
             if (p.enable_thermal) {
-                const double tan_talus =
-                    std::tan(std::min(double(p.talus_angle) + s.hardness[i] * p.talus_hardness_gain, max_angle));
-                double largest = 0.0, total = 0.0;
-                for (int k = 0; k < 8; ++k) {
-                    const int nx = x + dx[k], ny = y + dy[k];
-                    if (nx < 0 || ny < 0 || nx >= s.w || ny >= s.h) continue;
-                    const double dist = (k < 4 ? 1.0 : std::sqrt(2.0)) * p.cell_size;
-                    const double e = (s.terrain[i] - s.terrain[s.index(nx, ny)]) - tan_talus * dist;
-                    if (e > 0.0) {
-                        excess[static_cast<size_t>(k)] = e;
-                        largest = std::max(largest, e);
-                        total += e;
-                    }
-                }
-                // Move half the largest excess (times the rate), shared in proportion to the
-                // excess toward each lower neighbour: never overshoots the talus slope.
-                if (total > 0.0) {
-                    const double moved = 0.5 * std::min(1.0, double(p.time_step) * p.thermal_rate) * largest;
-                    for (size_t k = 0; k < 4; ++k) axis[k] = moved * excess[k] / total;
-                    for (size_t k = 0; k < 4; ++k) diag[k] = moved * excess[k + 4] / total;
-                }
+                std::array<double, 8> rock_excess{}, slide_excess{};
+                const ThermalChoice rock = thermalAt(
+                    s, p, x, y,
+                    std::tan(std::min(double(p.talus_angle) + s.hardness[i] * p.talus_hardness_gain, max_angle)),
+                    rock_excess);
+                ThermalChoice slide;
+                if (layersOn(p) && loose[i] > 0.0)
+                    slide = thermalAt(s, p, x, y, std::tan(double(p.loose_repose_angle)), slide_excess);
+                const ThermalChoice chosen = layeredThermal(p, rock, slide, loose[i]);
+                const std::array<double, 8>& excess = chosen.tan_talus == rock.tan_talus ? rock_excess : slide_excess;
+                for (size_t k = 0; k < 4; ++k) axis[k] = chosen.factor * excess[k];
+                for (size_t k = 0; k < 4; ++k) diag[k] = chosen.factor * excess[k + 4];
             }
             s.thermal_axis[i] = axis;
             s.thermal_diag[i] = diag;
@@ -376,6 +397,13 @@ void thermalGather(State& s) {
     s.terrain = next;
 }
 
+void talusGather(State& s, const gpu::SimParams& p) {
+    const std::vector<double> start = s.terrain;
+    thermalGather(s);
+    if (layersOn(p))
+        for (size_t i = 0; i < start.size(); ++i) s.loose[i] = looseAfter(s.loose[i], start[i], s.terrain[i]);
+}
+
 void evaporation(State& s, const gpu::SimParams& p, Sums& sums) {
     if (!p.enable_evaporation) return;
     const double area = double(p.cell_size) * p.cell_size;
@@ -404,16 +432,28 @@ void talusOutflow(State& s, const gpu::SimParams& p) {
                 dist[k] = (k < 4 ? 1.0 : std::sqrt(2.0)) * p.cell_size;
             }
             if (p.model == MODEL_THERMAL) {
-                double largest = 0.0, total = 0.0;
-                for (size_t k = 0; k < 8; ++k) {
-                    const double e = drop[k] - p.talus_slope * dist[k];
-                    if (use[k] && e > 0.0) largest = std::max(largest, e), total += e;
-                }
-                if (total > 0.0)
+                // The move at one slope: (factor, slope, volume per area that leaves).
+                auto at = [&](double slope) {
+                    double largest = 0.0, total = 0.0;
                     for (size_t k = 0; k < 8; ++k) {
-                        const double e = drop[k] - p.talus_slope * dist[k];
-                        if (use[k] && e > 0.0) sent[k] = p.talus_fraction * largest * e / total;
+                        const double e = drop[k] - slope * dist[k];
+                        if (use[k] && e > 0.0) largest = std::max(largest, e), total += e;
                     }
+                    const double factor = total > 0.0 ? p.talus_fraction * largest / total : 0.0;
+                    return ThermalChoice{factor, slope, factor * total};
+                };
+                ThermalChoice chosen = at(p.talus_slope);
+                if (layersOn(p)) { // rock steeper by hardness, loose at its angle of repose
+                    const double max_angle = 89.0 * 3.14159265358979323846 / 180.0;
+                    const ThermalChoice rock = at(std::tan(
+                        std::min(std::atan(double(p.talus_slope)) + s.hardness[i] * p.talus_hardness_gain, max_angle)));
+                    const ThermalChoice slide = s.loose[i] > 0.0 ? at(std::tan(double(p.loose_repose_angle))) : rock;
+                    chosen = layeredThermal(p, rock, slide, s.loose[i]);
+                }
+                for (size_t k = 0; k < 8; ++k) {
+                    const double e = drop[k] - chosen.tan_talus * dist[k];
+                    if (use[k] && e > 0.0) sent[k] = chosen.factor * e;
+                }
             } else if (p.model == MODEL_OLSEN) {
                 int steepest = -1;
                 double steepest_slope = 0.0;
@@ -423,7 +463,9 @@ void talusOutflow(State& s, const gpu::SimParams& p) {
                         steepest = static_cast<int>(k);
                     }
                 if (steepest >= 0 && steepest_slope <= p.olsen_talus_slope)
-                    sent[size_t(steepest)] = p.talus_fraction * drop[size_t(steepest)];
+                    sent[size_t(steepest)] = layersOn(p) ? layeredErosion(p, p.talus_fraction * drop[size_t(steepest)],
+                                                                          s.loose[i], s.hardness[i])
+                                                         : p.talus_fraction * drop[size_t(steepest)];
             }
             s.thermal_axis[i] = {sent[0], sent[1], sent[2], sent[3]};
             s.thermal_diag[i] = {sent[4], sent[5], sent[6], sent[7]};
@@ -447,10 +489,16 @@ void waterVelocity(State& s, const std::vector<Vec4>& outflow, const gpu::SimPar
 }
 
 void erosionTransportThermalEvaporation(State& s, const gpu::SimParams& p, Sums& sums) {
+    const std::vector<double> start = s.terrain;
     erosionDeposition(s, p, sums);
+    std::vector<double> loose = s.loose; // after the erosion: the thermal move's
+    if (layersOn(p))
+        for (size_t i = 0; i < loose.size(); ++i) loose[i] = looseAfter(s.loose[i], start[i], s.terrain[i]);
     s.sediment = sedimentTransport(s, p, sums);
-    thermalOutflow(s, p);
+    thermalOutflow(s, p, loose);
     thermalGather(s);
+    if (layersOn(p))
+        for (size_t i = 0; i < loose.size(); ++i) s.loose[i] = looseAfter(s.loose[i], start[i], s.terrain[i]);
     evaporation(s, p, sums);
 }
 

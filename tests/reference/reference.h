@@ -21,6 +21,7 @@ struct Spring {
 struct State {
     int w = 0, h = 0;
     std::vector<double> terrain, water, sediment, hardness, rain_mask;
+    std::vector<double> loose;      // layered ground: the loose layer over the bedrock (m; layers.h)
     std::vector<Vec4> outflow;      // face speeds out of the cell: left, right, top, bottom (m/s)
     std::vector<Vec2> velocity;     // m/s
     std::vector<Vec4> thermal_axis; // m to left, right, top, bottom
@@ -55,8 +56,9 @@ void erosionDeposition(State& s, const gpu::SimParams& p, Sums& sums);
 std::vector<double> sedimentTransport(const State& s, const gpu::SimParams& p, Sums& sums);
 // Scale factor that restores the sediment total (minus what drained) after transport.
 double sedimentScale(const Sums& sums);
-void thermalOutflow(State& s, const gpu::SimParams& p);
+void thermalOutflow(State& s, const gpu::SimParams& p, const std::vector<double>& loose); // after the erosion
 void thermalGather(State& s);
+void talusGather(State& s, const gpu::SimParams& p); // thermalGather, and the loose layer
 void evaporation(State& s, const gpu::SimParams& p, Sums& sums);
 
 // The GPU's fused passes (gpu/pipe.cpp), as compositions of the steps above:
