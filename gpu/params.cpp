@@ -91,6 +91,13 @@ std::string whyInactive(const Params& values, Param p, std::string_view model) {
     // The strata's shape means nothing while they are off.
     if (group == "strata" && p != Param::strata_contrast && values[Param::strata_contrast] == 0.0)
         return "strata_contrast is 0";
+    // The weather's parts: each one's shape, while the part is off.
+    const std::string_view name = info.name;
+    const double storms = values[Param::storm_count], orographic = values[Param::orographic];
+    if (name.starts_with("rain_noise_") && values[Param::rain_noise] == 0.0) return "rain_noise is 0";
+    if (name.starts_with("storm_") && p != Param::storm_count && storms == 0.0) return "storm_count is 0";
+    if (name.starts_with("orographic_") && orographic == 0.0) return "orographic is 0";
+    if (p == Param::wind_direction && storms == 0.0 && orographic == 0.0) return "no storms and no orographic rain";
     const auto& table = paramTable();
     for (size_t i = 0; i < table.size(); ++i) {
         const ParamInfo& other = table[i];

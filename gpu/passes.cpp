@@ -35,6 +35,7 @@ bool happens(When when, const SimParams& q) {
     case When::GroundwaterOrSea: return happens(When::Groundwater, q) || happens(When::Sea, q);
     case When::Deposition: return q.fluvial_deposition > 0.0f;
     case When::Layers: return q.enable_layers != 0;
+    case When::Orographic: return q.orographic > 0.0f;
     }
     return false;
 }
@@ -106,6 +107,7 @@ uint32_t stepParts(const SimParams& q) {
     if (q.edge_mode == EDGE_OPEN) parts |= STEP_OPEN_EDGES;
     if (q.enable_layers != 0) parts |= STEP_LAYERS;
     if (q.strata_contrast > 0.0f) parts |= STEP_STRATA;
+    if (q.rain_noise > 0.0f || q.storm_count > 0 || q.orographic > 0.0f) parts |= STEP_WEATHER;
     return parts;
 }
 

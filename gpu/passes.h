@@ -54,6 +54,7 @@ enum class When {
     GroundwaterOrSea,
     Deposition, // the fluvial model deposits sediment
     Layers,     // layered ground: the loose layer
+    Orographic, // orographic rain reads the ground where it rains
 };
 
 inline constexpr unsigned kRead = 1, kWrite = 2;
@@ -94,7 +95,7 @@ inline constexpr double kBasinsPerCell = 0.25;
        ALLUVIUM_R_IF(SpringRate, Springs)), 0.0)                                                                      \
     X(WaterVelocity, "water_velocity", Grid, kStepParts | kSumRows, Accesses,                                         \
       (ALLUVIUM_R(Water), ALLUVIUM_R(Outflow), ALLUVIUM_W(WaterMid), ALLUVIUM_W(Velocity), ALLUVIUM_RW_IF(Flow, Maps), \
-       ALLUVIUM_R_IF(RainMask, RainMask), ALLUVIUM_R_IF(SpringRate, Springs)), 0.0)                                  \
+       ALLUVIUM_R_IF(RainMask, RainMask), ALLUVIUM_R_IF(SpringRate, Springs), ALLUVIUM_R_IF(Terrain, Orographic)), 0.0) \
     X(ErosionTransportThermalEvaporation, "erosion_transport_thermal_evaporation", Grid, kStepParts, Accesses,        \
       (ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Sediment), ALLUVIUM_R(Hardness), ALLUVIUM_R(Velocity), ALLUVIUM_R(WaterMid),  \
        ALLUVIUM_W(Water), ALLUVIUM_RW_IF(Wear, ErosionMaps), ALLUVIUM_RW_IF(Loose, Layers)), 0.0)                     \

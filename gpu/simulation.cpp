@@ -264,14 +264,14 @@ void Simulation::recordUpdates(VkCommandBuffer cmd) {
     if (springs_changed && !springs_.empty()) {
         rec_->begin(cmd);
         rec_->bind(sets_[size_t(parity_)]);
-        rec_->setStep(step_index_, seaSurface());
+        rec_->setStep(step_index_, seaSurface(), simTime());
         rec_->pass(Pass::SpringsPrepare);
         rec_->end();
     }
     if (state_.sea.host.dirty && seaInStep(params_)) {
         rec_->begin(cmd);
         rec_->bind(sets_[size_t(parity_)]);
-        rec_->setStep(step_index_, seaSurface());
+        rec_->setStep(step_index_, seaSurface(), simTime());
         Step s = step(false);
         recordSeaSpillFull(s);
         rec_->end();
@@ -301,7 +301,7 @@ void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer, bool another_f
                                   std::to_string(width_) + "x" + std::to_string(height_) + " on " + ctx_.device_name +
                                   ") yet: its transfer images exceed the device's largest allocation");
     rec_->begin(cmd, timer);
-    rec_->setStep(step_index_, seaSurface());
+    rec_->setStep(step_index_, seaSurface(), simTime());
     rec_->bind(sets_[size_t(parity_)]);
     rec_->timestamp();
     Step s = step(another_follows);
@@ -322,7 +322,7 @@ void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer, bool another_f
 void Simulation::recordPass(VkCommandBuffer cmd, Pass pass) {
     requireSettled("recordPass");
     rec_->begin(cmd);
-    rec_->setStep(step_index_, seaSurface());
+    rec_->setStep(step_index_, seaSurface(), simTime());
     rec_->bind(sets_[size_t(parity_)]);
     Step s = step(false);
     switch (passInfo(pass).bytes) {
@@ -354,7 +354,7 @@ void Simulation::submit(const std::function<void(Step&)>& record) {
     VkCommandBuffer cmd = beginOneShot(ctx_);
     recordUpdates(cmd);
     rec_->begin(cmd);
-    rec_->setStep(step_index_, seaSurface());
+    rec_->setStep(step_index_, seaSurface(), simTime());
     rec_->bind(sets_[size_t(parity_)]);
     Step s = step(false);
     record(s);

@@ -34,13 +34,14 @@ void StepRecorder::bind(VkDescriptorSet set) {
     vkCmdBindDescriptorSets(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set, 0, nullptr);
 }
 
-void StepRecorder::setStep(int step_index, float sea_surface) {
+void StepRecorder::setStep(int step_index, float sea_surface, double sim_time) {
     step_index_ = step_index;
     sea_surface_ = sea_surface;
+    sim_time_ = float(sim_time);
 }
 
 void StepRecorder::push(int mode, uint32_t in, uint32_t count, uint32_t out, float sea) {
-    const PushConstants push{step_index_, mode, in, count, out, sea};
+    const PushConstants push{step_index_, mode, in, count, out, sea, sim_time_};
     vkCmdPushConstants(cmd_, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
 }
 

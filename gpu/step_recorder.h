@@ -38,7 +38,7 @@ public:
     // Binds the descriptor set the passes read (the simulation's, for its current parity).
     void bind(VkDescriptorSet set);
     // What each dispatch pushes besides its mode: the step's index and the sea's surface.
-    void setStep(int step_index, float sea_surface);
+    void setStep(int step_index, float sea_surface, double sim_time);
 
     // A pass over what its row says (grid, tiles, one workgroup, the droplets).
     void dispatch(Pass pass, int mode = 0);
@@ -87,6 +87,7 @@ private:
     GpuTimer* timer_ = nullptr;
     int step_index_ = 0;
     float sea_surface_ = 0.0f;
+    float sim_time_ = 0.0f; // the weather's clock (s)
     uint32_t parts_ = STEP_ALL;
     bool with_parts_ = true;
     // Built at first use, one per pass and set of step parts (STEP_ALL for passes without parts).

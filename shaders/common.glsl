@@ -93,9 +93,17 @@ bool inGrid(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < p.width && c.y < p.h
 ivec2 clampToGrid(ivec2 q) { return clamp(q, ivec2(0), ivec2(p.width - 1, p.height - 1)); }
 float cellArea() { return p.cell_size * p.cell_size; }
 
-// Where it rains, 0..1 (--rain-mask, the brush): every model's rain is times it. Not read while
-// it is uniform (1 everywhere).
-float rainMaskAt(ivec2 c) { return partOn(STEP_RAIN_MASK, p.rain_uniform == 0) ? imageLoad(rain_mask_img, c).r : 1.0; }
+#include "weather.glsl"
+
+// Where it rains, 0..1: the rain mask (--rain-mask, the brush) times the weather. Every model's
+// rain is times it. The mask is not read while it is uniform (1 everywhere), the weather not
+// computed while it is off.
+float rainMaskAt(ivec2 c) {
+    float mask = partOn(STEP_RAIN_MASK, p.rain_uniform == 0) ? imageLoad(rain_mask_img, c).r : 1.0;
+    return partOn(STEP_WEATHER, weatherOn()) ? mask * weatherAt(c) : mask;
+}
+// Whether the rain differs from cell to cell.
+bool rainVaries() { return partOn(STEP_RAIN_MASK, p.rain_uniform == 0) || partOn(STEP_WEATHER, weatherOn()); }
 
 // The water a cell receives at the start of a pipe step (design step 1; m of depth): rain times
 // the rain mask, and the springs' rate per cell.

@@ -202,6 +202,38 @@
       "the bands' dip, in the direction strata_seed picks") \
     P(strata_seed, "strata", 1, 0, 1000000, "", 1.0, Number, Int, \
       "which bands are hard, and the dip's direction") \
+    P(rain_noise, "weather", 0.0, 0.0, 1.0, "", 1.0, Number, Float, \
+      "noise rain: 0 off .. 1 from no rain to full rain across the map (seed 001), drifting slowly") \
+    P(rain_noise_scale, "weather", 500.0, 1.0, 1e6, "m", 1.0, Number, Float, \
+      "noise rain: the size of its wet and dry patches") \
+    P(rain_noise_period, "weather", 600.0, 1.0, 1e7, "s", 1.0, Number, Float, \
+      "noise rain: how long its patterns take to drift into new ones") \
+    P(rain_noise_seed, "weather", 1, 0, 1000000, "", 1.0, Number, Int, \
+      "noise rain: which pattern") \
+    P(storm_count, "weather", 0, 0, 16, "storms", 1.0, Number, Int, \
+      "storms drifting over the terrain, each raining under its cloud (0: none, the rain everywhere)") \
+    P(storm_radius, "weather", 150.0, 1.0, 1e6, "m", 1.0, Number, Float, \
+      "storms: a cloud's radius") \
+    P(storm_intensity, "weather", 1.0, 0.0, 1.0, "", 1.0, Number, Float, \
+      "storms: the rain at a cloud's core at the peak of its life, times rain_rate") \
+    P(storm_speed, "weather", 8.0, 0.0, 1000.0, "m/s", 1.0, Number, Float, \
+      "storms: how fast the clouds drift downwind") \
+    P(storm_lifetime, "weather", 120.0, 1.0, 1e6, "s", 1.0, Number, Float, \
+      "storms: a cloud's life, from forming to gone") \
+    P(storm_background, "weather", 0.05, 0.0, 1.0, "", 1.0, Number, Float, \
+      "storms: the rain outside the clouds, times rain_rate") \
+    P(storm_seed, "weather", 1, 0, 1000000, "", 1.0, Number, Int, \
+      "storms: where the clouds form") \
+    P(wind_direction, "weather", 0.0, 0.0, 360.0, "deg", 0.017453292519943295, Number, Float, \
+      "where the wind blows to (0: +x, 90: +y): the storms' drift, the slopes orographic rain favours") \
+    P(orographic, "weather", 0.0, 0.0, 1.0, "", 1.0, Number, Float, \
+      "orographic rain: 0 off .. 1 rain follows the relief alone: more with height and on slopes facing the wind") \
+    P(orographic_base, "weather", 0.0, -10000.0, 10000.0, "m", 1.0, Number, Float, \
+      "orographic rain: the height below which it rains least (a fifth)") \
+    P(orographic_height, "weather", 200.0, 1.0, 1e5, "m", 1.0, Number, Float, \
+      "orographic rain: the rise above orographic_base at which it rains fully") \
+    P(orographic_slope, "weather", 10.0, 0.0, 100.0, "", 1.0, Number, Float, \
+      "orographic rain: the rain gained per unit of slope facing the wind") \
     E(int, tile_count_x, "the fluvial model's FLUVIAL_TILE^2 tiles across") \
     E(int, tile_count_y, "... and down") \
     E(int, partials_per_group, "the step's sums on CPU drivers: partials per workgroup and slot (1 elsewhere)") \

@@ -84,7 +84,7 @@ void main() {
     ivec2 cell = clampToGrid(ivec2(floor(pos)));
     // Droplets fall where it rains: one drawn on a cell of rain mask m falls with probability m
     // (the hash's third word), so their density follows the mask; the others are not rain.
-    if (partOn(STEP_RAIN_MASK, p.rain_uniform == 0) && float(r.z >> 8u) * (1.0 / 16777216.0) >= rainMaskAt(cell)) {
+    if (rainVaries() && float(r.z >> 8u) * (1.0 / 16777216.0) >= rainMaskAt(cell)) {
         atomicAdd(droplets_unborn, int64_t(1));
         return;
     }

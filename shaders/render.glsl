@@ -47,7 +47,21 @@ layout(std140, set = 1, binding = R_FRAME) uniform FrameBlock {
     vec4 ray_origin;    // picking ray, world
     vec4 ray_dir;
     vec4 relief;        // lowest, highest ground at reset (m), hidden-panel flag, 1: lakes are water (fluvial)
+    vec4 storms;        // the weather's storms: time (s), radius (cells), intensity, speed (cells/s)
+    vec4 storms2;       // ... wind direction (radians), lifetime (s), count, seed
+    vec4 ground;        // x: 1 on layered ground
 } f;
+
+#include "storms.glsl"
+
+// The storms' clouds shade the ground under them (0.2 .. 1 of the sunlight): a cloud is opaque
+// well before its rain is heavy, so the shadow saturates at a third of the core's rain.
+float cloudShadow(vec2 p) {
+    if (f.storms2.z < 0.5) return 1.0;
+    StormSky s = StormSky(f.storms.x, f.storms.y, f.storms.z, f.storms.w, f.storms2.x, f.storms2.y, int(f.storms2.z),
+                          int(f.storms2.w), f.grid.xy);
+    return 1.0 - 0.8 * smoothstep(0.0, 0.33, stormCover(p, s));
+}
 
 ivec2 gridSize() { return ivec2(f.grid.xy); }
 ivec2 clampCell(ivec2 c) { return clamp(c, ivec2(0), gridSize() - 1); }

@@ -76,7 +76,8 @@ using uint = uint32_t;
 #define STEP_OPEN_EDGES 16u // edge_mode == EDGE_OPEN
 #define STEP_LAYERS 32u     // layers != 0: the loose layer is read and written
 #define STEP_STRATA 64u     // strata_contrast > 0: bedrock hardness in bands by elevation
-#define STEP_ALL 127u
+#define STEP_WEATHER 128u   // noise rain, storms or orographic rain (weather.glsl)
+#define STEP_ALL 255u
 
 // Reduction slots: each pass that moves mass writes its per-subgroup sums (m^3) into its slot.
 #define SLOT_RAIN 0
@@ -216,6 +217,7 @@ struct PushConstants {
     uint reduce_count; // partials per slot in that level
     uint reduce_out;   // offset of its output level (reduce_partials)
     float sea_surface; // this step's sea surface with the tide (m; the host computes it)
+    float sim_time;    // simulated seconds at the step's start (the weather's clock)
 };
 
 // Written by the fluvial passes on the GPU; the host reads it after a step (host-visible).

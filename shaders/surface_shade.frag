@@ -130,6 +130,8 @@ vec3 groundColour(vec2 p, vec3 n, float h) {
     float slope = 1.0 - n.y;
     vec3 soft_rock = vec3(0.58, 0.50, 0.42), hard_rock = vec3(0.36, 0.35, 0.37);
     vec3 colour = mix(soft_rock, hard_rock, clamp(hardness, 0.0, 1.0));
+    // Layered ground: loose material as sand, bare bedrock as rock.
+    if (f.ground.x > 0.5) colour = mix(colour, vec3(0.76, 0.66, 0.47), smoothstep(0.0, 0.5, imageLoad(loose_img, c).r) * 0.75);
     // Grass on gentle, low ground; it thins out with altitude.
     float grass = smoothstep(0.22, 0.08, slope) * smoothstep(0.75, 0.45, altitude);
     colour = mix(colour, vec3(0.30, 0.42, 0.18), grass * 0.85);
@@ -214,7 +216,9 @@ vec4 shadeTerrain() {
         float shade = 0.55 + 0.45 * max(dot(n, normalize(f.sun_dir.xyz)), 0.0);
         colour = c * shade;
     } else {
-        colour = light(groundColour(p, n, h), n, sunAt(p));
+        // Under a cloud the sky's light dims too, less than the sun's.
+        float cloud = cloudShadow(p);
+        colour = light(groundColour(p, n, h), n, sunAt(p) * cloud) * mix(1.0, cloud, 0.5);
         colour = mix(colour, toLinear(vec3(0.55, 0.92, 1.0)), springAt(p) * 0.8);
     }
     colour = fog(colour);
@@ -242,8 +246,9 @@ vec4 shadeWater() {
     float alpha = clamp(1.0 - exp(-depth_m * 3.0), 0.8, 0.97);
     alpha = max(alpha, turbid);
     float film = smoothstep(0.003, 0.03, d);
-    float sun = sunAt(p);
-    colour *= 0.6 + 0.4 * (max(dot(n, s), 0.0) * sun + 0.3);
+    float cloud = cloudShadow(p);
+    float sun = sunAt(p) * cloud;
+    colour *= (0.6 + 0.4 * (max(dot(n, s), 0.0) * sun + 0.3)) * mix(1.0, cloud, 0.5);
     // Fresnel reflection of the sky and the sun's highlight.
     float fresnel = 0.02 + 0.3 * pow(1.0 - max(dot(n, view), 0.0), 5.0);
     colour = mix(colour, kSky * 0.8, fresnel);

@@ -5,6 +5,7 @@
 // whose part is off or that belongs to another model says so.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "cli_process.h"
@@ -104,6 +105,44 @@ TEST(AllOrNothing, TheViewersExitOutputsFailTogetherAndTearDownCleanly) {
 
 // [SECTION] silent parameters ---------------------------------------------------------------------
 
+// Rows a level turns on rather than a switch: the strata's and the weather's shapes, inactive
+// exactly while their level is 0 (the wind while there are neither storms nor orographic rain).
+struct Gate {
+    const char* prefix;
+    std::vector<Param> levels;
+};
+const std::vector<Gate>& gates() {
+    static const std::vector<Gate> g = {{"strata_", {Param::strata_contrast}},
+                                        {"rain_noise_", {Param::rain_noise}},
+                                        {"storm_", {Param::storm_count}},
+                                        {"orographic_", {Param::orographic}},
+                                        {"wind_direction", {Param::storm_count, Param::orographic}}};
+    return g;
+}
+const Gate* gateOf(Param p) {
+    const std::string name = paramInfo(p).name;
+    for (const Gate& g : gates())
+        if (name.rfind(g.prefix, 0) == 0 && std::find(g.levels.begin(), g.levels.end(), p) == g.levels.end()) return &g;
+    return nullptr;
+}
+
+TEST(SilentParameters, ALevelsRowsAreInactiveExactlyWhileItIsZero) {
+    int gated = 0;
+    for (int i = 0; i < kParamCount; ++i) {
+        const Gate* gate = gateOf(Param(i));
+        if (!gate) continue;
+        ++gated;
+        for (Param level : gate->levels) {
+            Params on, off;
+            on[level] = paramInfo(level).max;
+            for (Param other : gate->levels) off[other] = 0.0;
+            EXPECT_TRUE(whyInactive(on, Param(i), "pipe").empty()) << paramInfo(Param(i)).name;
+            EXPECT_FALSE(whyInactive(off, Param(i), "pipe").empty()) << paramInfo(Param(i)).name;
+        }
+    }
+    EXPECT_GE(gated, 14);
+}
+
 // Across the table: every row of a group with an on/off switch (enable_*) is inactive exactly
 // while the switch is off; every row of a model's group exactly under the other models.
 TEST(SilentParameters, AGroupsRowsAreInactiveExactlyWhileItsPartIsOffOrAnotherModelRuns) {
@@ -111,6 +150,7 @@ TEST(SilentParameters, AGroupsRowsAreInactiveExactlyWhileItsPartIsOffOrAnotherMo
     for (int i = 0; i < kParamCount; ++i) {
         const ParamInfo& info = paramTable()[size_t(i)];
         const std::string group = info.group;
+        if (gateOf(Param(i))) continue; // ALevelsRowsAreInactiveExactlyWhileItIsZero
         Param enable{};
         bool has_switch = false;
         for (int k = 0; k < kParamCount; ++k) {

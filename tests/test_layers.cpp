@@ -3,6 +3,7 @@
 // on granite re-erodes), bare hard rock resists, a loose blanket goes first and exposes the rock,
 // strata step a slope into cliffs and benches, and soil is conserved with the layers on.
 #include <cmath>
+#include <functional>
 
 #include "brush.h"
 #include "gpu_fixture.h"
@@ -239,6 +240,45 @@ TEST_F(LayersTest, TheBrushLaysSandRaisesRockAndDigsLooseFirst) {
         EXPECT_GT(gained, 0.0);
         EXPECT_NEAR(loose_gained, layers ? gained : 0.0, 1e-3 * gained);
     }
+}
+
+// The bench's bytes per cell of a fused pipe step (GPUs), from the passes' rows: layered ground
+// adds at most 8 (its loose layer read and written once), strata nothing, the weather at most 4
+// (orographic rain reads the ground where the water update did not), and all of it nothing off.
+TEST(LayersBytes, ThePipeStepMovesAtMostEightBytesMoreACellWithLayersAndFourWithTheWeather) {
+    auto stepBytes = [](const std::function<void(Params&)>& set) {
+        Params q;
+        set(q);
+        const gpu::SimParams p = toSimParams(q, 512, 512);
+        double bytes = 0.0;
+        for (gpu::Pass pass : gpu::modelPasses(MODEL_PIPE, gpu::PipePasses::Fused))
+            bytes += gpu::passBytesPerCell(pass, p, 512, 512);
+        return bytes;
+    };
+    const double off = stepBytes([](Params&) {});
+    const double layers = stepBytes([](Params& q) { q[Param::enable_layers] = 1; });
+    const double strata = stepBytes([](Params& q) {
+        q[Param::enable_layers] = 1;
+        q[Param::strata_contrast] = 0.8;
+    });
+    const double weather = stepBytes([](Params& q) {
+        q[Param::rain_noise] = 1;
+        q[Param::storm_count] = 4;
+        q[Param::orographic] = 1;
+    });
+    const double shapes_only = stepBytes([](Params& q) { // the parts' shapes, with the parts off
+        q[Param::strata_thickness] = 3;
+        q[Param::storm_radius] = 40;
+        q[Param::loose_erodibility] = 2;
+    });
+    std::printf(
+        "[ bytes a cell, fused pipe step at 512^2 ] off %.2f, layers %.2f, layers + strata %.2f, weather %.2f\n", off,
+        layers, strata, weather);
+    EXPECT_LE(layers - off, 8.0);
+    EXPECT_GT(layers - off, 0.0);
+    EXPECT_EQ(strata, layers);
+    EXPECT_LE(weather - off, 4.0);
+    EXPECT_EQ(shapes_only, off);
 }
 
 } // namespace

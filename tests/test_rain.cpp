@@ -95,6 +95,41 @@ TEST(RainMask, MusgraveSimpleAndDropletsFollowTheMask) {
     }
 }
 
+// The weather (noise rain, storms, orographic rain, and all three on a painted mask) in the
+// models that rain: each rains less than the uniform rain (its factor is 0..1, and varies), and
+// the water budget closes to 1e-6.
+TEST(Weather, EveryWeatherKeepsTheWaterBudget) {
+    Scratch s;
+    saveHeightmap(s.in / "mask.f32", mask40x30(), 4.0);
+    const std::vector<std::string> noise = {"--set", "rain_noise=1", "--set", "rain_noise_scale=40"};
+    const std::vector<std::string> storms = {"--set",           "storm_count=4", "--set",
+                                             "storm_radius=30", "--set",         "storm_speed=2"};
+    const std::vector<std::string> orographic = {"--set", "orographic=1", "--set", "orographic_height=30"};
+    std::vector<std::string> all = noise;
+    all.insert(all.end(), storms.begin(), storms.end());
+    all.insert(all.end(), orographic.begin(), orographic.end());
+    all.insert(all.end(), {"--rain-mask", s.inPath("mask.f32")});
+    const std::vector<std::pair<std::string, std::vector<std::string>>> weathers = {
+        {"noise", noise}, {"storms", storms}, {"orographic", orographic}, {"all", all}};
+    for (const char* model : {"pipe", "musgrave", "simple", "particles"}) {
+        const nlohmann::json plain = runReport(s, std::string(model) + "-uniform", {"--model", model});
+        const double uniform = plain["water"]["rained"].get<double>();
+        ASSERT_GT(uniform, 0.0);
+        for (const auto& [name, options] : weathers) {
+            SCOPED_TRACE(std::string(model) + " " + name);
+            std::vector<std::string> args = {"--model", model};
+            args.insert(args.end(), options.begin(), options.end());
+            const nlohmann::json r = runReport(s, std::string(model) + "-" + name, args);
+            const double rained = r["water"]["rained"].get<double>();
+            std::printf("[ %s, %s ] rained %.4g m^3 of %.4g uniform, budget error %.3g\n", model, name.c_str(), rained,
+                        uniform, r["water"]["budget_error_rel"].get<double>());
+            EXPECT_GT(rained, 0.0);
+            EXPECT_LT(rained, 0.95 * uniform);
+            EXPECT_LE(std::abs(r["water"]["budget_error_rel"].get<double>()), 1e-6);
+        }
+    }
+}
+
 TEST(RainMask, MasksOfTheWrongSizeOrRangeOrKindAreRefused) {
     Scratch s;
     saveHeightmap(s.in / "small.png", smallTerrain(20, 10), 4.0);

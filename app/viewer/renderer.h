@@ -30,6 +30,9 @@ struct FrameUniforms {
     float ray_origin[4];
     float ray_dir[4];
     float relief[4];
+    float storms[4];  // the weather's storms (storms.glsl): time (s), radius (cells), intensity, speed (cells/s)
+    float storms2[4]; // ... wind direction (radians), lifetime (s), count, seed
+    float ground[4];  // x: layered ground on (the loose layer drawn as sand)
 };
 
 // The sunlight's check (surface_sun_check.comp, surface_sun_control.comp; std430, as render.glsl).
