@@ -1,9 +1,9 @@
 // The pipe step's passes are built with only the optional parts the parameters turn on (rain
-// mask, springs, sea, maps, open edges, layers, strata: STEP_* in shared.h, gpu::stepParts),
-// because a CPU driver runs both sides of every branch. Leaving a part out must change nothing:
-// each of the 32 combinations of the first five and 4 of the ground's, in both pass forms, runs
-// 30 steps against a simulation whose passes have every part (STEP_ALL, testing the parameters
-// as before), and every field and total must be the same bits.
+// mask, springs, sea, maps, open edges, layers, strata, weather: STEP_* in shared.h,
+// gpu::stepParts), because a CPU driver runs both sides of every branch. Leaving a part out must
+// change nothing: each of the 32 combinations of the first five, and 5 of the ground's and the
+// weather's, in both pass forms, runs 30 steps against a simulation whose passes have every part
+// (STEP_ALL, testing the parameters as before), and every field and total must be the same bits.
 #include <functional>
 
 #include "gpu_fixture.h"
@@ -15,23 +15,23 @@ using gpu::Field;
 
 // One combination of the parameters behind the parts; `parts` is what gpu::stepParts must say.
 struct PartsCase {
-    bool open_edges, rain_mask, springs, sea, maps, layers, strata;
+    bool open_edges, rain_mask, springs, sea, maps, layers, strata, weather;
     uint32_t parts;
 };
 
 PartsCase partsCase(uint32_t parts) {
-    return {(parts & STEP_OPEN_EDGES) != 0, (parts & STEP_RAIN_MASK) != 0,
-            (parts & STEP_SPRINGS) != 0,    (parts & STEP_SEA) != 0,
-            (parts & STEP_MAPS) != 0,       (parts & STEP_LAYERS) != 0,
-            (parts & STEP_STRATA) != 0,     parts};
+    return {(parts & STEP_OPEN_EDGES) != 0, (parts & STEP_RAIN_MASK) != 0, (parts & STEP_SPRINGS) != 0,
+            (parts & STEP_SEA) != 0,        (parts & STEP_MAPS) != 0,      (parts & STEP_LAYERS) != 0,
+            (parts & STEP_STRATA) != 0,     (parts & STEP_WEATHER) != 0,   parts};
 }
 
 std::string partsName(const ::testing::TestParamInfo<uint32_t>& info) {
     const PartsCase c = partsCase(info.param);
     std::string name;
-    for (auto [on, part] : {std::pair{c.open_edges, "OpenEdges"}, std::pair{c.rain_mask, "RainMask"},
-                            std::pair{c.springs, "Springs"}, std::pair{c.sea, "Sea"}, std::pair{c.maps, "Maps"},
-                            std::pair{c.layers, "Layers"}, std::pair{c.strata, "Strata"}})
+    for (auto [on, part] :
+         {std::pair{c.open_edges, "OpenEdges"}, std::pair{c.rain_mask, "RainMask"}, std::pair{c.springs, "Springs"},
+          std::pair{c.sea, "Sea"}, std::pair{c.maps, "Maps"}, std::pair{c.layers, "Layers"},
+          std::pair{c.strata, "Strata"}, std::pair{c.weather, "Weather"}})
         if (on) name += part;
     return name.empty() ? "None" : name;
 }
@@ -48,6 +48,10 @@ std::unique_ptr<gpu::Simulation> partsSim(const gpu::Context& ctx, const ref::St
     q[Param::strata_contrast] = c.strata ? 0.8 : 0.0;
     q[Param::strata_thickness] = 0.5;
     q[Param::strata_tilt] = 10.0;
+    q[Param::rain_noise] = c.weather ? 0.5 : 0.0;
+    q[Param::storm_count] = c.weather ? 2 : 0;
+    q[Param::storm_radius] = 80.0;
+    q[Param::orographic] = c.weather ? 0.5 : 0.0;
     auto sim = std::make_unique<gpu::Simulation>(ctx, s.w, s.h, passes);
     sim->setPassesWithParts(with_parts);
     loadState(*sim, s, toSimParams(q, s.w, s.h));
@@ -96,12 +100,13 @@ TEST_P(StepPartsCombinationTest, PassesWithOnlyTheirPartsAreBitIdentical) {
     }
 }
 
-// The first five parts in all their combinations; the ground's two (layers, strata) alone,
-// together, and with all five.
+// The first five parts in all their combinations; the ground's two (layers, strata) alone and
+// together, the weather alone, and all of them.
 const uint32_t kFirstFive = STEP_RAIN_MASK | STEP_SPRINGS | STEP_SEA | STEP_MAPS | STEP_OPEN_EDGES;
 INSTANTIATE_TEST_SUITE_P(AllCombinations, StepPartsCombinationTest, ::testing::Range(0u, kFirstFive + 1), partsName);
 INSTANTIATE_TEST_SUITE_P(Ground, StepPartsCombinationTest,
-                         ::testing::Values(STEP_LAYERS, STEP_STRATA, STEP_LAYERS | STEP_STRATA, STEP_ALL), partsName);
+                         ::testing::Values(STEP_LAYERS, STEP_STRATA, STEP_LAYERS | STEP_STRATA, STEP_WEATHER, STEP_ALL),
+                         partsName);
 
 // The parts follow the parameters the GPU holds: switching a part on builds the passes anew
 // with it, and off again goes back to the pipelines without it; through the switches, the same
