@@ -42,6 +42,9 @@ void addTerrainOptions(CLI::App* cmd, TerrainOptions& t) {
     cmd->add_option("--rain-mask", t.rain_mask,
                     "where it rains: an image of the grid's size, black no rain .. white rain_rate (float formats: "
                     "0..1); the --out-maps map 'rain' is the mask in use");
+    cmd->add_option("--hardness-map", t.hardness_map,
+                    "the bedrock's hardness: an image of the grid's size, black soft .. white rock (float formats: "
+                    "0..1); strata_contrast mixes bands by elevation into it");
     cmd->add_option("--channel", t.channel, "EXR channel to load (default: the first)");
     cmd->add_option("--seed", t.seed, "seed of the procedural terrain");
     cmd->add_option("--terrain", t.terrain,
@@ -143,8 +146,8 @@ CLI::App* addRun(CLI::App& app, RunOptions& o, bool& timelapse_no_water) {
     CLI::Option* load_session =
         run_cmd->add_option("--load-session", o.load_session,
                             "resume a saved session (instead of --in / procedural); --preset and --set apply on top");
-    for (const char* name :
-         {"--in", "--size", "--seed", "--terrain", "--height-range", "--channel", "--hardness", "--rain-mask"})
+    for (const char* name : {"--in", "--size", "--seed", "--terrain", "--height-range", "--channel", "--hardness",
+                             "--rain-mask", "--hardness-map"})
         if (CLI::Option* terrain_option = run_cmd->get_option_no_throw(name)) terrain_option->excludes(load_session);
     run_cmd->add_option(
         "--out-maps", o.out_maps,
@@ -222,8 +225,8 @@ CLI::App* addView(CLI::App& app, ViewOptions& o) {
     CLI::Option* view_load_session = view_cmd->add_option("--load-session", o.load_session,
                                                           "start from a saved session (run's or the viewer's) instead "
                                                           "of --in / procedural; --preset and --set apply on top");
-    for (const char* name :
-         {"--in", "--size", "--seed", "--terrain", "--height-range", "--channel", "--hardness", "--rain-mask"})
+    for (const char* name : {"--in", "--size", "--seed", "--terrain", "--height-range", "--channel", "--hardness",
+                             "--rain-mask", "--hardness-map"})
         if (CLI::Option* terrain_option = view_cmd->get_option_no_throw(name))
             terrain_option->excludes(view_load_session);
     view_cmd->add_option(

@@ -38,8 +38,9 @@ void parseSize(const std::string& text, int& width, int& height, const std::stri
     height = static_cast<int>(h);
 }
 
-std::vector<float> loadRainMask(const std::string& path, int width, int height) {
-    // Painted in an image editor: black no rain, white all of it, whatever a sidecar says.
+std::vector<float> loadUnitMap(const std::string& path, int width, int height, const std::string& option,
+                               const std::string& holds) {
+    // Painted in an image editor: black 0, white 1, whatever a sidecar says.
     LoadOptions load;
     load.has_height_range = true;
     load.range_lo = 0.0;
@@ -49,15 +50,15 @@ std::vector<float> loadRainMask(const std::string& path, int width, int height) 
         load.height = height;
     }
     const Heightmap mask = loadHeightmap(path, load);
-    const std::string name = "--rain-mask '" + displayPath(path) + "'";
+    const std::string name = option + " '" + displayPath(path) + "'";
     if (mask.width != width || mask.height != height)
         throw InputError(name + " is " + std::to_string(mask.width) + "x" + std::to_string(mask.height) +
                          "; the grid is " + std::to_string(width) + "x" + std::to_string(height));
     for (size_t i = 0; i < mask.heights.size(); ++i)
         if (!(mask.heights[i] >= 0.0f && mask.heights[i] <= 1.0f))
             throw InputError(name + ": cell (" + std::to_string(i % size_t(width)) + ", " +
-                             std::to_string(i / size_t(width)) + ") is " + std::to_string(mask.heights[i]) +
-                             "; a rain mask holds 0 (no rain) .. 1 (rain_rate)");
+                             std::to_string(i / size_t(width)) + ") is " + std::to_string(mask.heights[i]) + "; " +
+                             holds);
     return mask.heights;
 }
 
@@ -101,7 +102,13 @@ InitialTerrain prepareTerrain(const TerrainOptions& o, double cell_size) {
         initial.hardness.assign(initial.terrain.heights.size(), 0.25f);
     }
     if (!o.rain_mask.empty())
-        initial.rain_mask = loadRainMask(o.rain_mask, initial.terrain.width, initial.terrain.height);
+        initial.rain_mask = loadUnitMap(o.rain_mask, initial.terrain.width, initial.terrain.height, "--rain-mask",
+                                        "a rain mask holds 0 (no rain) .. 1 (rain_rate)");
+    if (!o.hardness_map.empty()) {
+        if (o.hardness >= 0.0) throw InputError("--hardness-map and --hardness both set the hardness: give one");
+        initial.hardness = loadUnitMap(o.hardness_map, initial.terrain.width, initial.terrain.height, "--hardness-map",
+                                       "a hardness map holds 0 (soft) .. 1 (rock)");
+    }
     if (o.hardness >= 0.0) {
         if (o.hardness > 1.0) throw InputError("--hardness must be in [0, 1]");
         initial.hardness.assign(initial.terrain.heights.size(), static_cast<float>(o.hardness));

@@ -20,9 +20,10 @@ struct TerrainOptions {
     std::string channel;      // EXR channel (--channel); empty: the first
     double cell_size = 0.0;   // 0: from the table / preset
     uint64_t seed = 1;
-    std::string terrain;    // the procedural terrain's shape (--terrain); empty: the preset's, else carved
-    std::string rain_mask;  // --rain-mask FILE: where it rains, 0 (none) .. 1 (rain_rate)
-    double hardness = -1.0; // < 0: strata for procedural, 0.25 for files
+    std::string terrain;      // the procedural terrain's shape (--terrain); empty: the preset's, else carved
+    std::string rain_mask;    // --rain-mask FILE: where it rains, 0 (none) .. 1 (rain_rate)
+    std::string hardness_map; // --hardness-map FILE: the bedrock's hardness, 0 (soft) .. 1 (rock)
+    double hardness = -1.0;   // < 0: strata for procedural, 0.25 for files
 };
 
 struct InitialTerrain {
@@ -38,7 +39,10 @@ void parseSize(const std::string& text, int& width, int& height, const std::stri
 void noteInactiveSets(const Params& params, const std::vector<std::string>& sets, int model);
 // A rain mask from a heightmap file (integer formats: black 0 .. white 1; float formats: their
 // values) of the grid's size, every value in 0..1; InputError otherwise.
-std::vector<float> loadRainMask(const std::string& path, int width, int height);
+// An image of the grid's size holding 0 .. 1 (black .. white; float formats as they are): the rain
+// mask, a hardness map. `option` names it in messages, `holds` says what it holds.
+std::vector<float> loadUnitMap(const std::string& path, int width, int height, const std::string& option,
+                               const std::string& holds);
 InitialTerrain prepareTerrain(const TerrainOptions& options, double cell_size);
 
 // --out (a heightmap format) and --report (.json) of the commands that write a heightmap and a

@@ -130,6 +130,26 @@ TEST(Weather, EveryWeatherKeepsTheWaterBudget) {
     }
 }
 
+// --hardness-map: the bedrock's hardness from an image (the --out-maps map `hardness` is it), as
+// strict as the rain mask about its size and range, and not with --hardness too.
+TEST(HardnessMap, AnImportedMapIsTheRocksHardnessAndBadOnesAreRefused) {
+    Scratch s;
+    const Heightmap map = mask40x30();
+    saveHeightmap(s.in / "hard.f32", map, 4.0);
+    runReport(s, "hard", {"--hardness-map", s.inPath("hard.f32"), "--out-maps", s.outPath("maps")});
+    const Heightmap out = loadHeightmap(s.out / "maps" / "hardness.exr", LoadOptions{});
+    ASSERT_EQ(out.heights, map.heights);
+    Heightmap high = map;
+    high.heights[7] = 2.0f;
+    saveHeightmap(s.in / "high.f32", high, 4.0);
+    saveHeightmap(s.in / "small.png", smallTerrain(20, 10), 4.0);
+    expectRejected(s, {"run", "--size", "40x30", "--hardness-map", s.inPath("high.f32")},
+                   {"--hardness-map", "(7, 0)", "0 (soft) .. 1 (rock)"});
+    expectRejected(s, {"run", "--size", "40x30", "--hardness-map", s.inPath("small.png")}, {"20x10", "40x30"});
+    expectRejected(s, {"run", "--size", "40x30", "--hardness", "0.5", "--hardness-map", s.inPath("hard.f32")},
+                   {"--hardness-map", "--hardness"});
+}
+
 TEST(RainMask, MasksOfTheWrongSizeOrRangeOrKindAreRefused) {
     Scratch s;
     saveHeightmap(s.in / "small.png", smallTerrain(20, 10), 4.0);
