@@ -4,6 +4,7 @@
 // [SECTION] successful runs and the report
 // [SECTION] params, presets, --help
 #include "cli_process.h"
+#include "presets.h"
 
 // [SECTION] successful runs and the report ----------------------------------------------------
 namespace {
@@ -352,6 +353,19 @@ TEST(CliInfo, PresetsListsDefault) {
     EXPECT_TRUE(r.err.empty()) << r;
     const std::vector<std::string> names = splitLines(r.out);
     EXPECT_NE(std::find(names.begin(), names.end(), "default"), names.end()) << r.out;
+}
+
+// Every shipped preset applies: its parameters within the table, its terrain and model known.
+TEST(CliInfo, EveryShippedPresetApplies) {
+    const std::vector<std::string> names = presetNames();
+    EXPECT_GE(names.size(), 12u);
+    for (const std::string& name : names) {
+        SCOPED_TRACE(name);
+        Params params;
+        std::string terrain;
+        EXPECT_NO_THROW(applyPreset(params, name, &terrain));
+        EXPECT_NO_THROW(presetModel(name));
+    }
 }
 
 TEST(CliInfo, HelpOnEverySubcommand) {
