@@ -101,6 +101,12 @@ std::unique_ptr<gpu::Simulation> makeSim(const gpu::Context& ctx, int model, int
     table[Param::edge_mode] = EDGE_OPEN;
     table[Param::record_maps] = 1; // the wear and flow accumulators move too
     table[Param::particle_count] = 300;
+    // Layered ground under a regolith, strata and a storm: the loose layer moves in every model.
+    table[Param::enable_layers] = 1;
+    table[Param::regolith_depth] = 0.3;
+    table[Param::strata_contrast] = 0.5;
+    table[Param::storm_count] = 1;
+    table[Param::storm_radius] = 60.0;
     TerrainOptions t;
     t.size = std::to_string(w) + "x" + std::to_string(h);
     t.seed = 5;
@@ -184,6 +190,7 @@ TEST_F(HistoryTest, RestoreIsBitExactForEveryModelAfterRunningOn) {
                 brush.apply(pick);
                 const State third = capture(*sim);
                 EXPECT_NE(third.digest, second.digest);
+                EXPECT_NE(third.fields.at(Field::Loose), second.fields.at(Field::Loose)) << "the loose layer";
                 if (model == MODEL_PIPE) { // the groundwater and the tide moved
                     EXPECT_NE(third.fields.at(Field::Groundwater), second.fields.at(Field::Groundwater));
                     EXPECT_NE(third.sim_time, second.sim_time);
