@@ -11,6 +11,8 @@
 // With layers off nothing here reads or writes the loose layer, and the arithmetic is exactly
 // that of a single material.
 
+#include "hash.glsl"
+
 bool layersOn() { return partOn(STEP_LAYERS, p.enable_layers != 0); }
 float looseAt(ivec2 c) { return layersOn() ? imageLoad(loose_cur, c).r : 0.0; }
 
@@ -29,15 +31,6 @@ float layeredErosion(float demand, float loose, float hardness) {
     return loose + demand * rest * (1.0 - hardness);
 }
 
-uint strataHash(uint x) {
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 // The hardness of the bedrock of cell c whose top is at `bedrock` (m). Strata: planes of
 // strata_thickness dipping by strata_tilt towards the direction the seed picks; each band is
 // soft (0 .. 0.05) or hard (0.6 .. 1) by the hash of its index, mixed with the hardness map by
@@ -45,11 +38,11 @@ uint strataHash(uint x) {
 float rockHardness(ivec2 c, float bedrock) {
     float h = imageLoad(hardness_img, c).r;
     if (!partOn(STEP_STRATA, p.strata_contrast > 0.0)) return h;
-    float angle = float(strataHash(uint(p.strata_seed)) & 0xFFFFu) * (6.28318530718 / 65536.0);
+    float angle = float(hash32(uint(p.strata_seed)) & 0xFFFFu) * (6.28318530718 / 65536.0);
     vec2 at = (vec2(c) + 0.5) * p.cell_size;
     float z = bedrock + tan(p.strata_tilt) * dot(at, vec2(cos(angle), sin(angle)));
     float band = clamp(floor(z / p.strata_thickness), -1e9, 1e9);
-    uint key = strataHash(uint(int(band)) ^ strataHash(uint(p.strata_seed) + 0x9e3779b9u));
+    uint key = hash32(uint(int(band)) ^ hash32(uint(p.strata_seed) + 0x9e3779b9u));
     float v = float(key & 0xFFFFu) / 65535.0;
     float banded = v < 0.5 ? 0.1 * v : 0.2 + 0.8 * v;
     return mix(h, banded, p.strata_contrast);

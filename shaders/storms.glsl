@@ -18,15 +18,7 @@ struct StormSky {
     vec2 grid; // cells
 };
 
-uint stormHash(uint x) {
-    x ^= x >> 16;
-    x *= 0x21f0aaadu;
-    x ^= x >> 15;
-    x *= 0x735a2d97u;
-    x ^= x >> 15;
-    return x;
-}
-float stormUnit(uint x) { return float(stormHash(x) >> 8) * (1.0 / 16777216.0); }
+#include "hash.glsl"
 
 // How much it rains at `cell` from the storms (0..1 before the caller's clamp).
 float stormCover(vec2 cell, StormSky s) {
@@ -34,12 +26,12 @@ float stormCover(vec2 cell, StormSky s) {
     vec2 wind = vec2(cos(s.direction), sin(s.direction));
     float travel = s.speed * s.lifetime;
     for (int k = 0; k < min(s.count, 16); ++k) {
-        uint key = stormHash(uint(s.seed) * 0x9e3779b9u + uint(k) * 0x85ebca6bu);
-        float clock = s.time + stormUnit(key) * s.lifetime;
+        uint key = hash32(uint(s.seed) * 0x9e3779b9u + uint(k) * 0x85ebca6bu);
+        float clock = s.time + hashUnit(key) * s.lifetime;
         float life = floor(clock / s.lifetime);
         float age = clock - life * s.lifetime;
-        uint born = stormHash(key ^ uint(int(life)) * 0xc2b2ae35u);
-        vec2 start = vec2(stormUnit(born), stormUnit(born + 1u)) * s.grid - wind * (0.5 * travel);
+        uint born = hash32(key ^ uint(int(life)) * 0xc2b2ae35u);
+        vec2 start = vec2(hashUnit(born), hashUnit(born + 1u)) * s.grid - wind * (0.5 * travel);
         vec2 centre = start + wind * (s.speed * age);
         vec2 d = (cell - centre) / max(s.radius, 1e-3);
         float t2 = dot(d, d);

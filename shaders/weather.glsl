@@ -13,8 +13,7 @@
 bool weatherOn() { return p.rain_noise > 0.0 || p.storm_count > 0 || p.orographic > 0.0; }
 
 float valueHash(ivec3 q, int seed) {
-    uint h = stormHash(uint(q.x) * 0x8da6b343u ^ uint(q.y) * 0xd8163841u ^ uint(q.z) * 0xcb1ab31fu ^ uint(seed));
-    return float(h >> 8) * (1.0 / 16777216.0);
+    return hashUnit(uint(q.x) * 0x8da6b343u ^ uint(q.y) * 0xd8163841u ^ uint(q.z) * 0xcb1ab31fu ^ uint(seed));
 }
 
 float valueNoise(vec3 x, int seed) {
