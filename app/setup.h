@@ -37,8 +37,6 @@ void parseSize(const std::string& text, int& width, int& height, const std::stri
 // One line on stderr for each --set that has no effect (whyInactive): its part is off, or it
 // belongs to another model than `model`.
 void noteInactiveSets(const Params& params, const std::vector<std::string>& sets, int model);
-// A rain mask from a heightmap file (integer formats: black 0 .. white 1; float formats: their
-// values) of the grid's size, every value in 0..1; InputError otherwise.
 // An image of the grid's size holding 0 .. 1 (black .. white; float formats as they are): the rain
 // mask, a hardness map. `option` names it in messages, `holds` says what it holds.
 std::vector<float> loadUnitMap(const std::string& path, int width, int height, const std::string& option,

@@ -35,7 +35,9 @@ void main() {
             z_stream = map.x + map.y * unpackFloats(fluvial_ring_val[ringAt(ctl.parity, target)]).x;
         float z = imageLoad(terrain_cur, c).r;
         float z_new = z;
+        float lifted = z; // the ground before erosion: uplift raises the bedrock, and the loose layer on it
         if (!isBase(c, i)) {
+            lifted = z + p.uplift_rate * imageLoad(uplift_img, c).r * p.fluvial_time_step;
             z_new = z_stream;
             if (p.hillslope_diffusion > 0.0) {
                 float kappa = min(p.hillslope_diffusion * p.fluvial_time_step / cellArea(), 0.2);
@@ -43,16 +45,10 @@ void main() {
                             neighbourDiff(c + ivec2(0, -1), z) + neighbourDiff(c + ivec2(0, 1), z);
                 z_new += kappa * lap;
             }
-            if (imageLoad(lake_img, c).r <= 0.0) {
-                float rise = p.uplift_rate * imageLoad(uplift_img, c).r * p.fluvial_time_step;
-                eroded = max(z + rise - z_stream, 0.0);
-            }
+            if (imageLoad(lake_img, c).r <= 0.0) eroded = max(lifted - z_stream, 0.0);
         }
         imageStore(terrain_next, c, vec4(z_new));
-        if (layersOn()) { // uplift raises the bedrock, and the loose layer on it
-            float lifted = isBase(c, i) ? z : z + p.uplift_rate * imageLoad(uplift_img, c).r * p.fluvial_time_step;
-            imageStore(loose_next, c, vec4(looseAfter(imageLoad(loose_cur, c).r, lifted, z_new)));
-        }
+        if (layersOn()) imageStore(loose_next, c, vec4(looseAfter(imageLoad(loose_cur, c).r, lifted, z_new)));
         vec2 wear = imageLoad(wear_img, c).rg;
         imageStore(wear_img, c, vec4(wear.x + eroded, wear.y, 0.0, 0.0));
     }

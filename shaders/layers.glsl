@@ -1,4 +1,4 @@
-// Layered ground (the `layers` and `strata` parameters): bedrock under a loose layer of regolith
+// Layered ground (enable_layers, loose_*, strata_*): bedrock under a loose layer of regolith
 // and sediment, `loose` metres thick (the ground height stays the terrain field: bedrock is
 // terrain - loose). Every model erodes and deposits through these functions:
 //   - erosion takes the loose layer first, at loose_erodibility, then bedrock scaled by 1 - its
@@ -29,6 +29,15 @@ float layeredErosion(float demand, float loose, float hardness) {
     // meets the bedrock.
     float rest = 1.0 - loose / loose_demand;
     return loose + demand * rest * (1.0 - hardness);
+}
+
+// A thermal move on layered ground, from the move at the rock's talus slope and the one at the
+// loose material's angle of repose, each (factor, tan(talus), volume that leaves / area): the
+// loose layer slides, but no more of it than lies there; the cell moves whichever moves more.
+vec2 layeredThermal(vec3 rock, vec3 slide, float loose) {
+    float moved = min(slide.z, loose);
+    if (moved <= rock.z) return rock.xy;
+    return vec2(slide.x * (moved / slide.z), slide.y);
 }
 
 // The hardness of the bedrock of cell c whose top is at `bedrock` (m). Strata: planes of

@@ -82,15 +82,11 @@ vec3 thermalRateAt(float tan_talus, float b, float b_n[8]) {
 }
 
 // Rock stands at the talus angle (steeper by hardness); on layered ground a loose layer stands at
-// its angle of repose, but no more of it slides than lies there: the cell moves whichever of the
-// two moves more.
+// its angle of repose (layeredThermal).
 vec2 thermalRate(float b, float hardness, float loose, float b_n[8]) {
     vec3 rock = thermalRateAt(tan(min(p.talus_angle + hardness * p.talus_hardness_gain, radians(89.0))), b, b_n);
     if (!layersOn() || loose <= 0.0) return rock.xy;
-    vec3 slide = thermalRateAt(tan(p.loose_repose_angle), b, b_n);
-    float moved = min(slide.z, loose);
-    if (moved <= rock.z) return rock.xy;
-    return vec2(slide.x * (moved / slide.z), slide.y);
+    return layeredThermal(rock, thermalRateAt(tan(p.loose_repose_angle), b, b_n), loose);
 }
 
 // Design step 8: evaporation, d (1 - min(1, Ke dt)); returns the depth lost: exactly what the

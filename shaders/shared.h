@@ -74,7 +74,7 @@ using uint = uint32_t;
 #define STEP_SEA 4u         // enable_sea != 0
 #define STEP_MAPS 8u        // record_maps != 0: the wear and flow maps
 #define STEP_OPEN_EDGES 16u // edge_mode == EDGE_OPEN
-#define STEP_LAYERS 32u     // layers != 0: the loose layer is read and written
+#define STEP_LAYERS 32u     // enable_layers != 0: the loose layer is read and written
 #define STEP_STRATA 64u     // strata_contrast > 0: bedrock hardness in bands by elevation
 #define STEP_WEATHER 128u   // noise rain, storms or orographic rain (weather.glsl)
 #define STEP_ALL 255u

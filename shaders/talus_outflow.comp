@@ -19,18 +19,14 @@ vec3 thermalRateAt(ivec2 c, float b, float slope) {
 }
 
 // Layered ground: rock stands at the talus slope, steeper by hardness (as the pipe model's
-// talus angle); loose material at its angle of repose, but no more of it slides than lies there.
-// The cell moves whichever moves more.
+// talus angle); loose material at its angle of repose (layeredThermal).
 vec2 layeredThermalRate(ivec2 c, float b) {
     float loose = imageLoad(loose_cur, c).r;
     float hardness = cellHardness(c, b, loose);
     float rock_angle = min(atan(p.talus_slope) + hardness * p.talus_hardness_gain, radians(89.0));
     vec3 rock = thermalRateAt(c, b, tan(rock_angle));
     if (loose <= 0.0) return rock.xy;
-    vec3 slide = thermalRateAt(c, b, tan(p.loose_repose_angle));
-    float moved = min(slide.z, loose);
-    if (moved <= rock.z) return rock.xy;
-    return vec2(slide.x * (moved / slide.z), slide.y);
+    return layeredThermal(rock, thermalRateAt(c, b, tan(p.loose_repose_angle)), loose);
 }
 
 void main() {
@@ -41,15 +37,7 @@ void main() {
     if (p.model == MODEL_THERMAL && layersOn()) {
         rate = layeredThermalRate(c, b);
     } else if (p.model == MODEL_THERMAL) {
-        float largest = 0.0, total = 0.0;
-        for (int k = 0; k < 8; ++k) {
-            float e = talusDrop(c, b, k) - p.talus_slope * talusDistance(k);
-            if (e > 0.0) {
-                largest = max(largest, e);
-                total += e;
-            }
-        }
-        if (total > 0.0) rate.x = p.talus_fraction * largest / total;
+        rate.x = thermalRateAt(c, b, p.talus_slope).x; // one slope for all: talus_gather reads p.talus_slope
     } else if (p.model == MODEL_OLSEN) {
         int steepest = -1;
         float steepest_slope = 0.0;

@@ -51,13 +51,13 @@ void fillUniforms(App& app, const Renderer& renderer, FrameUniforms& u, VkExtent
         app.relief_lo - 0.08f * (app.relief_hi - app.relief_lo) - 2.0f * L / std::max(s.exaggeration, 0.1f);
     set(u.mesh, float(renderer.meshX()), float(renderer.meshY()), base, 0.0f);
     set(u.overlay, float(s.overlay), s.overlay_range, s.show_water ? 1.0f : 0.0f, 0.0f);
-    // The storms' clouds, from the weather's parameters and the simulation's clock (storms.glsl).
-    const auto param = [&](Param p) { return float(s.params[p]); };
-    set(u.storms, float(app.sim->simTime()), param(Param::storm_radius) / L, param(Param::storm_intensity),
-        param(Param::storm_speed) / L);
-    set(u.storms2, param(Param::wind_direction) * float(paramInfo(Param::wind_direction).to_si),
-        param(Param::storm_lifetime), param(Param::storm_count), param(Param::storm_seed));
-    set(u.ground, param(Param::enable_layers), 0.0f, 0.0f, 0.0f);
+    // The storms' clouds, from the simulation's parameter block (SI, as the passes read it) and
+    // its clock (storms.glsl).
+    const gpu::SimParams& q = app.sim->params();
+    set(u.storms, float(app.sim->simTime()), q.storm_radius / q.cell_size, q.storm_intensity,
+        q.storm_speed / q.cell_size);
+    set(u.storms2, q.wind_direction, q.storm_lifetime, float(q.storm_count), float(q.storm_seed));
+    set(u.ground, float(q.enable_layers), 0.0f, 0.0f, 0.0f);
     // The picking ray through the cursor (the window's centre offscreen).
     float nx = 0, ny = 0;
     if (app.window) {
