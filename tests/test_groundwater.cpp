@@ -396,10 +396,10 @@ TEST_F(GroundwaterTest, BudgetClosesWithInfiltrationAndSeepage) {
         sim->upload(Field::Groundwater, groundwater);
         const double area = 16.0;
         const double before = (sum(sim->download(Field::Water)) + sum(sim->download(Field::Groundwater))) * area;
-        sim->run(2500);
+        sim->run(1200);
         p.rain_rate = 0.0f;
         sim->setParams(p);
-        sim->run(2500);
+        sim->run(1200);
         const double stored = (sum(sim->download(Field::Water)) + sum(sim->download(Field::Groundwater))) * area;
         const gpu::Totals t = sim->totals();
         const double in = t.acc[SLOT_RAIN] + t.acc[SLOT_SEA_IN];

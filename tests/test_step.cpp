@@ -364,10 +364,11 @@ TEST_F(StepTest, SoilConservedOverTenThousandSteps) {
 class RandomParametersTest : public GpuTest, public ::testing::WithParamInterface<int> {};
 
 TEST_P(RandomParametersTest, NeverBlowUp) {
-    constexpr int kSets = 120, kShards = 4;
+    // 150 steps: an unstable set's growth shows within tens of steps; scripts/fuzz runs long ones.
+    constexpr int kSets = 120, kShards = 4, kSteps = 150;
     const int shard = GetParam();
-    ref::State s = generatedState(64, 64, 9, 4.0);
-    auto sim = makeSim(ctx(), s, defaultParams(64, 64));
+    ref::State s = generatedState(48, 44, 9, 4.0);
+    auto sim = makeSim(ctx(), s, defaultParams(48, 44));
     // One pipeline per pass with every part (the parameters tested as it runs): the sets' parts
     // differ nearly every time, and building passes for each would be most of the test's time
     // (test_step_parts proves both forms give the same bits).
@@ -385,8 +386,8 @@ TEST_P(RandomParametersTest, NeverBlowUp) {
             desc += std::string(info.name) + "=" + std::to_string(v) + " ";
         }
         if (set * kShards / kSets != shard) continue; // drawn all the same: the sets stay those of one stream
-        loadState(*sim, s, toSimParams(params, 64, 64));
-        sim->run(300);
+        loadState(*sim, s, toSimParams(params, 48, 44));
+        sim->run(kSteps);
         long long bad = 0;
         for (Field f : {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity, Field::Outflow, Field::Loose})
             bad += nonFinite(sim->download(f));

@@ -1,0 +1,33 @@
+# The longest tests' seconds on a 2-core lavapipe machine, so that ctest starts them first: a
+# fresh clone has no timings of its own (Testing/Temporary/CTestCostData.txt), and a long test
+# left to the end runs on one core while the other waits.
+set(alluvium_test_costs
+  "CliExport.WatertableSettlesOnAProceduralTerrain" 50
+  "ParticlesTest.ConservesSoilAtTheTableExtremes" 36
+  "Viewer.UndoRedoAndBranchesUnderXvfb" 36
+  "Viewer.TheBrushPaintsInRealTimePausedOrRunningUnderXvfb" 35
+  "GroundwaterTest.DupuitMoundUnderRecharge" 32
+  "Terrains.ErosionCutsValleysIntoRawRelief" 32
+  "HistoryTest.RestoreIsBitExactForEveryModelAfterRunningOn" 30
+  "StepTest.SoilConservedOverTenThousandSteps" 27
+  "Shards/RandomParametersTest.NeverBlowUp/0" 26
+  "Shards/RandomParametersTest.NeverBlowUp/1" 26
+  "Shards/RandomParametersTest.NeverBlowUp/2" 26
+  "Shards/RandomParametersTest.NeverBlowUp/3" 26
+  "GroundwaterTest.DupuitBetweenTwoHeads" 26
+  "WorkgroupTest.EveryShapeComputesTheSameSteps" 24
+  "GroundwaterTest.BudgetClosesWithInfiltrationAndSeepage" 23
+  "SeaTest.RiverDropsItsLoadAtTheMouth" 22
+  "DigestMatrix.EveryOutputIsTheSameToTheBit" 18
+  "WeatherTest.AStormDriftsDownwindAtItsSpeed" 15
+  "Viewer.WaterStrokeUnderXvfb" 15
+  "WorkgroupTest.SubgroupPartialsSumExactlyAsWorkgroupPartials" 15
+  "LayersTest.StrataStepTheSlope" 13)
+list(LENGTH alluvium_test_costs alluvium_n)
+math(EXPR alluvium_last "${alluvium_n} - 1")
+foreach(i RANGE 0 ${alluvium_last} 2)
+  math(EXPR j "${i} + 1")
+  list(GET alluvium_test_costs ${i} alluvium_name)
+  list(GET alluvium_test_costs ${j} alluvium_cost)
+  set_tests_properties("${alluvium_name}" PROPERTIES COST ${alluvium_cost})
+endforeach()
