@@ -358,7 +358,7 @@ TEST_F(StepTest, SoilConservedOverTenThousandSteps) {
     EXPECT_EQ(nonFinite(b), 0);
 }
 
-// 120 parameter sets drawn uniformly within the table's ranges, 300 steps each on 64x64:
+// 120 parameter sets drawn uniformly within the table's ranges, 150 steps each on 48x44:
 // no NaN or Inf in any field (Models/FuzzTest draws more, per model). In four shards of 30 sets
 // (the same 120 draws), which ctest runs side by side.
 class RandomParametersTest : public GpuTest, public ::testing::WithParamInterface<int> {};
