@@ -61,6 +61,15 @@ void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir, co
     for (std::size_t i = 0; i < cells; ++i) bedrock[i] -= loose[i];
     add("loose_thickness", std::move(loose), "m");
     add("bedrock", std::move(bedrock), "m").mask_from_min = true;
+    // Snow: how deep it lies (the field holds its water; 1000 / snow_density times as deep).
+    std::vector<float> snow = sim.download(gpu::Field::Snow);
+    for (float& v : snow) v *= 1000.0f / sim.params().snow_density;
+    add("snow", std::move(snow), "m");
+    // Vegetation: its density (a splat map's weight).
+    const std::vector<float> vegetation = sim.download(gpu::Field::Vegetation);
+    std::vector<float> density(vegetation.size() / 2);
+    for (std::size_t i = 0; i < density.size(); ++i) density[i] = vegetation[2 * i];
+    add("vegetation", std::move(density), "1");
     add("lake_depth", sim.download(gpu::Field::Lake), "m");
     add("drainage_area", sim.download(gpu::Field::Drainage), "m^2").log_mask = true;
     std::vector<float> table = water_table ? *water_table : liveWaterTable(sim);

@@ -12,13 +12,15 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial, 
                           long long steps, double seconds, double cell_size) {
     const gpu::Totals t = sim.totals();
     auto acc = [&](int slot) { return t.acc[slot]; };
-    // Water: on the ground and in it (groundwater), with what the sea added and took.
-    const double added = acc(SLOT_RAIN) + acc(SLOT_SPRING) + acc(SLOT_BRUSH_WATER_ADD) + acc(SLOT_SEA_IN);
-    const double expected_water = initial.water + initial.groundwater + added - acc(SLOT_BRUSH_WATER_REMOVE) -
-                                  acc(SLOT_EVAPORATED) - acc(SLOT_DRAINED_WATER) - acc(TOTAL_WATER_ABSORBED) -
-                                  acc(SLOT_SEA_OUT);
-    const double stored_final = final_sums.water + final_sums.groundwater;
-    const double water_scale = std::max(initial.water + initial.groundwater + added, 1e-30);
+    // Water: on the ground, in it (groundwater) and frozen (snow), with what the sea added and
+    // took. The snow brush's water is the brush's.
+    const double added =
+        acc(SLOT_RAIN) + acc(SLOT_SNOWFALL) + acc(SLOT_SPRING) + acc(SLOT_BRUSH_WATER_ADD) + acc(SLOT_SEA_IN);
+    const double stored_initial = initial.water + initial.groundwater + initial.snow;
+    const double expected_water = stored_initial + added - acc(SLOT_BRUSH_WATER_REMOVE) - acc(SLOT_EVAPORATED) -
+                                  acc(SLOT_DRAINED_WATER) - acc(TOTAL_WATER_ABSORBED) - acc(SLOT_SEA_OUT);
+    const double stored_final = final_sums.water + final_sums.groundwater + final_sums.snow;
+    const double water_scale = std::max(stored_initial + added, 1e-30);
     const double soil_initial = initial.terrain + initial.sediment;
     const double soil_final = final_sums.terrain + final_sums.sediment;
     const double expected_soil =
@@ -52,6 +54,10 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial, 
         {"groundwater_stored", final_sums.groundwater},
         {"from_sea", acc(SLOT_SEA_IN)},
         {"into_sea", acc(SLOT_SEA_OUT)},
+        {"snowfall", acc(SLOT_SNOWFALL)},
+        {"melted", acc(SLOT_MELT)},
+        {"snow_stored_initial", initial.snow},
+        {"snow_stored", final_sums.snow},
         {"budget_error_rel", std::abs(stored_final - expected_water) / water_scale},
     };
     r["soil"] = {
@@ -75,6 +81,18 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial, 
         // Mean relative size of the per-step correction of the semi-Lagrangian transport.
         {"transport_correction_rel", acc(TOTAL_CORRECTION_ABS) / std::max(acc(SLOT_SED_AFTER), 1e-30)},
     };
+    if (sim.params().enable_vegetation != 0 && sim.params().model == MODEL_PIPE) {
+        // The cover: its mean density and the cells at least half covered.
+        const std::vector<float> v = sim.download(gpu::Field::Vegetation);
+        double total = 0.0;
+        long long dense = 0;
+        for (std::size_t i = 0; i < v.size(); i += 2) {
+            total += v[i];
+            dense += v[i] >= 0.5f;
+        }
+        const double cells = double(v.size() / 2);
+        r["vegetation"] = {{"mean_density", total / std::max(cells, 1.0)}, {"cells_half_covered", dense}};
+    }
     r["nan_cells"] = final_sums.nan_cells;
     r["max_speed"] = t.max_speed;
     if (sim.params().model == MODEL_PIPE)

@@ -2,6 +2,7 @@
 
 #include "models/sea.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -155,10 +156,9 @@ std::vector<std::byte> encodeSession(const Session& s) {
                         {"step_wave", number(s.totals.step_wave)},
                         {"max_cfl", number(s.totals.max_cfl)},
                         {"substeps", s.substeps}};
-    header["initial_sums"] = {{"water", s.initial_sums.water},
-                              {"terrain", s.initial_sums.terrain},
-                              {"sediment", s.initial_sums.sediment},
-                              {"groundwater", s.initial_sums.groundwater}};
+    header["initial_sums"] = {{"water", s.initial_sums.water},       {"terrain", s.initial_sums.terrain},
+                              {"sediment", s.initial_sums.sediment}, {"groundwater", s.initial_sums.groundwater},
+                              {"loose", s.initial_sums.loose},       {"snow", s.initial_sums.snow}};
     header["sim_time"] = s.sim_time;
     const uint32_t* control = reinterpret_cast<const uint32_t*>(&s.sea_control);
     header["sea"] = {{"half", s.sea_half},
@@ -328,18 +328,18 @@ double realOrNaN(const nlohmann::json& v) {
 void readTotals(const nlohmann::json& h, Session& s, const SessionFail& fail) {
     const auto& totals = h.at("totals");
     const auto& acc = totals.at("acc");
-    // Files from before groundwater and the sea hold 16 totals: the 14 slots of then, the
-    // correction at 14, the droplets' absorbed water at 15.
-    constexpr size_t kOldSlots = 16, kOldCorrection = 14, kOldAbsorbed = 15;
-    if (!acc.is_array() || (acc.size() != TOTAL_SLOTS && acc.size() != kOldSlots))
+    // Older files hold fewer sums before the two totals that follow them (the correction, the
+    // droplets' absorbed water): 16 before groundwater and the sea, 21 before snow. The sums they
+    // lack were 0 then.
+    constexpr size_t kOlderLayouts[] = {16, 21};
+    const bool older = acc.is_array() && std::find(std::begin(kOlderLayouts), std::end(kOlderLayouts), acc.size()) !=
+                                             std::end(kOlderLayouts);
+    if (!acc.is_array() || (acc.size() != TOTAL_SLOTS && !older))
         throw fail("totals.acc must hold " + std::to_string(TOTAL_SLOTS) + " numbers");
-    if (acc.size() == TOTAL_SLOTS) {
-        for (size_t i = 0; i < TOTAL_SLOTS; ++i) s.totals.acc[i] = realOrNaN(acc[i]);
-    } else {
-        for (size_t i = 0; i < kOldCorrection; ++i) s.totals.acc[i] = realOrNaN(acc[i]);
-        s.totals.acc[TOTAL_CORRECTION_ABS] = realOrNaN(acc[kOldCorrection]);
-        s.totals.acc[TOTAL_WATER_ABSORBED] = realOrNaN(acc[kOldAbsorbed]);
-    }
+    const size_t slots = acc.size() - 2;
+    for (size_t i = 0; i < slots; ++i) s.totals.acc[i] = realOrNaN(acc[i]);
+    s.totals.acc[TOTAL_CORRECTION_ABS] = realOrNaN(acc[slots]);
+    s.totals.acc[TOTAL_WATER_ABSORBED] = realOrNaN(acc[slots + 1]);
     s.totals.sediment_scale = static_cast<float>(realOrNaN(totals.at("sediment_scale")));
     s.totals.max_speed = static_cast<float>(realOrNaN(totals.at("max_speed")));
     // Written since the CFL sub-steps; older sessions ran one sub-step.
@@ -352,7 +352,10 @@ void readTotals(const nlohmann::json& h, Session& s, const SessionFail& fail) {
     s.initial_sums.water = sums.at("water").get<double>();
     s.initial_sums.terrain = sums.at("terrain").get<double>();
     s.initial_sums.sediment = sums.at("sediment").get<double>();
+    // Written since groundwater, layered ground and snow (older files had none: 0).
     if (sums.contains("groundwater")) s.initial_sums.groundwater = sums.at("groundwater").get<double>();
+    if (sums.contains("loose")) s.initial_sums.loose = sums.at("loose").get<double>();
+    if (sums.contains("snow")) s.initial_sums.snow = sums.at("snow").get<double>();
 }
 
 // The tide's clock (older files: the steps at the saved time step) and where the sea's spill

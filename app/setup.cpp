@@ -217,6 +217,7 @@ StateSums sumState(const gpu::Simulation& sim, double cell_size) {
     add(gpu::Field::Sediment, &sums.sediment);
     add(gpu::Field::Groundwater, &sums.groundwater);
     add(gpu::Field::Loose, &sums.loose);
+    add(gpu::Field::Snow, &sums.snow);
     add(gpu::Field::Velocity, nullptr);
     add(gpu::Field::Outflow, nullptr);
     return sums;

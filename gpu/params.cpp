@@ -98,6 +98,17 @@ std::string whyInactive(const Params& values, Param p, std::string_view model) {
     if (name.starts_with("storm_") && p != Param::storm_count && storms == 0.0) return "storm_count is 0";
     if (name.starts_with("orographic_") && orographic == 0.0) return "orographic is 0";
     if (p == Param::wind_direction && storms == 0.0 && orographic == 0.0) return "no storms and no orographic rain";
+    // Snow lies on the pipe model's water; its seasons and sun, each while it is on.
+    if (group == "snow" && model != "pipe")
+        return "snow runs in the pipe model, and the model is " + std::string(model);
+    if (p == Param::season_period && values[Param::season_amplitude] == 0.0) return "season_amplitude is 0";
+    if ((p == Param::sun_azimuth || p == Param::sun_elevation) && values[Param::sun_melt] == 0.0)
+        return "sun_melt is 0";
+    // Vegetation grows in the pipe model; its roots drink from a water table only with groundwater.
+    if (group == "vegetation" && model != "pipe")
+        return "vegetation grows in the pipe model, and the model is " + std::string(model);
+    if (p == Param::vegetation_root_depth && values[Param::enable_groundwater] == 0.0)
+        return "enable_groundwater is off";
     const auto& table = paramTable();
     for (size_t i = 0; i < table.size(); ++i) {
         const ParamInfo& other = table[i];

@@ -36,6 +36,10 @@ bool happens(When when, const SimParams& q) {
     case When::Deposition: return q.fluvial_deposition > 0.0f;
     case When::Layers: return q.enable_layers != 0;
     case When::Orographic: return q.orographic > 0.0f;
+    case When::Snow: return q.enable_snow != 0 && q.model == MODEL_PIPE;
+    case When::SnowRainMask: return happens(When::Snow, q) && q.rain_uniform == 0 && q.snowfall_rate > 0.0f;
+    case When::Vegetation: return q.enable_vegetation != 0 && q.model == MODEL_PIPE;
+    case When::VegetationTable: return happens(When::Vegetation, q) && q.enable_groundwater != 0;
     }
     return false;
 }
@@ -108,6 +112,7 @@ uint32_t stepParts(const SimParams& q) {
     if (q.enable_layers != 0) parts |= STEP_LAYERS;
     if (q.strata_contrast > 0.0f) parts |= STEP_STRATA;
     if (q.rain_noise > 0.0f || q.storm_count > 0 || q.orographic > 0.0f) parts |= STEP_WEATHER;
+    if (q.enable_vegetation != 0 && q.model == MODEL_PIPE) parts |= STEP_VEGETATION;
     return parts;
 }
 

@@ -52,9 +52,13 @@ enum class When {
     Groundwater, // groundwater runs in the step
     Sea,         // the pipe model's sea is on
     GroundwaterOrSea,
-    Deposition, // the fluvial model deposits sediment
-    Layers,     // layered ground: the loose layer
-    Orographic, // orographic rain reads the ground where it rains
+    Deposition,      // the fluvial model deposits sediment
+    Layers,          // layered ground: the loose layer
+    Orographic,      // orographic rain reads the ground where it rains
+    Snow,            // snow lies, falls, melts and slides (the pipe model)
+    SnowRainMask,    // ... and its snowfall reads the rain mask
+    Vegetation,      // vegetation grows (the pipe model)
+    VegetationTable, // ... and reads the water table (groundwater)
 };
 
 inline constexpr unsigned kRead = 1, kWrite = 2;
@@ -92,20 +96,22 @@ inline constexpr double kBasinsPerCell = 0.25;
     /* as one fused pass (GPUs) or three direct ones (CPU drivers). */                                                 \
     X(SourcesFlux, "sources_flux", Grid, kStepParts, Accesses,                                                        \
       (ALLUVIUM_R(Terrain), ALLUVIUM_R(Water), ALLUVIUM_RW(Outflow), ALLUVIUM_R_IF(RainMask, RainMask),               \
-       ALLUVIUM_R_IF(SpringRate, Springs)), 0.0)                                                                      \
+       ALLUVIUM_R_IF(SpringRate, Springs), ALLUVIUM_R_IF(Vegetation, Vegetation)), 0.0)                              \
     X(WaterVelocity, "water_velocity", Grid, kStepParts | kSumRows, Accesses,                                         \
       (ALLUVIUM_R(Water), ALLUVIUM_R(Outflow), ALLUVIUM_W(WaterMid), ALLUVIUM_W(Velocity), ALLUVIUM_RW_IF(Flow, Maps), \
        ALLUVIUM_R_IF(RainMask, RainMask), ALLUVIUM_R_IF(SpringRate, Springs), ALLUVIUM_R_IF(Terrain, Orographic)), 0.0) \
     X(ErosionTransportThermalEvaporation, "erosion_transport_thermal_evaporation", Grid, kStepParts, Accesses,        \
       (ALLUVIUM_RW(Terrain), ALLUVIUM_RW(Sediment), ALLUVIUM_R(Hardness), ALLUVIUM_R(Velocity), ALLUVIUM_R(WaterMid),  \
-       ALLUVIUM_W(Water), ALLUVIUM_RW_IF(Wear, ErosionMaps), ALLUVIUM_RW_IF(Loose, Layers)), 0.0)                     \
+       ALLUVIUM_W(Water), ALLUVIUM_RW_IF(Wear, ErosionMaps), ALLUVIUM_RW_IF(Loose, Layers),                           \
+       ALLUVIUM_R_IF(Vegetation, Vegetation)), 0.0)                                                                   \
     X(Erosion, "erosion", Grid, kStepParts | kSumRows, Accesses,                                                      \
       (ALLUVIUM_R(Terrain), ALLUVIUM_R(Sediment), ALLUVIUM_R(Hardness), ALLUVIUM_R(Velocity), ALLUVIUM_R(WaterMid),    \
-       ALLUVIUM_W(Eroded), ALLUVIUM_RW_IF(Wear, ErosionMaps), ALLUVIUM_R_IF(Loose, Layers)), 0.0)                     \
+       ALLUVIUM_W(Eroded), ALLUVIUM_RW_IF(Wear, ErosionMaps), ALLUVIUM_R_IF(Loose, Layers),                           \
+       ALLUVIUM_R_IF(Vegetation, Vegetation)), 0.0)                                                                   \
     X(TransportThermalOutflowEvaporation, "transport_thermal_outflow_evaporation", Grid, kStepParts | kSumRows,        \
       Accesses, (ALLUVIUM_R(Eroded), ALLUVIUM_R(Hardness), ALLUVIUM_R(Velocity), ALLUVIUM_R(WaterMid),                \
       ALLUVIUM_W(Sediment), ALLUVIUM_W(Water), ALLUVIUM_W_IF(ThermalRate, Thermal), ALLUVIUM_R_IF(Terrain, Layers),   \
-      ALLUVIUM_R_IF(Loose, Layers)), 0.0)                                                                              \
+      ALLUVIUM_R_IF(Loose, Layers), ALLUVIUM_R_IF(Vegetation, Vegetation)), 0.0)                                        \
     X(ThermalGather, "thermal_gather", Grid, kNeedsNothing, Accesses,                                                 \
       (ALLUVIUM_R(Eroded), ALLUVIUM_W(Terrain), ALLUVIUM_R_IF(ThermalRate, Thermal), ALLUVIUM_RW_IF(Loose, Layers)),  \
       0.0)                                                                                                            \
@@ -195,11 +201,22 @@ inline constexpr double kBasinsPerCell = 0.25;
       (ALLUVIUM_R_IF(Terrain, GroundwaterOrSea), ALLUVIUM_RW_IF(Water, GroundwaterOrSea),                             \
        ALLUVIUM_RW_IF(Groundwater, GroundwaterOrSea), ALLUVIUM_R_IF(AquiferBase, Groundwater),                        \
        ALLUVIUM_R_IF(SeaSpill, Sea), ALLUVIUM_W_IF(Seepage, Groundwater), ALLUVIUM_W_IF(WaterTable, Groundwater)), 0.0) \
+    /* Snow (models/snow.cpp): the avalanches' rates, then the slide, snowfall and melt. */                          \
+    X(SnowSlide, "snow_slide", Grid, kNeedsNothing, Accesses,                                                         \
+      (ALLUVIUM_R_IF(Terrain, Snow), ALLUVIUM_R_IF(Snow, Snow), ALLUVIUM_W_IF(SnowSlide, Snow)), 0.0)                 \
+    X(Snow, "snow", Grid, kNeedsNothing, Accesses,                                                                    \
+      (ALLUVIUM_R_IF(Terrain, Snow), ALLUVIUM_RW_IF(Snow, Snow), ALLUVIUM_R_IF(SnowSlide, Snow),                      \
+       ALLUVIUM_RW_IF(Water, Snow), ALLUVIUM_R_IF(RainMask, SnowRainMask)), 0.0)                                      \
     X(GroundwaterFlow, "groundwater_flow", Grid, kNeedsNothing, PerSubstep,                                          \
       (ALLUVIUM_R_IF(Terrain, Groundwater), ALLUVIUM_R_IF(Water, Groundwater), ALLUVIUM_R_IF(AquiferBase, Groundwater), \
        ALLUVIUM_R_IF(Groundwater, Groundwater), ALLUVIUM_RW_IF(GroundwaterHead, Groundwater),                         \
        ALLUVIUM_R_IF(AquiferBase, Groundwater), ALLUVIUM_RW_IF(Groundwater, Groundwater)), 0.0)                       \
     X(GroundwaterHead, "groundwater_head", Grid, kNeedsNothing, Accesses, (), 0.0)                                    \
+    /* Vegetation (models/vegetation.cpp): each cell on its own after the step's water moved; */                     \
+    /* its 4 buffer bytes are the ground at the step's start (burial), the other half of the pair. */                \
+    X(Vegetation, "vegetation", Grid, kNeedsNothing, Accesses,                                                        \
+      (ALLUVIUM_R_IF(Terrain, Vegetation), ALLUVIUM_R_IF(Water, Vegetation), ALLUVIUM_R_IF(Velocity, Vegetation),     \
+       ALLUVIUM_R_IF(WaterTable, VegetationTable), ALLUVIUM_RW_IF(Vegetation, Vegetation)), 4.0)                      \
     /* The equilibrium water table (models/water_table.cpp): start, red-black rounds, result. */                      \
     X(WaterTableInit, "water_table_init", Grid, kNeedsNothing, Accesses, (), 0.0)                                     \
     X(WaterTable, "water_table", Grid, kNeedsNothing, Accesses, (), 0.0)                                              \

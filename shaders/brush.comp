@@ -35,6 +35,9 @@ void main() {
             if (b.tool == BRUSH_TOOL_ADD_WATER) {
                 imageStore(water_img, c, vec4(imageLoad(water_img, c).r + a));
                 tally.x = a;
+            } else if (b.tool == BRUSH_TOOL_SNOW) {
+                imageStore(snow_img, c, vec4(imageLoad(snow_img, c).r + a));
+                tally.x = a;
             } else if (b.tool == BRUSH_TOOL_REMOVE_WATER) {
                 float d = imageLoad(water_img, c).r;
                 float removed = min(d, a);
@@ -53,13 +56,20 @@ void main() {
                 float dh = (b.target - h) * min(a, 1.0);
                 imageStore(terrain_img, c, vec4(h + dh));
                 changeLoose(c, dh, false);
-                if (dh > 0.0) tally.z = dh; else tally.w = -dh;
+                if (dh > 0.0)
+                    tally.z = dh;
+                else
+                    tally.w = -dh;
             } else if (b.tool == BRUSH_TOOL_HARDNESS) {
                 float r = imageLoad(hardness_img, c).r;
                 imageStore(hardness_img, c, vec4(clamp(r + (b.target - r) * min(a, 1.0), 0.0, 1.0)));
             } else if (b.tool == BRUSH_TOOL_UPLIFT) {
                 float u = imageLoad(uplift_img, c).r;
                 imageStore(uplift_img, c, vec4(clamp(u + (b.target - u) * min(a, 1.0), 0.0, 10.0)));
+            } else if (b.tool == BRUSH_TOOL_VEGETATION) {
+                vec2 v = imageLoad(vegetation_img, c).rg;
+                v.x = clamp(v.x + (b.target - v.x) * min(a, 1.0), 0.0, 1.0);
+                imageStore(vegetation_img, c, vec4(v, 0.0, 0.0));
             } else if (b.tool == BRUSH_TOOL_RAIN) {
                 float r = imageLoad(rain_img, c).r;
                 imageStore(rain_img, c, vec4(clamp(r + (b.target - r) * min(a, 1.0), 0.0, 1.0)));

@@ -12,26 +12,30 @@ namespace alluvium::gpu {
 #define BRUSH_TOOL_REMOVE_WATER 2
 #define BRUSH_TOOL_RAISE 3
 #define BRUSH_TOOL_LOWER 4
-#define BRUSH_TOOL_SMOOTH 5   // mass-exact diffusion of the ground inside the brush
-#define BRUSH_TOOL_FLATTEN 6  // towards `target` (m)
-#define BRUSH_TOOL_HARDNESS 7 // hardness towards `target` (0..1)
-#define BRUSH_TOOL_PICK_UP 9  // the hand: takes ground away (tallied as held)
-#define BRUSH_TOOL_DROP 10    // the hand: puts back all it holds, spread by the brush's weights
-#define BRUSH_TOOL_UPLIFT 11  // the fluvial model's uplift multiplier towards `target` (0..10)
-#define BRUSH_TOOL_RAIN 12    // the rain mask (the rain's multiplier) towards `target` (0..1)
-#define BRUSH_TOOL_SAND 13    // lays loose material (m): ground and loose layer rise together
+#define BRUSH_TOOL_SMOOTH 5      // mass-exact diffusion of the ground inside the brush
+#define BRUSH_TOOL_FLATTEN 6     // towards `target` (m)
+#define BRUSH_TOOL_HARDNESS 7    // hardness towards `target` (0..1)
+#define BRUSH_TOOL_PICK_UP 9     // the hand: takes ground away (tallied as held)
+#define BRUSH_TOOL_DROP 10       // the hand: puts back all it holds, spread by the brush's weights
+#define BRUSH_TOOL_UPLIFT 11     // the fluvial model's uplift multiplier towards `target` (0..10)
+#define BRUSH_TOOL_RAIN 12       // the rain mask (the rain's multiplier) towards `target` (0..1)
+#define BRUSH_TOOL_SAND 13       // lays loose material (m): ground and loose layer rise together
+#define BRUSH_TOOL_SNOW 14       // lays snow (m of the water it holds; tallied as the brush's water)
+#define BRUSH_TOOL_VEGETATION 15 // the vegetation's density towards `target` (0..1): plants, clears
 
 // Binding slots of the brush's own descriptor set.
-#define BB_TERRAIN 0  // r32f, the simulation's current terrain
-#define BB_WATER 1    // r32f, current water
-#define BB_HARDNESS 2 // r32f
-#define BB_SCRATCH 3  // r32f, the smoothed heights before they are committed
-#define BB_PARTIALS 4 // float[groups][BRUSH_SLOTS]
-#define BB_TOTALS 5   // double[BRUSH_SLOTS], accumulated over the run
-#define BB_UPLIFT 6   // r32f, the uplift multiplier (fluvial model)
-#define BB_RAIN 7     // r32f, the rain mask
-#define BB_LOOSE 8    // r32f, the current loose layer (layered ground)
-#define BB_COUNT 9
+#define BB_TERRAIN 0     // r32f, the simulation's current terrain
+#define BB_WATER 1       // r32f, current water
+#define BB_HARDNESS 2    // r32f
+#define BB_SCRATCH 3     // r32f, the smoothed heights before they are committed
+#define BB_PARTIALS 4    // float[groups][BRUSH_SLOTS]
+#define BB_TOTALS 5      // double[BRUSH_SLOTS], accumulated over the run
+#define BB_UPLIFT 6      // r32f, the uplift multiplier (fluvial model)
+#define BB_RAIN 7        // r32f, the rain mask
+#define BB_LOOSE 8       // r32f, the current loose layer (layered ground)
+#define BB_SNOW 9        // r32f, the current snow (m of water)
+#define BB_VEGETATION 10 // rg32f, vegetation: density, wetness
+#define BB_COUNT 11
 
 // Tally slots (m^3).
 #define BRUSH_WATER_ADDED 0

@@ -5,8 +5,8 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
-#include "shared.h"
 #include "field_table.h"
+#include "shared.h"
 
 #ifdef FLUVIAL_TILES
 // The fluvial model's passes: one invocation per cell of a FLUVIAL_TILE^2 tile.
@@ -32,16 +32,15 @@ layout(std430, binding = B_SPRINGS) readonly buffer SpringsBlock { vec4 springs[
 // Every field's images, from its row (field_table.h): `<name>_img`, or `<name>_cur` and
 // `<name>_next` for a ping-pong field (and `<name>_xy_cur` ... for its split layout).
 #define FIELD_IMAGES_Single(name, format, slot) layout(binding = slot, format) uniform image2D name##_img;
-#define FIELD_IMAGES_PingPong(name, format, slot)                                                  \
-    layout(binding = slot, format) uniform image2D name##_cur;                                     \
+#define FIELD_IMAGES_PingPong(name, format, slot)                                                                      \
+    layout(binding = slot, format) uniform image2D name##_cur;                                                         \
     layout(binding = slot + 1, format) uniform image2D name##_next;
-#define FIELD_IMAGES_PingPongSplit(name, format, slot)                                             \
-    FIELD_IMAGES_PingPong(name, format, slot)                                                      \
-    layout(binding = slot + 2, rg32f) uniform image2D name##_xy_cur;                               \
-    layout(binding = slot + 3, rg32f) uniform image2D name##_zw_cur;                               \
-    layout(binding = slot + 4, rg32f) uniform image2D name##_xy_next;                              \
+#define FIELD_IMAGES_PingPongSplit(name, format, slot)                                                                 \
+    FIELD_IMAGES_PingPong(name, format, slot) layout(binding = slot + 2, rg32f) uniform image2D name##_xy_cur;         \
+    layout(binding = slot + 3, rg32f) uniform image2D name##_zw_cur;                                                   \
+    layout(binding = slot + 4, rg32f) uniform image2D name##_xy_next;                                                  \
     layout(binding = slot + 5, rg32f) uniform image2D name##_zw_next;
-#define FIELD_IMAGES(Enum, name, channels, format, layout, kept, size, initial, binding, meaning)   \
+#define FIELD_IMAGES(Enum, name, channels, format, layout, kept, size, initial, binding, meaning)                      \
     FIELD_IMAGES_##layout(name, format, binding)
 ALLUVIUM_FIELDS(FIELD_IMAGES)
 
@@ -133,3 +132,4 @@ float springDepth(ivec2 c) {
 float waterAfterSources(ivec2 c) { return imageLoad(water_cur, c).r + rainDepth(c) + springDepth(c); }
 
 #include "layers.glsl"
+#include "vegetation.glsl"

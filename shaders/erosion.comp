@@ -22,7 +22,7 @@ float[PARTIALS_MAX] erodeInto(ivec2 c) {
                                       ground(c.x, hi.y), hi.y - lo.y);
             float loose = looseAt(c);
             moved = erodeCell(b, s, sin_tilt, imageLoad(velocity_img, c).xy, imageLoad(water_mid_img, c).r,
-                              cellHardness(c, b, loose), loose);
+                              cellHardness(c, b, loose), loose, rootBinding(c));
             if (partOn(STEP_MAPS, p.record_maps != 0)) {
                 vec2 wear = imageLoad(wear_img, c).rg;
                 imageStore(wear_img, c, vec4(wear + moved / cellArea(), 0.0, 0.0));

@@ -29,18 +29,27 @@
 shared float old_ground[B_W * B_H];
 shared float eroded_ground[E_W * E_H]; // +inf outside the grid: never lower than a neighbour
 shared float eroded_sediment[E_W * E_H];
-shared vec2 rock_e[E_W * E_H];          // hardness, loose layer after erosion (layers.glsl)
+shared vec2 rock_e[E_W * E_H];    // hardness, loose layer after erosion (layers.glsl)
 shared vec4 sent_axis[S_W * S_H]; // what each cell of S sends left, right, top, bottom
 shared vec4 sent_diag[S_W * S_H]; // ... top-left, top-right, bottom-left, bottom-right
 shared vec2 own_moved[WG_SIZE];   // the owned cells' eroded and deposited volumes
 
-const ivec2 kNeighbours[8] = ivec2[8](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1),
-                                      ivec2(-1, -1), ivec2(1, -1), ivec2(-1, 1), ivec2(1, 1));
+const ivec2 kNeighbours[8] = ivec2[8](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1), ivec2(-1, -1), ivec2(1, -1),
+                                      ivec2(-1, 1), ivec2(1, 1));
 
 ivec2 tileOrigin() { return ivec2(gl_WorkGroupID.xy) * ivec2(WG_X, WG_Y); }
-float oldGround(ivec2 q, ivec2 t) { ivec2 r = q - (t - 3); return old_ground[r.y * B_W + r.x]; }
-int eIndex(ivec2 q, ivec2 t) { ivec2 r = q - (t - 2); return r.y * E_W + r.x; }
-int sIndex(ivec2 q, ivec2 t) { ivec2 r = q - (t - 1); return r.y * S_W + r.x; }
+float oldGround(ivec2 q, ivec2 t) {
+    ivec2 r = q - (t - 3);
+    return old_ground[r.y * B_W + r.x];
+}
+int eIndex(ivec2 q, ivec2 t) {
+    ivec2 r = q - (t - 2);
+    return r.y * E_W + r.x;
+}
+int sIndex(ivec2 q, ivec2 t) {
+    ivec2 r = q - (t - 1);
+    return r.y * S_W + r.x;
+}
 float erodedGround(ivec2 q, ivec2 t) { return eroded_ground[eIndex(q, t)]; }
 
 // What cell y of S sends to the neighbour in direction k (kNeighbours' order).
@@ -77,8 +86,8 @@ void main() {
                 ivec2 lo = max(x - 1, ivec2(0)), hi = min(x + 1, ivec2(p.width - 1, p.height - 1));
                 float sin_tilt = tiltSine(oldGround(ivec2(lo.x, x.y), t), oldGround(ivec2(hi.x, x.y), t), hi.x - lo.x,
                                           oldGround(ivec2(x.x, lo.y), t), oldGround(ivec2(x.x, hi.y), t), hi.y - lo.y);
-                moved = erodeCell(b, s, sin_tilt, imageLoad(velocity_img, x).xy, imageLoad(water_mid_img, x).r, hardness,
-                                  loose);
+                moved = erodeCell(b, s, sin_tilt, imageLoad(velocity_img, x).xy, imageLoad(water_mid_img, x).r,
+                                  hardness, loose, rootBinding(x));
             }
             if (layersOn()) loose = looseAfter(loose, oldGround(x, t), b);
         }
@@ -102,6 +111,7 @@ void main() {
                 for (int k = 0; k < 8; ++k) b_n[k] = erodedGround(y + kNeighbours[k], t);
                 vec2 rock = rock_e[eIndex(y, t)];
                 vec2 rate = thermalRate(b, rock.x, rock.y, b_n);
+                if (vegetationOn()) rate.x *= creepSlowing(y);
                 for (int k = 0; k < 4; ++k) {
                     axis[k] = thermalSent(rate, b, b_n[k], k);
                     diag[k] = thermalSent(rate, b, b_n[k + 4], k + 4);
@@ -161,5 +171,6 @@ void main() {
     }
     partialsWrite(6, float[PARTIALS_MAX](moved.x, moved.y, sed_before, sed_after, sed_drained, evaporated),
                   int[PARTIALS_MAX](SLOT_ERODED, SLOT_DEPOSITED, SLOT_SED_BEFORE, SLOT_SED_AFTER, SLOT_SED_DRAINED,
-                                    SLOT_EVAPORATED), 1u << 4);
+                                    SLOT_EVAPORATED),
+                  1u << 4);
 }

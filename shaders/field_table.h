@@ -68,7 +68,12 @@
       "ping-pong of the relaxations: sea spill rounds, the equilibrium table (m)")                                  \
     X(RelaxB, relax_b, 1, r32f, Single, State, Grid, SEA_UNREACHED, 59, "the other half of relax_a (m)")             \
     X(Loose, loose, 1, r32f, PingPong, State, Grid, 0.0, 60,                                                         \
-      "layered ground: loose material (regolith, sediment) over the bedrock, ground height minus bedrock (m)")
+      "layered ground: loose material (regolith, sediment) over the bedrock, ground height minus bedrock (m)")     \
+    X(Snow, snow, 1, r32f, PingPong, State, Grid, 0.0, 62, "snow, as the water it holds (m)")                     \
+    X(SnowSlide, snow_slide, 1, r32f, Single, Derived, Grid, 0.0, 64,                                              \
+      "snow: the step's avalanche rate (moved / total excess over the angle of repose, 1)")                          \
+    X(Vegetation, vegetation, 2, rg32f, Single, State, Grid, 0.0, 65,                                              \
+      "vegetation: density 0..1 (x), the ground's recent wetness (y, m of water)")
 // clang-format on
 
 #endif

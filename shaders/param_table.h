@@ -234,6 +234,58 @@
       "orographic rain: the rise above orographic_base at which it rains fully") \
     P(orographic_slope, "weather", 10.0, 0.0, 100.0, "", 1.0, Number, Float, \
       "orographic rain: the rain gained per unit of slope facing the wind") \
+    P(enable_snow, "snow", 0, 0, 1, "", 1.0, Switch, Int, \
+      "snow (pipe model): falls where the air is below 0 C, melts by degree-days into the water, slides where steeper than its angle of repose") \
+    P(air_temperature, "snow", 1.0, -50.0, 50.0, "degC", 1.0, Number, Float, \
+      "the air's temperature at elevation 0 m; it cools by lapse_rate with height") \
+    P(lapse_rate, "snow", 6.5, 0.0, 100.0, "degC/km", 1e-3, Number, Float, \
+      "how much colder the air is per km of height (the atmosphere's 6.5; more brings a snow line onto a small terrain)") \
+    P(season_amplitude, "snow", 0.0, 0.0, 50.0, "degC", 1.0, Number, Float, \
+      "the seasons: the air's temperature swings this much above and below (0: no seasons)") \
+    P(season_period, "snow", 600.0, 1.0, 1e7, "s", 1.0, Number, Float, \
+      "the seasons: the simulated seconds a year lasts (it starts warming)") \
+    P(snowfall_rate, "snow", 0.2, 0.0, 50.0, "mm/s", 1e-3, Number, Float, \
+      "snow (as water) falling where the air is below 0 C, times the rain mask and the weather") \
+    P(melt_factor, "snow", 0.02, 0.0, 10.0, "mm/(degC s)", 1e-3, Number, Float, \
+      "degree-day melt: water melted per degree above 0 C per second (real snow: 3-8 mm a degree a day; the sandbox's clock runs faster, as its rain)") \
+    P(sun_melt, "snow", 0.5, 0.0, 1.0, "", 1.0, Number, Float, \
+      "melt by the sun: 0 the same on every slope .. 1 in proportion to the sunlight a slope gets (none in shade, more facing the sun)") \
+    P(sun_azimuth, "snow", 135.0, 0.0, 360.0, "deg", 0.017453292519943295, Number, Float, \
+      "where the sun stands, from +y (0) towards +x (90)") \
+    P(sun_elevation, "snow", 30.0, 1.0, 90.0, "deg", 0.017453292519943295, Number, Float, \
+      "the sun's height above the horizon") \
+    P(snow_density, "snow", 300.0, 50.0, 917.0, "kg/m^3", 1.0, Number, Float, \
+      "the snowpack's density: it lies 1000 / density times as deep as the water it holds") \
+    P(snow_repose_angle, "snow", 38.0, 5.0, 60.0, "deg", 0.017453292519943295, Number, Float, \
+      "snow steeper than this slides down (avalanches)") \
+    P(enable_vegetation, "vegetation", 0, 0, 1, "", 1.0, Switch, Int, \
+      "vegetation (pipe model): grows where the ground is wet and gentle, dies in drought, floods and burial; its roots bind the ground, its stems roughen the flow and slow creep") \
+    P(vegetation_growth, "vegetation", 0.05, 0.0, 10.0, "1/s", 1.0, Number, Float, \
+      "logistic growth rate where the ground is fully wet and gentle") \
+    P(vegetation_decay, "vegetation", 0.02, 0.0, 10.0, "1/s", 1.0, Number, Float, \
+      "die-back rate where the ground is dry or too steep (drought)") \
+    P(vegetation_wet_depth, "vegetation", 0.005, 0.0001, 10.0, "m", 1.0, Number, Float, \
+      "recent surface water at which the ground counts as fully wet") \
+    P(vegetation_memory, "vegetation", 30.0, 0.1, 1e6, "s", 1.0, Number, Float, \
+      "how long the ground remembers surface water (the wetness is its average over this time)") \
+    P(vegetation_root_depth, "vegetation", 2.0, 0.01, 100.0, "m", 1.0, Number, Float, \
+      "with groundwater: a water table this near the surface waters the roots") \
+    P(vegetation_max_slope, "vegetation", 35.0, 1.0, 89.0, "deg", 0.017453292519943295, Number, Float, \
+      "ground steeper than this grows nothing (full growth below three quarters of it)") \
+    P(vegetation_seed, "vegetation", 0.01, 0.0, 1.0, "", 1.0, Number, Float, \
+      "the density seeds bring to bare ground where plants can grow") \
+    P(vegetation_roots, "vegetation", 0.8, 0.0, 1.0, "", 1.0, Number, Float, \
+      "roots bind the ground: erosion falls by this share at full density") \
+    P(vegetation_roughness, "vegetation", 0.1, 0.0, 1.0, "s/m^(1/3)", 1.0, Number, Float, \
+      "stems roughen the flow: Manning's n added at full density") \
+    P(vegetation_creep, "vegetation", 0.8, 0.0, 1.0, "", 1.0, Number, Float, \
+      "roots slow creep: thermal erosion falls by this share at full density") \
+    P(vegetation_shear, "vegetation", 100.0, 0.0, 1e5, "Pa", 1.0, Number, Float, \
+      "a flood whose bed shear stress passes this uproots the plants") \
+    P(vegetation_uproot_rate, "vegetation", 2.0, 0.0, 100.0, "1/s", 1.0, Number, Float, \
+      "how fast such a flood clears them") \
+    P(vegetation_burial, "vegetation", 0.5, 0.001, 100.0, "m", 1.0, Number, Float, \
+      "a deposit this deep buries the plants (less buries a share of them)") \
     E(int, tile_count_x, "the fluvial model's FLUVIAL_TILE^2 tiles across") \
     E(int, tile_count_y, "... and down") \
     E(int, partials_per_group, "the step's sums on CPU drivers: partials per workgroup and slot (1 elsewhere)") \

@@ -27,9 +27,11 @@ float tiltSine(float x_lo, float x_hi, int x_span, float y_lo, float y_hi, int y
 
 // Design step 5: capacity C = Kc max(sin tilt, min_tilt) |v| min(1, d / capacity_depth). If C > s,
 // dissolve min(1, dt Ks)(C - s)(1 - hardness) from the ground into the water (from its loose
-// layer first: layers.glsl), else settle min(1, dt Kd)(s - C). `b` and `s` are updated; returns
-// the volumes eroded (x) and deposited (y).
-vec2 erodeCell(inout float b, inout float s, float sin_tilt, vec2 v, float depth, float hardness, float loose) {
+// layer first: layers.glsl), times what roots leave (`roots`, vegetation.glsl's rootBinding),
+// else settle min(1, dt Kd)(s - C). `b` and `s` are updated; returns the volumes eroded (x) and
+// deposited (y).
+vec2 erodeCell(inout float b, inout float s, float sin_tilt, vec2 v, float depth, float hardness, float loose,
+               float roots) {
     if (p.enable_erosion == 0) return vec2(0.0);
     float capacity = p.sediment_capacity * max(sin_tilt, p.min_tilt) * length(v);
     if (p.capacity_depth > 0.0) capacity *= min(1.0, depth / p.capacity_depth);
@@ -37,7 +39,8 @@ vec2 erodeCell(inout float b, inout float s, float sin_tilt, vec2 v, float depth
     // below half an ulp of b would otherwise vanish from b but not from s, and soil would drift
     // over thousands of steps). `precise` stops the compiler from folding b - (b - e) into e.
     if (capacity > s) {
-        float e = layeredErosion(min(1.0, p.time_step * p.dissolve_rate) * (capacity - s), loose, hardness);
+        float demand = min(1.0, p.time_step * p.dissolve_rate) * (capacity - s);
+        float e = layeredErosion(vegetationOn() ? demand * roots : demand, loose, hardness);
         precise float lowered = b - e;
         precise float applied = b - lowered;
         b = lowered;
@@ -102,7 +105,9 @@ float evaporate(inout float d) {
 
 // The sediment that open edges carry off with the water leaving this step (m^3).
 float edgeSediment(ivec2 c, float s) {
-    if (!partOn(STEP_OPEN_EDGES, p.edge_mode == EDGE_OPEN) || (c.x != 0 && c.y != 0 && c.x != p.width - 1 && c.y != p.height - 1)) return 0.0;
+    if (!partOn(STEP_OPEN_EDGES, p.edge_mode == EDGE_OPEN) ||
+        (c.x != 0 && c.y != 0 && c.x != p.width - 1 && c.y != p.height - 1))
+        return 0.0;
     vec4 o = loadOutflowNext(c);
     float edge = 0.0;
     if (c.x == 0) edge += o[LEFT];

@@ -17,6 +17,8 @@ layout(set = 0, binding = R_DRAINAGE, r32f) uniform readonly image2D drainage_im
 layout(set = 0, binding = R_WATER_TABLE, r32f) uniform readonly image2D water_table_img;
 layout(set = 0, binding = R_SEEPAGE, r32f) uniform readonly image2D seepage_img;
 layout(set = 0, binding = R_LOOSE, r32f) uniform readonly image2D loose_img;
+layout(set = 0, binding = R_SNOW, r32f) uniform readonly image2D snow_img;
+layout(set = 0, binding = R_VEGETATION, rg32f) uniform readonly image2D vegetation_img;
 #ifdef SUN_WRITER
 layout(set = 0, binding = R_SUN, r32f) uniform writeonly image2D sun_img;
 #else
@@ -26,31 +28,33 @@ layout(set = 0, binding = R_SUN, r32f) uniform readonly image2D sun_img;
 layout(set = 0, binding = R_SUN_SEEN, rg32f) uniform image2D sun_seen_img;
 layout(std430, set = 1, binding = R_SUN_CONTROL) buffer SunControlBlock {
     uint dispatch_x, dispatch_y, dispatch_z; // surface_sun.comp's workgroups (0: the sunlight is kept)
-    uint changed;    // a cell's ground or water changed (surface_sun_check.comp)
-    uint valid;      // 0: the inputs below, or the sunlight, are not those of the last check
-    uint recomputed; // sunlight passes the checks dispatched (tests)
+    uint changed;                            // a cell's ground or water changed (surface_sun_check.comp)
+    uint valid;                              // 0: the inputs below, or the sunlight, are not those of the last check
+    uint recomputed;                         // sunlight passes the checks dispatched (tests)
     uint pad0, pad1;
-    vec4 sun_dir;    // the frame block's, when last checked
+    vec4 sun_dir; // the frame block's, when last checked
     vec4 grid;
-    float lakes;     // relief.w
-} sun_ctl;
+    float lakes; // relief.w
+}
+sun_ctl;
 #endif
 
 layout(std140, set = 1, binding = R_FRAME) uniform FrameBlock {
     mat4 view_proj;
-    vec4 camera_pos;    // xyz: eye (m, world: x east, y up, z south); w: 1 orthographic
-    vec4 sun_dir;       // xyz: towards the sun; w: shadow softness
-    vec4 brush;         // x, y (cells), radius (cells), w: 1 to draw the ring
-    vec4 grid;          // width, height (cells), cell size (m), vertical exaggeration
-    vec4 mesh;          // vertices per side x, y, skirt base height (m), time (s)
-    vec4 overlay;       // x: OVERLAY_*, y: range max, z: water shown, w: sun elevation-ish
-    vec4 ray_origin;    // picking ray, world
+    vec4 camera_pos; // xyz: eye (m, world: x east, y up, z south); w: 1 orthographic
+    vec4 sun_dir;    // xyz: towards the sun; w: shadow softness
+    vec4 brush;      // x, y (cells), radius (cells), w: 1 to draw the ring
+    vec4 grid;       // width, height (cells), cell size (m), vertical exaggeration
+    vec4 mesh;       // vertices per side x, y, skirt base height (m), time (s)
+    vec4 overlay;    // x: OVERLAY_*, y: range max, z: water shown, w: sun elevation-ish
+    vec4 ray_origin; // picking ray, world
     vec4 ray_dir;
-    vec4 relief;        // lowest, highest ground at reset (m), hidden-panel flag, 1: lakes are water (fluvial)
-    vec4 storms;        // the weather's storms: time (s), radius (cells), intensity, speed (cells/s)
-    vec4 storms2;       // ... wind direction (radians), lifetime (s), count, seed
-    vec4 ground;        // x: 1 on layered ground
-} f;
+    vec4 relief;  // lowest, highest ground at reset (m), hidden-panel flag, 1: lakes are water (fluvial)
+    vec4 storms;  // the weather's storms: time (s), radius (cells), intensity, speed (cells/s)
+    vec4 storms2; // ... wind direction (radians), lifetime (s), count, seed
+    vec4 ground;  // x: 1 on layered ground
+}
+f;
 
 #include "storms.glsl"
 

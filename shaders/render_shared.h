@@ -22,7 +22,9 @@
 #define R_SUN_SEEN 14    // rg32f the viewer's own: each cell's ground and drawn water (m) when a
                          // paused frame last checked them (surface_sun_check.comp)
 #define R_LOOSE 15       // r32f layered ground: the loose layer's thickness (m)
-#define R_IMAGE_COUNT 16
+#define R_SNOW 16        // r32f snow, as the water it holds (m)
+#define R_VEGETATION 17  // rg32f vegetation: density 0..1, recent wetness (m)
+#define R_IMAGE_COUNT 18
 // Set 1: per frame in flight.
 #define R_FRAME 0 // uniform FrameBlock (the C++ mirror is viewer::FrameUniforms)
 #define R_PICK 1  // buffer: vec4 hit (cell x, cell y, height m, 1 if hit), uint non_finite (the
@@ -63,7 +65,9 @@
 #define OVERLAY_WATER_TABLE 8 // depth of the water table below the ground (m; 0 where it is at the surface)
 #define OVERLAY_WATER_LEVEL 9 // seed 003: the water surface's elevation as a hue (a turn every `range` m)
 #define OVERLAY_LOOSE 10      // layered ground: the loose layer's thickness (m), bare bedrock at 0
-#define OVERLAY_COUNT 11
+#define OVERLAY_SNOW 11       // snow: how deep it lies (m)
+#define OVERLAY_VEGETATION 12 // vegetation: its density 0..1
+#define OVERLAY_COUNT 13
 
 #define LAYER_TERRAIN 0
 #define LAYER_WATER 1

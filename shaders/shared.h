@@ -69,15 +69,16 @@ using uint = uint32_t;
 // The pipe step's optional parts, each turned on by a parameter. The step's passes are built
 // with exactly the parts the uploaded parameters turn on (gpu::stepParts); every other pipeline
 // has them all (STEP_ALL) and tests the parameters as it runs.
-#define STEP_RAIN_MASK 1u   // rain_uniform == 0: the rain mask is read
-#define STEP_SPRINGS 2u     // spring_count > 0
-#define STEP_SEA 4u         // enable_sea != 0
-#define STEP_MAPS 8u        // record_maps != 0: the wear and flow maps
-#define STEP_OPEN_EDGES 16u // edge_mode == EDGE_OPEN
-#define STEP_LAYERS 32u     // enable_layers != 0: the loose layer is read and written
-#define STEP_STRATA 64u     // strata_contrast > 0: bedrock hardness in bands by elevation
-#define STEP_WEATHER 128u   // noise rain, storms or orographic rain (weather.glsl)
-#define STEP_ALL 255u
+#define STEP_RAIN_MASK 1u    // rain_uniform == 0: the rain mask is read
+#define STEP_SPRINGS 2u      // spring_count > 0
+#define STEP_SEA 4u          // enable_sea != 0
+#define STEP_MAPS 8u         // record_maps != 0: the wear and flow maps
+#define STEP_OPEN_EDGES 16u  // edge_mode == EDGE_OPEN
+#define STEP_LAYERS 32u      // enable_layers != 0: the loose layer is read and written
+#define STEP_STRATA 64u      // strata_contrast > 0: bedrock hardness in bands by elevation
+#define STEP_WEATHER 128u    // noise rain, storms or orographic rain (weather.glsl)
+#define STEP_VEGETATION 256u // enable_vegetation != 0 in the pipe model: roots, stems (vegetation.glsl)
+#define STEP_ALL 511u
 
 // Reduction slots: each pass that moves mass writes its per-subgroup sums (m^3) into its slot.
 #define SLOT_RAIN 0
@@ -99,13 +100,15 @@ using uint = uint32_t;
 #define SLOT_SEEPED 16      // groundwater seeped out where the table reached the surface
 #define SLOT_SEA_IN 17      // water the sea added to ocean cells (rising tide, a new sea)
 #define SLOT_SEA_OUT 18     // water that left into the sea (rivers, falling tide)
-#define REDUCE_SLOTS 19
+#define SLOT_SNOWFALL 19    // snow that fell (as water)
+#define SLOT_MELT 20        // snow that melted into the water
+#define REDUCE_SLOTS 21
 
 // Totals accumulated on the GPU in double precision (indices into Totals.acc; the slots above
 // that are sums fold into the same index, the maxima into their own members).
-#define TOTAL_CORRECTION_ABS 19 // sum over steps of |sediment correction| (m^3)
-#define TOTAL_WATER_ABSORBED 20 // particles: water of droplets that ended on the map (m^3)
-#define TOTAL_SLOTS 21
+#define TOTAL_CORRECTION_ABS 21 // sum over steps of |sediment correction| (m^3)
+#define TOTAL_WATER_ABSORBED 22 // particles: water of droplets that ended on the map (m^3)
+#define TOTAL_SLOTS 23
 
 #define EDGE_CLOSED 0
 #define EDGE_OPEN 1
@@ -312,6 +315,8 @@ inline
                (q.model == MODEL_PIPE || q.model == MODEL_MUSGRAVE || q.model == MODEL_SIMPLE);
     case SLOT_SEA_IN:
     case SLOT_SEA_OUT: return q.enable_sea != 0 && q.model == MODEL_PIPE;
+    case SLOT_SNOWFALL:
+    case SLOT_MELT: return q.enable_snow != 0 && q.model == MODEL_PIPE;
     default: return true;
     }
 }

@@ -21,10 +21,11 @@ struct Line {
     float d[5];
     float eta[5];
     vec4 w[5];
-    bool sea[5]; // ocean cells (at +-1 and the cell), whose surface the sea holds
-    int first;  // global index of local cell 0 along the axis
-    int n;      // cells along the axis
-    int lo, hi; // outflow channels toward -axis and +axis
+    bool sea[5];  // ocean cells (at +-1 and the cell), whose surface the sea holds
+    float veg[5]; // vegetation density at +-1 and the cell (vegetation.glsl; 0 while it is off)
+    int first;    // global index of local cell 0 along the axis
+    int n;        // cells along the axis
+    int lo, hi;   // outflow channels toward -axis and +axis
 };
 
 // `centre` holds the cell's own depth, surface and outflow, loaded once for both axes. The
@@ -38,6 +39,7 @@ Line loadLine(ivec2 c, int axis, float d0, float eta0, vec4 w0, bool sea0) {
     l.hi = axis == 0 ? RIGHT : BOTTOM;
     for (int i = 0; i < 5; ++i) {
         l.sea[i] = false;
+        l.veg[i] = vegetationAt(clampToGrid(c + (i - 2) * step));
         if (i == 2) {
             l.d[i] = d0;
             l.eta[i] = eta0;
@@ -77,8 +79,14 @@ vec2 face(Line l, int i) {
     return f <= 0 || f >= l.n ? (open_edge ? edge : vec2(0.0)) : inner;
 }
 
-float friction(float U, float hf) {
-    float n2 = p.manning_n * p.manning_n;
+// Manning's n over the face between local cells i-1 and i: the bed's, plus the stems of both
+// cells' vegetation (the same for the two cells that compute the face).
+float faceRoughness(Line l, int i) {
+    return vegetationOn() ? p.manning_n + p.vegetation_roughness * 0.5 * (l.veg[i - 1] + l.veg[i]) : p.manning_n;
+}
+
+float friction(float U, float hf, float n) {
+    float n2 = n * n;
     return U / (1.0 + p.time_step * (p.flux_damping + p.gravity * n2 * abs(U) / pow(hf, 4.0 / 3.0)));
 }
 
@@ -114,9 +122,9 @@ vec2 edgeDrive(Line l, int dir) {
 // The outflow speed of the cell toward one side (toward -axis: `sign` -1; the face's speed is
 // positive toward +axis): through an interior face, or over the grid's edge (open edges only).
 // One friction for either.
-float sideOutflow(Line l, bool interior, vec2 inner, vec2 edge, float sign) {
+float sideOutflow(Line l, bool interior, vec2 inner, vec2 edge, float sign, float n) {
     vec2 drive = interior ? inner : edge;
-    float U = friction(drive.x, drive.y);
+    float U = friction(drive.x, drive.y, n);
     bool open = partOn(STEP_OPEN_EDGES, p.edge_mode == EDGE_OPEN);
     float through_face = max(0.0, sign * (drive.y <= p.dry_depth ? 0.0 : U));
     float over_edge = open && !(drive.y <= p.dry_depth || l.sea[2]) ? max(0.0, U) : 0.0;
@@ -126,8 +134,9 @@ float sideOutflow(Line l, bool interior, vec2 inner, vec2 edge, float sign) {
 // Outflow speeds of the cell toward -axis and +axis.
 vec2 axisOutflow(Line l) {
     int self = l.first + 2;
-    float out_lo = sideOutflow(l, self > 0, interiorFaceDrive(l, 2), edgeDrive(l, l.lo), -1.0);
-    float out_hi = sideOutflow(l, self < l.n - 1, interiorFaceDrive(l, 3), edgeDrive(l, l.hi), 1.0);
+    float out_lo = sideOutflow(l, self > 0, interiorFaceDrive(l, 2), edgeDrive(l, l.lo), -1.0, faceRoughness(l, 2));
+    float out_hi =
+        sideOutflow(l, self < l.n - 1, interiorFaceDrive(l, 3), edgeDrive(l, l.hi), 1.0, faceRoughness(l, 3));
     return vec2(out_lo, out_hi);
 }
 

@@ -83,11 +83,14 @@ vec3 diverging(float t) {
 float overlayValue(ivec2 c, int mode) {
     if (mode == OVERLAY_WATER_DEPTH) return waterAt(c);
     if (mode == OVERLAY_WATER_TABLE) return max(terrainAt(c) - imageLoad(water_table_img, c).r, 0.0);
-    if (mode == OVERLAY_DRAINAGE) return log(max(imageLoad(drainage_img, c).r / (f.grid.z * f.grid.z), 1.0)) / log(10.0);
+    if (mode == OVERLAY_DRAINAGE)
+        return log(max(imageLoad(drainage_img, c).r / (f.grid.z * f.grid.z), 1.0)) / log(10.0);
     if (mode == OVERLAY_SPEED) return length(imageLoad(velocity_img, c).rg);
     if (mode == OVERLAY_SEDIMENT) return imageLoad(sediment_img, c).r;
     if (mode == OVERLAY_HARDNESS) return imageLoad(hardness_img, c).r;
     if (mode == OVERLAY_LOOSE) return imageLoad(loose_img, c).r;
+    if (mode == OVERLAY_SNOW) return imageLoad(snow_img, c).r * f.ground.z;
+    if (mode == OVERLAY_VEGETATION) return imageLoad(vegetation_img, c).r;
     if (mode == OVERLAY_FLUX) {
         vec4 w = SPLIT_OUTFLOW ? vec4(imageLoad(outflow_xy_img, c).xy, imageLoad(outflow_zw_img, c).xy)
                                : imageLoad(outflow_img, c);
@@ -121,6 +124,26 @@ vec3 materialAt(vec2 p) {
     return mix(mix(m[0], m[1], t.x), mix(m[2], m[3], t.x), t.y);
 }
 
+// How deep snow lies at p (m), bilinear: nearest cells would draw its edge as squares.
+float snowDepthAt(vec2 p) {
+    vec2 q = p - 0.5;
+    ivec2 i = ivec2(floor(q));
+    vec2 t = clamp(q - vec2(i), 0.0, 1.0);
+    float s[4];
+    for (int k = 0; k < 4; ++k) s[k] = imageLoad(snow_img, clampCell(i + ivec2(k & 1, k >> 1))).r;
+    return mix(mix(s[0], s[1], t.x), mix(s[2], s[3], t.x), t.y) * f.ground.z;
+}
+
+// The vegetation's density at p, bilinear.
+float vegetationDensityAt(vec2 p) {
+    vec2 q = p - 0.5;
+    ivec2 i = ivec2(floor(q));
+    vec2 t = clamp(q - vec2(i), 0.0, 1.0);
+    float v[4];
+    for (int k = 0; k < 4; ++k) v[k] = imageLoad(vegetation_img, clampCell(i + ivec2(k & 1, k >> 1))).r;
+    return mix(mix(v[0], v[1], t.x), mix(v[2], v[3], t.x), t.y);
+}
+
 vec3 groundColour(vec2 p, vec3 n, float h) {
     ivec2 c = clampCell(ivec2(p));
     vec3 material = materialAt(p);
@@ -131,15 +154,20 @@ vec3 groundColour(vec2 p, vec3 n, float h) {
     vec3 soft_rock = vec3(0.58, 0.50, 0.42), hard_rock = vec3(0.36, 0.35, 0.37);
     vec3 colour = mix(soft_rock, hard_rock, clamp(hardness, 0.0, 1.0));
     // Layered ground: loose material as sand, bare bedrock as rock.
-    if (f.ground.x > 0.5) colour = mix(colour, vec3(0.76, 0.66, 0.47), smoothstep(0.0, 0.5, imageLoad(loose_img, c).r) * 0.75);
-    // Grass on gentle, low ground; it thins out with altitude.
-    float grass = smoothstep(0.22, 0.08, slope) * smoothstep(0.75, 0.45, altitude);
+    if (f.ground.x > 0.5)
+        colour = mix(colour, vec3(0.76, 0.66, 0.47), smoothstep(0.0, 0.5, imageLoad(loose_img, c).r) * 0.75);
+    // Grass: where the simulation's vegetation grows, by its density; without it, on gentle, low
+    // ground, thinning out with altitude.
+    float grass =
+        f.ground.w > 0.5 ? vegetationDensityAt(p) : smoothstep(0.22, 0.08, slope) * smoothstep(0.75, 0.45, altitude);
     colour = mix(colour, vec3(0.30, 0.42, 0.18), grass * 0.85);
     // Fresh deposits: sand where more settled than was taken since the start.
     float fresh = smoothstep(0.0, 0.5, wear.y - wear.x);
     colour = mix(colour, vec3(0.80, 0.70, 0.50), fresh * 0.8);
-    // Snow on high, not too steep ground.
-    float snow = smoothstep(0.70, 0.80, altitude) * smoothstep(0.45, 0.25, slope);
+    // Snow: where it lies, by its depth (a few centimetres already whiten the ground); without the
+    // simulation's snow, on high, not too steep ground.
+    float snow = f.ground.y > 0.5 ? smoothstep(0.0, 0.08, snowDepthAt(p))
+                                  : smoothstep(0.70, 0.80, altitude) * smoothstep(0.45, 0.25, slope);
     colour = mix(colour, vec3(0.95, 0.96, 0.98), snow);
     // Wet ground is darker.
     float wet = smoothstep(0.0, 0.05, waterAt(c));

@@ -8,8 +8,8 @@
 #include "partials.glsl"
 #include "pipe_erosion.glsl"
 
-const ivec2 kNeighbours[8] = ivec2[8](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1),
-                                      ivec2(-1, -1), ivec2(1, -1), ivec2(-1, 1), ivec2(1, 1));
+const ivec2 kNeighbours[8] = ivec2[8](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1), ivec2(-1, -1), ivec2(1, -1),
+                                      ivec2(-1, 1), ivec2(1, 1));
 
 float erodedGround(ivec2 q) {
     float b = imageLoad(eroded_img, clampToGrid(q)).r;
@@ -47,7 +47,9 @@ float[PARTIALS_MAX] transportCell(ivec2 c) {
             float ground = imageLoad(terrain_cur, c).r, loose = looseAt(c);
             float hardness = cellHardness(c, ground, loose);
             loose = layersOn() ? looseAfter(loose, ground, eroded.x) : 0.0;
-            imageStore(thermal_rate_img, c, vec4(thermalRate(eroded.x, hardness, loose, b_n), 0.0, 0.0));
+            vec2 rate = thermalRate(eroded.x, hardness, loose, b_n);
+            if (vegetationOn()) rate.x *= creepSlowing(c);
+            imageStore(thermal_rate_img, c, vec4(rate, 0.0, 0.0));
         }
 
         float d = imageLoad(water_mid_img, c).r;

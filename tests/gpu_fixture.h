@@ -139,10 +139,12 @@ inline void loadState(gpu::Simulation& sim, const ref::State& s, const gpu::SimP
         sim.upload(Field::Sediment, toFloat(s.sediment), next);
         sim.upload(Field::Outflow, toFloat(s.outflow), next);
         sim.upload(Field::Loose, toFloat(s.loose), next);
+        sim.upload(Field::Snow, toFloat(s.snow), next);
     }
     sim.upload(Field::Velocity, toFloat(s.velocity));
     sim.upload(Field::Hardness, toFloat(s.hardness));
     sim.upload(Field::RainMask, toFloat(s.rain_mask));
+    sim.upload(Field::Vegetation, toFloat(s.vegetation));
     sim.setParams(p);
     sim.resetTotals();
 }
@@ -159,10 +161,12 @@ inline void roundToFloat(ref::State& s) {
     auto r = [](std::vector<double>& v) {
         for (double& x : v) x = static_cast<float>(x);
     };
-    r(s.terrain), r(s.water), r(s.sediment), r(s.hardness), r(s.rain_mask), r(s.loose);
+    r(s.terrain), r(s.water), r(s.sediment), r(s.hardness), r(s.rain_mask), r(s.loose), r(s.snow);
     for (auto& a : s.outflow)
         for (double& x : a) x = static_cast<float>(x);
     for (auto& a : s.velocity)
+        for (double& x : a) x = static_cast<float>(x);
+    for (auto& a : s.vegetation)
         for (double& x : a) x = static_cast<float>(x);
     for (auto& a : s.thermal_axis)
         for (double& x : a) x = static_cast<float>(x);
@@ -188,6 +192,9 @@ inline ref::State randomState(int w, int h, uint32_t seed) {
     // from its own generator: the other fields stay those of earlier seeds.
     std::mt19937 loose_rng(seed ^ 0x5eed1005u);
     for (double& l : s.loose) l = u(loose_rng) < 0.3 ? 0.0 : 0.05 * u(loose_rng);
+    // Vegetation (read only while it is on), also from its own generator.
+    std::mt19937 plant_rng(seed ^ 0x9a55u);
+    for (auto& v : s.vegetation) v = {u(plant_rng) < 0.3 ? 0.0 : u(plant_rng), 0.01 * u(plant_rng)};
     roundToFloat(s);
     return s;
 }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 
 #include "cli_process.h"
 #include "models/model.h"
@@ -116,9 +117,27 @@ const std::vector<Gate>& gates() {
                                         {"rain_noise_", {Param::rain_noise}},
                                         {"storm_", {Param::storm_count}},
                                         {"orographic_", {Param::orographic}},
-                                        {"wind_direction", {Param::storm_count, Param::orographic}}};
+                                        {"wind_direction", {Param::storm_count, Param::orographic}},
+                                        {"season_period", {Param::season_amplitude}},
+                                        {"sun_", {Param::sun_melt}},
+                                        {"vegetation_root_depth", {Param::enable_groundwater}}};
     return g;
 }
+// The on/off switch (enable_*) of a row's group, if it has one.
+std::optional<Param> switchOf(Param p) {
+    for (int k = 0; k < kParamCount; ++k) {
+        const ParamInfo& other = paramTable()[size_t(k)];
+        if (Param(k) != p && std::string(other.group) == paramInfo(p).group && other.kind == 'b' &&
+            std::string(other.name).rfind("enable_", 0) == 0)
+            return Param(k);
+    }
+    return std::nullopt;
+}
+
+// Groups that run in one model only (and are not named "<model> model"): snow and vegetation
+// live on the pipe model's water.
+const char* groupModel(const std::string& group) { return group == "snow" || group == "vegetation" ? "pipe" : nullptr; }
+
 const Gate* gateOf(Param p) {
     const std::string name = paramInfo(p).name;
     for (const Gate& g : gates())
@@ -134,6 +153,7 @@ TEST(SilentParameters, ALevelsRowsAreInactiveExactlyWhileItIsZero) {
         ++gated;
         for (Param level : gate->levels) {
             Params on, off;
+            if (const std::optional<Param> enable = switchOf(Param(i))) on[*enable] = off[*enable] = 1;
             on[level] = paramInfo(level).max;
             for (Param other : gate->levels) off[other] = 0.0;
             EXPECT_TRUE(whyInactive(on, Param(i), "pipe").empty()) << paramInfo(Param(i)).name;
@@ -151,16 +171,9 @@ TEST(SilentParameters, AGroupsRowsAreInactiveExactlyWhileItsPartIsOffOrAnotherMo
         const ParamInfo& info = paramTable()[size_t(i)];
         const std::string group = info.group;
         if (gateOf(Param(i))) continue; // ALevelsRowsAreInactiveExactlyWhileItIsZero
-        Param enable{};
-        bool has_switch = false;
-        for (int k = 0; k < kParamCount; ++k) {
-            const ParamInfo& other = paramTable()[size_t(k)];
-            if (k != i && other.group == group && other.kind == 'b' &&
-                std::string(other.name).rfind("enable_", 0) == 0) {
-                enable = Param(k);
-                has_switch = true;
-            }
-        }
+        const std::optional<Param> switch_row = switchOf(Param(i));
+        const bool has_switch = switch_row.has_value();
+        const Param enable = switch_row.value_or(Param{});
         // A model's rows name the models that read them first: "thermal/olsen models: ...".
         const bool model_row = group.size() > 6 && group.ends_with(" model");
         const std::string owners = std::string(info.meaning).substr(0, std::string(info.meaning).find(':'));
@@ -171,7 +184,8 @@ TEST(SilentParameters, AGroupsRowsAreInactiveExactlyWhileItsPartIsOffOrAnotherMo
                 on[enable] = 1;
                 off[enable] = 0;
             }
-            const bool foreign = model_row && owners.find(name) == std::string::npos;
+            const bool foreign = (model_row && owners.find(name) == std::string::npos) ||
+                                 (groupModel(group) && name != groupModel(group));
             EXPECT_EQ(whyInactive(on, Param(i), name).empty(), !foreign) << info.name << " under " << name;
             EXPECT_EQ(whyInactive(off, Param(i), name).empty(), !foreign && !has_switch)
                 << info.name << " under " << name;

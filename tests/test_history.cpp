@@ -111,8 +111,12 @@ std::unique_ptr<gpu::Simulation> makeSim(const gpu::Context& ctx, int model, int
     t.size = std::to_string(w) + "x" + std::to_string(h);
     t.seed = 5;
     InitialTerrain initial = prepareTerrain(t, table[Param::cell_size]);
-    if (model == MODEL_PIPE) { // groundwater and a sea with a tide move their fields too
+    if (model == MODEL_PIPE) { // groundwater, a sea with a tide and snow move their fields too
         const auto [lo, hi] = std::minmax_element(initial.terrain.heights.begin(), initial.terrain.heights.end());
+        table[Param::enable_snow] = 1;
+        table[Param::snowfall_rate] = 5.0;
+        table[Param::lapse_rate] = 100.0;
+        table[Param::air_temperature] = 0.1 * (*lo + 0.6 * (*hi - *lo)); // snow on the upper 40 %
         table[Param::enable_groundwater] = 1;
         table[Param::enable_sea] = 1;
         table[Param::sea_level] = *lo + 0.3 * (*hi - *lo);
@@ -191,8 +195,9 @@ TEST_F(HistoryTest, RestoreIsBitExactForEveryModelAfterRunningOn) {
                 const State third = capture(*sim);
                 EXPECT_NE(third.digest, second.digest);
                 EXPECT_NE(third.fields.at(Field::Loose), second.fields.at(Field::Loose)) << "the loose layer";
-                if (model == MODEL_PIPE) { // the groundwater and the tide moved
+                if (model == MODEL_PIPE) { // the groundwater, the tide and the snow moved
                     EXPECT_NE(third.fields.at(Field::Groundwater), second.fields.at(Field::Groundwater));
+                    EXPECT_NE(third.fields.at(Field::Snow), second.fields.at(Field::Snow));
                     EXPECT_NE(third.sim_time, second.sim_time);
                 }
                 const std::vector<uint64_t> digests = store.digests({a, b});

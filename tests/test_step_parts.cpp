@@ -33,6 +33,7 @@ std::string partsName(const ::testing::TestParamInfo<uint32_t>& info) {
           std::pair{c.sea, "Sea"}, std::pair{c.maps, "Maps"}, std::pair{c.layers, "Layers"},
           std::pair{c.strata, "Strata"}, std::pair{c.weather, "Weather"}})
         if (on) name += part;
+    if (info.param & STEP_VEGETATION) name += "Vegetation";
     return name.empty() ? "None" : name;
 }
 
@@ -52,6 +53,7 @@ std::unique_ptr<gpu::Simulation> partsSim(const gpu::Context& ctx, const ref::St
     q[Param::storm_count] = c.weather ? 2 : 0;
     q[Param::storm_radius] = 80.0;
     q[Param::orographic] = c.weather ? 0.5 : 0.0;
+    q[Param::enable_vegetation] = (c.parts & STEP_VEGETATION) != 0 ? 1 : 0;
     auto sim = std::make_unique<gpu::Simulation>(ctx, s.w, s.h, passes);
     sim->setPassesWithParts(with_parts);
     loadState(*sim, s, toSimParams(q, s.w, s.h));
@@ -105,7 +107,8 @@ TEST_P(StepPartsCombinationTest, PassesWithOnlyTheirPartsAreBitIdentical) {
 const uint32_t kFirstFive = STEP_RAIN_MASK | STEP_SPRINGS | STEP_SEA | STEP_MAPS | STEP_OPEN_EDGES;
 INSTANTIATE_TEST_SUITE_P(AllCombinations, StepPartsCombinationTest, ::testing::Range(0u, kFirstFive + 1), partsName);
 INSTANTIATE_TEST_SUITE_P(Ground, StepPartsCombinationTest,
-                         ::testing::Values(STEP_LAYERS, STEP_STRATA, STEP_LAYERS | STEP_STRATA, STEP_WEATHER, STEP_ALL),
+                         ::testing::Values(STEP_LAYERS, STEP_STRATA, STEP_LAYERS | STEP_STRATA, STEP_WEATHER,
+                                           STEP_VEGETATION, STEP_ALL),
                          partsName);
 
 // The parts follow the parameters the GPU holds: switching a part on builds the passes anew

@@ -47,6 +47,7 @@ const std::vector<PartUse>& partUses() {
         {STEP_SEA, "sea", {binding(Field::SeaSpill)}, offsetof(gpu::SimParams, enable_sea)},
         {STEP_MAPS, "maps", {binding(Field::Wear), binding(Field::Flow)}, offsetof(gpu::SimParams, record_maps)},
         {STEP_OPEN_EDGES, "open edges", {}, offsetof(gpu::SimParams, edge_mode)},
+        {STEP_VEGETATION, "vegetation", {binding(Field::Vegetation)}, offsetof(gpu::SimParams, enable_vegetation)},
     };
     return uses;
 }

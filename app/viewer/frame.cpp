@@ -57,7 +57,8 @@ void fillUniforms(App& app, const Renderer& renderer, FrameUniforms& u, VkExtent
     set(u.storms, float(app.sim->simTime()), q.storm_radius / q.cell_size, q.storm_intensity,
         q.storm_speed / q.cell_size);
     set(u.storms2, q.wind_direction, q.storm_lifetime, float(q.storm_count), float(q.storm_seed));
-    set(u.ground, float(q.enable_layers), 0.0f, 0.0f, 0.0f);
+    set(u.ground, float(q.enable_layers), float(q.enable_snow != 0 && q.model == MODEL_PIPE), 1000.0f / q.snow_density,
+        float(q.enable_vegetation != 0 && q.model == MODEL_PIPE));
     // The picking ray through the cursor (the window's centre offscreen).
     float nx = 0, ny = 0;
     if (app.window) {

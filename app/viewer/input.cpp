@@ -209,8 +209,18 @@ std::optional<gpu::BrushParams> brushStroke(const App& app, BrushInput in) {
             b.tool = BRUSH_TOOL_SAND;
             break;
         }
-        b.tool = s.paint_map == 1 ? BRUSH_TOOL_UPLIFT : s.paint_map == 2 ? BRUSH_TOOL_RAIN : BRUSH_TOOL_HARDNESS;
-        b.target = s.paint_map == 1 ? s.paint_uplift_value : s.paint_map == 2 ? s.paint_rain : s.paint_hardness;
+        if (s.paint_map == 4) { // snow: metres of its water a second, as the water brush pours
+            b.tool = BRUSH_TOOL_SNOW;
+            break;
+        }
+        b.tool = s.paint_map == 1   ? BRUSH_TOOL_UPLIFT
+                 : s.paint_map == 2 ? BRUSH_TOOL_RAIN
+                 : s.paint_map == 5 ? BRUSH_TOOL_VEGETATION
+                                    : BRUSH_TOOL_HARDNESS;
+        b.target = s.paint_map == 1   ? s.paint_uplift_value
+                   : s.paint_map == 2 ? s.paint_rain
+                   : s.paint_map == 5 ? s.paint_vegetation
+                                      : s.paint_hardness;
         break;
     case Tool::Hand:
         b.tool = in.drop ? BRUSH_TOOL_DROP : BRUSH_TOOL_PICK_UP;

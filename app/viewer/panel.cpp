@@ -95,7 +95,8 @@ void statistics(ViewerState& s) {
         const gpu::BrushTotals& b = s.brush_totals;
         const double water = s.initial_water + a[SLOT_RAIN] + a[SLOT_SPRING] + b.water_added - b.water_removed -
                              a[SLOT_EVAPORATED] - a[SLOT_DRAINED_WATER] - a[TOTAL_WATER_ABSORBED] + a[SLOT_SEEPED] -
-                             a[SLOT_INFILTRATED] + a[SLOT_SEA_IN] - a[SLOT_SEA_OUT]; // on the ground
+                             a[SLOT_INFILTRATED] + a[SLOT_SEA_IN] - a[SLOT_SEA_OUT] +
+                             a[SLOT_MELT]; // on the ground (and the brush's snow)
         if (s.model != MODEL_FLUVIAL) {
             ImGui::Text("water %.4g (rained %.4g, springs %.4g)", water, a[SLOT_RAIN], a[SLOT_SPRING]);
             ImGui::Text("evaporated %.4g  drained %.4g", a[SLOT_EVAPORATED], a[SLOT_DRAINED_WATER]);
@@ -112,6 +113,8 @@ void statistics(ViewerState& s) {
         if (s.params[Param::enable_groundwater] >= 0.5 &&
             (s.model == MODEL_PIPE || s.model == MODEL_MUSGRAVE || s.model == MODEL_SIMPLE))
             ImGui::Text("infiltrated %.4g  seeped %.4g", a[SLOT_INFILTRATED], a[SLOT_SEEPED]);
+        if (s.params[Param::enable_snow] >= 0.5 && s.model == MODEL_PIPE)
+            ImGui::Text("snow fell %.4g  melted %.4g", a[SLOT_SNOWFALL], a[SLOT_MELT]);
         if (s.params[Param::enable_sea] >= 0.5 && s.model == MODEL_PIPE)
             ImGui::Text("from the sea %.4g  into it %.4g", a[SLOT_SEA_IN], a[SLOT_SEA_OUT]);
         ImGui::Text("max speed %.2f m/s", double(s.totals.max_speed));
@@ -192,8 +195,8 @@ void brush(ViewerState& s) {
     }
     ImGui::SliderFloat("radius ([ ])", &s.radius, 1.0f, 200.0f, "%.1f cells", ImGuiSliderFlags_Logarithmic);
     // A rate per second of real time: the same stroke does the same at any speed, paused too.
-    // The paint tool's sand lays metres of loose material; its other maps move towards a value.
-    const bool sand = s.tool == Tool::Hardness && s.paint_map == 3;
+    // The paint tool's sand and snow lay metres a second; its other maps move towards a value.
+    const bool sand = s.tool == Tool::Hardness && (s.paint_map == 3 || s.paint_map == 4);
     const bool fraction = s.tool == Tool::Smooth || s.tool == Tool::Flatten || (s.tool == Tool::Hardness && !sand);
     ImGui::SliderFloat("strength", &s.strength, 0.01f, 50.0f, fraction ? "%.2f /s" : "%.2f m/s",
                        ImGuiSliderFlags_Logarithmic);
@@ -203,14 +206,23 @@ void brush(ViewerState& s) {
     ImGui::SliderFloat("falloff", &s.falloff, 0.0f, 1.0f, "%.2f");
     tooltip("0: a flat disk; 1: (1 - r^2)^2");
     if (s.tool == Tool::Hardness) {
-        ImGui::Combo("paints", &s.paint_map, "hardness\0uplift (fluvial model)\0rain\0sand (loose layer)\0");
-        if (sand && s.params[Param::enable_layers] == 0)
+        ImGui::Combo("paints", &s.paint_map,
+                     "hardness\0uplift (fluvial model)\0rain\0sand (loose layer)\0snow\0vegetation\0");
+        if (s.paint_map == 4 && (s.params[Param::enable_snow] == 0 || s.model != MODEL_PIPE))
+            ImGui::TextWrapped("Snow lies, melts and slides in the pipe model with enable_snow on; until then "
+                               "it is kept but not drawn.");
+        if (s.paint_map == 5 && (s.params[Param::enable_vegetation] == 0 || s.model != MODEL_PIPE))
+            ImGui::TextWrapped("Vegetation grows in the pipe model with enable_vegetation on; until then it is "
+                               "kept but not drawn.");
+        if (s.paint_map == 3 && s.params[Param::enable_layers] == 0)
             ImGui::TextWrapped("Sand is loose material on layered ground: turn on enable_layers for it "
                                "to erode as loose; without, it raises the ground.");
         if (s.paint_map == 1)
             ImGui::SliderFloat("uplift to paint", &s.paint_uplift_value, 0.0f, 10.0f, "%.2f x uplift_rate");
         else if (s.paint_map == 2)
             ImGui::SliderFloat("rain to paint", &s.paint_rain, 0.0f, 1.0f, "%.2f x rain_rate");
+        else if (s.paint_map == 5)
+            ImGui::SliderFloat("vegetation to paint", &s.paint_vegetation, 0.0f, 1.0f, "%.2f (0 clears)");
         else if (!sand)
             ImGui::SliderFloat("hardness to paint", &s.paint_hardness, 0.0f, 1.0f, "%.2f");
     }

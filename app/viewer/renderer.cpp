@@ -183,7 +183,7 @@ void Renderer::createImageSets() {
     const std::array<Field, R_IMAGE_COUNT> fields = {
         Field::Terrain,    Field::Water,   Field::Sediment, Field::Velocity, Field::Hardness, Field::Wear,
         Field::Outflow,    Field::Terrain, Field::Lake,     Field::Drainage, Field::Outflow,  Field::Outflow,
-        Field::WaterTable, Field::Seepage, Field::Terrain,  Field::Loose};
+        Field::WaterTable, Field::Seepage, Field::Terrain,  Field::Loose,    Field::Snow,     Field::Vegetation};
     const bool split = sim.splitWide();
     gpu::DescriptorWrites writes;
     for (uint32_t key = 0; key < keys; ++key) {

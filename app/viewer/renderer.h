@@ -32,7 +32,9 @@ struct FrameUniforms {
     float relief[4];
     float storms[4];  // the weather's storms (storms.glsl): time (s), radius (cells), intensity, speed (cells/s)
     float storms2[4]; // ... wind direction (radians), lifetime (s), count, seed
-    float ground[4];  // x: layered ground on (the loose layer drawn as sand)
+    float ground[4];  // x: layered ground on (the loose layer drawn as sand); y: snow on (drawn by its
+                      // depth, not by altitude); z: the snow's depth per m of its water; w: vegetation
+                      // on (grass drawn by its density)
 };
 
 // The sunlight's check (surface_sun_check.comp, surface_sun_control.comp; std430, as render.glsl).

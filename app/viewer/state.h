@@ -93,6 +93,7 @@ struct ViewerState {
     int paint_map = 0;                    // what the paint tool paints: 0 hardness, 1 uplift (fluvial), 2 rain, 3 sand
     float paint_uplift_value = 2.0f;      // the uplift's target (times uplift_rate)
     float paint_rain = 0.0f;              // the rain mask's target (0: no rain .. 1: rain_rate)
+    float paint_vegetation = 1.0f;        // the vegetation's target density (0 clears)
     std::vector<gpu::Spring> springs;
     bool springs_dirty = false;
 

@@ -111,9 +111,13 @@ struct Model {
 };
 
 // The ping-pong fields a step writes under these parameters (bits): the loose layer only on
-// layered ground; with layers off no pass touches it, and its halves stay as they are.
+// layered ground, the snow only while it is on in the pipe model; while off no pass touches
+// them, and their halves stay as they are.
 inline int livePingPong(const SimParams& p) {
-    return p.enable_layers != 0 ? kAllPingPong : kAllPingPong & ~(1 << fieldPingPongBit(Field::Loose));
+    int live = kAllPingPong;
+    if (p.enable_layers == 0) live &= ~(1 << fieldPingPongBit(Field::Loose));
+    if (p.enable_snow == 0 || p.model != MODEL_PIPE) live &= ~(1 << fieldPingPongBit(Field::Snow));
+    return live;
 }
 
 // What Auto means on this device (and with ALLUVIUM_PIPE_PASSES set); "fused", "direct".

@@ -7,7 +7,9 @@
 //                                           that read neighbours from images instead of shared
 //                                           memory (PipePasses::Direct): erosion,
 //                                           transport_thermal_outflow_evaporation, thermal_gather
+//   (snow)                                  models/snow.cpp, on the new ground and water
 //   (groundwater and the sea)               models/groundwater.cpp, on the new ground and water
+//   (vegetation)                            models/vegetation.cpp, on the new ground and water
 //   the fold                                the step's sums into the run's totals, and the
 //                                           sediment correction's scale
 //   sediment_correct                        the semi-Lagrangian transport's global correction
@@ -15,6 +17,8 @@
 // A step of dt runs the state's CFL sub-steps, each a whole step of dt / n, ping-pong included.
 #include "groundwater.h"
 #include "model.h"
+#include "snow.h"
+#include "vegetation.h"
 
 namespace alluvium::gpu {
 
@@ -43,7 +47,9 @@ void recordSubstep(Step& step, bool another_follows) {
     } else {
         pass(Pass::ErosionTransportThermalEvaporation, erode_mode);
     }
+    recordSnow(step);
     recordWaterExchange(step);
+    recordVegetation(step);
     rec.foldLevels();
     rec.timestamp();
     rec.foldTotals();
@@ -89,12 +95,13 @@ const Model& pipeModel() {
         MODEL_PIPE,
         "pipe",
         "shallow-water pipe model with hydraulic and thermal erosion, groundwater and the sea (seed 004)",
-        {Field::Terrain, Field::Water, Field::Sediment, Field::Outflow, Field::Loose},
-        {Pass::SourcesFlux, Pass::WaterVelocity, Pass::ErosionTransportThermalEvaporation, Pass::SeaSpill,
-         Pass::WaterExchange, Pass::GroundwaterFlow, Pass::ReducePartials, Pass::ReduceTotals, Pass::SedimentCorrect},
-        {Pass::SourcesFlux, Pass::WaterVelocity, Pass::Erosion, Pass::TransportThermalOutflowEvaporation,
-         Pass::ThermalGather, Pass::SeaSpill, Pass::WaterExchange, Pass::GroundwaterFlow, Pass::ReducePartials,
+        {Field::Terrain, Field::Water, Field::Sediment, Field::Outflow, Field::Loose, Field::Snow},
+        {Pass::SourcesFlux, Pass::WaterVelocity, Pass::ErosionTransportThermalEvaporation, Pass::SnowSlide, Pass::Snow,
+         Pass::SeaSpill, Pass::WaterExchange, Pass::GroundwaterFlow, Pass::Vegetation, Pass::ReducePartials,
          Pass::ReduceTotals, Pass::SedimentCorrect},
+        {Pass::SourcesFlux, Pass::WaterVelocity, Pass::Erosion, Pass::TransportThermalOutflowEvaporation,
+         Pass::ThermalGather, Pass::SnowSlide, Pass::Snow, Pass::SeaSpill, Pass::WaterExchange, Pass::GroundwaterFlow,
+         Pass::Vegetation, Pass::ReducePartials, Pass::ReduceTotals, Pass::SedimentCorrect},
         {},
         recordPipe,
         nullptr,

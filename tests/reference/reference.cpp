@@ -2,6 +2,7 @@
 
 #include "groundwater.h"
 #include "layers.h"
+#include "vegetation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +16,8 @@ State::State(int width, int height) : w(width), h(height) {
     sediment.assign(n, 0.0);
     hardness.assign(n, 0.0);
     loose.assign(n, 0.0);
+    snow.assign(n, 0.0);
+    vegetation.assign(n, Vec2{});
     rain_mask.assign(n, 1.0);
     outflow.assign(n, Vec4{});
     velocity.assign(n, Vec2{});
@@ -72,9 +75,10 @@ struct FluxGrid {
         return p.enable_sea && s.terrain[i] < sea_surface && s.sea_spill[i] < sea_surface;
     }
 
-    // Implicit friction: linear drag plus Manning, over the upwind depth hf.
-    double friction(double U, double hf) const {
-        const double n2 = double(p.manning_n) * p.manning_n;
+    // Implicit friction: linear drag plus Manning (n: the face's, vegetation.h), over the upwind
+    // depth hf.
+    double friction(double U, double hf, double n) const {
+        const double n2 = n * n;
         return U / (1.0 + p.time_step * (p.flux_damping + p.gravity * n2 * std::abs(U) / std::pow(hf, 4.0 / 3.0)));
     }
 
@@ -99,7 +103,7 @@ struct FluxGrid {
         double Un = U + p.time_step * (acc - adv);
         const double hf = Un > 0.0 ? da : de;
         if (hf <= p.dry_depth) return 0.0;
-        return friction(Un, hf);
+        return friction(Un, hf, faceRoughness(s, p, s.index(ax, ay), s.index(ex, ey)));
     }
 
     // Outflow over an open edge into a dry ghost cell whose ground is level with this one.
@@ -108,7 +112,7 @@ struct FluxGrid {
         if (dc <= p.dry_depth || sea(x, y)) return 0.0;
         const double drop = p.enable_sea ? std::min(dc, eta(x, y) - sea_surface) : dc;
         const double Un = w(x, y)[dir] + p.time_step * double(p.gravity) * drop / p.cell_size;
-        return std::max(0.0, friction(Un, dc));
+        return std::max(0.0, friction(Un, dc, faceRoughness(s, p, s.index(x, y), s.index(x, y))));
     }
 };
 
@@ -254,9 +258,9 @@ void erosionDeposition(State& s, const gpu::SimParams& p, Sums& sums) {
             // rounded to float, modelled here on the float value of b.
             const double bf = storedAsFloat(s.terrain[i]);
             if (capacity > sed) {
-                const double e =
-                    layeredErosion(p, std::min(1.0, double(p.time_step) * p.dissolve_rate) * (capacity - sed),
-                                   s.loose[i], s.hardness[i]);
+                const double e = layeredErosion(
+                    p, std::min(1.0, double(p.time_step) * p.dissolve_rate) * (capacity - sed) * rootBinding(s, p, i),
+                    s.loose[i], s.hardness[i]);
                 const double applied = bf - storedAsFloat(bf - e);
                 s.terrain[i] -= applied;
                 s.sediment[i] += applied;
@@ -365,8 +369,9 @@ void thermalOutflow(State& s, const gpu::SimParams& p, const std::vector<double>
                     slide = thermalAt(s, p, x, y, std::tan(double(p.loose_repose_angle)), slide_excess);
                 const ThermalChoice chosen = layeredThermal(p, rock, slide, loose[i]);
                 const std::array<double, 8>& excess = chosen.tan_talus == rock.tan_talus ? rock_excess : slide_excess;
-                for (size_t k = 0; k < 4; ++k) axis[k] = chosen.factor * excess[k];
-                for (size_t k = 0; k < 4; ++k) diag[k] = chosen.factor * excess[k + 4];
+                const double factor = chosen.factor * creepSlowing(s, p, i);
+                for (size_t k = 0; k < 4; ++k) axis[k] = factor * excess[k];
+                for (size_t k = 0; k < 4; ++k) diag[k] = factor * excess[k + 4];
             }
             s.thermal_axis[i] = axis;
             s.thermal_diag[i] = diag;

@@ -22,6 +22,8 @@ struct State {
     int w = 0, h = 0;
     std::vector<double> terrain, water, sediment, hardness, rain_mask;
     std::vector<double> loose;      // layered ground: the loose layer over the bedrock (m; layers.h)
+    std::vector<double> snow;       // snow, as the water it holds (m; snow.h)
+    std::vector<Vec2> vegetation;   // density 0..1, recent wetness (m; vegetation.h)
     std::vector<Vec4> outflow;      // face speeds out of the cell: left, right, top, bottom (m/s)
     std::vector<Vec2> velocity;     // m/s
     std::vector<Vec4> thermal_axis; // m to left, right, top, bottom

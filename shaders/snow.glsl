@@ -1,0 +1,61 @@
+// Snow (the pipe model's step, gpu/models/snow.cpp), each cell's snow held as the water it would
+// melt to (m), lying 1000 / snow_density times as deep:
+//   air         T = air_temperature - lapse_rate z + season_amplitude sin(2 pi t / season_period)
+//               at the ground's height z and the step's time t
+//   snowfall    snowfall_rate dt, times the rain mask and the weather, where T < 0
+//   melt        degree-days, dt melt_factor max(T, 0), times the sunlight the slope gets relative to
+//               flat ground (sun_melt of it: 0 the same everywhere): at most the snow there; the
+//               melt is the water's
+//   avalanches  the snow's surface (ground + depth) steeper than snow_repose_angle towards a
+//               neighbour of the eight slides, as the thermal model's talus: a cell sends half its
+//               largest excess, shared in proportion to the excesses, and at most its snow.
+// Every amount moved is computed from the same values by the sender's and the receiver's
+// invocations (snowSent), so the slide keeps the snow to rounding whatever the order cells run in.
+
+bool snowOn() { return p.enable_snow != 0 && p.model == MODEL_PIPE; }
+
+float airTemperature(float z) {
+    float season =
+        p.season_amplitude > 0.0 ? p.season_amplitude * sin(6.283185307 * pc.sim_time / p.season_period) : 0.0;
+    return p.air_temperature - p.lapse_rate * z + season;
+}
+
+// How deep snow that holds `water` m of water lies (m).
+float snowDepth(float water) { return water * (1000.0 / p.snow_density); }
+
+const ivec2 kSnowOffsets[8] = ivec2[8](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), ivec2(0, 1), ivec2(-1, -1),
+                                       ivec2(1, -1), ivec2(-1, 1), ivec2(1, 1));
+const int kSnowOpposite[8] = int[8](1, 0, 3, 2, 7, 6, 5, 4);
+
+// The snow's surface at cell q (clamped to the grid: the loads stay outside any branch).
+float snowSurface(ivec2 q) {
+    ivec2 c = clampToGrid(q);
+    return imageLoad(terrain_next, c).r + snowDepth(imageLoad(snow_cur, c).r);
+}
+
+// How far the surface from `h` at cell c to its neighbour k stands above the angle of repose
+// (m; 0 where it does not, or k is off the grid).
+float snowExcess(ivec2 c, float h, int k) {
+    ivec2 n = c + kSnowOffsets[k];
+    float h_n = snowSurface(n);
+    precise float e = (h - h_n) - tan(p.snow_repose_angle) * (k < 4 ? 1.0 : 1.41421356) * p.cell_size;
+    return inGrid(n) && e > 0.0 ? e : 0.0;
+}
+
+// What cell c (surface h, slide rate `rate`) sends its neighbour k (m of depth).
+float snowSent(ivec2 c, float h, float rate, int k) {
+    precise float sent = rate * snowExcess(c, h, k);
+    return sent;
+}
+
+// The sunlight on the slope at c relative to flat ground's (0 in the slope's own shade).
+float sunExposure(ivec2 c) {
+    ivec2 lo = clampToGrid(c - 1), hi = clampToGrid(c + 1);
+    vec2 span = max(vec2(hi - lo), vec2(1.0)) * p.cell_size;
+    vec2 gradient = vec2(imageLoad(terrain_next, ivec2(hi.x, c.y)).r - imageLoad(terrain_next, ivec2(lo.x, c.y)).r,
+                         imageLoad(terrain_next, ivec2(c.x, hi.y)).r - imageLoad(terrain_next, ivec2(c.x, lo.y)).r) /
+                    span;
+    vec3 normal = normalize(vec3(-gradient, 1.0));
+    vec3 sun = vec3(cos(p.sun_elevation) * vec2(sin(p.sun_azimuth), cos(p.sun_azimuth)), sin(p.sun_elevation));
+    return max(dot(normal, sun), 0.0) / sun.z;
+}

@@ -1,0 +1,55 @@
+#include "vegetation.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace alluvium::ref {
+
+namespace {
+
+double smoothstep(double e0, double e1, double x) {
+    const double t = std::clamp((x - e0) / (e1 - e0), 0.0, 1.0);
+    return t * t * (3.0 - 2.0 * t);
+}
+
+double slopeAt(const State& s, const gpu::SimParams& p, int x, int y) {
+    const int x0 = std::max(x - 1, 0), x1 = std::min(x + 1, s.w - 1);
+    const int y0 = std::max(y - 1, 0), y1 = std::min(y + 1, s.h - 1);
+    const double gx =
+        (s.terrain[s.index(x1, y)] - s.terrain[s.index(x0, y)]) / (std::max(x1 - x0, 1) * double(p.cell_size));
+    const double gy =
+        (s.terrain[s.index(x, y1)] - s.terrain[s.index(x, y0)]) / (std::max(y1 - y0, 1) * double(p.cell_size));
+    return std::sqrt(gx * gx + gy * gy);
+}
+
+} // namespace
+
+void vegetationStep(State& s, const std::vector<double>& before, const gpu::SimParams& p) {
+    const double dt = p.time_step;
+    for (int y = 0; y < s.h; ++y)
+        for (int x = 0; x < s.w; ++x) {
+            const size_t i = s.index(x, y);
+            double v = s.vegetation[i][0], wet = s.vegetation[i][1];
+            const double b = s.terrain[i], d = s.water[i];
+            wet += (d - wet) * (1.0 - std::exp(-dt / p.vegetation_memory));
+            double moisture = std::clamp(wet / p.vegetation_wet_depth, 0.0, 1.0);
+            if (p.enable_groundwater != 0)
+                moisture =
+                    std::max(moisture, std::clamp(1.0 - (b - s.water_table[i]) / p.vegetation_root_depth, 0.0, 1.0));
+            const double steepest = std::tan(double(p.vegetation_max_slope));
+            const double q = moisture * (1.0 - smoothstep(0.75 * steepest, steepest, slopeAt(s, p, x, y)));
+            const double r = p.vegetation_growth * q - p.vegetation_decay * (1.0 - q);
+            if (r > 0.0) v = std::max(v, double(p.vegetation_seed));
+            v = v / (v + (1.0 - v) * std::exp(-r * dt));
+            const double n = p.manning_n + p.vegetation_roughness * v;
+            const double speed = std::hypot(s.velocity[i][0], s.velocity[i][1]);
+            const double shear =
+                1000.0 * p.gravity * n * n * speed * speed / std::cbrt(std::max(d, double(p.dry_depth)));
+            if (d > p.dry_depth && shear > p.vegetation_shear) v *= std::exp(-p.vegetation_uproot_rate * dt);
+            const double raised = b - before[i];
+            if (raised > 0.0) v *= std::max(1.0 - raised / p.vegetation_burial, 0.0);
+            s.vegetation[i] = {std::clamp(v, 0.0, 1.0), wet};
+        }
+}
+
+} // namespace alluvium::ref
