@@ -70,6 +70,11 @@ void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir, co
     std::vector<float> density(vegetation.size() / 2);
     for (std::size_t i = 0; i < density.size(); ++i) density[i] = vegetation[2 * i];
     add("vegetation", std::move(density), "1");
+    // Lava: how deep it flows.
+    const std::vector<float> lava = sim.download(gpu::Field::Lava);
+    std::vector<float> lava_depth(lava.size() / 2);
+    for (std::size_t i = 0; i < lava_depth.size(); ++i) lava_depth[i] = lava[2 * i];
+    add("lava", std::move(lava_depth), "m");
     add("lake_depth", sim.download(gpu::Field::Lake), "m");
     add("drainage_area", sim.download(gpu::Field::Drainage), "m^2").log_mask = true;
     std::vector<float> table = water_table ? *water_table : liveWaterTable(sim);

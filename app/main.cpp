@@ -206,7 +206,7 @@ CLI::App* addView(CLI::App& app, ViewOptions& o) {
     view_cmd->add_option(
         "--overlay", o.overlay,
         "start with an overlay: depth, speed, sediment, hardness, flux, erosion, drainage, watertable, waterlevel, "
-        "loose, snow, vegetation");
+        "loose, snow, vegetation, lava");
     view_cmd->add_flag("--probe-display", o.probe_display,
                        "exit 0 if a window can be opened here, else 1 (scripts/run)");
     view_cmd->add_option(

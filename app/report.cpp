@@ -8,6 +8,39 @@
 
 namespace alluvium {
 
+namespace {
+
+// The elements' part of the report: the vegetation's cover, the lava's ledger.
+void addElements(nlohmann::json& r, const gpu::Simulation& sim, const StateSums& initial, const StateSums& final_sums) {
+    const gpu::Totals t = sim.totals();
+    auto acc = [&](int slot) { return t.acc[slot]; };
+    if (sim.params().enable_vegetation != 0 && sim.params().model == MODEL_PIPE) {
+        // The cover: its mean density and the cells at least half covered.
+        const std::vector<float> v = sim.download(gpu::Field::Vegetation);
+        double total = 0.0;
+        long long dense = 0;
+        for (std::size_t i = 0; i < v.size(); i += 2) {
+            total += v[i];
+            dense += v[i] >= 0.5f;
+        }
+        const double cells = double(v.size() / 2);
+        r["vegetation"] = {{"mean_density", total / std::max(cells, 1.0)}, {"cells_half_covered", dense}};
+    }
+    if (sim.params().enable_lava != 0 && sim.params().model == MODEL_PIPE) {
+        // The ledger: every cubic metre the vent erupted flows on or is rock (the brush's lava is
+        // the viewer's report's).
+        const double flowing = final_sums.lava - initial.lava, erupted = acc(SLOT_LAVA_ERUPTED);
+        const double solid = acc(SLOT_LAVA_SOLIDIFIED);
+        r["lava"] = {{"erupted", erupted},
+                     {"flowing", final_sums.lava},
+                     {"solidified", solid},
+                     {"water_boiled", acc(SLOT_BOILED)},
+                     {"ledger_error_rel", std::abs(flowing + solid - erupted) / std::max(erupted, 1e-30)}};
+    }
+}
+
+} // namespace
+
 nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial, const StateSums& final_sums,
                           long long steps, double seconds, double cell_size) {
     const gpu::Totals t = sim.totals();
@@ -18,7 +51,8 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial, 
         acc(SLOT_RAIN) + acc(SLOT_SNOWFALL) + acc(SLOT_SPRING) + acc(SLOT_BRUSH_WATER_ADD) + acc(SLOT_SEA_IN);
     const double stored_initial = initial.water + initial.groundwater + initial.snow;
     const double expected_water = stored_initial + added - acc(SLOT_BRUSH_WATER_REMOVE) - acc(SLOT_EVAPORATED) -
-                                  acc(SLOT_DRAINED_WATER) - acc(TOTAL_WATER_ABSORBED) - acc(SLOT_SEA_OUT);
+                                  acc(SLOT_DRAINED_WATER) - acc(TOTAL_WATER_ABSORBED) - acc(SLOT_SEA_OUT) -
+                                  acc(SLOT_BOILED);
     const double stored_final = final_sums.water + final_sums.groundwater + final_sums.snow;
     const double water_scale = std::max(stored_initial + added, 1e-30);
     const double soil_initial = initial.terrain + initial.sediment;
@@ -58,6 +92,7 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial, 
         {"melted", acc(SLOT_MELT)},
         {"snow_stored_initial", initial.snow},
         {"snow_stored", final_sums.snow},
+        {"boiled_by_lava", acc(SLOT_BOILED)},
         {"budget_error_rel", std::abs(stored_final - expected_water) / water_scale},
     };
     r["soil"] = {
@@ -81,18 +116,7 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial, 
         // Mean relative size of the per-step correction of the semi-Lagrangian transport.
         {"transport_correction_rel", acc(TOTAL_CORRECTION_ABS) / std::max(acc(SLOT_SED_AFTER), 1e-30)},
     };
-    if (sim.params().enable_vegetation != 0 && sim.params().model == MODEL_PIPE) {
-        // The cover: its mean density and the cells at least half covered.
-        const std::vector<float> v = sim.download(gpu::Field::Vegetation);
-        double total = 0.0;
-        long long dense = 0;
-        for (std::size_t i = 0; i < v.size(); i += 2) {
-            total += v[i];
-            dense += v[i] >= 0.5f;
-        }
-        const double cells = double(v.size() / 2);
-        r["vegetation"] = {{"mean_density", total / std::max(cells, 1.0)}, {"cells_half_covered", dense}};
-    }
+    addElements(r, sim, initial, final_sums);
     r["nan_cells"] = final_sums.nan_cells;
     r["max_speed"] = t.max_speed;
     if (sim.params().model == MODEL_PIPE)
@@ -216,6 +240,7 @@ nlohmann::json viewReport(gpu::Simulation& sim, const ViewFacts& f) {
         {"hand_picked", c.hand_picked + bt.hand_picked},
         {"hand_dropped", c.hand_dropped + bt.hand_dropped},
         {"hand_held", bt.hand_picked - bt.hand_dropped},
+        {"lava_poured", c.lava_poured + bt.lava_poured},
         {"seconds", f.brush_seconds},
     };
     report["springs"] = f.springs;

@@ -158,7 +158,8 @@ std::vector<std::byte> encodeSession(const Session& s) {
                         {"substeps", s.substeps}};
     header["initial_sums"] = {{"water", s.initial_sums.water},       {"terrain", s.initial_sums.terrain},
                               {"sediment", s.initial_sums.sediment}, {"groundwater", s.initial_sums.groundwater},
-                              {"loose", s.initial_sums.loose},       {"snow", s.initial_sums.snow}};
+                              {"loose", s.initial_sums.loose},       {"snow", s.initial_sums.snow},
+                              {"lava", s.initial_sums.lava}};
     header["sim_time"] = s.sim_time;
     const uint32_t* control = reinterpret_cast<const uint32_t*>(&s.sea_control);
     header["sea"] = {{"half", s.sea_half},
@@ -329,9 +330,9 @@ void readTotals(const nlohmann::json& h, Session& s, const SessionFail& fail) {
     const auto& totals = h.at("totals");
     const auto& acc = totals.at("acc");
     // Older files hold fewer sums before the two totals that follow them (the correction, the
-    // droplets' absorbed water): 16 before groundwater and the sea, 21 before snow. The sums they
-    // lack were 0 then.
-    constexpr size_t kOlderLayouts[] = {16, 21};
+    // droplets' absorbed water): 16 before groundwater and the sea, 21 before snow, 23 before
+    // lava. The sums they lack were 0 then.
+    constexpr size_t kOlderLayouts[] = {16, 21, 23};
     const bool older = acc.is_array() && std::find(std::begin(kOlderLayouts), std::end(kOlderLayouts), acc.size()) !=
                                              std::end(kOlderLayouts);
     if (!acc.is_array() || (acc.size() != TOTAL_SLOTS && !older))
@@ -352,10 +353,11 @@ void readTotals(const nlohmann::json& h, Session& s, const SessionFail& fail) {
     s.initial_sums.water = sums.at("water").get<double>();
     s.initial_sums.terrain = sums.at("terrain").get<double>();
     s.initial_sums.sediment = sums.at("sediment").get<double>();
-    // Written since groundwater, layered ground and snow (older files had none: 0).
+    // Written since groundwater, layered ground, snow and lava (older files had none: 0).
     if (sums.contains("groundwater")) s.initial_sums.groundwater = sums.at("groundwater").get<double>();
     if (sums.contains("loose")) s.initial_sums.loose = sums.at("loose").get<double>();
     if (sums.contains("snow")) s.initial_sums.snow = sums.at("snow").get<double>();
+    if (sums.contains("lava")) s.initial_sums.lava = sums.at("lava").get<double>();
 }
 
 // The tide's clock (older files: the steps at the saved time step) and where the sea's spill

@@ -218,6 +218,15 @@ StateSums sumState(const gpu::Simulation& sim, double cell_size) {
     add(gpu::Field::Groundwater, &sums.groundwater);
     add(gpu::Field::Loose, &sums.loose);
     add(gpu::Field::Snow, &sums.snow);
+    // Lava: its depth (x) makes the volume; its temperature (y) is checked for NaN only.
+    const std::vector<float> lava = sim.download(gpu::Field::Lava);
+    for (std::size_t i = 0; i + 1 < lava.size(); i += 2) {
+        if (!std::isfinite(lava[i]) || !std::isfinite(lava[i + 1])) {
+            ++sums.nan_cells;
+            continue;
+        }
+        sums.lava += double(lava[i]) * area;
+    }
     add(gpu::Field::Velocity, nullptr);
     add(gpu::Field::Outflow, nullptr);
     return sums;

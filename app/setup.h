@@ -72,6 +72,7 @@ struct StateSums {
     double groundwater = 0.0;    // in the ground's pores
     double loose = 0.0;          // layered ground: the loose layer (part of `terrain`)
     double snow = 0.0;           // snow, as the water it holds
+    double lava = 0.0;           // lava's volume (m^3)
     double soil_magnitude = 0.0; // sum of |ground| + |sediment| (m^3): the scale of the soil drift
     long long nan_cells = 0;
 };

@@ -51,12 +51,13 @@ Brush::Brush(const Context& ctx, const Simulation& sim) : ctx_(ctx), sim_(sim) {
         {BB_RAIN, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
         {BB_LOOSE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
         {BB_SNOW, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-        {BB_VEGETATION, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+        {BB_VEGETATION, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {BB_LAVA, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
     set_layout_ = createSetLayout(ctx, bindings, BB_COUNT);
     layout_ = createComputeLayout(ctx, set_layout_, sizeof(BrushParams));
     constexpr uint32_t keys = Simulation::kParityKeys;
     pool_ = createDescriptorPool(
-        ctx, keys, {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 9 * keys}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * keys}});
+        ctx, keys, {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 10 * keys}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * keys}});
     allocateSets(ctx, pool_, set_layout_, keys, sets_.data());
     // One set per parity key of the simulation: set k binds the current images of key k.
     DescriptorWrites writes;
@@ -71,6 +72,7 @@ Brush::Brush(const Context& ctx, const Simulation& sim) : ctx_(ctx), sim_(sim) {
         writes.image(set, BB_LOOSE, sim.currentImage(Field::Loose, key).view);
         writes.image(set, BB_SNOW, sim.currentImage(Field::Snow, key).view);
         writes.image(set, BB_VEGETATION, sim.currentImage(Field::Vegetation, key).view);
+        writes.image(set, BB_LAVA, sim.currentImage(Field::Lava, key).view);
         writes.buffer(set, BB_PARTIALS, partials_.buffer);
         writes.buffer(set, BB_TOTALS, totals_.buffer);
     }
@@ -142,6 +144,7 @@ BrushTotals Brush::totals() const {
     r.terrain_removed = t[BRUSH_TERRAIN_REMOVED];
     r.hand_picked = t[BRUSH_HAND_PICKED];
     r.hand_dropped = t[BRUSH_HAND_DROPPED];
+    r.lava_poured = t[BRUSH_LAVA_POURED];
     return r;
 }
 

@@ -17,6 +17,7 @@ struct BrushTotals {
     double water_added = 0, water_removed = 0;     // m^3
     double terrain_added = 0, terrain_removed = 0; // m^3 (including the hand's)
     double hand_picked = 0, hand_dropped = 0;      // m^3: the hand holds picked - dropped
+    double lava_poured = 0;                        // m^3 of lava
 };
 
 // The sum over the grid's cells of the brush's weight at (x, y): the drop spreads a volume V as

@@ -104,6 +104,8 @@ std::string whyInactive(const Params& values, Param p, std::string_view model) {
     if (p == Param::season_period && values[Param::season_amplitude] == 0.0) return "season_amplitude is 0";
     if ((p == Param::sun_azimuth || p == Param::sun_elevation) && values[Param::sun_melt] == 0.0)
         return "sun_melt is 0";
+    if (group == "lava" && model != "pipe")
+        return "lava flows in the pipe model, and the model is " + std::string(model);
     // Vegetation grows in the pipe model; its roots drink from a water table only with groundwater.
     if (group == "vegetation" && model != "pipe")
         return "vegetation grows in the pipe model, and the model is " + std::string(model);

@@ -20,30 +20,6 @@ const std::array<PassInfo, kPassCount>& passTable() {
     return table;
 }
 
-bool happens(When when, const SimParams& q) {
-    switch (when) {
-    case When::Always: return true;
-    case When::RainMask: return q.rain_uniform == 0 && q.rain_rate > 0.0f;
-    case When::Springs: return q.spring_count > 0;
-    case When::Maps: return q.record_maps != 0;
-    case When::ErosionMaps: return q.record_maps != 0 && q.enable_erosion != 0;
-    case When::Thermal: return q.enable_thermal != 0;
-    case When::Groundwater:
-        return q.enable_groundwater != 0 &&
-               (q.model == MODEL_PIPE || q.model == MODEL_MUSGRAVE || q.model == MODEL_SIMPLE);
-    case When::Sea: return q.enable_sea != 0 && q.model == MODEL_PIPE;
-    case When::GroundwaterOrSea: return happens(When::Groundwater, q) || happens(When::Sea, q);
-    case When::Deposition: return q.fluvial_deposition > 0.0f;
-    case When::Layers: return q.enable_layers != 0;
-    case When::Orographic: return q.orographic > 0.0f;
-    case When::Snow: return q.enable_snow != 0 && q.model == MODEL_PIPE;
-    case When::SnowRainMask: return happens(When::Snow, q) && q.rain_uniform == 0 && q.snowfall_rate > 0.0f;
-    case When::Vegetation: return q.enable_vegetation != 0 && q.model == MODEL_PIPE;
-    case When::VegetationTable: return happens(When::Vegetation, q) && q.enable_groundwater != 0;
-    }
-    return false;
-}
-
 // Workgroups of the grid passes (the simulation's, once setParams filled them in; else 16 x 16).
 double sumWorkgroups(const SimParams& params, int width, int height) {
     return params.group_count_x > 0 && params.group_count_y > 0
@@ -72,6 +48,31 @@ double foldBytesPerCell(Pass p, const SimParams& params, double cells) {
 }
 
 } // namespace
+
+bool happens(When when, const SimParams& q) {
+    switch (when) {
+    case When::Always: return true;
+    case When::RainMask: return q.rain_uniform == 0 && q.rain_rate > 0.0f;
+    case When::Springs: return q.spring_count > 0;
+    case When::Maps: return q.record_maps != 0;
+    case When::ErosionMaps: return q.record_maps != 0 && q.enable_erosion != 0;
+    case When::Thermal: return q.enable_thermal != 0;
+    case When::Groundwater:
+        return q.enable_groundwater != 0 &&
+               (q.model == MODEL_PIPE || q.model == MODEL_MUSGRAVE || q.model == MODEL_SIMPLE);
+    case When::Sea: return q.enable_sea != 0 && q.model == MODEL_PIPE;
+    case When::GroundwaterOrSea: return happens(When::Groundwater, q) || happens(When::Sea, q);
+    case When::Deposition: return q.fluvial_deposition > 0.0f;
+    case When::Layers: return q.enable_layers != 0;
+    case When::Orographic: return q.orographic > 0.0f;
+    case When::Snow: return q.enable_snow != 0 && q.model == MODEL_PIPE;
+    case When::SnowRainMask: return happens(When::Snow, q) && q.rain_uniform == 0 && q.snowfall_rate > 0.0f;
+    case When::Lava: return q.enable_lava != 0 && q.model == MODEL_PIPE;
+    case When::Vegetation: return q.enable_vegetation != 0 && q.model == MODEL_PIPE;
+    case When::VegetationTable: return happens(When::Vegetation, q) && q.enable_groundwater != 0;
+    }
+    return false;
+}
 
 const PassInfo& passInfo(Pass p) { return passTable()[static_cast<size_t>(p)]; }
 const char* passName(Pass p) { return passInfo(p).name; }

@@ -57,9 +57,13 @@ enum class When {
     Orographic,      // orographic rain reads the ground where it rains
     Snow,            // snow lies, falls, melts and slides (the pipe model)
     SnowRainMask,    // ... and its snowfall reads the rain mask
+    Lava,            // lava flows (the pipe model)
     Vegetation,      // vegetation grows (the pipe model)
     VegetationTable, // ... and reads the water table (groundwater)
 };
+
+// Whether what `when` names happens under these parameters.
+bool happens(When when, const SimParams& q);
 
 inline constexpr unsigned kRead = 1, kWrite = 2;
 struct Access {
@@ -201,6 +205,12 @@ inline constexpr double kBasinsPerCell = 0.25;
       (ALLUVIUM_R_IF(Terrain, GroundwaterOrSea), ALLUVIUM_RW_IF(Water, GroundwaterOrSea),                             \
        ALLUVIUM_RW_IF(Groundwater, GroundwaterOrSea), ALLUVIUM_R_IF(AquiferBase, Groundwater),                        \
        ALLUVIUM_R_IF(SeaSpill, Sea), ALLUVIUM_W_IF(Seepage, Groundwater), ALLUVIUM_W_IF(WaterTable, Groundwater)), 0.0) \
+    /* Lava (models/lava.cpp): each cell's outflow, then the gather, eruption, cooling, rock. */                    \
+    X(LavaFlux, "lava_flux", Grid, kNeedsNothing, Accesses,                                                           \
+      (ALLUVIUM_R_IF(Terrain, Lava), ALLUVIUM_R_IF(Lava, Lava), ALLUVIUM_W_IF(LavaOutflow, Lava)), 0.0)               \
+    X(Lava, "lava", Grid, kNeedsNothing, Accesses,                                                                    \
+      (ALLUVIUM_RW_IF(Lava, Lava), ALLUVIUM_R_IF(LavaOutflow, Lava), ALLUVIUM_R_IF(Terrain, Lava),                    \
+       ALLUVIUM_R_IF(Water, Lava)), 0.0)                                                                              \
     /* Snow (models/snow.cpp): the avalanches' rates, then the slide, snowfall and melt. */                          \
     X(SnowSlide, "snow_slide", Grid, kNeedsNothing, Accesses,                                                         \
       (ALLUVIUM_R_IF(Terrain, Snow), ALLUVIUM_R_IF(Snow, Snow), ALLUVIUM_W_IF(SnowSlide, Snow)), 0.0)                 \

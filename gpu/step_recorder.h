@@ -34,6 +34,7 @@ public:
     void begin(VkCommandBuffer cmd, GpuTimer* timer = nullptr);
     void end();
     VkCommandBuffer cmd() const { return cmd_; }
+    bool splitWide() const { return setup_.split_wide; }
     bool timed() const { return timer_ != nullptr; }
     // Binds the descriptor set the passes read (the simulation's, for its current parity).
     void bind(VkDescriptorSet set);

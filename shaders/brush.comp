@@ -66,6 +66,11 @@ void main() {
             } else if (b.tool == BRUSH_TOOL_UPLIFT) {
                 float u = imageLoad(uplift_img, c).r;
                 imageStore(uplift_img, c, vec4(clamp(u + (b.target - u) * min(a, 1.0), 0.0, 10.0)));
+            } else if (b.tool == BRUSH_TOOL_LAVA) {
+                vec2 l = imageLoad(lava_img, c).rg;
+                float h = l.x + a;
+                imageStore(lava_img, c, vec4(h, (l.x * l.y + a * b.target) / h, 0.0, 0.0));
+                tally.z = a;
             } else if (b.tool == BRUSH_TOOL_VEGETATION) {
                 vec2 v = imageLoad(vegetation_img, c).rg;
                 v.x = clamp(v.x + (b.target - v.x) * min(a, 1.0), 0.0, 1.0);

@@ -12,6 +12,7 @@ layout(binding = BB_RAIN, r32f) uniform image2D rain_img;
 layout(binding = BB_LOOSE, r32f) uniform image2D loose_img;
 layout(binding = BB_SNOW, r32f) uniform image2D snow_img;
 layout(binding = BB_VEGETATION, rg32f) uniform image2D vegetation_img;
+layout(binding = BB_LAVA, rg32f) uniform image2D lava_img;
 
 // The loose layer once the ground of cell c changed by dh (m): gains are loose if `loose_gain`
 // (else they are rock: the sculptor's raise), losses take the loose layer first.

@@ -19,7 +19,10 @@ void main() {
             barrier();
         }
         if (i == 0u) {
-            totals[s] += acc[0];
+            if (b.tool == BRUSH_TOOL_LAVA && s == BRUSH_TERRAIN_ADDED)
+                totals[BRUSH_LAVA_POURED] += acc[0];
+            else
+                totals[s] += acc[0];
             if (b.tool == BRUSH_TOOL_PICK_UP && s == BRUSH_TERRAIN_REMOVED) totals[BRUSH_HAND_PICKED] += acc[0];
             if (b.tool == BRUSH_TOOL_DROP && s == BRUSH_TERRAIN_ADDED) totals[BRUSH_HAND_DROPPED] += acc[0];
         }

@@ -22,6 +22,7 @@ namespace alluvium::gpu {
 #define BRUSH_TOOL_SAND 13       // lays loose material (m): ground and loose layer rise together
 #define BRUSH_TOOL_SNOW 14       // lays snow (m of the water it holds; tallied as the brush's water)
 #define BRUSH_TOOL_VEGETATION 15 // the vegetation's density towards `target` (0..1): plants, clears
+#define BRUSH_TOOL_LAVA 16       // pours lava (m) at `target` K (tallied as lava poured)
 
 // Binding slots of the brush's own descriptor set.
 #define BB_TERRAIN 0     // r32f, the simulation's current terrain
@@ -35,7 +36,8 @@ namespace alluvium::gpu {
 #define BB_LOOSE 8       // r32f, the current loose layer (layered ground)
 #define BB_SNOW 9        // r32f, the current snow (m of water)
 #define BB_VEGETATION 10 // rg32f, vegetation: density, wetness
-#define BB_COUNT 11
+#define BB_LAVA 11       // rg32f, the current lava: depth, temperature
+#define BB_COUNT 12
 
 // Tally slots (m^3).
 #define BRUSH_WATER_ADDED 0
@@ -44,6 +46,7 @@ namespace alluvium::gpu {
 #define BRUSH_TERRAIN_REMOVED 3
 #define BRUSH_HAND_PICKED 4  // also counted in TERRAIN_REMOVED
 #define BRUSH_HAND_DROPPED 5 // also counted in TERRAIN_ADDED
+#define BRUSH_LAVA_POURED 6  // the lava brush's (its tally goes here instead of TERRAIN_ADDED)
 #define BRUSH_SLOTS 8
 
 #define BRUSH_WG 16

@@ -73,7 +73,10 @@
     X(SnowSlide, snow_slide, 1, r32f, Single, Derived, Grid, 0.0, 64,                                              \
       "snow: the step's avalanche rate (moved / total excess over the angle of repose, 1)")                          \
     X(Vegetation, vegetation, 2, rg32f, Single, State, Grid, 0.0, 65,                                              \
-      "vegetation: density 0..1 (x), the ground's recent wetness (y, m of water)")
+      "vegetation: density 0..1 (x), the ground's recent wetness (y, m of water)")                                \
+    X(Lava, lava, 2, rg32f, PingPong, State, Grid, 0.0, 66, "lava: depth (x, m) and temperature (y, K)")           \
+    X(LavaOutflow, lava_outflow, 4, rgba32f, Single, Derived, GridUnlessSplit, 0.0, 68,                          \
+      "lava: the step's outflow to left, right, top, bottom (m^3)")
 // clang-format on
 
 #endif

@@ -286,6 +286,42 @@
       "how fast such a flood clears them") \
     P(vegetation_burial, "vegetation", 0.5, 0.001, 100.0, "m", 1.0, Number, Float, \
       "a deposit this deep buries the plants (less buries a share of them)") \
+    P(enable_lava, "lava", 0, 0, 1, "", 1.0, Switch, Int, \
+      "lava (pipe model): erupts at the vent and from the brush, flows as a Bingham fluid that stiffens as it cools, boils the water it meets and turns into hard rock") \
+    P(lava_eruption_rate, "lava", 5.0, 0.0, 10000.0, "m^3/s", 1.0, Number, Float, \
+      "lava the vent erupts (0: a dormant vent; the brush still pours)") \
+    P(lava_vent_x, "lava", 0.5, 0.0, 1.0, "", 1.0, Number, Float, \
+      "the vent's place across the grid (0 left .. 1 right)") \
+    P(lava_vent_y, "lava", 0.5, 0.0, 1.0, "", 1.0, Number, Float, \
+      "the vent's place down the grid (0 top .. 1 bottom)") \
+    P(lava_vent_radius, "lava", 8.0, 0.1, 10000.0, "m", 1.0, Number, Float, \
+      "the vent's radius (at least the cells around its centre)") \
+    P(lava_vent_temperature, "lava", 1400.0, 900.0, 2000.0, "K", 1.0, Number, Float, \
+      "the lava's temperature as it erupts") \
+    P(lava_solidus, "lava", 1000.0, 300.0, 1500.0, "K", 1.0, Number, Float, \
+      "lava cooler than this is rock") \
+    P(lava_density, "lava", 2600.0, 1000.0, 4000.0, "kg/m^3", 1.0, Number, Float, \
+      "the molten lava's density") \
+    P(lava_rock_density, "lava", 2800.0, 1000.0, 4000.0, "kg/m^3", 1.0, Number, Float, \
+      "the rock it becomes: a solidified metre of lava leaves lava_density / lava_rock_density m of rock") \
+    P(lava_heat_capacity, "lava", 1150.0, 100.0, 5000.0, "J/(kg K)", 1.0, Number, Float, \
+      "the lava's specific heat") \
+    P(lava_emissivity, "lava", 0.95, 0.0, 1.0, "", 1.0, Number, Float, \
+      "radiation from its surface: emissivity x sigma x T^4") \
+    P(lava_ground_transfer, "lava", 5.0, 0.0, 10000.0, "W/(m^2 K)", 1.0, Number, Float, \
+      "heat lost to the ground under it, per kelvin above the ground's 300 K") \
+    P(lava_quench, "lava", 300.0, 0.0, 1e6, "W/(m^2 K)", 1.0, Number, Float, \
+      "heat lost to water over it, per kelvin above boiling: the water boils away") \
+    P(lava_viscosity, "lava", 1000.0, 1.0, 1e8, "Pa s", 1.0, Number, Float, \
+      "the viscosity at the vent's temperature") \
+    P(lava_viscosity_rise, "lava", 0.02, 0.0, 1.0, "1/K", 1.0, Number, Float, \
+      "the viscosity grows by e for each 1 / this kelvin of cooling") \
+    P(lava_yield_strength, "lava", 100.0, 0.0, 1e6, "Pa", 1.0, Number, Float, \
+      "the Bingham yield strength at the vent's temperature: thinner or flatter lava stands") \
+    P(lava_yield_rise, "lava", 0.01, 0.0, 1.0, "1/K", 1.0, Number, Float, \
+      "the yield strength grows by e for each 1 / this kelvin of cooling") \
+    P(lava_rock_hardness, "lava", 0.9, 0.0, 1.0, "", 1.0, Number, Float, \
+      "the hardness of the rock lava becomes") \
     E(int, tile_count_x, "the fluvial model's FLUVIAL_TILE^2 tiles across") \
     E(int, tile_count_y, "... and down") \
     E(int, partials_per_group, "the step's sums on CPU drivers: partials per workgroup and slot (1 elsewhere)") \

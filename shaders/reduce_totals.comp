@@ -22,8 +22,8 @@ void main() {
         return;
     }
     for (int slot = SLOT_RAIN; slot <= SLOT_DEPOSITED; ++slot) totals.acc[slot] += slotSum(slot);
-    // groundwater, the sea and snow
-    for (int slot = SLOT_INFILTRATED; slot <= SLOT_MELT; ++slot) totals.acc[slot] += slotSum(slot);
+    // groundwater, the sea, snow and lava
+    for (int slot = SLOT_INFILTRATED; slot <= SLOT_BOILED; ++slot) totals.acc[slot] += slotSum(slot);
     double speed = slotSum(SLOT_MAX_SPEED);
     double wave = slotSum(SLOT_MAX_WAVE);
     double before = slotSum(SLOT_SED_BEFORE);

@@ -19,6 +19,7 @@ layout(set = 0, binding = R_SEEPAGE, r32f) uniform readonly image2D seepage_img;
 layout(set = 0, binding = R_LOOSE, r32f) uniform readonly image2D loose_img;
 layout(set = 0, binding = R_SNOW, r32f) uniform readonly image2D snow_img;
 layout(set = 0, binding = R_VEGETATION, rg32f) uniform readonly image2D vegetation_img;
+layout(set = 0, binding = R_LAVA, rg32f) uniform readonly image2D lava_img;
 #ifdef SUN_WRITER
 layout(set = 0, binding = R_SUN, r32f) uniform writeonly image2D sun_img;
 #else
@@ -52,7 +53,8 @@ layout(std140, set = 1, binding = R_FRAME) uniform FrameBlock {
     vec4 relief;  // lowest, highest ground at reset (m), hidden-panel flag, 1: lakes are water (fluvial)
     vec4 storms;  // the weather's storms: time (s), radius (cells), intensity, speed (cells/s)
     vec4 storms2; // ... wind direction (radians), lifetime (s), count, seed
-    vec4 ground;  // x: 1 on layered ground
+    vec4 ground;  // x: 1 on layered ground; y: snow on; z: snow depth per m of its water; w: vegetation on
+    vec4 lava;    // x: 1 while lava flows
 }
 f;
 

@@ -24,7 +24,8 @@
 #define R_LOOSE 15       // r32f layered ground: the loose layer's thickness (m)
 #define R_SNOW 16        // r32f snow, as the water it holds (m)
 #define R_VEGETATION 17  // rg32f vegetation: density 0..1, recent wetness (m)
-#define R_IMAGE_COUNT 18
+#define R_LAVA 18        // rg32f lava: depth (m), temperature (K)
+#define R_IMAGE_COUNT 19
 // Set 1: per frame in flight.
 #define R_FRAME 0 // uniform FrameBlock (the C++ mirror is viewer::FrameUniforms)
 #define R_PICK 1  // buffer: vec4 hit (cell x, cell y, height m, 1 if hit), uint non_finite (the
@@ -67,7 +68,8 @@
 #define OVERLAY_LOOSE 10      // layered ground: the loose layer's thickness (m), bare bedrock at 0
 #define OVERLAY_SNOW 11       // snow: how deep it lies (m)
 #define OVERLAY_VEGETATION 12 // vegetation: its density 0..1
-#define OVERLAY_COUNT 13
+#define OVERLAY_LAVA 13       // lava: its temperature (K; 0 where none)
+#define OVERLAY_COUNT 14
 
 #define LAYER_TERRAIN 0
 #define LAYER_WATER 1

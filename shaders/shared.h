@@ -91,24 +91,27 @@ using uint = uint32_t;
 #define SLOT_DRAINED_WATER 7
 #define SLOT_ERODED 8
 #define SLOT_DEPOSITED 9
-#define SLOT_SED_BEFORE 10  // suspended sediment before transport
-#define SLOT_SED_AFTER 11   // after the semi-Lagrangian advection, before correction
-#define SLOT_SED_DRAINED 12 // carried out over open edges this step
-#define SLOT_MAX_SPEED 13   // max, not sum (m/s)
-#define SLOT_MAX_WAVE 14    // max of |v| + sqrt(g d), the speed in the CFL number (m/s)
-#define SLOT_INFILTRATED 15 // surface water soaked into the ground (water_exchange)
-#define SLOT_SEEPED 16      // groundwater seeped out where the table reached the surface
-#define SLOT_SEA_IN 17      // water the sea added to ocean cells (rising tide, a new sea)
-#define SLOT_SEA_OUT 18     // water that left into the sea (rivers, falling tide)
-#define SLOT_SNOWFALL 19    // snow that fell (as water)
-#define SLOT_MELT 20        // snow that melted into the water
-#define REDUCE_SLOTS 21
+#define SLOT_SED_BEFORE 10      // suspended sediment before transport
+#define SLOT_SED_AFTER 11       // after the semi-Lagrangian advection, before correction
+#define SLOT_SED_DRAINED 12     // carried out over open edges this step
+#define SLOT_MAX_SPEED 13       // max, not sum (m/s)
+#define SLOT_MAX_WAVE 14        // max of |v| + sqrt(g d), the speed in the CFL number (m/s)
+#define SLOT_INFILTRATED 15     // surface water soaked into the ground (water_exchange)
+#define SLOT_SEEPED 16          // groundwater seeped out where the table reached the surface
+#define SLOT_SEA_IN 17          // water the sea added to ocean cells (rising tide, a new sea)
+#define SLOT_SEA_OUT 18         // water that left into the sea (rivers, falling tide)
+#define SLOT_SNOWFALL 19        // snow that fell (as water)
+#define SLOT_MELT 20            // snow that melted into the water
+#define SLOT_LAVA_ERUPTED 21    // lava erupted (the vent, m^3 of lava)
+#define SLOT_LAVA_SOLIDIFIED 22 // lava turned into rock (m^3 of lava)
+#define SLOT_BOILED 23          // water lava boiled away
+#define REDUCE_SLOTS 24
 
 // Totals accumulated on the GPU in double precision (indices into Totals.acc; the slots above
 // that are sums fold into the same index, the maxima into their own members).
-#define TOTAL_CORRECTION_ABS 21 // sum over steps of |sediment correction| (m^3)
-#define TOTAL_WATER_ABSORBED 22 // particles: water of droplets that ended on the map (m^3)
-#define TOTAL_SLOTS 23
+#define TOTAL_CORRECTION_ABS 24 // sum over steps of |sediment correction| (m^3)
+#define TOTAL_WATER_ABSORBED 25 // particles: water of droplets that ended on the map (m^3)
+#define TOTAL_SLOTS 26
 
 #define EDGE_CLOSED 0
 #define EDGE_OPEN 1
@@ -317,6 +320,9 @@ inline
     case SLOT_SEA_OUT: return q.enable_sea != 0 && q.model == MODEL_PIPE;
     case SLOT_SNOWFALL:
     case SLOT_MELT: return q.enable_snow != 0 && q.model == MODEL_PIPE;
+    case SLOT_LAVA_ERUPTED:
+    case SLOT_LAVA_SOLIDIFIED:
+    case SLOT_BOILED: return q.enable_lava != 0 && q.model == MODEL_PIPE;
     default: return true;
     }
 }

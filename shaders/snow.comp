@@ -7,6 +7,7 @@
 #include "snow.glsl"
 
 void main() {
+    if (!snowOn()) return; // uniform: off, a pass run on its own (tests) does nothing
     ivec2 c = cellId();
     bool inside = insideGrid(c);
     float fallen = 0.0, melted = 0.0;

@@ -5,6 +5,7 @@
 #include "snow.glsl"
 
 void main() {
+    if (!snowOn()) return; // uniform: off, a pass run on its own (tests) does nothing
     ivec2 c = cellId();
     if (!insideGrid(c)) return;
     float snow = imageLoad(snow_cur, c).r;

@@ -91,6 +91,7 @@ float overlayValue(ivec2 c, int mode) {
     if (mode == OVERLAY_LOOSE) return imageLoad(loose_img, c).r;
     if (mode == OVERLAY_SNOW) return imageLoad(snow_img, c).r * f.ground.z;
     if (mode == OVERLAY_VEGETATION) return imageLoad(vegetation_img, c).r;
+    if (mode == OVERLAY_LAVA) return imageLoad(lava_img, c).g;
     if (mode == OVERLAY_FLUX) {
         vec4 w = SPLIT_OUTFLOW ? vec4(imageLoad(outflow_xy_img, c).xy, imageLoad(outflow_zw_img, c).xy)
                                : imageLoad(outflow_img, c);
@@ -142,6 +143,24 @@ float vegetationDensityAt(vec2 p) {
     float v[4];
     for (int k = 0; k < 4; ++k) v[k] = imageLoad(vegetation_img, clampCell(i + ivec2(k & 1, k >> 1))).r;
     return mix(mix(v[0], v[1], t.x), mix(v[2], v[3], t.x), t.y);
+}
+
+// Lava over the lit ground: a dark crust that glows through by its temperature (black body-ish:
+// dull red at 900 K, orange, yellow-white at 1400 K and above); its own light, not the sun's.
+vec3 lavaOver(vec3 colour, vec2 p) {
+    if (f.lava.x < 0.5) return colour;
+    vec2 q = p - 0.5;
+    ivec2 i = ivec2(floor(q));
+    vec2 t = clamp(q - vec2(i), 0.0, 1.0);
+    vec2 l[4];
+    for (int k = 0; k < 4; ++k) l[k] = imageLoad(lava_img, clampCell(i + ivec2(k & 1, k >> 1))).rg;
+    vec2 lava = mix(mix(l[0], l[1], t.x), mix(l[2], l[3], t.x), t.y);
+    float cover = smoothstep(0.0, 0.05, lava.x);
+    if (cover <= 0.0) return colour;
+    float heat = clamp((lava.y - 800.0) / 600.0, 0.0, 1.0);
+    vec3 glow = mix(vec3(0.35, 0.02, 0.0), mix(vec3(1.0, 0.35, 0.02), vec3(1.0, 0.9, 0.55), heat * heat), heat);
+    vec3 crust = toLinear(vec3(0.12, 0.10, 0.10));
+    return mix(colour, mix(crust * colour * 4.0, glow * (0.3 + 2.0 * heat), heat), cover);
 }
 
 vec3 groundColour(vec2 p, vec3 n, float h) {
@@ -248,6 +267,7 @@ vec4 shadeTerrain() {
         float cloud = cloudShadow(p);
         colour = light(groundColour(p, n, h), n, sunAt(p) * cloud) * mix(1.0, cloud, 0.5);
         colour = mix(colour, toLinear(vec3(0.55, 0.92, 1.0)), springAt(p) * 0.8);
+        colour = lavaOver(colour, p);
     }
     colour = fog(colour);
     colour = mix(colour, vec3(1.0, 0.85, 0.2), brushRing(p));

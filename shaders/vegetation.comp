@@ -16,6 +16,7 @@ float groundSlope(ivec2 c) {
 }
 
 void main() {
+    if (!(p.enable_vegetation != 0 && p.model == MODEL_PIPE)) return; // uniform: off, a pass on its own does nothing
     ivec2 c = cellId();
     if (!insideGrid(c)) return;
     vec2 state = imageLoad(vegetation_img, c).rg;

@@ -140,6 +140,7 @@ inline void loadState(gpu::Simulation& sim, const ref::State& s, const gpu::SimP
         sim.upload(Field::Outflow, toFloat(s.outflow), next);
         sim.upload(Field::Loose, toFloat(s.loose), next);
         sim.upload(Field::Snow, toFloat(s.snow), next);
+        sim.upload(Field::Lava, toFloat(s.lava), next);
     }
     sim.upload(Field::Velocity, toFloat(s.velocity));
     sim.upload(Field::Hardness, toFloat(s.hardness));
@@ -167,6 +168,8 @@ inline void roundToFloat(ref::State& s) {
     for (auto& a : s.velocity)
         for (double& x : a) x = static_cast<float>(x);
     for (auto& a : s.vegetation)
+        for (double& x : a) x = static_cast<float>(x);
+    for (auto& a : s.lava)
         for (double& x : a) x = static_cast<float>(x);
     for (auto& a : s.thermal_axis)
         for (double& x : a) x = static_cast<float>(x);

@@ -73,10 +73,10 @@ TEST(CliExport, RunWritesTheMapsAndTheMesh) {
     std::set<std::string> names;
     for (auto it = file.header().channels().begin(); it != file.header().channels().end(); ++it)
         names.insert(it.name());
-    EXPECT_EQ(names,
-              (std::set<std::string>{"water_depth", "sediment", "hardness", "flow", "erosion", "deposition",
-                                     "velocity.u", "velocity.v", "height", "lake_depth", "drainage_area", "water_table",
-                                     "groundwater_depth", "rain", "loose_thickness", "bedrock", "snow", "vegetation"}));
+    EXPECT_EQ(names, (std::set<std::string>{"water_depth", "sediment", "hardness", "flow", "erosion", "deposition",
+                                            "velocity.u", "velocity.v", "height", "lake_depth", "drainage_area",
+                                            "water_table", "groundwater_depth", "rain", "loose_thickness", "bedrock",
+                                            "snow", "vegetation", "lava"}));
     std::vector<float> height(48 * 40), hardness(48 * 40), erosion(48 * 40), flow(48 * 40);
     Imf::FrameBuffer fb;
     for (auto [name, v] : {std::pair{"height", &height}, std::pair{"hardness", &hardness},

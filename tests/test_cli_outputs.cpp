@@ -134,9 +134,11 @@ std::optional<Param> switchOf(Param p) {
     return std::nullopt;
 }
 
-// Groups that run in one model only (and are not named "<model> model"): snow and vegetation
-// live on the pipe model's water.
-const char* groupModel(const std::string& group) { return group == "snow" || group == "vegetation" ? "pipe" : nullptr; }
+// Groups that run in one model only (and are not named "<model> model"): snow, vegetation and
+// lava live on the pipe model's water.
+const char* groupModel(const std::string& group) {
+    return group == "snow" || group == "vegetation" || group == "lava" ? "pipe" : nullptr;
+}
 
 const Gate* gateOf(Param p) {
     const std::string name = paramInfo(p).name;

@@ -347,8 +347,8 @@ TEST(SessionFile, BadMagicVersionSizesAndNamesAreRejected) {
                      "unknown parameter 'rain_rat'");
     expectInputError(withHeader(good, [](nlohmann::json& h) { h["params"]["rain_rate"] = 1e9; }), "out of range");
     expectInputError(withHeader(good, [](nlohmann::json& h) { h["model"] = "rivers"; }), "unknown model");
-    expectInputError(withHeader(good, [](nlohmann::json& h) { h["arrays"][1]["name"] = "lava"; }),
-                     "unknown field 'lava'");
+    expectInputError(withHeader(good, [](nlohmann::json& h) { h["arrays"][1]["name"] = "magma"; }),
+                     "unknown field 'magma'");
     expectInputError(withHeader(good, [](nlohmann::json& h) { h["arrays"][1]["name"] = "flux"; }), "unknown field");
     expectInputError(withHeader(good, [](nlohmann::json& h) { h.erase("totals"); }), "bad header");
     expectInputError(withHeader(good, [](nlohmann::json& h) { h["totals"]["acc"].erase(0); }), "totals");

@@ -46,6 +46,7 @@ void resetSimulation(App& app) {
     app.brush_carry.terrain_removed += t.terrain_removed;
     app.brush_carry.hand_picked += t.hand_picked;
     app.brush_carry.hand_dropped += t.hand_dropped;
+    app.brush_carry.lava_poured += t.lava_poured;
     app.brush->resetTotals();
     app.hand_holding = app.hand_picking = false;
     loadInitialState(*app.sim, app.initial, app.state.params); // the maps since the start too

@@ -157,7 +157,11 @@ BrushInput handleMouse(App& app, VkExtent2D extent) {
     if (pressed) app.stroke_height = s.pick_height;
     switch (s.tool) {
     case Tool::Spring:
-        if (pressed) {
+        if (pressed && s.spring_is_vent) { // the lava's vent, where the click lands
+            s.params[Param::lava_vent_x] = std::clamp(double(s.pick_x) / s.width, 0.0, 1.0);
+            s.params[Param::lava_vent_y] = std::clamp(double(s.pick_y) / s.height, 0.0, 1.0);
+            s.params_dirty = true;
+        } else if (pressed) {
             const float area = float(s.params[Param::cell_size] * s.params[Param::cell_size]);
             s.springs.push_back({s.pick_x, s.pick_y, std::max(1.0f, s.radius * 0.25f), s.strength * 0.02f * area});
             s.springs_dirty = true;
@@ -211,6 +215,11 @@ std::optional<gpu::BrushParams> brushStroke(const App& app, BrushInput in) {
         }
         if (s.paint_map == 4) { // snow: metres of its water a second, as the water brush pours
             b.tool = BRUSH_TOOL_SNOW;
+            break;
+        }
+        if (s.paint_map == 6) { // lava: metres a second at the vent's temperature
+            b.tool = BRUSH_TOOL_LAVA;
+            b.target = float(s.params[Param::lava_vent_temperature]);
             break;
         }
         b.tool = s.paint_map == 1   ? BRUSH_TOOL_UPLIFT

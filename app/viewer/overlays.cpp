@@ -23,27 +23,28 @@ const char* overlayName(int overlay) {
                                                "water level (hue)",
                                                "loose layer (layers)",
                                                "snow depth (snow)",
-                                               "vegetation density (vegetation)"};
+                                               "vegetation density (vegetation)",
+                                               "lava temperature (lava)"};
     return overlay >= 0 && overlay < OVERLAY_COUNT ? names[overlay] : "?";
 }
 
 float overlayDefaultRange(int overlay) {
     static const float ranges[OVERLAY_COUNT] = {1.0f, 0.5f,  5.0f,   0.05f, 1.0f, 20.0f, 1.0f,
-                                                4.0f, 10.0f, 100.0f, 1.0f,  2.0f, 1.0f};
+                                                4.0f, 10.0f, 100.0f, 1.0f,  2.0f, 1.0f,  1500.0f};
     return overlay >= 0 && overlay < OVERLAY_COUNT ? ranges[overlay] : 1.0f;
 }
 
 const char* overlayKey(int overlay) {
-    static const char* keys[OVERLAY_COUNT] = {"none",  "depth",   "speed",     "sediment",   "hardness",
-                                              "flux",  "erosion", "drainage",  "watertable", "waterlevel",
-                                              "loose", "snow",    "vegetation"};
+    static const char* keys[OVERLAY_COUNT] = {"none",  "depth",   "speed",      "sediment",   "hardness",
+                                              "flux",  "erosion", "drainage",   "watertable", "waterlevel",
+                                              "loose", "snow",    "vegetation", "lava"};
     return overlay >= 0 && overlay < OVERLAY_COUNT ? keys[overlay] : "?";
 }
 
 const char* overlayUnit(int overlay) {
     static const char* units[OVERLAY_COUNT] = {
         "",  "m", "m/s", "m", "", "m^3/s", "m", "log10 cells upstream", "m below the ground", "m a hue turn",
-        "m", "m", ""};
+        "m", "m", "",    "K"};
     return overlay >= 0 && overlay < OVERLAY_COUNT ? units[overlay] : "";
 }
 

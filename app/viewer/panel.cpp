@@ -95,8 +95,8 @@ void statistics(ViewerState& s) {
         const gpu::BrushTotals& b = s.brush_totals;
         const double water = s.initial_water + a[SLOT_RAIN] + a[SLOT_SPRING] + b.water_added - b.water_removed -
                              a[SLOT_EVAPORATED] - a[SLOT_DRAINED_WATER] - a[TOTAL_WATER_ABSORBED] + a[SLOT_SEEPED] -
-                             a[SLOT_INFILTRATED] + a[SLOT_SEA_IN] - a[SLOT_SEA_OUT] +
-                             a[SLOT_MELT]; // on the ground (and the brush's snow)
+                             a[SLOT_INFILTRATED] + a[SLOT_SEA_IN] - a[SLOT_SEA_OUT] + a[SLOT_MELT] -
+                             a[SLOT_BOILED]; // on the ground (and the brush's snow)
         if (s.model != MODEL_FLUVIAL) {
             ImGui::Text("water %.4g (rained %.4g, springs %.4g)", water, a[SLOT_RAIN], a[SLOT_SPRING]);
             ImGui::Text("evaporated %.4g  drained %.4g", a[SLOT_EVAPORATED], a[SLOT_DRAINED_WATER]);
@@ -115,6 +115,12 @@ void statistics(ViewerState& s) {
             ImGui::Text("infiltrated %.4g  seeped %.4g", a[SLOT_INFILTRATED], a[SLOT_SEEPED]);
         if (s.params[Param::enable_snow] >= 0.5 && s.model == MODEL_PIPE)
             ImGui::Text("snow fell %.4g  melted %.4g", a[SLOT_SNOWFALL], a[SLOT_MELT]);
+        if (s.params[Param::enable_lava] >= 0.5 && s.model == MODEL_PIPE) {
+            // The ledger since the terrain's start: what flows is the rest (the report measures it).
+            ImGui::Text("lava erupted %.4g  poured %.4g  turned to rock %.4g", a[SLOT_LAVA_ERUPTED], b.lava_poured,
+                        a[SLOT_LAVA_SOLIDIFIED]);
+            ImGui::Text("water boiled by lava %.4g", a[SLOT_BOILED]);
+        }
         if (s.params[Param::enable_sea] >= 0.5 && s.model == MODEL_PIPE)
             ImGui::Text("from the sea %.4g  into it %.4g", a[SLOT_SEA_IN], a[SLOT_SEA_OUT]);
         ImGui::Text("max speed %.2f m/s", double(s.totals.max_speed));
@@ -196,7 +202,7 @@ void brush(ViewerState& s) {
     ImGui::SliderFloat("radius ([ ])", &s.radius, 1.0f, 200.0f, "%.1f cells", ImGuiSliderFlags_Logarithmic);
     // A rate per second of real time: the same stroke does the same at any speed, paused too.
     // The paint tool's sand and snow lay metres a second; its other maps move towards a value.
-    const bool sand = s.tool == Tool::Hardness && (s.paint_map == 3 || s.paint_map == 4);
+    const bool sand = s.tool == Tool::Hardness && (s.paint_map == 3 || s.paint_map == 4 || s.paint_map == 6);
     const bool fraction = s.tool == Tool::Smooth || s.tool == Tool::Flatten || (s.tool == Tool::Hardness && !sand);
     ImGui::SliderFloat("strength", &s.strength, 0.01f, 50.0f, fraction ? "%.2f /s" : "%.2f m/s",
                        ImGuiSliderFlags_Logarithmic);
@@ -207,13 +213,16 @@ void brush(ViewerState& s) {
     tooltip("0: a flat disk; 1: (1 - r^2)^2");
     if (s.tool == Tool::Hardness) {
         ImGui::Combo("paints", &s.paint_map,
-                     "hardness\0uplift (fluvial model)\0rain\0sand (loose layer)\0snow\0vegetation\0");
+                     "hardness\0uplift (fluvial model)\0rain\0sand (loose layer)\0snow\0vegetation\0lava\0");
         if (s.paint_map == 4 && (s.params[Param::enable_snow] == 0 || s.model != MODEL_PIPE))
             ImGui::TextWrapped("Snow lies, melts and slides in the pipe model with enable_snow on; until then "
                                "it is kept but not drawn.");
         if (s.paint_map == 5 && (s.params[Param::enable_vegetation] == 0 || s.model != MODEL_PIPE))
             ImGui::TextWrapped("Vegetation grows in the pipe model with enable_vegetation on; until then it is "
                                "kept but not drawn.");
+        if (s.paint_map == 6 && (s.params[Param::enable_lava] == 0 || s.model != MODEL_PIPE))
+            ImGui::TextWrapped("Lava flows in the pipe model with enable_lava on; until then it is kept but not "
+                               "drawn.");
         if (s.paint_map == 3 && s.params[Param::enable_layers] == 0)
             ImGui::TextWrapped("Sand is loose material on layered ground: turn on enable_layers for it "
                                "to erode as loose; without, it raises the ground.");
@@ -234,6 +243,8 @@ void brush(ViewerState& s) {
     if (s.pick_hit)
         ImGui::Text("cursor: cell %.1f, %.1f  height %.2f m", double(s.pick_x), double(s.pick_y),
                     double(s.pick_height));
+    ImGui::Checkbox("the spring tool places the lava's vent", &s.spring_is_vent);
+    tooltip("lava_vent_x, lava_vent_y where you click (enable_lava; lava_eruption_rate m^3/s)");
     ImGui::Text("springs (8 to place, right click removes):");
     for (size_t i = 0; i < s.springs.size(); ++i) {
         ImGui::PushID(static_cast<int>(i));

@@ -181,9 +181,10 @@ void Renderer::createImageSets() {
     gpu::createStorageImage(unused_rg_, ctx_, 1, 1, VK_FORMAT_R32G32_SFLOAT);
     // By binding; R_SUN and R_SUN_SEEN are the viewer's own images (their entries here are not used).
     const std::array<Field, R_IMAGE_COUNT> fields = {
-        Field::Terrain,    Field::Water,   Field::Sediment, Field::Velocity, Field::Hardness, Field::Wear,
-        Field::Outflow,    Field::Terrain, Field::Lake,     Field::Drainage, Field::Outflow,  Field::Outflow,
-        Field::WaterTable, Field::Seepage, Field::Terrain,  Field::Loose,    Field::Snow,     Field::Vegetation};
+        Field::Terrain, Field::Water,   Field::Sediment,   Field::Velocity, Field::Hardness,
+        Field::Wear,    Field::Outflow, Field::Terrain,    Field::Lake,     Field::Drainage,
+        Field::Outflow, Field::Outflow, Field::WaterTable, Field::Seepage,  Field::Terrain,
+        Field::Loose,   Field::Snow,    Field::Vegetation, Field::Lava};
     const bool split = sim.splitWide();
     gpu::DescriptorWrites writes;
     for (uint32_t key = 0; key < keys; ++key) {

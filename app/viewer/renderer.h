@@ -35,6 +35,7 @@ struct FrameUniforms {
     float ground[4];  // x: layered ground on (the loose layer drawn as sand); y: snow on (drawn by its
                       // depth, not by altitude); z: the snow's depth per m of its water; w: vegetation
                       // on (grass drawn by its density)
+    float lava[4];    // x: lava on (drawn glowing by its temperature)
 };
 
 // The sunlight's check (surface_sun_check.comp, surface_sun_control.comp; std430, as render.glsl).

@@ -94,6 +94,7 @@ struct ViewerState {
     float paint_uplift_value = 2.0f;      // the uplift's target (times uplift_rate)
     float paint_rain = 0.0f;              // the rain mask's target (0: no rain .. 1: rain_rate)
     float paint_vegetation = 1.0f;        // the vegetation's target density (0 clears)
+    bool spring_is_vent = false;          // the spring tool places the lava's vent instead
     std::vector<gpu::Spring> springs;
     bool springs_dirty = false;
 

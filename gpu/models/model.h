@@ -117,6 +117,7 @@ inline int livePingPong(const SimParams& p) {
     int live = kAllPingPong;
     if (p.enable_layers == 0) live &= ~(1 << fieldPingPongBit(Field::Loose));
     if (p.enable_snow == 0 || p.model != MODEL_PIPE) live &= ~(1 << fieldPingPongBit(Field::Snow));
+    if (p.enable_lava == 0 || p.model != MODEL_PIPE) live &= ~(1 << fieldPingPongBit(Field::Lava));
     return live;
 }
 

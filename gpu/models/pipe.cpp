@@ -7,6 +7,7 @@
 //                                           that read neighbours from images instead of shared
 //                                           memory (PipePasses::Direct): erosion,
 //                                           transport_thermal_outflow_evaporation, thermal_gather
+//   (lava)                                  models/lava.cpp, on the new ground and water
 //   (snow)                                  models/snow.cpp, on the new ground and water
 //   (groundwater and the sea)               models/groundwater.cpp, on the new ground and water
 //   (vegetation)                            models/vegetation.cpp, on the new ground and water
@@ -16,6 +17,7 @@
 //                                           (left to the next step's erosion when one follows)
 // A step of dt runs the state's CFL sub-steps, each a whole step of dt / n, ping-pong included.
 #include "groundwater.h"
+#include "lava.h"
 #include "model.h"
 #include "snow.h"
 #include "vegetation.h"
@@ -47,6 +49,7 @@ void recordSubstep(Step& step, bool another_follows) {
     } else {
         pass(Pass::ErosionTransportThermalEvaporation, erode_mode);
     }
+    recordLava(step);
     recordSnow(step);
     recordWaterExchange(step);
     recordVegetation(step);
@@ -95,13 +98,14 @@ const Model& pipeModel() {
         MODEL_PIPE,
         "pipe",
         "shallow-water pipe model with hydraulic and thermal erosion, groundwater and the sea (seed 004)",
-        {Field::Terrain, Field::Water, Field::Sediment, Field::Outflow, Field::Loose, Field::Snow},
-        {Pass::SourcesFlux, Pass::WaterVelocity, Pass::ErosionTransportThermalEvaporation, Pass::SnowSlide, Pass::Snow,
-         Pass::SeaSpill, Pass::WaterExchange, Pass::GroundwaterFlow, Pass::Vegetation, Pass::ReducePartials,
-         Pass::ReduceTotals, Pass::SedimentCorrect},
+        {Field::Terrain, Field::Water, Field::Sediment, Field::Outflow, Field::Loose, Field::Snow, Field::Lava},
+        {Pass::SourcesFlux, Pass::WaterVelocity, Pass::ErosionTransportThermalEvaporation, Pass::LavaFlux, Pass::Lava,
+         Pass::SnowSlide, Pass::Snow, Pass::SeaSpill, Pass::WaterExchange, Pass::GroundwaterFlow, Pass::Vegetation,
+         Pass::ReducePartials, Pass::ReduceTotals, Pass::SedimentCorrect},
         {Pass::SourcesFlux, Pass::WaterVelocity, Pass::Erosion, Pass::TransportThermalOutflowEvaporation,
-         Pass::ThermalGather, Pass::SnowSlide, Pass::Snow, Pass::SeaSpill, Pass::WaterExchange, Pass::GroundwaterFlow,
-         Pass::Vegetation, Pass::ReducePartials, Pass::ReduceTotals, Pass::SedimentCorrect},
+         Pass::ThermalGather, Pass::LavaFlux, Pass::Lava, Pass::SnowSlide, Pass::Snow, Pass::SeaSpill,
+         Pass::WaterExchange, Pass::GroundwaterFlow, Pass::Vegetation, Pass::ReducePartials, Pass::ReduceTotals,
+         Pass::SedimentCorrect},
         {},
         recordPipe,
         nullptr,

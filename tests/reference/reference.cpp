@@ -18,6 +18,7 @@ State::State(int width, int height) : w(width), h(height) {
     loose.assign(n, 0.0);
     snow.assign(n, 0.0);
     vegetation.assign(n, Vec2{});
+    lava.assign(n, Vec2{});
     rain_mask.assign(n, 1.0);
     outflow.assign(n, Vec4{});
     velocity.assign(n, Vec2{});

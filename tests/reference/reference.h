@@ -24,6 +24,7 @@ struct State {
     std::vector<double> loose;      // layered ground: the loose layer over the bedrock (m; layers.h)
     std::vector<double> snow;       // snow, as the water it holds (m; snow.h)
     std::vector<Vec2> vegetation;   // density 0..1, recent wetness (m; vegetation.h)
+    std::vector<Vec2> lava;         // depth (m), temperature (K) (lava.h)
     std::vector<Vec4> outflow;      // face speeds out of the cell: left, right, top, bottom (m/s)
     std::vector<Vec2> velocity;     // m/s
     std::vector<Vec4> thermal_axis; // m to left, right, top, bottom
