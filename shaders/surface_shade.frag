@@ -155,12 +155,13 @@ vec3 lavaOver(vec3 colour, vec2 p) {
     vec2 l[4];
     for (int k = 0; k < 4; ++k) l[k] = imageLoad(lava_img, clampCell(i + ivec2(k & 1, k >> 1))).rg;
     vec2 lava = mix(mix(l[0], l[1], t.x), mix(l[2], l[3], t.x), t.y);
-    float cover = smoothstep(0.0, 0.05, lava.x);
+    float cover = smoothstep(0.0, 0.01, lava.x); // a film of a centimetre already shows
     if (cover <= 0.0) return colour;
-    float heat = clamp((lava.y - 800.0) / 600.0, 0.0, 1.0);
-    vec3 glow = mix(vec3(0.35, 0.02, 0.0), mix(vec3(1.0, 0.35, 0.02), vec3(1.0, 0.9, 0.55), heat * heat), heat);
+    // Visible glow from the Draper point (798 K): dull red, orange by 1100 K, yellow-white by 1300 K.
+    float heat = clamp((lava.y - 800.0) / 500.0, 0.0, 1.0);
+    vec3 glow = mix(vec3(0.45, 0.03, 0.0), mix(vec3(1.0, 0.35, 0.02), vec3(1.0, 0.9, 0.55), heat * heat), heat);
     vec3 crust = toLinear(vec3(0.12, 0.10, 0.10));
-    return mix(colour, mix(crust * colour * 4.0, glow * (0.3 + 2.0 * heat), heat), cover);
+    return mix(colour, mix(crust, glow * (0.6 + 1.6 * heat), smoothstep(0.0, 0.25, heat)), cover);
 }
 
 vec3 groundColour(vec2 p, vec3 n, float h) {
