@@ -226,7 +226,8 @@ inline constexpr double kBasinsPerCell = 0.25;
     /* its 4 buffer bytes are the ground at the step's start (burial), the other half of the pair. */                \
     X(Vegetation, "vegetation", Grid, kNeedsNothing, Accesses,                                                        \
       (ALLUVIUM_R_IF(Terrain, Vegetation), ALLUVIUM_R_IF(Water, Vegetation), ALLUVIUM_R_IF(Velocity, Vegetation),     \
-       ALLUVIUM_R_IF(WaterTable, VegetationTable), ALLUVIUM_RW_IF(Vegetation, Vegetation)), 4.0)                      \
+       ALLUVIUM_R_IF(WaterTable, VegetationTable), ALLUVIUM_RW_IF(Vegetation, Vegetation), ALLUVIUM_R_IF(Lava, Lava)),  \
+      4.0)                      \
     /* The equilibrium water table (models/water_table.cpp): start, red-black rounds, result. */                      \
     X(WaterTableInit, "water_table_init", Grid, kNeedsNothing, Accesses, (), 0.0)                                     \
     X(WaterTable, "water_table", Grid, kNeedsNothing, Accesses, (), 0.0)                                              \

@@ -161,7 +161,7 @@ vec3 lavaOver(vec3 colour, vec2 p) {
     float heat = clamp((lava.y - 800.0) / 500.0, 0.0, 1.0);
     vec3 glow = mix(vec3(0.45, 0.03, 0.0), mix(vec3(1.0, 0.35, 0.02), vec3(1.0, 0.9, 0.55), heat * heat), heat);
     vec3 crust = toLinear(vec3(0.12, 0.10, 0.10));
-    return mix(colour, mix(crust, glow * (0.6 + 1.6 * heat), smoothstep(0.0, 0.25, heat)), cover);
+    return mix(colour, mix(crust, glow * (0.7 + 0.3 * heat), smoothstep(0.0, 0.25, heat)), cover);
 }
 
 vec3 groundColour(vec2 p, vec3 n, float h) {

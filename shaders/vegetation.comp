@@ -4,6 +4,7 @@
 // flood, buried by a deposit. Reads the step's old and new ground, its new water and velocity
 // (and the water table with groundwater); the vegetation image in place.
 #include "common.glsl"
+#include "lava.glsl"
 
 // tan of the ground's slope at c (central differences of the new ground).
 float groundSlope(ivec2 c) {
@@ -42,5 +43,7 @@ void main() {
     // Burial under what the step deposited.
     float raised = b - imageLoad(terrain_cur, c).r;
     if (raised > 0.0) v *= max(1.0 - raised / p.vegetation_burial, 0.0);
+    // Lava burns it.
+    if (lavaOn() && imageLoad(lava_next, c).r > 0.0) v = 0.0;
     imageStore(vegetation_img, c, vec4(clamp(v, 0.0, 1.0), wet, 0.0, 0.0));
 }

@@ -11,7 +11,7 @@
 //               that could grow is seeded to vegetation_seed.
 //   death       a flood whose bed shear stress (Manning) passes vegetation_shear uproots it at
 //               vegetation_uproot_rate; a deposit of vegetation_burial m buries it all (in
-//               proportion below)
+//               proportion below); lava burns it
 // What it does to the step (STEP_VEGETATION): roots bind the ground (erosion times
 // 1 - vegetation_roots v), stems roughen the flow (Manning's n plus vegetation_roughness v) and
 // slow creep (thermal erosion times 1 - vegetation_creep v).

@@ -10,10 +10,10 @@ set(alluvium_test_costs
   "Terrains.ErosionCutsValleysIntoRawRelief" 32
   "HistoryTest.RestoreIsBitExactForEveryModelAfterRunningOn" 30
   "StepTest.SoilConservedOverTenThousandSteps" 27
-  "Shards/RandomParametersTest.NeverBlowUp/0" 26
-  "Shards/RandomParametersTest.NeverBlowUp/1" 26
-  "Shards/RandomParametersTest.NeverBlowUp/2" 26
-  "Shards/RandomParametersTest.NeverBlowUp/3" 26
+  "Shards/RandomParametersTest.NeverBlowUp/0" 40
+  "Shards/RandomParametersTest.NeverBlowUp/1" 40
+  "Shards/RandomParametersTest.NeverBlowUp/2" 40
+  "Shards/RandomParametersTest.NeverBlowUp/3" 40
   "GroundwaterTest.DupuitBetweenTwoHeads" 26
   "WorkgroupTest.EveryShapeComputesTheSameSteps" 24
   "GroundwaterTest.BudgetClosesWithInfiltrationAndSeepage" 23

@@ -87,7 +87,10 @@ deb=$(ls "$work"/packages/alluvium_*.deb)
 mkdir -p unpacked
 tar -C unpacked -xzf "$tgz"
 unpacked_exe=$(ls unpacked/*/bin/alluvium)
-"$unpacked_exe" presets | grep -q '^river-delta$' || fail "the unpacked TGZ lists no presets"
+# Listed into a file first: grep -q stops reading at its match, and the listing would die of
+# SIGPIPE (a failure under pipefail) as the list grows.
+"$unpacked_exe" presets >"$work/presets.txt" || fail "the unpacked TGZ cannot list its presets"
+grep -q '^river-delta$' "$work/presets.txt" || fail "the unpacked TGZ lists no presets"
 "$unpacked_exe" run --model particles --size 17x13 --steps 3 --out "$work/tgz.f32" 2>tgz.err || fail "TGZ run: $(cat tgz.err)"
 contents=$(dpkg-deb -c "$deb")
 for f in ./usr/bin/alluvium ./usr/share/alluvium/shaders/particles.spv ./usr/share/alluvium/presets/default.json \

@@ -24,8 +24,8 @@ std::unique_ptr<gpu::Simulation> simulationOf(const gpu::Context& ctx, const ref
 class VegetationPassTest : public GpuTest, public ::testing::WithParamInterface<PassCase> {};
 
 // The vegetation pass on random ground, water, velocity and cover, with groundwater's table:
-// growth, die-back, seeding, floods and burial all happen somewhere; density and wetness as the
-// twin's.
+// growth, die-back, seeding, floods and burial all happen somewhere (seed 3: lava over a third of
+// the cells, which burns it); density and wetness as the twin's.
 TEST_P(VegetationPassTest, GrowthAndDeathEqualTheTwin) {
     const PassCase& c = GetParam();
     ref::State s = randomState(c.grid.w, c.grid.h, c.seed);
@@ -37,6 +37,7 @@ TEST_P(VegetationPassTest, GrowthAndDeathEqualTheTwin) {
         s.water_table[i] = s.terrain[i] - 3.0 * u(rng);
         before[i] = s.terrain[i] + (u(rng) < 0.3 ? -0.2 * u(rng) : 0.05 * (u(rng) - 0.5));
         s.velocity[i] = {4.0 * (u(rng) - 0.5), 4.0 * (u(rng) - 0.5)};
+        if (c.seed == 3 && u(rng) < 0.3) s.lava[i] = {0.5, 1200.0};
     }
     roundToFloat(s);
     for (double& b : before) b = static_cast<float>(b);
@@ -49,6 +50,7 @@ TEST_P(VegetationPassTest, GrowthAndDeathEqualTheTwin) {
     q[Param::vegetation_shear] = 60.0;
     q[Param::vegetation_burial] = 0.1;
     q[Param::time_step] = 0.3;
+    q[Param::enable_lava] = c.seed == 3 ? 1 : 0;
     gpu::SimParams p = toSimParams(q, c.grid.w, c.grid.h);
     auto sim = simulationOf(ctx(), s, p);
     sim->upload(Field::Terrain, toFloat(before), false);
@@ -68,6 +70,11 @@ TEST_P(VegetationPassTest, GrowthAndDeathEqualTheTwin) {
         want_wet[i] = want.vegetation[i][1];
     }
     EXPECT_LE(relativeError(density, want_density), kTolerance);
+    for (size_t i = 0; i < density.size(); ++i) {
+        if (s.lava[i][0] > 0.0) {
+            EXPECT_EQ(density[i], 0.0f) << "lava burns it, cell " << i;
+        }
+    }
     EXPECT_LE(relativeError(wet, want_wet), kTolerance);
 }
 

@@ -48,6 +48,7 @@ void vegetationStep(State& s, const std::vector<double>& before, const gpu::SimP
             if (d > p.dry_depth && shear > p.vegetation_shear) v *= std::exp(-p.vegetation_uproot_rate * dt);
             const double raised = b - before[i];
             if (raised > 0.0) v *= std::max(1.0 - raised / p.vegetation_burial, 0.0);
+            if (p.enable_lava != 0 && s.lava[i][0] > 0.0) v = 0.0; // lava burns it
             s.vegetation[i] = {std::clamp(v, 0.0, 1.0), wet};
         }
 }
