@@ -208,13 +208,13 @@ inline constexpr double kBasinsPerCell = 0.25;
     /* Lava (models/lava.cpp): each cell's outflow, then the gather, eruption, cooling, rock. */                    \
     X(LavaFlux, "lava_flux", Grid, kNeedsNothing, Accesses,                                                           \
       (ALLUVIUM_R_IF(Terrain, Lava), ALLUVIUM_R_IF(Lava, Lava), ALLUVIUM_W_IF(LavaOutflow, Lava)), 0.0)               \
-    X(Lava, "lava", Grid, kNeedsNothing, Accesses,                                                                    \
+    X(Lava, "lava", Grid, kStepParts | kSumRows, Accesses,                                                            \
       (ALLUVIUM_RW_IF(Lava, Lava), ALLUVIUM_R_IF(LavaOutflow, Lava), ALLUVIUM_R_IF(Terrain, Lava),                    \
        ALLUVIUM_R_IF(Water, Lava)), 0.0)                                                                              \
     /* Snow (models/snow.cpp): the avalanches' rates, then the slide, snowfall and melt. */                          \
     X(SnowSlide, "snow_slide", Grid, kNeedsNothing, Accesses,                                                         \
       (ALLUVIUM_R_IF(Terrain, Snow), ALLUVIUM_R_IF(Snow, Snow), ALLUVIUM_W_IF(SnowSlide, Snow)), 0.0)                 \
-    X(Snow, "snow", Grid, kNeedsNothing, Accesses,                                                                    \
+    X(Snow, "snow", Grid, kStepParts | kSumRows, Accesses,                                                            \
       (ALLUVIUM_R_IF(Terrain, Snow), ALLUVIUM_RW_IF(Snow, Snow), ALLUVIUM_R_IF(SnowSlide, Snow),                      \
        ALLUVIUM_RW_IF(Water, Snow), ALLUVIUM_R_IF(RainMask, SnowRainMask)), 0.0)                                      \
     X(GroundwaterFlow, "groundwater_flow", Grid, kNeedsNothing, PerSubstep,                                          \
@@ -224,10 +224,10 @@ inline constexpr double kBasinsPerCell = 0.25;
     X(GroundwaterHead, "groundwater_head", Grid, kNeedsNothing, Accesses, (), 0.0)                                    \
     /* Vegetation (models/vegetation.cpp): each cell on its own after the step's water moved; */                     \
     /* its 4 buffer bytes are the ground at the step's start (burial), the other half of the pair. */                \
-    X(Vegetation, "vegetation", Grid, kNeedsNothing, Accesses,                                                        \
+    X(Vegetation, "vegetation", Grid, kStepParts, Accesses,                                                           \
       (ALLUVIUM_R_IF(Terrain, Vegetation), ALLUVIUM_R_IF(Water, Vegetation), ALLUVIUM_R_IF(Velocity, Vegetation),     \
        ALLUVIUM_R_IF(WaterTable, VegetationTable), ALLUVIUM_RW_IF(Vegetation, Vegetation), ALLUVIUM_R_IF(Lava, Lava)),  \
-      4.0)                      \
+      4.0)                                                                                                            \
     /* The equilibrium water table (models/water_table.cpp): start, red-black rounds, result. */                      \
     X(WaterTableInit, "water_table_init", Grid, kNeedsNothing, Accesses, (), 0.0)                                     \
     X(WaterTable, "water_table", Grid, kNeedsNothing, Accesses, (), 0.0)                                              \

@@ -90,6 +90,13 @@ bool inGrid(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < p.width && c.y < p.h
 // which CPU drivers vectorize (llvmpipe runs a load under a divergent branch per lane) and GPUs
 // do not mind; the value is the same.
 ivec2 clampToGrid(ivec2 q) { return clamp(q, ivec2(0), ivec2(p.width - 1, p.height - 1)); }
+// The ground's gradient at c by central differences, from the heights of its four neighbours
+// loaded at clampToGrid (one-sided at the grid's edges, a single cell wide: 0 across it).
+vec2 centralGradient(ivec2 c, float west, float east, float south, float north) {
+    ivec2 lo = clampToGrid(c - 1), hi = clampToGrid(c + 1);
+    vec2 span = max(vec2(hi - lo), vec2(1.0)) * p.cell_size;
+    return vec2(east - west, north - south) / span;
+}
 float cellArea() { return p.cell_size * p.cell_size; }
 
 #include "weather.glsl"

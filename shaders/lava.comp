@@ -30,12 +30,10 @@ float cooled(float t, float h, float water, out float boiled) {
     return t;
 }
 
-void main() {
-    if (!lavaOn()) return; // uniform: off, a pass run on its own (tests) does nothing
-    ivec2 c = cellId();
-    bool inside = insideGrid(c);
+// One cell's step: the lava erupted and solidified and the water boiled there (m^3) for the sums.
+float[PARTIALS_MAX] lavaCell(ivec2 c) {
     float erupted = 0.0, solidified = 0.0, boiled = 0.0;
-    if (inside) {
+    if (insideGrid(c)) {
         vec2 lava = imageLoad(lava_cur, c).rg;
         vec4 sent = imageLoad(lava_outflow_img, c);
         float area = cellArea();
@@ -74,6 +72,13 @@ void main() {
         }
         imageStore(lava_next, c, vec4(h, h > 0.0 ? t : 0.0, 0.0, 0.0));
     }
-    partialsWrite(3, float[PARTIALS_MAX](erupted, solidified, boiled, 0.0, 0.0, 0.0),
-                  int[PARTIALS_MAX](SLOT_LAVA_ERUPTED, SLOT_LAVA_SOLIDIFIED, SLOT_BOILED, 0, 0, 0), 0u);
+    return float[PARTIALS_MAX](erupted, solidified, boiled, 0.0, 0.0, 0.0);
+}
+
+void main() {
+    if (!lavaOn()) return; // uniform: off, a pass run on its own (tests) does nothing
+    const int slots[PARTIALS_MAX] = int[PARTIALS_MAX](SLOT_LAVA_ERUPTED, SLOT_LAVA_SOLIDIFIED, SLOT_BOILED, 0, 0, 0);
+    double sums[PARTIALS_MAX];
+    [[unroll]] for (int row = 0; row < SUM_ROWS; ++row) rowSums(row, 3, lavaCell(rowCell(row)), slots, sums);
+    partialsWrite(3, sums, slots, 0u);
 }

@@ -33,28 +33,28 @@ float snowSurface(ivec2 q) {
     return imageLoad(terrain_next, c).r + snowDepth(imageLoad(snow_cur, c).r);
 }
 
-// How far the surface from `h` at cell c to its neighbour k stands above the angle of repose
-// (m; 0 where it does not, or k is off the grid).
-float snowExcess(ivec2 c, float h, int k) {
-    ivec2 n = c + kSnowOffsets[k];
-    float h_n = snowSurface(n);
-    precise float e = (h - h_n) - tan(p.snow_repose_angle) * (k < 4 ? 1.0 : 1.41421356) * p.cell_size;
-    return inGrid(n) && e > 0.0 ? e : 0.0;
+// The drop (m) from a cell's snow surface to its neighbour's at the angle of repose, across a side
+// (rise[0]) and a diagonal (rise[1]): computed once per invocation (tan is costly, and a compiler
+// need not hoist it out of the neighbours' loop).
+vec2 snowReposeRise() { return tan(p.snow_repose_angle) * vec2(1.0, 1.41421356) * p.cell_size; }
+
+// How far the snow's surface at a cell, `from` (m), stands above the angle of repose towards its
+// neighbour k whose surface is `to` (m; 0 where it does not). The caller checks the neighbour is on
+// the grid.
+float snowExcess(float from, float to, int k, vec2 rise) {
+    precise float e = (from - to) - (k < 4 ? rise.x : rise.y);
+    return e > 0.0 ? e : 0.0;
 }
 
-// What cell c (surface h, slide rate `rate`) sends its neighbour k (m of depth).
-float snowSent(ivec2 c, float h, float rate, int k) {
-    precise float sent = rate * snowExcess(c, h, k);
+// What a cell of surface `from` and slide rate `rate` sends its neighbour k of surface `to` (m of
+// depth).
+float snowSent(float from, float to, float rate, int k, vec2 rise) {
+    precise float sent = rate * snowExcess(from, to, k, rise);
     return sent;
 }
 
-// The sunlight on the slope at c relative to flat ground's (0 in the slope's own shade).
-float sunExposure(ivec2 c) {
-    ivec2 lo = clampToGrid(c - 1), hi = clampToGrid(c + 1);
-    vec2 span = max(vec2(hi - lo), vec2(1.0)) * p.cell_size;
-    vec2 gradient = vec2(imageLoad(terrain_next, ivec2(hi.x, c.y)).r - imageLoad(terrain_next, ivec2(lo.x, c.y)).r,
-                         imageLoad(terrain_next, ivec2(c.x, hi.y)).r - imageLoad(terrain_next, ivec2(c.x, lo.y)).r) /
-                    span;
+// The sunlight on a slope of that gradient relative to flat ground's (0 in the slope's own shade).
+float sunExposure(vec2 gradient) {
     vec3 normal = normalize(vec3(-gradient, 1.0));
     vec3 sun = vec3(cos(p.sun_elevation) * vec2(sin(p.sun_azimuth), cos(p.sun_azimuth)), sin(p.sun_elevation));
     return max(dot(normal, sun), 0.0) / sun.z;

@@ -11,8 +11,11 @@ void main() {
     float snow = imageLoad(snow_cur, c).r;
     float h = snowSurface(c);
     float largest = 0.0, total = 0.0;
+    vec2 rise = snowReposeRise();
     for (int k = 0; k < 8; ++k) {
-        float e = snowExcess(c, h, k);
+        ivec2 n = c + kSnowOffsets[k];
+        float e = snowExcess(h, snowSurface(n), k, rise);
+        e = inGrid(n) ? e : 0.0;
         largest = max(largest, e);
         total += e;
     }

@@ -9,15 +9,13 @@
 // tan of the ground's slope at c (central differences of the new ground).
 float groundSlope(ivec2 c) {
     ivec2 lo = clampToGrid(c - 1), hi = clampToGrid(c + 1);
-    vec2 span = max(vec2(hi - lo), vec2(1.0)) * p.cell_size;
-    vec2 gradient = vec2(imageLoad(terrain_next, ivec2(hi.x, c.y)).r - imageLoad(terrain_next, ivec2(lo.x, c.y)).r,
-                         imageLoad(terrain_next, ivec2(c.x, hi.y)).r - imageLoad(terrain_next, ivec2(c.x, lo.y)).r) /
-                    span;
+    vec2 gradient = centralGradient(c, imageLoad(terrain_next, ivec2(lo.x, c.y)).r, imageLoad(terrain_next, ivec2(hi.x, c.y)).r,
+                                    imageLoad(terrain_next, ivec2(c.x, lo.y)).r, imageLoad(terrain_next, ivec2(c.x, hi.y)).r);
     return length(gradient);
 }
 
 void main() {
-    if (!(p.enable_vegetation != 0 && p.model == MODEL_PIPE)) return; // uniform: off, a pass on its own does nothing
+    if (!vegetationOn()) return; // uniform: off, a pass on its own does nothing
     ivec2 c = cellId();
     if (!insideGrid(c)) return;
     vec2 state = imageLoad(vegetation_img, c).rg;

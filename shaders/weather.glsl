@@ -49,10 +49,8 @@ float stormRain(ivec2 c) {
 float orographicRain(ivec2 c) {
     float z = imageLoad(terrain_cur, c).r;
     ivec2 lo = clampToGrid(c - 1), hi = clampToGrid(c + 1);
-    vec2 span = max(vec2(hi - lo), vec2(1.0)) * p.cell_size;
-    vec2 gradient = vec2(imageLoad(terrain_cur, ivec2(hi.x, c.y)).r - imageLoad(terrain_cur, ivec2(lo.x, c.y)).r,
-                         imageLoad(terrain_cur, ivec2(c.x, hi.y)).r - imageLoad(terrain_cur, ivec2(c.x, lo.y)).r) /
-                    span;
+    vec2 gradient = centralGradient(c, imageLoad(terrain_cur, ivec2(lo.x, c.y)).r, imageLoad(terrain_cur, ivec2(hi.x, c.y)).r,
+                                    imageLoad(terrain_cur, ivec2(c.x, lo.y)).r, imageLoad(terrain_cur, ivec2(c.x, hi.y)).r);
     // Facing the wind: the ground rises along the wind's heading.
     float facing = dot(gradient, vec2(cos(p.wind_direction), sin(p.wind_direction)));
     float lift = 0.2 + 0.8 * clamp((z - p.orographic_base) / p.orographic_height, 0.0, 1.0) +

@@ -522,4 +522,11 @@ double step(State& s, const gpu::SimParams& p, const std::vector<Spring>& spring
     return std::abs(sed[SLOT_SED_AFTER] * scale - sed[SLOT_SED_AFTER]);
 }
 
+Vec2 groundGradient(const State& s, double cell_size, int x, int y) {
+    const int x0 = std::max(x - 1, 0), x1 = std::min(x + 1, s.w - 1);
+    const int y0 = std::max(y - 1, 0), y1 = std::min(y + 1, s.h - 1);
+    return {(s.terrain[s.index(x1, y)] - s.terrain[s.index(x0, y)]) / (std::max(x1 - x0, 1) * cell_size),
+            (s.terrain[s.index(x, y1)] - s.terrain[s.index(x, y0)]) / (std::max(y1 - y0, 1) * cell_size)};
+}
+
 } // namespace alluvium::ref

@@ -46,6 +46,10 @@ struct State {
     }
 };
 
+// The ground's gradient at (x, y) by central differences (one-sided at the grid's edges, as
+// common.glsl's centralGradient).
+Vec2 groundGradient(const State& s, double cell_size, int x, int y);
+
 // The passes, in step order. `p` is the same block the GPU reads.
 void sources(State& s, const gpu::SimParams& p, const std::vector<Spring>& springs, Sums& sums);
 std::vector<Vec4> outflowFlux(const State& s, const gpu::SimParams& p);

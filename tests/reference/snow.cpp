@@ -30,12 +30,8 @@ double excess(const State& s, const gpu::SimParams& p, int x, int y, int k) {
 
 // The sunlight on the slope at (x, y) relative to flat ground's, from central differences.
 double sunExposure(const State& s, const gpu::SimParams& p, int x, int y) {
-    const int x0 = std::max(x - 1, 0), x1 = std::min(x + 1, s.w - 1);
-    const int y0 = std::max(y - 1, 0), y1 = std::min(y + 1, s.h - 1);
-    const double gx =
-        (s.terrain[s.index(x1, y)] - s.terrain[s.index(x0, y)]) / (std::max(x1 - x0, 1) * double(p.cell_size));
-    const double gy =
-        (s.terrain[s.index(x, y1)] - s.terrain[s.index(x, y0)]) / (std::max(y1 - y0, 1) * double(p.cell_size));
+    const Vec2 g = groundGradient(s, p.cell_size, x, y);
+    const double gx = g[0], gy = g[1];
     const double n = std::sqrt(gx * gx + gy * gy + 1.0);
     const double el = p.sun_elevation, az = p.sun_azimuth;
     const double lit = (-gx * std::cos(el) * std::sin(az) - gy * std::cos(el) * std::cos(az) + std::sin(el)) / n;
