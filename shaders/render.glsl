@@ -54,7 +54,7 @@ layout(std140, set = 1, binding = R_FRAME) uniform FrameBlock {
     vec4 storms;  // the weather's storms: time (s), radius (cells), intensity, speed (cells/s)
     vec4 storms2; // ... wind direction (radians), lifetime (s), count, seed
     vec4 ground;  // x: 1 on layered ground; y: snow on; z: snow depth per m of its water; w: vegetation on
-    vec4 lava;    // x: 1 while lava flows
+    vec4 lava;    // x: 1 while lava flows; y: the vent's temperature (K)
 }
 f;
 

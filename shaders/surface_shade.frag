@@ -145,8 +145,28 @@ float vegetationDensityAt(vec2 p) {
     return mix(mix(v[0], v[1], t.x), mix(v[2], v[3], t.x), t.y);
 }
 
-// Lava over the lit ground: a dark crust that glows through by its temperature (black body-ish:
-// dull red at 900 K, orange, yellow-white at 1400 K and above); its own light, not the sun's.
+// The crust's cracks at p (cells): 1 on a crack between the plates of a cellular pattern (about
+// a plate a cell), falling to 0 at `width` (in units of the plates' size) from it.
+float lavaCracks(vec2 p, float width) {
+    vec2 q = p, base = floor(q);
+    float f1 = 8.0, f2 = 8.0;
+    for (int j = -1; j <= 1; ++j)
+        for (int k = -1; k <= 1; ++k) {
+            vec2 cell = base + vec2(k, j);
+            uint key = uint(int(cell.x) & 0xffff) | (uint(int(cell.y) & 0xffff) << 16);
+            vec2 site = cell + vec2(hashUnit(key), hashUnit(key ^ 0x9e3779b9u));
+            float d = distance(q, site);
+            f2 = d < f1 ? f1 : min(f2, d);
+            f1 = min(f1, d);
+        }
+    return 1.0 - smoothstep(0.0, width, f2 - f1);
+}
+
+// Lava over the lit ground: its own light, not the sun's. A flow's surface crusts over within
+// seconds while its inside stays molten (the temperature here is the inside's), so a flow shows
+// a dark crust broken by glowing cracks, wide near the vent, hairline once it nears the Draper
+// point (798 K), where the glow ends. The glow's colour by temperature:
+// dull red at 850 K, orange by 1100 K, yellow-orange at 1400 K.
 vec3 lavaOver(vec3 colour, vec2 p) {
     if (f.lava.x < 0.5) return colour;
     vec2 q = p - 0.5;
@@ -154,14 +174,24 @@ vec3 lavaOver(vec3 colour, vec2 p) {
     vec2 t = clamp(q - vec2(i), 0.0, 1.0);
     vec2 l[4];
     for (int k = 0; k < 4; ++k) l[k] = imageLoad(lava_img, clampCell(i + ivec2(k & 1, k >> 1))).rg;
-    vec2 lava = mix(mix(l[0], l[1], t.x), mix(l[2], l[3], t.x), t.y);
+    vec4 w = vec4((1.0 - t.x) * (1.0 - t.y), t.x * (1.0 - t.y), (1.0 - t.x) * t.y, t.x * t.y);
+    vec4 depth = vec4(l[0].x, l[1].x, l[2].x, l[3].x);
+    // The temperature weighted by the lava's depth too: a cell without lava (T 0) does not cool
+    // its neighbour's edge into a dark rim.
+    float held = dot(w, depth);
+    vec2 lava = vec2(held, held > 0.0 ? dot(w * depth, vec4(l[0].y, l[1].y, l[2].y, l[3].y)) / held : 0.0);
     float cover = smoothstep(0.0, 0.01, lava.x); // a film of a centimetre already shows
     if (cover <= 0.0) return colour;
-    // Visible glow from the Draper point (798 K): dull red, orange by 1100 K, yellow-white by 1300 K.
-    float heat = clamp((lava.y - 800.0) / 500.0, 0.0, 1.0);
-    vec3 glow = mix(vec3(0.45, 0.03, 0.0), mix(vec3(1.0, 0.35, 0.02), vec3(1.0, 0.9, 0.55), heat * heat), heat);
-    vec3 crust = toLinear(vec3(0.12, 0.10, 0.10));
-    return mix(colour, mix(crust, glow * (0.7 + 0.3 * heat), smoothstep(0.0, 0.25, heat)), cover);
+    float heat = clamp((lava.y - 800.0) / 600.0, 0.0, 1.0);
+    // Linear colours (sRGB dull red 0.55 0.10 0, orange 1 0.5 0.12, yellow-orange 1 0.68 0.25).
+    vec3 glow = mix(vec3(0.26, 0.01, 0.0), mix(vec3(1.0, 0.21, 0.012), vec3(1.0, 0.42, 0.05), heat * heat), heat);
+    // Lava just out of the vent (within 10 K of its temperature) has no crust yet; a flow's crust
+    // thickens as it travels and cools, its cracks narrowing to hairlines by the Draper point.
+    float fresh = smoothstep(f.lava.y - 10.0, f.lava.y - 2.0, lava.y);
+    float age = clamp((f.lava.y - lava.y) / max(f.lava.y - 800.0, 1.0), 0.0, 1.0);
+    float open = heat <= 0.0 ? 0.0 : max(lavaCracks(p, mix(0.25, 0.02, sqrt(age))), fresh);
+    vec3 crust = toLinear(vec3(0.10, 0.09, 0.09));
+    return mix(colour, mix(crust, glow * (0.55 + 0.45 * heat), open), cover);
 }
 
 vec3 groundColour(vec2 p, vec3 n, float h) {

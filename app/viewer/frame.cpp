@@ -59,7 +59,7 @@ void fillUniforms(App& app, const Renderer& renderer, FrameUniforms& u, VkExtent
     set(u.storms2, q.wind_direction, q.storm_lifetime, float(q.storm_count), float(q.storm_seed));
     set(u.ground, float(q.enable_layers), float(q.enable_snow != 0 && q.model == MODEL_PIPE), 1000.0f / q.snow_density,
         float(q.enable_vegetation != 0 && q.model == MODEL_PIPE));
-    set(u.lava, float(q.enable_lava != 0 && q.model == MODEL_PIPE), 0.0f, 0.0f, 0.0f);
+    set(u.lava, float(q.enable_lava != 0 && q.model == MODEL_PIPE), q.lava_vent_temperature, 0.0f, 0.0f);
     // The picking ray through the cursor (the window's centre offscreen).
     float nx = 0, ny = 0;
     if (app.window) {
