@@ -79,6 +79,13 @@ struct ConvertOptions {
     std::string out;
 };
 
+struct ExportOptions {
+    TerrainOptions terrain; // --in, --size, --height-range, --channel, --cell-size
+    std::string engine;     // --for unreal|unity|godot
+    std::string out;
+    int side = 0; // --side N: one of the engine's sizes; 0: the smallest that holds the grid
+};
+
 struct FillOptions {
     TerrainOptions terrain;        // --in (or procedural), --size, --height-range, --channel, --cell-size, --seed
     std::vector<std::string> sets; // fluvial_outlets=...
@@ -116,6 +123,7 @@ int benchCommand(const BenchOptions& options, const DeviceOptions& device);
 int paramsCommand(bool json);
 int presetsCommand();
 int convertCommand(const ConvertOptions& options); // no Vulkan context
+int exportCommand(const ExportOptions& options);   // no Vulkan context
 int fillCommand(const FillOptions& options, const DeviceOptions& device);
 // Seed 003's equilibrium water table.
 int watertableCommand(const WatertableOptions& options, const DeviceOptions& device);

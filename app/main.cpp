@@ -117,11 +117,13 @@ struct Commands {
     ViewOptions view;
     bool params_json = false;
     ConvertOptions convert;
+    ExportOptions export_;
     FillOptions fill;
     WatertableOptions watertable;
     BenchOptions bench;
     CLI::App *run_cmd = nullptr, *view_cmd = nullptr, *params_cmd = nullptr, *presets_cmd = nullptr,
-             *convert_cmd = nullptr, *fill_cmd = nullptr, *watertable_cmd = nullptr, *bench_cmd = nullptr;
+             *convert_cmd = nullptr, *export_cmd = nullptr, *fill_cmd = nullptr, *watertable_cmd = nullptr,
+             *bench_cmd = nullptr;
 };
 
 // The models' names, from the model table.
@@ -236,6 +238,25 @@ CLI::App* addView(CLI::App& app, ViewOptions& o) {
     return view_cmd;
 }
 
+CLI::App* addExport(CLI::App& app, ExportOptions& o) {
+    CLI::App* cmd = app.add_subcommand(
+        "export", "a heightmap for a game engine's terrain: its sizes, format and import settings (no GPU)");
+    cmd->add_option("--for", o.engine, "unreal (16-bit .png/.r16), unity (16-bit .raw) or godot (.exr)")->required();
+    cmd->add_option("--in", o.terrain.in, "input heightmap: .png .r16/.raw .f32/.r32 (raw needs --size) .exr .tif .asc")
+        ->required();
+    cmd->add_option("--out", o.out, "output heightmap; the import settings go to OUT.import.json")->required();
+    cmd->add_option("--side", o.side,
+                    "samples a side, one of the engine's (unreal 127 .. 8129, unity and godot 2^n+1 33 .. 4097); "
+                    "default: the smallest that holds the grid");
+    cmd->add_option("--size", o.terrain.size, "grid WxH of a raw input");
+    cmd->add_option("--height-range", o.terrain.height_range, "LO:HI metres of an integer input's black and white");
+    cmd->add_option("--channel", o.terrain.channel, "EXR channel to load (default: the first)");
+    cmd->add_option("--cell-size", o.terrain.cell_size,
+                    "metres per cell of the input; default: the input's, else the table's")
+        ->check(finiteIn(0.0, HUGE_VAL, true, "> 0"));
+    return cmd;
+}
+
 CLI::App* addConvert(CLI::App& app, ConvertOptions& o) {
     CLI::App* convert_cmd = app.add_subcommand("convert", "convert a heightmap between file formats (no GPU)");
     convert_cmd
@@ -329,6 +350,7 @@ int runCommandLine(Commands& c) {
         if (*c.presets_cmd) return presetsCommand();
         if (*c.bench_cmd) return benchCommand(c.bench, c.device);
         if (*c.convert_cmd) return convertCommand(c.convert);
+        if (*c.export_cmd) return exportCommand(c.export_);
         if (*c.fill_cmd) return fillCommand(c.fill, c.device);
         if (*c.watertable_cmd) return watertableCommand(c.watertable, c.device);
     } catch (const InputError& e) {
@@ -362,6 +384,7 @@ int runMain(int argc, char** argv) {
     c.presets_cmd = app.add_subcommand("presets", "list the presets");
 
     c.convert_cmd = addConvert(app, c.convert);
+    c.export_cmd = addExport(app, c.export_);
     c.fill_cmd = addFill(app, c.fill);
     c.watertable_cmd = addWatertable(app, c.watertable);
     c.bench_cmd = addBench(app, c.bench);

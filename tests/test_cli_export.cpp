@@ -244,3 +244,35 @@ TEST(CliExport, GroundwaterRunsInMusgraveAndSimple) {
 }
 
 } // namespace
+
+namespace {
+
+// `export --for ENGINE`: the engine's file and its import settings from a real DEM, without the
+// GPU; a bad engine, side or format is one line, exit 2, and nothing written.
+TEST(CliExport, ExportForEnginesWritesTheFileAndItsSettings) {
+    const fs::path dir = scratchDir();
+    const std::string dem = std::string(ALLUVIUM_SHARED_DATA_DIR) + "/srtm_frontrange_240x144_240x144.f32";
+    const std::string in = "--in " + dem + " --size 240x144 --cell-size 30";
+    Result r = run(dir, "export --for unreal " + in + " --out fr.png");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err.find("device"), std::string::npos) << "the GPU started: " << r.err;
+    EXPECT_EQ(listDir(dir), (std::set<std::string>{"fr.png", "fr.png.json", "fr.png.import.json"}));
+    const Heightmap back = loadHeightmap(dir / "fr.png", {});
+    EXPECT_EQ(back.width, 253);
+    EXPECT_EQ(back.height, 253);
+    r = run(dir, "export --for unity " + in + " --out fr.raw --side 513");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(fs::file_size(dir / "fr.raw"), 2u * 513 * 513);
+    for (const std::string& args :
+         {"export --for cryengine " + in + " --out x.png", "export --for unreal " + in + " --out x.png --side 1024",
+          "export --for godot " + in + " --out x.png",
+          std::string("export --for unity --in nothere.png --out x.raw")}) {
+        SCOPED_TRACE(args);
+        r = run(dir, args);
+        EXPECT_EQ(r.code, 2);
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_FALSE(fs::exists(dir / "x.png") || fs::exists(dir / "x.raw"));
+    }
+}
+
+} // namespace

@@ -343,10 +343,8 @@ std::vector<std::byte> encodeF32(const Heightmap& map) {
 }
 
 // Heights as 0..65535 over the data's min..max (a flat map is all zeros).
-std::vector<uint16_t> quantise16(const Heightmap& map, double& lo, double& hi) {
-    const auto [mn, mx] = std::minmax_element(map.heights.begin(), map.heights.end());
-    lo = *mn;
-    hi = *mx;
+// 0 .. 65535 over lo .. hi (heights outside clamp).
+std::vector<uint16_t> quantise16(const Heightmap& map, double lo, double hi) {
     const double range = hi - lo;
     std::vector<uint16_t> q(map.heights.size());
     for (std::size_t i = 0; i < map.heights.size(); ++i) {
@@ -419,12 +417,10 @@ Heightmap loadHeightmap(const fs::path& path, const LoadOptions& opt) {
 
 // [SECTION] saveHeightmap ---------------------------------------------------------------------
 
-void saveHeightmap(const fs::path& path, const Heightmap& map, double cell_size) {
-    const std::string ext = lowerExtension(path);
-    if (!isHeightmapExtension(path)) {
-        throw InputError("cannot save " + quoted(path) + ": unknown extension '" + displayPath(path.extension()) +
-                         "'; " + kSupported);
-    }
+namespace {
+
+// A grid of a size the formats take, every height finite.
+void checkSavable(const fs::path& path, const Heightmap& map) {
     checkGridSize(map.width, map.height, "heightmap for " + quoted(path));
     if (map.heights.size() != static_cast<std::size_t>(map.width) * map.height) {
         throw std::invalid_argument("saveHeightmap: heights.size() != width*height");
@@ -434,6 +430,17 @@ void saveHeightmap(const fs::path& path, const Heightmap& map, double cell_size)
         throw InputError("refusing to save " + quoted(path) + ": cell (" + std::to_string(bx) + ", " +
                          std::to_string(by) + ") is " + valueName(map.at(bx, by)));
     }
+}
+
+} // namespace
+
+void saveHeightmap(const fs::path& path, const Heightmap& map, double cell_size) {
+    const std::string ext = lowerExtension(path);
+    if (!isHeightmapExtension(path)) {
+        throw InputError("cannot save " + quoted(path) + ": unknown extension '" + displayPath(path.extension()) +
+                         "'; " + kSupported);
+    }
+    checkSavable(path, map);
 
     if (ext == ".f32" || ext == ".r32") {
         writeFileAtomic(path, encodeF32(map));
@@ -456,7 +463,22 @@ void saveHeightmap(const fs::path& path, const Heightmap& map, double cell_size)
         return;
     }
 
-    double lo = 0.0, hi = 0.0;
+    const auto [mn, mx] = std::minmax_element(map.heights.begin(), map.heights.end());
+    saveHeightmap16(path, map, cell_size, *mn, *mx);
+}
+
+void saveHeightmap16(const fs::path& path, const Heightmap& map, double cell_size, double lo, double hi) {
+    const std::string ext = lowerExtension(path);
+    if (ext != ".png" && ext != ".r16" && ext != ".raw") {
+        throw InputError("cannot save " + quoted(path) + ": 16-bit heights are .png, .r16 or .raw");
+    }
+    if (!std::isfinite(lo) || !std::isfinite(hi) || hi < lo) {
+        throw InputError("cannot save " + quoted(path) + ": height range must be finite and ordered");
+    }
+    checkSavable(path, map);
+    if (!std::isfinite(cell_size) || cell_size <= 0.0) {
+        throw InputError("cannot save " + quoted(path) + ": cell size must be finite and > 0");
+    }
     const std::vector<uint16_t> q = quantise16(map, lo, hi);
     fs::path side_path = path;
     side_path += ".json";

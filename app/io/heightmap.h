@@ -52,6 +52,9 @@ Heightmap loadHeightmap(const std::filesystem::path& path, const LoadOptions& op
 // Atomic; creates the parent directory. Refuses NaN/Inf. Throws InputError with a one-line
 // message.
 void saveHeightmap(const std::filesystem::path& path, const Heightmap& map, double cell_size);
+// The 16-bit formats (.png, .r16/.raw) over a given range: lo .. hi metres to 0 .. 65535 (heights
+// outside clamp), the sidecar saying so. Throws InputError for another extension.
+void saveHeightmap16(const std::filesystem::path& path, const Heightmap& map, double cell_size, double lo, double hi);
 
 // True if loadHeightmap/saveHeightmap know the extension (case-insensitive).
 bool isHeightmapExtension(const std::filesystem::path& path);

@@ -1,0 +1,28 @@
+// alluvium export: a heightmap for a game engine's terrain importer (io/engine_export.h). No GPU:
+// it never creates a Vulkan context.
+#include <cstdio>
+
+#include "commands.h"
+#include "io/atomic_file.h"
+#include "io/engine_export.h"
+#include "io/errors.h"
+
+namespace alluvium {
+
+int exportCommand(const ExportOptions& o) {
+    const Engine engine = engineNamed(o.engine);
+    TerrainOptions terrain = o.terrain;
+    terrain.hardness = -1.0;
+    const InitialTerrain initial = prepareTerrain(terrain, 0.0); // a file: no cell size needed
+    double cell_size = o.terrain.cell_size;
+    if (cell_size <= 0.0) cell_size = initial.terrain.cell_size;
+    if (cell_size <= 0.0) cell_size = Params()[Param::cell_size];
+
+    const EngineExport e = exportForEngine(engine, initial.terrain, cell_size, o.out, o.side);
+    std::fprintf(stderr, "alluvium: wrote %s (%dx%d for %s, heights %g..%g m) and %s\n", displayPath(o.out).c_str(),
+                 e.side, e.side, engineName(engine), e.lo, e.hi, displayPath(e.settings_file).c_str());
+    for (const std::string& line : e.settings) std::printf("%s\n", line.c_str());
+    return 0;
+}
+
+} // namespace alluvium
