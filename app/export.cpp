@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "io/maps.h"
+#include "io/splat.h"
 
 namespace alluvium {
 
@@ -23,6 +24,33 @@ std::vector<float> liveWaterTable(const gpu::Simulation& sim) {
     }
     return table;
 }
+
+namespace {
+
+// The splat maps' inputs, from the layers exportMaps built.
+SplatInputs splatInputs(const gpu::Simulation& sim, const std::vector<MapLayer>& layers) {
+    SplatInputs in;
+    in.width = sim.width();
+    in.height = sim.height();
+    in.cell_size = sim.params().cell_size;
+    in.layered = sim.params().enable_layers != 0;
+    auto take = [&](const char* name, std::vector<float>& into) {
+        for (const MapLayer& l : layers)
+            if (l.name == name) into = l.data;
+    };
+    take("height", in.ground);
+    take("water_depth", in.water_depth);
+    take("flow", in.flow);
+    take("erosion", in.eroded);
+    take("deposition", in.deposited);
+    take("loose_thickness", in.loose);
+    take("vegetation", in.vegetation);
+    take("snow", in.snow);
+    take("lava", in.lava);
+    return in;
+}
+
+} // namespace
 
 void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir, const std::vector<float>* water_table,
                 std::vector<MapLayer> extra) {
@@ -85,6 +113,7 @@ void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir, co
     add("groundwater_depth", std::move(depth), "m");
     for (MapLayer& layer : extra) layers.push_back(std::move(layer));
     writeMaps(dir, sim.width(), sim.height(), layers);
+    writeSplatMaps(dir, sim.width(), sim.height(), splatWeights(splatInputs(sim, layers)));
 }
 
 } // namespace alluvium

@@ -16,7 +16,8 @@ namespace alluvium {
 // table: water_table (m) and groundwater_depth (m below the ground, 0 where the table is at
 // or above it): the groundwater's live table (liveWaterTable), or `water_table` when given (the
 // equilibrium table of `alluvium watertable`), and `extra` layers after them (the watertable's
-// `rivers`). Throws InputError if a file cannot be written.
+// `rivers`). And the splat maps built from them (io/splat.h: splat0.png, splat1.png,
+// splat.json). Throws InputError if a file cannot be written.
 void exportMaps(const gpu::Simulation& sim, const std::filesystem::path& dir,
                 const std::vector<float>* water_table = nullptr, std::vector<MapLayer> extra = {});
 

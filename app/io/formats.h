@@ -17,6 +17,9 @@ namespace alluvium::detail {
 // A 16-bit grey PNG of width x height samples, row-major (heightmap.cpp).
 std::vector<std::byte> encodePng16(int width, int height, const std::vector<uint16_t>& samples,
                                    const std::filesystem::path& path);
+// An 8-bit PNG of width x height pixels of 1 (grey) or 4 (RGBA) samples, row-major (heightmap.cpp).
+std::vector<std::byte> encodePng8(int width, int height, int channels, const std::vector<uint8_t>& samples,
+                                  const std::filesystem::path& path);
 // One float channel of an EXR: its name and where its first sample is, `stride` floats apart.
 struct ExrChannel {
     std::string name;

@@ -147,12 +147,12 @@ void pngWriteToBuffer(png_structp png, png_bytep data, png_size_t length) {
 
 void pngFlush(png_structp) {}
 
-// Encodes 16-bit grey rows (big-endian samples) into out->bytes.
-bool encodePng16Rows(png_structp png, png_infop info, uint32_t w, uint32_t h, unsigned char** rows,
-                     PngWriteBuffer* out) {
+// Encodes rows of `depth`-bit samples (16-bit: big-endian) of a PNG colour type into out->bytes.
+bool encodePngRows(png_structp png, png_infop info, uint32_t w, uint32_t h, int depth, int colour_type,
+                   unsigned char** rows, PngWriteBuffer* out) {
     if (setjmp(png_jmpbuf(png))) return false;
     png_set_write_fn(png, out, &pngWriteToBuffer, &pngFlush);
-    png_set_IHDR(png, info, w, h, 16, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+    png_set_IHDR(png, info, w, h, depth, colour_type, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(png, 6);
     png_write_info(png, info);
@@ -514,7 +514,28 @@ std::vector<std::byte> encodePng16(int width, int height, const std::vector<uint
     PngErrorContext ctx;
     PngStructs<true> guard(ctx);
     PngWriteBuffer buf;
-    if (!encodePng16Rows(guard.png, guard.info, w, h, rows.data(), &buf)) {
+    if (!encodePngRows(guard.png, guard.info, w, h, 16, PNG_COLOR_TYPE_GRAY, rows.data(), &buf)) {
+        throw InputError("cannot write " + quoted(path) + ": PNG encoding failed: " + ctx.message);
+    }
+    return std::move(buf.bytes);
+}
+
+std::vector<std::byte> encodePng8(int width, int height, int channels, const std::vector<uint8_t>& samples,
+                                  const fs::path& path) {
+    const auto w = static_cast<uint32_t>(width);
+    const auto h = static_cast<uint32_t>(height);
+    const std::size_t row_bytes = std::size_t(w) * std::size_t(channels);
+    if (channels != 1 && channels != 4) throw std::invalid_argument("encodePng8: 1 or 4 channels");
+    if (samples.size() != row_bytes * h) throw std::invalid_argument("encodePng8: samples != width*height*channels");
+    std::vector<unsigned char> data(samples.begin(), samples.end());
+    std::vector<unsigned char*> rows(h);
+    for (uint32_t y = 0; y < h; ++y) rows[y] = data.data() + static_cast<std::size_t>(y) * row_bytes;
+
+    PngErrorContext ctx;
+    PngStructs<true> guard(ctx);
+    PngWriteBuffer buf;
+    const int colour_type = channels == 4 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_GRAY;
+    if (!encodePngRows(guard.png, guard.info, w, h, 8, colour_type, rows.data(), &buf)) {
         throw InputError("cannot write " + quoted(path) + ": PNG encoding failed: " + ctx.message);
     }
     return std::move(buf.bytes);
