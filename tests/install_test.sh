@@ -51,6 +51,14 @@ grep -q "built-in: $tree/share/alluvium/presets/default.json" presets.txt || fai
 "$exe" view --offscreen --size 33x33 --window 128x96 --exit-after-frames 2 --screenshot "$work/view.png" 2>view.err ||
   fail "view: $(cat view.err)"
 [ -s view.png ] || fail "view wrote no screenshot"
+# the Python module from the moved tree: its shaders and presets found beside it, one step run.
+PYTHONPATH="$tree/lib/python3/dist-packages" /usr/bin/python3 -c "
+import alluvium, numpy
+sim = alluvium.Simulation(numpy.zeros((9, 11), numpy.float32) + 5.0, preset='flash-flood')
+sim.run(2)
+assert sim.report()['steps'] == 2 and 'default' in alluvium.presets()
+" 2>python.err || fail "the Python module: $(cat python.err)"
+[ -f "$tree/share/alluvium/blender/alluvium_blender.py" ] || fail "missing the Blender add-on"
 
 # One line, exit 4, no abort: `broken DESCRIPTION COMMAND...`.
 broken() {
@@ -97,6 +105,7 @@ for f in ./usr/bin/alluvium ./usr/share/alluvium/shaders/particles.spv ./usr/sha
          ./usr/share/doc/alluvium/README.md; do
   grep -q " $f\$" <<<"$contents" || fail "the DEB lacks $f"
 done
+grep -q " ./usr/lib/python3/dist-packages/alluvium\.cpython-.*\.so\$" <<<"$contents" || fail "the DEB lacks the Python module"
 depends=$(dpkg-deb -f "$deb" Depends)
 libraries=$(ldconfig -p)
 for lib in $(readelf -d "$exe" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
