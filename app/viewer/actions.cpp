@@ -9,6 +9,7 @@
 #include "app.h"
 #include "history.h"
 #include "io/atomic_file.h"
+#include "io/engine_export.h"
 #include "io/errors.h"
 #include "io/terrain_gen.h"
 #include "panel.h"
@@ -126,8 +127,15 @@ void handleRequests(App& app) {
         if (!s.export_path.empty()) {
             vkDeviceWaitIdle(app.ctx->device);
             Heightmap map{s.width, s.height, app.sim->download(gpu::Field::Terrain)};
-            saveHeightmap(s.export_path, map, s.params[Param::cell_size]);
-            s.message = "exported " + s.export_path;
+            if (s.export_engine.empty()) {
+                saveHeightmap(s.export_path, map, s.params[Param::cell_size]);
+                s.message = "exported " + s.export_path;
+            } else {
+                const EngineExport e =
+                    exportForEngine(engineNamed(s.export_engine), map, s.params[Param::cell_size], s.export_path, 0);
+                s.message = "exported " + s.export_path + " for " + s.export_engine;
+                for (const std::string& line : e.settings) s.message += "; " + line;
+            }
         }
         if (!s.import_path.empty() || s.new_terrain_requested) {
             TerrainOptions t;

@@ -363,9 +363,17 @@ void files(ViewerState& s) {
     if (ImGui::Button("Load")) s.load_preset = preset;
     if (pathRow("##save", save_path, sizeof save_path, nullptr, "Save preset")) s.save_preset = save_path;
     if (pathRow("##import", import_path, sizeof import_path, nullptr, "Import heightmap")) s.import_path = import_path;
+    // For a game engine: its sizes, format and import settings (io/engine_export.h).
+    static int engine = 0;
+    static const char* const kEngines[] = {"as the file's extension says", "unreal", "unity", "godot"};
+    ImGui::Combo("export for", &engine, kEngines, 4);
+    tooltip("unreal: 16-bit .png/.r16 at 127..8129 a side; unity: 16-bit .raw at 2^n+1; godot: float .exr; "
+            "the import settings go beside it (FILE.import.json) and to the status line");
     if (pathRow("##export", export_path, sizeof export_path, ".png (16-bit + .json sidecar), .f32, .exr, .tif, .asc",
-                "Export terrain"))
+                "Export terrain")) {
         s.export_path = export_path;
+        s.export_engine = engine == 0 ? "" : kEngines[engine];
+    }
     static char session_path[256] = "";
     if (!session_path[0]) std::snprintf(session_path, sizeof session_path, "%s", s.session_default.c_str());
     if (pathRow(

@@ -113,6 +113,7 @@ struct ViewerState {
     // Requests from the panel or keys, carried out by the loop.
     std::string screenshot_request; // path
     std::string load_preset, save_preset, import_path, export_path;
+    std::string export_engine;   // "" (the file as its extension says), "unreal", "unity" or "godot"
     std::string save_session;    // path (Ctrl+S: --save-session's, or alluvium.session)
     std::string session_default; // the panel's starting session path (the same)
     RecordingControl recording;
