@@ -1,5 +1,6 @@
 // alluvium export: a heightmap for a game engine's terrain importer (io/engine_export.h). No GPU:
 // it never creates a Vulkan context.
+#include <algorithm>
 #include <cstdio>
 
 #include "commands.h"
@@ -11,6 +12,7 @@ namespace alluvium {
 
 int exportCommand(const ExportOptions& o) {
     const Engine engine = engineNamed(o.engine);
+    checkEngineOutput(engine, o.out); // before the input is read
     TerrainOptions terrain = o.terrain;
     terrain.hardness = -1.0;
     const InitialTerrain initial = prepareTerrain(terrain, 0.0); // a file: no cell size needed
@@ -21,6 +23,10 @@ int exportCommand(const ExportOptions& o) {
     const EngineExport e = exportForEngine(engine, initial.terrain, cell_size, o.out, o.side);
     std::fprintf(stderr, "alluvium: wrote %s (%dx%d for %s, heights %g..%g m) and %s\n", displayPath(o.out).c_str(),
                  e.side, e.side, engineName(engine), e.lo, e.hi, displayPath(e.settings_file).c_str());
+    const int longer = std::max(initial.terrain.width, initial.terrain.height);
+    if (e.side < longer)
+        std::fprintf(stderr, "alluvium: note: %d cells a side is more than %s takes; downsampled to %d\n", longer,
+                     engineName(engine), e.side);
     for (const std::string& line : e.settings) std::printf("%s\n", line.c_str());
     return 0;
 }

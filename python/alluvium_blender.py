@@ -72,8 +72,8 @@ def erode(heights, cell_size, preset, steps, settings):
     """Runs Alluvium on a height grid: (new heights, {"water", "erosion", "deposition"} in m)."""
     import alluvium  # pylint: disable=import-outside-toplevel
 
-    sim = alluvium.Simulation(np.ascontiguousarray(heights, dtype=np.float32), cell_size=cell_size, preset=preset)
-    sim.set("record_maps", 1)
+    sim = alluvium.Simulation(np.ascontiguousarray(heights, dtype=np.float32), cell_size=cell_size, preset=preset,
+                              params={"record_maps": 1})
     for name, value in settings.items():
         sim.set(name, value)
     sim.run(int(steps))
@@ -131,7 +131,7 @@ if bpy is not None:
                 heights, index, cell = grid_from_vertices(coords)
                 settings = {} if s.use_preset_values else {"rain_rate": s.rain_rate, "dissolve_rate": s.dissolve_rate}
                 result, maps = erode(heights, cell, s.preset, s.steps, settings)
-            except (ValueError, RuntimeError) as e:
+            except (ValueError, RuntimeError, ImportError) as e:
                 self.report({"ERROR"}, str(e))
                 return {"CANCELLED"}
             mesh.vertices.foreach_set("co", vertices_with_heights(coords, index, result).reshape(-1))

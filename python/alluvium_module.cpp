@@ -21,12 +21,14 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "commands.h"
 #include "export.h"
+#include "io/atomic_file.h"
 #include "io/errors.h"
 #include "models/model.h"
 #include "pipeline.h"
@@ -116,10 +118,14 @@ public:
         options.seed = seed;
         options.terrain = terrain;
         if (size) options.size = std::to_string(size->first) + "x" + std::to_string(size->second);
-        if (heights.is_none() || py::isinstance<py::str>(heights) || py::hasattr(heights, "__fspath__")) {
-            if (!heights.is_none()) options.in = py::str(heights.attr("__str__")()).cast<std::string>();
+        const bool path = py::isinstance<py::str>(heights) || py::isinstance<py::bytes>(heights) ||
+                          py::hasattr(heights, "__fspath__");
+        if (heights.is_none() || path) {
+            if (path) options.in = py::module_::import("os").attr("fsdecode")(heights).cast<std::string>();
             initial_ = prepareTerrainAndParams(options, preset, sets, params_);
         } else {
+            if (size || !terrain.empty())
+                throw InputError("size and terrain make a procedural terrain: not with heights");
             initial_ = terrainFromArray(heights.cast<Heights>());
             params_ = buildParams(preset, cell_size, sets);
         }
@@ -142,12 +148,14 @@ public:
         restoreSession(*s->sim_, session);
         s->sim_->setStepIndex(int(session.steps));
         s->steps_ = session.steps;
+        s->steps_before_ = session.steps;
         s->before_ = session.initial_sums;
         s->apply();
         return s;
     }
 
     void set(const std::string& name, const py::object& value) {
+        std::lock_guard lock(busy_);
         Params next = params_;
         next.set(name, valueText(value)); // ParamError: the CLI's message for --set
         params_ = next;
@@ -160,7 +168,8 @@ public:
         if (steps_ + steps > kMaxSessionSteps)
             throw InputError("run: a simulation may not go past step " + std::to_string(kMaxSessionSteps));
         {
-            py::gil_scoped_release release; // another thread runs while the GPU works
+            py::gil_scoped_release release; // other threads run while the GPU works...
+            std::lock_guard lock(busy_);    // ...but not on this simulation
             sim_->run(steps);
         }
         steps_ += steps;
@@ -170,6 +179,7 @@ public:
         for (int i = 0; i < gpu::kFieldCount; ++i) {
             const gpu::FieldInfo& info = gpu::fieldInfo(gpu::Field(i));
             if (name != info.name || info.kept != gpu::FieldKept::State) continue;
+            std::lock_guard lock(busy_);
             std::vector<float> data = sim_->download(gpu::Field(i));
             std::vector<py::ssize_t> shape = {sim_->height(), sim_->width()};
             if (info.channels > 1) shape.push_back(info.channels);
@@ -181,6 +191,7 @@ public:
     }
 
     py::dict report() {
+        std::unique_lock lock(busy_);
         RunFacts facts;
         const double cell_size = params_[Param::cell_size];
         facts.before = before_;
@@ -188,6 +199,7 @@ public:
         facts.state_digest = gpu::digestText(gpu::stateDigest(*sim_));
         const std::vector<float> final_heights = sim_->download(gpu::Field::Terrain);
         facts.steps = steps_;
+        facts.steps_before = steps_before_;
         facts.cell_size = cell_size;
         facts.initial_heights = &initial_.terrain.heights;
         facts.final_heights = &final_heights;
@@ -195,14 +207,27 @@ public:
         facts.last_fill = sim_->fluvial().hostControl();
         if (model_ == MODEL_FLUVIAL) facts.analysis = sim_->fluvialAnalyse();
         const std::string text = runReport(*sim_, facts).dump();
+        lock.unlock();
         return py::module_::import("json").attr("loads")(text).cast<py::dict>();
     }
 
     void saveSessionTo(const std::string& path) const {
+        std::lock_guard lock(busy_);
         std::vector<float> initial = initial_.terrain.heights;
         saveSession(path, captureSession(*sim_, params_, std::move(initial), before_, steps_));
     }
-    void writeMaps(const std::string& dir) const { exportMaps(*sim_, dir); }
+    // `--out-maps`' files, all or none. Erosion, deposition and flow are recorded only with
+    // record_maps on (params={"record_maps": 1}: it is part of the state, like the CLI's runs with
+    // --out-maps); lake_depth and drainage_area are the last fluvial analysis'.
+    void writeMaps(const std::string& dir) const {
+        std::lock_guard lock(busy_);
+        if (params_[Param::record_maps] == 0.0)
+            throw InputError("write_maps: erosion, deposition and flow need record_maps on from the start "
+                             "(params={'record_maps': 1})");
+        OutputBatch outputs;
+        exportMaps(*sim_, dir);
+        outputs.commit();
+    }
 
     int width() const { return sim_->width(); }
     int height() const { return sim_->height(); }
@@ -244,7 +269,8 @@ private:
     Params params_;
     int model_ = MODEL_PIPE;
     uint64_t seed_ = 1;
-    long long steps_ = 0;
+    long long steps_ = 0, steps_before_ = 0; // all, and those of a session it went on from
+    mutable std::mutex busy_;                // one call at a time on the GPU: run() lets go of the GIL
     StateSums before_;
 };
 
@@ -257,7 +283,6 @@ PYBIND11_MODULE(alluvium, m) {
     using python::Simulation;
     m.doc() = "Alluvium: real-time terrain erosion on Vulkan compute";
     python::locateInstallation();
-    static py::exception<InputError> input_error(m, "InputError", PyExc_ValueError);
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) std::rethrow_exception(p);

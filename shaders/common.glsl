@@ -92,10 +92,10 @@ bool inGrid(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < p.width && c.y < p.h
 ivec2 clampToGrid(ivec2 q) { return clamp(q, ivec2(0), ivec2(p.width - 1, p.height - 1)); }
 // The ground's gradient at c by central differences, from the heights of its four neighbours
 // loaded at clampToGrid (one-sided at the grid's edges, a single cell wide: 0 across it).
-vec2 centralGradient(ivec2 c, float west, float east, float south, float north) {
+vec2 centralGradient(ivec2 c, float lo_x, float hi_x, float lo_y, float hi_y) {
     ivec2 lo = clampToGrid(c - 1), hi = clampToGrid(c + 1);
     vec2 span = max(vec2(hi - lo), vec2(1.0)) * p.cell_size;
-    return vec2(east - west, north - south) / span;
+    return vec2(hi_x - lo_x, hi_y - lo_y) / span;
 }
 float cellArea() { return p.cell_size * p.cell_size; }
 

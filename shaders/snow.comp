@@ -14,7 +14,7 @@ float[PARTIALS_MAX] snowCell(ivec2 c) {
     float h = snowSurface(c);
     float rate = imageLoad(snow_slide_img, c).r;
     vec2 rise = snowReposeRise();
-    float out_sum = 0.0, in_sum = 0.0, ground[4]; // the ground west, east, south and north
+    float out_sum = 0.0, in_sum = 0.0, ground[4]; // the ground at x - 1, x + 1, y - 1 and y + 1
     for (int k = 0; k < 8; ++k) {
         // Both directions from the same two surfaces: the neighbour's loads serve both.
         ivec2 n = c + kSnowOffsets[k], q = clampToGrid(n);

@@ -91,14 +91,15 @@ nlohmann::json engineSettings(Engine engine, EngineExport& e) {
     } else {
         j["heights"] = "metres, float32 EXR channel R";
         e.settings = {"Heights in metres (EXR channel R), " + std::to_string(e.side) + " samples a side",
-                      "Vertex spacing: " + format("%.6g", e.spacing_x) +
-                          " m (Heightmap Terrain: map scale; "
-                          "Terrain3D: vertex spacing)"};
+                      "Vertex spacing: x " + format("%.6g", e.spacing_x) + " m, y " + format("%.6g", e.spacing_y) +
+                          " m (Heightmap Terrain: map scale x and z; Terrain3D: vertex spacing, one for both)"};
     }
     return j;
 }
 
 } // namespace
+
+void checkEngineOutput(Engine engine, const fs::path& out) { checkExtension(engine, out); }
 
 Engine engineNamed(const std::string& name) {
     const std::string n = lower(name);

@@ -32,6 +32,9 @@ const std::vector<int>& engineSides(Engine engine);
 // when none does).
 int engineSide(Engine engine, int width, int height, int requested);
 
+// Throws InputError unless the engine imports `out`'s extension.
+void checkEngineOutput(Engine engine, const std::filesystem::path& out);
+
 // Bilinear resampling onto width x height samples with the corners kept: sample (i, j) lies at
 // (i (w - 1) / (width - 1), j (h - 1) / (height - 1)) of the source, so the extent between the
 // outermost cell centres is the same. Never outside the source's height range.

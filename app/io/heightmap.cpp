@@ -342,8 +342,7 @@ std::vector<std::byte> encodeF32(const Heightmap& map) {
     return out;
 }
 
-// Heights as 0..65535 over the data's min..max (a flat map is all zeros).
-// 0 .. 65535 over lo .. hi (heights outside clamp).
+// 0 .. 65535 over lo .. hi (heights outside clamp; a flat map is all zeros).
 std::vector<uint16_t> quantise16(const Heightmap& map, double lo, double hi) {
     const double range = hi - lo;
     std::vector<uint16_t> q(map.heights.size());
