@@ -1,6 +1,7 @@
-"""Alluvium in Blender: erodes the active grid mesh with the `alluvium` module and writes the
-result back: the heights into the mesh, the water depth, erosion and deposition as images
-(alluvium_water, alluvium_erosion, alluvium_deposition) for the material's textures.
+"""Alluvium in Blender: erodes the active grid mesh, or a displacement image, with the `alluvium`
+module and writes the result back: the heights into the mesh (or the image, its relief kept), the
+water depth, erosion and deposition as images (alluvium_water, alluvium_erosion,
+alluvium_deposition) for the material's textures.
 
 Install: Edit > Preferences > Add-ons > Install..., this file; `alluvium` must be importable by
 Blender's Python (the install's lib/python3/dist-packages on its path: the add-on adds it when it
@@ -68,6 +69,13 @@ def image_pixels(values, scale=None):
     return rgba.reshape(-1)
 
 
+def heights_from_pixels(pixels, width, height, relief):
+    """A displacement image's heights (m, rows north first) from Blender pixels (RGBA floats,
+    bottom row first): the grey value (the mean of R, G and B) times `relief` metres."""
+    rgba = np.asarray(pixels, dtype=np.float64).reshape(height, width, 4)
+    return (rgba[..., :3].mean(axis=-1)[::-1] * relief).astype(np.float32)
+
+
 def erode(heights, cell_size, preset, steps, settings):
     """Runs Alluvium on a height grid: (new heights, {"water", "erosion", "deposition"} in m)."""
     import alluvium  # pylint: disable=import-outside-toplevel
@@ -110,6 +118,15 @@ if bpy is not None:
         rain_rate: bpy.props.FloatProperty(name="Rain (mm/s)", default=0.5, min=0.0, max=50.0)
         dissolve_rate: bpy.props.FloatProperty(name="Erosion (1/s)", default=0.3, min=0.0, max=10.0)
         use_preset_values: bpy.props.BoolProperty(name="Preset's rain and erosion", default=True)
+        source: bpy.props.EnumProperty(
+            name="Erode",
+            items=[("MESH", "Active mesh", "the active object's grid mesh"),
+                   ("IMAGE", "Displacement image", "an image's grey values as heights")])
+        image: bpy.props.StringProperty(name="Image", description="the displacement image's name")
+        relief: bpy.props.FloatProperty(name="Relief (m)", default=100.0, min=0.001, max=100000.0,
+                                        description="the height of white in the image")
+        cell_size: bpy.props.FloatProperty(name="Cell (m)", default=4.0, min=0.001, max=10000.0,
+                                           description="metres between the image's pixels")
 
     class ALLUVIUM_OT_erode(bpy.types.Operator):
         """Erode the active grid mesh with Alluvium"""
@@ -119,6 +136,8 @@ if bpy is not None:
         bl_options = {"REGISTER", "UNDO"}
 
         def execute(self, context):
+            if context.scene.alluvium.source == "IMAGE":
+                return self.erode_image(context)
             obj = context.active_object
             if obj is None or obj.type != "MESH":
                 self.report({"ERROR"}, "select a grid mesh")
@@ -136,16 +155,43 @@ if bpy is not None:
                 return {"CANCELLED"}
             mesh.vertices.foreach_set("co", vertices_with_heights(coords, index, result).reshape(-1))
             mesh.update()
+            self.write_maps(maps)
             h, w = result.shape
+            self.report({"INFO"}, f"eroded {w} x {h} cells of {cell:g} m, {s.steps} steps")
+            return {"FINISHED"}
+
+        def erode_image(self, context):
+            s = context.scene.alluvium
+            image = bpy.data.images.get(s.image)
+            if image is None or image.size[0] < 2 or image.size[1] < 2:
+                self.report({"ERROR"}, f"no displacement image named '{s.image}'")
+                return {"CANCELLED"}
+            w, h = image.size
+            pixels = np.empty(w * h * 4, dtype=np.float32)
+            image.pixels.foreach_get(pixels)
+            try:
+                settings = {} if s.use_preset_values else {"rain_rate": s.rain_rate, "dissolve_rate": s.dissolve_rate}
+                result, maps = erode(heights_from_pixels(pixels, w, h, s.relief), s.cell_size, s.preset, s.steps,
+                                     settings)
+            except (ValueError, RuntimeError, ImportError) as e:
+                self.report({"ERROR"}, str(e))
+                return {"CANCELLED"}
+            image.pixels.foreach_set(image_pixels(result, scale=s.relief))  # the same relief: white stays white
+            image.update()
+            self.write_maps(maps)
+            self.report({"INFO"}, f"eroded the image {s.image}, {w} x {h}, {s.steps} steps")
+            return {"FINISHED"}
+
+        @staticmethod
+        def write_maps(maps):
             for name, values in maps.items():
+                h, w = values.shape
                 image = bpy.data.images.get("alluvium_" + name) or bpy.data.images.new(
                     "alluvium_" + name, w, h, float_buffer=True)
                 if tuple(image.size) != (w, h):
                     image.scale(w, h)
                 image.pixels.foreach_set(image_pixels(values))
                 image.update()
-            self.report({"INFO"}, f"eroded {w} x {h} cells of {cell:g} m, {s.steps} steps")
-            return {"FINISHED"}
 
     class ALLUVIUM_PT_panel(bpy.types.Panel):
         bl_label = "Alluvium"
@@ -156,6 +202,11 @@ if bpy is not None:
         def draw(self, context):
             s = context.scene.alluvium
             col = self.layout.column()
+            col.prop(s, "source")
+            if s.source == "IMAGE":
+                col.prop_search(s, "image", bpy.data, "images")
+                col.prop(s, "relief")
+                col.prop(s, "cell_size")
             col.prop(s, "preset")
             col.prop(s, "steps")
             col.prop(s, "use_preset_values")

@@ -50,6 +50,14 @@ class GridLogic(unittest.TestCase):
         np.testing.assert_allclose(px[..., 3], 1.0)
 
 
+class DisplacementImage(unittest.TestCase):
+    def test_pixels_to_heights_and_back(self):
+        heights = np.array([[0.0, 50.0, 100.0], [25.0, 75.0, 10.0]], np.float32)  # rows north first
+        pixels = addon.image_pixels(heights, scale=100.0)
+        back = addon.heights_from_pixels(pixels, 3, 2, relief=100.0)
+        np.testing.assert_allclose(back, heights, atol=1e-4)
+
+
 class OperatorPath(unittest.TestCase):
     def test_erodes_a_256_grid_end_to_end(self):
         coords, _ = grid_mesh(256, 256, 2.0, seed=3)
