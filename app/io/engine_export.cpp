@@ -17,12 +17,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string lower(std::string s) {
+std::string lowerCase(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     return s;
 }
 
-std::string format(const char* fmt, double value) {
+std::string formatNumber(const char* fmt, double value) {
     char text[64];
     std::snprintf(text, sizeof text, fmt, value);
     return text;
@@ -40,7 +40,7 @@ std::vector<std::string> engineExtensions(Engine engine) {
 
 void checkExtension(Engine engine, const fs::path& out) {
     const std::vector<std::string> allowed = engineExtensions(engine);
-    const std::string ext = lower(out.extension().string());
+    const std::string ext = detail::lowerExtension(out);
     if (std::find(allowed.begin(), allowed.end(), ext) != allowed.end()) return;
     std::string list;
     for (const std::string& e : allowed) list += (list.empty() ? "" : ", ") + e;
@@ -73,9 +73,9 @@ nlohmann::json engineSettings(Engine engine, EngineExport& e) {
         const double location_z = e.lo * 100.0 + 256.0 * scale_z;
         j["scale_cm"] = {e.spacing_x * 100.0, e.spacing_y * 100.0, scale_z};
         j["location_z_cm"] = location_z;
-        e.settings = {"Landscape Import: Scale X " + format("%.6g", e.spacing_x * 100.0) + ", Scale Y " +
-                          format("%.6g", e.spacing_y * 100.0) + ", Scale Z " + format("%.9g", scale_z),
-                      "Location Z: " + format("%.9g", location_z) + " cm"};
+        e.settings = {"Landscape Import: Scale X " + formatNumber("%.6g", e.spacing_x * 100.0) + ", Scale Y " +
+                          formatNumber("%.6g", e.spacing_y * 100.0) + ", Scale Z " + formatNumber("%.9g", scale_z),
+                      "Location Z: " + formatNumber("%.9g", location_z) + " cm"};
     } else if (engine == Engine::Unity) {
         const double size_x = e.spacing_x * (e.side - 1), size_z = e.spacing_y * (e.side - 1);
         const double size_y = std::max(range, 1e-3);
@@ -86,12 +86,14 @@ nlohmann::json engineSettings(Engine engine, EngineExport& e) {
         j["byte_order"] = "Windows (little-endian)";
         j["first_row"] = "the terrain's z = 0 edge (the source image's bottom row)";
         e.settings = {"Import Raw: Depth Bit 16, Resolution " + std::to_string(e.side) + ", Byte Order Windows",
-                      "Terrain Size: X " + format("%.6g", size_x) + ", Y " + format("%.9g", size_y) + ", Z " +
-                          format("%.6g", size_z) + " m; position Y " + format("%.9g", e.lo) + " m"};
+                      "Terrain Size: X " + formatNumber("%.6g", size_x) + ", Y " + formatNumber("%.9g", size_y) +
+                          ", Z " + formatNumber("%.6g", size_z) + " m; position Y " + formatNumber("%.9g", e.lo) +
+                          " m"};
     } else {
         j["heights"] = "metres, float32 EXR channel R";
         e.settings = {"Heights in metres (EXR channel R), " + std::to_string(e.side) + " samples a side",
-                      "Vertex spacing: x " + format("%.6g", e.spacing_x) + " m, y " + format("%.6g", e.spacing_y) +
+                      "Vertex spacing: x " + formatNumber("%.6g", e.spacing_x) + " m, y " +
+                          formatNumber("%.6g", e.spacing_y) +
                           " m (Heightmap Terrain: map scale x and z; Terrain3D: vertex spacing, one for both)"};
     }
     return j;
@@ -102,7 +104,7 @@ nlohmann::json engineSettings(Engine engine, EngineExport& e) {
 void checkEngineOutput(Engine engine, const fs::path& out) { checkExtension(engine, out); }
 
 Engine engineNamed(const std::string& name) {
-    const std::string n = lower(name);
+    const std::string n = lowerCase(name);
     if (n == "unreal") return Engine::Unreal;
     if (n == "unity") return Engine::Unity;
     if (n == "godot") return Engine::Godot;

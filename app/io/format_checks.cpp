@@ -2,6 +2,7 @@
 #include "io/format_checks.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -19,6 +20,12 @@ namespace alluvium::detail {
 namespace fs = std::filesystem;
 
 std::string quoted(const fs::path& p) { return "'" + displayPath(p) + "'"; }
+
+std::string lowerExtension(const fs::path& p) {
+    std::string ext = p.extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
 
 void checkGridSize(long long w, long long h, const std::string& what) {
     if (w < 1 || h < 1 || w > kMaxGridSide || h > kMaxGridSide || w * h > kMaxGridCells) {

@@ -13,7 +13,8 @@
 
 namespace alluvium::detail {
 
-std::string quoted(const std::filesystem::path& p); // 'path' for messages
+std::string quoted(const std::filesystem::path& p);         // 'path' for messages
+std::string lowerExtension(const std::filesystem::path& p); // ".png" of "A.PNG"
 // Throws unless w x h is within kMaxGridSide / kMaxGridCells; `what` names the source.
 void checkGridSize(long long w, long long h, const std::string& what);
 // The first non-finite cell, or false; "NaN", "+Inf" or "-Inf".

@@ -39,16 +39,11 @@ namespace {
 
 using detail::checkGridSize;
 using detail::findNonFinite;
+using detail::lowerExtension;
 using detail::openForRead;
 using detail::quoted;
 using detail::readSidecarRange;
 using detail::valueName;
-
-std::string lowerExtension(const fs::path& p) {
-    std::string ext = p.extension().string();
-    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return ext;
-}
 
 const char* kSupported = "supported: .png (8/16-bit grey), .r16/.raw (16-bit LE), .f32/.r32 (float32 LE), .exr, "
                          ".tif/.tiff, .asc (ESRI ASCII grid)";

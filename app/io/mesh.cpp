@@ -22,6 +22,7 @@
 
 #include "io/atomic_file.h"
 #include "io/errors.h"
+#include "io/format_checks.h"
 
 namespace alluvium {
 
@@ -29,13 +30,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string quoted(const fs::path& p) { return "'" + displayPath(p) + "'"; }
-
-std::string lowerExtension(const fs::path& p) {
-    std::string ext = p.extension().string();
-    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return ext;
-}
+using detail::lowerExtension;
+using detail::quoted;
 
 // [SECTION] building the mesh -----------------------------------------------------------------
 

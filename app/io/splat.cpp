@@ -19,12 +19,12 @@ namespace {
 
 enum Channel { Rock, Loose, Deposits, Wet, Riverbed, Vegetation, Snow, Lava };
 
-double smoothstep(double e0, double e1, double x) {
+double splatSmoothstep(double e0, double e1, double x) {
     const double t = std::clamp((x - e0) / (e1 - e0), 0.0, 1.0);
     return t * t * (3.0 - 2.0 * t);
 }
 
-double at(const std::vector<float>& v, std::size_t i) { return v.empty() ? 0.0 : double(v[i]); }
+double valueAt(const std::vector<float>& v, std::size_t i) { return v.empty() ? 0.0 : double(v[i]); }
 
 // tan of the ground's slope at cell i (central differences, one-sided at the edges).
 double slopeAt(const SplatInputs& in, int x, int y) {
@@ -50,17 +50,17 @@ std::vector<float> splatWeights(const SplatInputs& in) {
         for (int x = 0; x < in.width; ++x) {
             const std::size_t i = std::size_t(y) * std::size_t(in.width) + std::size_t(x);
             // Cliffs (tan 0.6 = 31 degrees to tan 1.2 = 50) keep no soil, plants or deposits.
-            const double soft = 1.0 - smoothstep(0.6, 1.2, slopeAt(in, x, y));
+            const double soft = 1.0 - splatSmoothstep(0.6, 1.2, slopeAt(in, x, y));
             const double flow_mask =
-                top_flow > 0.0 ? std::log1p(std::max(at(in.flow, i), 0.0)) / std::log1p(top_flow) : 0.0;
+                top_flow > 0.0 ? std::log1p(std::max(valueAt(in.flow, i), 0.0)) / std::log1p(top_flow) : 0.0;
             const std::pair<Channel, double> covers[] = {
-                {Lava, smoothstep(0.0, 0.05, at(in.lava, i))},
-                {Snow, smoothstep(0.0, 0.1, at(in.snow, i))},
-                {Wet, smoothstep(0.0, 0.05, at(in.water_depth, i))},
-                {Riverbed, smoothstep(0.35, 0.8, flow_mask)},
-                {Vegetation, std::clamp(at(in.vegetation, i), 0.0, 1.0) * soft},
-                {Deposits, smoothstep(0.0, 0.2, at(in.deposited, i) - at(in.eroded, i)) * soft},
-                {Loose, (in.layered ? smoothstep(0.0, 0.3, at(in.loose, i)) : 1.0) * soft},
+                {Lava, splatSmoothstep(0.0, 0.05, valueAt(in.lava, i))},
+                {Snow, splatSmoothstep(0.0, 0.1, valueAt(in.snow, i))},
+                {Wet, splatSmoothstep(0.0, 0.05, valueAt(in.water_depth, i))},
+                {Riverbed, splatSmoothstep(0.35, 0.8, flow_mask)},
+                {Vegetation, std::clamp(valueAt(in.vegetation, i), 0.0, 1.0) * soft},
+                {Deposits, splatSmoothstep(0.0, 0.2, valueAt(in.deposited, i) - valueAt(in.eroded, i)) * soft},
+                {Loose, (in.layered ? splatSmoothstep(0.0, 0.3, valueAt(in.loose, i)) : 1.0) * soft},
             };
             double left = 1.0;
             float* cell = &w[i * kSplatChannels];
