@@ -448,11 +448,11 @@ std::vector<std::string> builtInPresets() {
 class PresetRun : public GpuTest, public ::testing::WithParamInterface<std::string> {};
 
 TEST_P(PresetRun, Runs500StepsWithoutNanAndWithClosedBudgets) {
-    constexpr int kSize = 128, kSteps = 500;
+    constexpr int kSize = 96, kSteps = 500;
     const Params params = buildParams((assetDirectory() / "presets" / (GetParam() + ".json")).string(), 0.0, {});
     const double cell = params[Param::cell_size];
     TerrainOptions t;
-    t.size = "128x128";
+    t.size = std::to_string(kSize) + "x" + std::to_string(kSize);
     const InitialTerrain initial = prepareTerrain(t, cell);
     gpu::Simulation sim(ctx(), kSize, kSize);
     loadInitialState(sim, initial, params);
