@@ -448,7 +448,7 @@ std::vector<std::string> builtInPresets() {
 class PresetRun : public GpuTest, public ::testing::WithParamInterface<std::string> {};
 
 TEST_P(PresetRun, Runs500StepsWithoutNanAndWithClosedBudgets) {
-    constexpr int kSize = 96, kSteps = 500;
+    constexpr int kSize = 80, kSteps = 500;
     const Params params = buildParams((assetDirectory() / "presets" / (GetParam() + ".json")).string(), 0.0, {});
     const double cell = params[Param::cell_size];
     TerrainOptions t;
