@@ -150,6 +150,26 @@ inline void loadState(gpu::Simulation& sim, const ref::State& s, const gpu::SimP
     sim.resetTotals();
 }
 
+// A GPU simulation holding a reference state (loadState).
+inline std::unique_ptr<gpu::Simulation> simulationOf(const gpu::Context& ctx, const ref::State& s,
+                                                     const gpu::SimParams& p) {
+    auto sim = std::make_unique<gpu::Simulation>(ctx, s.w, s.h);
+    loadState(*sim, s, p);
+    return sim;
+}
+
+// Channel k of a two-channel field: as the GPU downloads it, and as the reference holds it.
+inline std::vector<float> channel(const std::vector<float>& v, int k) {
+    std::vector<float> out(v.size() / 2);
+    for (size_t i = 0; i < out.size(); ++i) out[i] = v[2 * i + size_t(k)];
+    return out;
+}
+inline std::vector<double> channel(const std::vector<ref::Vec2>& v, int k) {
+    std::vector<double> out(v.size());
+    for (size_t i = 0; i < out.size(); ++i) out[i] = v[i][size_t(k)];
+    return out;
+}
+
 // Sum in double precision.
 inline double sum(const std::vector<float>& v) {
     double t = 0.0;

@@ -18,23 +18,6 @@ constexpr double kTolerance = 1e-5;
 using gpu::Field;
 using gpu::Pass;
 
-std::unique_ptr<gpu::Simulation> simulationOf(const gpu::Context& ctx, const ref::State& s, const gpu::SimParams& p) {
-    auto sim = std::make_unique<gpu::Simulation>(ctx, s.w, s.h);
-    loadState(*sim, s, p);
-    return sim;
-}
-
-std::vector<float> channel(const std::vector<float>& v, int k) {
-    std::vector<float> out(v.size() / 2);
-    for (size_t i = 0; i < out.size(); ++i) out[i] = v[2 * i + size_t(k)];
-    return out;
-}
-std::vector<double> channel(const std::vector<ref::Vec2>& v, int k) {
-    std::vector<double> out(v.size());
-    for (size_t i = 0; i < out.size(); ++i) out[i] = v[i][size_t(k)];
-    return out;
-}
-
 class LavaPassTest : public GpuTest, public ::testing::WithParamInterface<PassCase> {};
 
 // lava_flux + lava on random ground (5..8 m on 1 m cells) with random lava (0.2..2 m), water over

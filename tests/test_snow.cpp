@@ -23,12 +23,6 @@ gpu::SimParams snowParams(Params q, int w, int h) {
     return toSimParams(q, w, h);
 }
 
-std::unique_ptr<gpu::Simulation> simulationOf(const gpu::Context& ctx, const ref::State& s, const gpu::SimParams& p) {
-    auto sim = std::make_unique<gpu::Simulation>(ctx, s.w, s.h);
-    loadState(*sim, s, p);
-    return sim;
-}
-
 class SnowPassTest : public GpuTest, public ::testing::WithParamInterface<PassCase> {};
 
 // snow_slide + snow on random ground (5..8 m on 1 m cells: slopes far past the angle of repose)

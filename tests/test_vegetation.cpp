@@ -15,12 +15,6 @@ constexpr double kTolerance = 1e-5;
 using gpu::Field;
 using gpu::Pass;
 
-std::unique_ptr<gpu::Simulation> simulationOf(const gpu::Context& ctx, const ref::State& s, const gpu::SimParams& p) {
-    auto sim = std::make_unique<gpu::Simulation>(ctx, s.w, s.h);
-    loadState(*sim, s, p);
-    return sim;
-}
-
 class VegetationPassTest : public GpuTest, public ::testing::WithParamInterface<PassCase> {};
 
 // The vegetation pass on random ground, water, velocity and cover, with groundwater's table:
