@@ -209,6 +209,9 @@ CLI::App* addView(CLI::App& app, ViewOptions& o) {
         "--overlay", o.overlay,
         "start with an overlay: depth, speed, sediment, hardness, flux, erosion, drainage, watertable, waterlevel, "
         "loose, snow, vegetation, lava");
+    view_cmd->add_flag("--log-actions", o.log_actions,
+                       "print each action carried out (pause, tool, stroke, undo, redo, scrub) with its frame on "
+                       "stderr: a script that drives the window waits for one before its next input");
     view_cmd->add_flag("--probe-display", o.probe_display,
                        "exit 0 if a window can be opened here, else 1 (scripts/run)");
     view_cmd->add_option(

@@ -18,40 +18,39 @@ start() { # name, steps per frame
     start_viewer "$1" 520 250 --size 64x64 --steps-per-frame "$2" --history-every 0
 }
 hold() { # seconds: the raise tool pressed at one point, the mouse still
-    xdotool mousedown --window "$wid" 1
+    act "stroke begins" xdotool mousedown --window "$wid" 1
     sleep "$1"
-    xdotool mouseup --window "$wid" 1
-    sleep 0.8 # the stroke's end is stored on a frame after the release
+    act "stroke ends" xdotool mouseup --window "$wid" 1
 }
 
 start paused 1
-key space
-key 3
+key space paused
+key 3 "tool 3 raise"
 hold 2.5
 finish
 
 start one 1
-key 3
+key 3 "tool 3 raise"
 hold 2.5
 finish
 
 start ten 10
-key 3
+key 3 "tool 3 raise"
 hold 2.5
 finish
 
 start undo 1
-key space
-key 3
+key space paused
+key 3 "tool 3 raise"
 hold 1
-key ctrl+z
+key ctrl+z "undo to"
 finish
 
 start redo 1
-key space
-key 3
+key space paused
+key 3 "tool 3 raise"
 hold 1
-key ctrl+z
-key ctrl+y
+key ctrl+z "undo to"
+key ctrl+y "redo to"
 finish
 trap - EXIT

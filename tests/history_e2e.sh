@@ -23,35 +23,35 @@ start() { # name, extra options
     start_viewer "$1" 420 250 --size 96x96 --steps-per-frame 2 $2
 }
 stroke() { # y: a drag across the middle of the window, away from the panel, while it runs
-    xdotool mousemove --window "$wid" 430 "$1" mousedown 1
-    for x in $(seq 430 15 640); do
+    xdotool mousemove --window "$wid" 430 "$1"
+    act "stroke begins" xdotool mousedown 1
+    for x in $(seq 445 15 640); do
         xdotool mousemove --window "$wid" "$x" "$1"
         sleep 0.1
     done
-    xdotool mouseup 1
-    sleep 0.6 # the stroke's end is stored on the first frame after the release
+    act "stroke ends" xdotool mouseup 1
 }
 
 start undo "--history-every 0"
-key 3 # raise
+key 3 "tool 3 raise"
 stroke 250
-key space # pause
-key ctrl+z
-key space # play: the state moves on from the first stroke's start
+key space paused
+key ctrl+z "undo to"
+key space playing # the state moves on from the first stroke's start
 sleep 0.5
 stroke 300
-key space
-key ctrl+z
+key space paused
+key ctrl+z "undo to"
 finish
 
 start redo "--history-every 1"
-key 3
+key 3 "tool 3 raise"
 stroke 250
-key space
-key ctrl+z
-key ctrl+y
-key ctrl+z
-key ctrl+shift+z
+key space paused
+key ctrl+z "undo to"
+key ctrl+y "redo to"
+key ctrl+z "undo to"
+key ctrl+shift+z "redo to"
 finish
 
 start scrub "--history-every 1"
@@ -67,6 +67,6 @@ sleep 0.5
 xdotool mouseup 1
 xdotool mousemove --window "$wid" 600 400
 sleep 4 # plays on from the timeline's start
-key space
+key space paused
 finish
 trap - EXIT

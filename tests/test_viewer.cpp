@@ -107,7 +107,7 @@ TEST(Viewer, WaterStrokeUnderXvfb) {
     const std::string log = readText(dir / "e2e.log") + readText(dir / "viewer.log");
     ASSERT_EQ(status, 0) << log;
 
-    const nlohmann::json report = nlohmann::json::parse(readText(dir / "report.json"));
+    const nlohmann::json report = nlohmann::json::parse(readText(dir / "viewer.json"));
     EXPECT_EQ(report["validation_errors"], 0) << log;
     EXPECT_GT(report["brush"]["water_added"].get<double>(), 0.0) << "key 1 then a drag should pour water\n" << log;
     EXPECT_EQ(report["brush"]["water_removed"].get<double>(), 0.0);
@@ -326,7 +326,8 @@ TEST(Viewer, HistoryBudgetHoldsInALongSession) {
 // raise tool held 2.5 s at one point, raises the same volume a second of stroke (within 1 %)
 // paused, at 1 and at 10 steps per frame. The stroke's time is the press to the release as the
 // input callbacks stamp them, which a frame polls: the report gives it (brush.seconds), so a
-// loaded machine's long frames do not blur the rate. Paused strokes are history too: an undo
+// loaded machine's long frames do not blur the rate; the script waits for the viewer to say each
+// input was carried out (--log-actions). Paused strokes are history too: an undo
 // returns to the digest stored before the stroke, a redo to the one stored after it.
 TEST(Viewer, TheBrushPaintsInRealTimePausedOrRunningUnderXvfb) {
     if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0)
@@ -343,13 +344,16 @@ TEST(Viewer, TheBrushPaintsInRealTimePausedOrRunningUnderXvfb) {
         EXPECT_EQ(r[name]["validation_errors"], 0) << name << "\n" << log;
     }
     // The volume a second of stroke raises: the rate. Each session's stroke time is the one its
-    // input callbacks stamped (within a frame of the 2.5 s held; a frame is longer on a loaded machine).
+    // input callbacks stamped: the script holds the button 2.5 s from when the viewer said the
+    // stroke began, so a little more; less only where a frame took over 0.5 s (a stall paints at
+    // most 0.5 s; the rate is per second painted either way).
     std::map<std::string, double> rate;
     for (const char* name : {"paused", "one", "ten"}) {
         const double volume = r[name]["brush"]["terrain_added"].get<double>();
         const double seconds = r[name]["brush"]["seconds"].get<double>();
         std::printf("    %s: %.4g m^3 in %.3f s of stroke\n", name, volume, seconds);
-        EXPECT_NEAR(seconds, 2.5, 0.5) << name << "\n" << log;
+        EXPECT_GE(seconds, 2.0) << name << "\n" << log;
+        EXPECT_LE(seconds, 3.5) << name << "\n" << log;
         rate[name] = volume / std::max(seconds, 1e-9);
     }
     ASSERT_GT(rate["paused"], 0.0) << "a paused stroke raises the ground\n" << log;

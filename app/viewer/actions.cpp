@@ -19,6 +19,10 @@
 
 namespace alluvium::viewer {
 
+void logAction(const ViewerState& s, const std::string& what) {
+    if (s.log_actions) std::fprintf(stderr, "alluvium: frame %llu: %s\n", s.frame, what.c_str());
+}
+
 void applyParams(App& app) {
     ViewerState& s = app.state;
     gpu::SimParams p = toSimParams(s.params, s.width, s.height);

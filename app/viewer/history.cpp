@@ -250,6 +250,12 @@ bool History::beginFrame(VkCommandBuffer cmd, App& app, int steps, bool edits, u
     const int taken_before = taken_;
     bool restored = false;
     if (store_) {
+        // A stroke that ended last frame is stored first: an undo in this frame goes back from
+        // its end, not from the state before it.
+        if (in_stroke_ && !edits && !app.left_was_down) {
+            store(cmd, app, "stroke end", submission);
+            in_stroke_ = false;
+        }
         const bool moved = movedOn(app);
         const Node* head = node(head_);
         auto parentOf = [&](int id) {
@@ -302,14 +308,10 @@ bool History::beginFrame(VkCommandBuffer cmd, App& app, int steps, bool edits, u
             else
                 ++scrubs_;
         }
+        if (action) logAction(s, restored ? h.message : std::string(action) + ": nothing there");
 
-        // Snapshots due: before a stroke's first change, after its end, every N seconds.
-        if (edits && !in_stroke_) {
-            if (store(cmd, app, "stroke", submission) >= 0) in_stroke_ = true;
-        } else if (in_stroke_ && !edits && !app.left_was_down) {
-            store(cmd, app, "stroke end", submission);
-            in_stroke_ = false;
-        }
+        // Snapshots due: before a stroke's first change (its end: above), every N seconds.
+        if (edits && !in_stroke_ && store(cmd, app, "stroke", submission) >= 0) in_stroke_ = true;
         const long long interval = intervalSteps(s);
         if (interval > 0 && !h.scrubbing && s.steps_done >= next_timed_) {
             if (taken_ == taken_before && movedOn(app)) store(cmd, app, "timed", submission);

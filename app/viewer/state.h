@@ -119,6 +119,8 @@ struct ViewerState {
     RecordingControl recording;
     HistoryControl history;
     bool quit = false;
+    bool log_actions = false;     // --log-actions: each action carried out, a line on stderr
+    unsigned long long frame = 0; // the frame being made, as the history's events count them
 
     // Read back by the loop (a frame or two late).
     double fps = 0, frame_ms = 0, gpu_frame_ms = 0;
@@ -140,5 +142,9 @@ struct ViewerState {
     std::string shader_status, shader_error; // hot reload: last event, compile error (if any)
     int validation_errors = 0;
 };
+
+// --log-actions: "alluvium: frame F: WHAT" on stderr, so that a script driving the window can
+// wait for its input to be carried out, however long the frames take.
+void logAction(const ViewerState& s, const std::string& what);
 
 } // namespace alluvium::viewer

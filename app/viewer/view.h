@@ -24,6 +24,7 @@ struct ViewOptions {
     bool no_panel = false;         // start with the panel hidden (Tab shows it)
     std::string overlay;           // start with an overlay view: depth, speed, sediment, hardness, flux, erosion
     bool probe_display = false;    // only say (exit 0 / 1) whether a window can be opened
+    bool log_actions = false;      // each action carried out (pause, tool, stroke, undo...), a line on stderr
     std::string record;            // --record FILE.mp4|.mkv|.mov: record every frame from the start
     int record_fps = 30;           // --record-fps N: the video's rate (also the panel's recordings)
     std::string record_size;       // --record-size WxH: the video's size (default: the view's)

@@ -88,6 +88,7 @@ std::optional<Session> startState(App& app, const ViewOptions& o, const CheckedV
     s.steps_per_frame = std::max(o.steps_per_frame, 1);
     s.paused = o.paused || o.steps_per_frame == 0;
     s.show_panel = !o.no_panel;
+    s.log_actions = o.log_actions;
     s.overlay = checked.overlay;
     // A range that shows something at once; the panel's slider adjusts it.
     s.overlay_range = overlayDefaultRange(checked.overlay);

@@ -82,6 +82,8 @@ LoopResult ViewerLoop::run() {
     const auto start = std::chrono::steady_clock::now();
     last_ = start;
     bool final_screenshot_pending = false;
+    logged_paused_ = s.paused;
+    logged_tool_ = s.tool;
     while (true) {
         if (presenter_.windowed()) {
             glfwPollEvents();
@@ -106,6 +108,23 @@ LoopResult ViewerLoop::run() {
     }
     result_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result_;
+}
+
+void ViewerLoop::logActions(const BrushInput& input) {
+    ViewerState& s = app_.state;
+    if (!s.log_actions) return;
+    if (s.paused != logged_paused_) logAction(s, s.paused ? "paused" : "playing");
+    if (s.tool != logged_tool_) logAction(s, std::string("tool ") + toolName(s.tool));
+    logged_paused_ = s.paused;
+    logged_tool_ = s.tool;
+    if (input.drop) logAction(s, "hand drops");
+    // A quick click begins and ends in one frame.
+    if (input.painting && !stroking_) logAction(s, "stroke begins");
+    stroking_ = stroking_ || input.painting;
+    if (stroking_ && !app_.left_was_down) {
+        logAction(s, "stroke ends");
+        stroking_ = false;
+    }
 }
 
 void ViewerLoop::prepare(uint32_t slot) {
@@ -149,7 +168,9 @@ bool ViewerLoop::draw(uint32_t slot, bool last_frame, bool& final_screenshot_pen
     last_ = now;
     presenter_.newFrame(dt);
     const VkExtent2D extent = presenter_.extent();
+    s.frame = result_.frames + 1;
     const BrushInput input = presenter_.windowed() ? handleMouse(app_, extent) : BrushInput{};
+    logActions(input);
     drawPanel(s);
     ImGui::Render();
     int steps = s.paused || s.history.scrubbing ? 0 : s.steps_per_frame;

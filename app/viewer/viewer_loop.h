@@ -45,6 +45,8 @@ private:
     // Records, submits and presents the frame; false when the swapchain was made anew first.
     bool draw(uint32_t slot, bool last_frame, bool& final_screenshot_pending);
     void measure(double dt);
+    // --log-actions: the pause, the tool and the strokes this frame changed.
+    void logActions(const BrushInput& input);
 
     App& app_;
     Presenter& presenter_;
@@ -55,6 +57,8 @@ private:
     LoopResult result_;
     std::chrono::steady_clock::time_point last_, last_watch_; // the last frame's start, hot reload's look
     int screenshot_counter_ = 1;
+    bool logged_paused_ = false, stroking_ = false;
+    Tool logged_tool_ = Tool::AddWater;
     double fps_accum_ = 0;
     int fps_frames_ = 0;
 };
