@@ -2,23 +2,23 @@
 # fresh clone has no timings of its own (Testing/Temporary/CTestCostData.txt), and a long test
 # left to the end runs on one core while the other waits.
 set(alluvium_test_costs
-  "CliExport.WatertableSettlesOnAProceduralTerrain" 50
+  "CliExport.WatertableSettlesOnAProceduralTerrain" 32
   "ParticlesTest.ConservesSoilAtTheTableExtremes" 36
-  "Viewer.UndoRedoAndBranchesUnderXvfb" 36
-  "Viewer.TheBrushPaintsInRealTimePausedOrRunningUnderXvfb" 35
-  "GroundwaterTest.DupuitMoundUnderRecharge" 32
+  "Viewer.UndoRedoAndBranchesUnderXvfb" 29
+  "Viewer.TheBrushPaintsInRealTimePausedOrRunningUnderXvfb" 27
+  "GroundwaterTest.DupuitMoundUnderRecharge" 29
   "Terrains.ErosionCutsValleysIntoRawRelief" 32
   "HistoryTest.RestoreIsBitExactForEveryModelAfterRunningOn" 30
   "StepTest.SoilConservedOverTenThousandSteps" 27
-  "Shards/RandomParametersTest.NeverBlowUp/0" 40
-  "Shards/RandomParametersTest.NeverBlowUp/1" 40
-  "Shards/RandomParametersTest.NeverBlowUp/2" 40
-  "Shards/RandomParametersTest.NeverBlowUp/3" 40
-  "GroundwaterTest.DupuitBetweenTwoHeads" 26
+  "Shards/RandomParametersTest.NeverBlowUp/0" 14
+  "Shards/RandomParametersTest.NeverBlowUp/1" 14
+  "Shards/RandomParametersTest.NeverBlowUp/2" 14
+  "Shards/RandomParametersTest.NeverBlowUp/3" 14
+  "GroundwaterTest.DupuitBetweenTwoHeads" 30
   "WorkgroupTest.EveryShapeComputesTheSameSteps" 24
   "GroundwaterTest.BudgetClosesWithInfiltrationAndSeepage" 23
   "SeaTest.RiverDropsItsLoadAtTheMouth" 22
-  "DigestMatrix.EveryOutputIsTheSameToTheBit" 18
+  "DigestMatrix.EveryOutputIsTheSameToTheBit" 30
   "WeatherTest.AStormDriftsDownwindAtItsSpeed" 15
   "Viewer.WaterStrokeUnderXvfb" 15
   "WorkgroupTest.SubgroupPartialsSumExactlyAsWorkgroupPartials" 15

@@ -235,7 +235,9 @@ TEST_F(GroundwaterTest, HundredStepsMatchReference) {
     }
 }
 
-// A 1-cell-wide strip of N cells on a flat aquifer base (0 m): Dupuit's steady states.
+// A 1-cell-wide strip of N cells on a flat aquifer base (0 m): Dupuit's steady states, after 4000
+// steps of 0.5 s: six e-folding times of the slowest mode, L^2 S / (pi^2 K H) ~ 320 s (6000
+// steps change the heads by under 0.03 %).
 struct Strip {
     int n = 41;
     double cell = 2.0, k = 0.1, porosity = 0.3, sea = 5.0;
@@ -297,7 +299,7 @@ TEST_F(GroundwaterTest, DupuitMoundUnderRecharge) {
     std::vector<float> ground(size_t(st.n), 30.0f);
     ground.front() = ground.back() = float(st.sea - 1.0); // the sea at both ends
     auto sim = stripSim(ctx(), st, ground, p);
-    sim->run(6000);
+    sim->run(4000);
     const std::vector<double> head = stripHeads(*sim, st);
     const double length = (st.n - 1) * st.cell;
     double worst = 0.0, top = 0.0;
@@ -338,7 +340,7 @@ TEST_F(GroundwaterTest, DupuitBetweenTwoHeads) {
     sim->upload(Field::AquiferBase, base);
     sim->upload(Field::Groundwater, g);
     sim->setSprings({{float(st.n) - 0.5f, 1.5f, 0.6f, 1.0f}});
-    sim->run(6000);
+    sim->run(4000);
     const std::vector<float> gw = sim->download(Field::Groundwater), b = sim->download(Field::Terrain),
                              d = sim->download(Field::Water);
     std::vector<double> head(size_t(st.n));

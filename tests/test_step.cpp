@@ -358,14 +358,14 @@ TEST_F(StepTest, SoilConservedOverTenThousandSteps) {
     EXPECT_EQ(nonFinite(b), 0);
 }
 
-// 40 parameter sets drawn uniformly within the table's ranges, 150 steps each on 48x44:
+// 40 parameter sets drawn uniformly within the table's ranges, 100 steps each on 48x44:
 // no NaN or Inf in any field (Models/FuzzTest draws more, per model). In four shards of 10 sets
 // (the same 40 draws), which ctest runs side by side.
 class RandomParametersTest : public GpuTest, public ::testing::WithParamInterface<int> {};
 
 TEST_P(RandomParametersTest, NeverBlowUp) {
-    // 150 steps: an unstable set's growth shows within tens of steps; scripts/fuzz runs long ones.
-    constexpr int kSets = 40, kShards = 4, kSteps = 150;
+    // 100 steps: an unstable set's growth shows within tens of steps; scripts/fuzz runs long ones.
+    constexpr int kSets = 40, kShards = 4, kSteps = 100;
     const int shard = GetParam();
     ref::State s = generatedState(48, 44, 9, 4.0);
     auto sim = makeSim(ctx(), s, defaultParams(48, 44));
