@@ -71,11 +71,11 @@ TEST(Terrains, RawShapesHoldThePitsOfRawRelief) {
 
 TEST(Terrains, ErosionCutsValleysIntoRawRelief) {
     Scratch s;
-    const int n = 96;
-    const std::vector<std::string> common = {"--size", "96x96", "--terrain", "ridged", "--set", "rain_rate=2"};
+    const int n = 72;
+    const std::vector<std::string> common = {"--size", "72x72", "--terrain", "ridged", "--set", "rain_rate=2"};
     std::vector<std::string> before = {"run", "--steps", "0", "--out", s.outPath("before.f32")};
     std::vector<std::string> after = {
-        "run", "--steps", "4000", "--out", s.outPath("after.f32"), "--report", s.outPath("after.json")};
+        "run", "--steps", "2500", "--out", s.outPath("after.f32"), "--report", s.outPath("after.json")};
     before.insert(before.end(), common.begin(), common.end());
     after.insert(after.end(), common.begin(), common.end());
     ASSERT_EQ(runCli(before, s.io).code, 0);
@@ -83,7 +83,7 @@ TEST(Terrains, ErosionCutsValleysIntoRawRelief) {
     ASSERT_EQ(r.code, 0) << r;
     const auto [draining0, pits0] = drainingCells(loadHeightmap(s.out / "before.f32", sized(n, n)).heights, n, n, 20);
     const auto [draining1, pits1] = drainingCells(loadHeightmap(s.out / "after.f32", sized(n, n)).heights, n, n, 20);
-    std::printf("    cells draining >= 20 cells: %d before, %d after 4000 steps (pits %d, %d)\n", draining0, draining1,
+    std::printf("    cells draining >= 20 cells: %d before, %d after 2500 steps (pits %d, %d)\n", draining0, draining1,
                 pits0, pits1);
     EXPECT_GT(draining1, draining0 + draining0 / 20) << "erosion joins the raw relief's pits into valleys";
     const nlohmann::json report = nlohmann::json::parse(readText(s.out / "after.json"));
