@@ -119,6 +119,7 @@ nlohmann::json makeReport(const gpu::Simulation& sim, const StateSums& initial, 
     addElements(r, sim, initial, final_sums);
     r["nan_cells"] = final_sums.nan_cells;
     r["max_speed"] = t.max_speed;
+    r["max_froude"] = t.max_froude; // over the cells deeper than FROUDE_MIN_DEPTH
     if (sim.params().model == MODEL_PIPE)
         r["cfl"] = {{"target", CFL_TARGET},
                     {"max", t.max_cfl},

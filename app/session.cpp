@@ -155,6 +155,7 @@ std::vector<std::byte> encodeSession(const Session& s) {
                         {"max_speed", number(s.totals.max_speed)},
                         {"step_wave", number(s.totals.step_wave)},
                         {"max_cfl", number(s.totals.max_cfl)},
+                        {"max_froude", number(s.totals.max_froude)},
                         {"substeps", s.substeps}};
     header["initial_sums"] = {{"water", s.initial_sums.water},       {"terrain", s.initial_sums.terrain},
                               {"sediment", s.initial_sums.sediment}, {"groundwater", s.initial_sums.groundwater},
@@ -331,8 +332,8 @@ void readTotals(const nlohmann::json& h, Session& s, const SessionFail& fail) {
     const auto& acc = totals.at("acc");
     // Older files hold fewer sums before the two totals that follow them (the correction, the
     // droplets' absorbed water): 16 before groundwater and the sea, 21 before snow, 23 before
-    // lava. The sums they lack were 0 then.
-    constexpr size_t kOlderLayouts[] = {16, 21, 23};
+    // lava, 26 before the Froude number. The sums they lack were 0 then.
+    constexpr size_t kOlderLayouts[] = {16, 21, 23, 26};
     const bool older = acc.is_array() && std::find(std::begin(kOlderLayouts), std::end(kOlderLayouts), acc.size()) !=
                                              std::end(kOlderLayouts);
     if (!acc.is_array() || (acc.size() != TOTAL_SLOTS && !older))
@@ -346,6 +347,7 @@ void readTotals(const nlohmann::json& h, Session& s, const SessionFail& fail) {
     // Written since the CFL sub-steps; older sessions ran one sub-step.
     s.totals.step_wave = static_cast<float>(totals.contains("step_wave") ? realOrNaN(totals.at("step_wave")) : 0.0);
     s.totals.max_cfl = static_cast<float>(totals.contains("max_cfl") ? realOrNaN(totals.at("max_cfl")) : 0.0);
+    s.totals.max_froude = static_cast<float>(totals.contains("max_froude") ? realOrNaN(totals.at("max_froude")) : 0.0);
     s.substeps = totals.contains("substeps") ? totals.at("substeps").get<int>() : 1;
     if (s.substeps < 1 || s.substeps > MAX_SUBSTEPS)
         throw fail("totals.substeps must be 1.." + std::to_string(MAX_SUBSTEPS));

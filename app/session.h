@@ -7,8 +7,9 @@
 //   offset 20  u32       N, the length of the JSON header
 //   offset 24  N bytes   JSON header: {"model", "width", "height", "steps", "params" {name: value
 //                        in the table's units}, "springs" [{x, y, radius, rate_per_cell}],
-//                        "totals" {"acc" [16 doubles], "sediment_scale", "max_speed", "step_wave",
-//                                  "max_cfl", "substeps" (the last three since the CFL sub-steps)},
+//                        "totals" {"acc" [TOTAL_SLOTS doubles; older files 16, 21, 23 or 26],
+//                                  "sediment_scale", "max_speed", "step_wave", "max_cfl",
+//                                  "substeps" (these three since the CFL sub-steps), "max_froude"},
 //                        "initial_sums" {water, terrain, sediment} (m^3, for the report),
 //                        "arrays" [{"name", "channels"}]} (order of the arrays in the body)
 //   then       float32   each array in turn, width x height x channels, row-major

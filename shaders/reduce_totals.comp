@@ -30,6 +30,7 @@ void main() {
     double after = slotSum(SLOT_SED_AFTER);
     double drained = slotSum(SLOT_SED_DRAINED);
     totals.max_speed = max(totals.max_speed, float(speed));
+    totals.max_froude = max(totals.max_froude, float(slotSum(SLOT_MAX_FROUDE)));
     // p.time_step is the sub-step's (gpu/simulation.cpp uploads dt / sub-steps).
     totals.step_wave = float(wave);
     totals.max_cfl = max(totals.max_cfl, float(wave * double(p.time_step) / double(p.cell_size)));

@@ -105,13 +105,17 @@ using uint = uint32_t;
 #define SLOT_LAVA_ERUPTED 21    // lava erupted (the vent, m^3 of lava)
 #define SLOT_LAVA_SOLIDIFIED 22 // lava turned into rock (m^3 of lava)
 #define SLOT_BOILED 23          // water lava boiled away
-#define REDUCE_SLOTS 24
+#define SLOT_MAX_FROUDE 24      // max, not sum: |v| / sqrt(g d) of the cells deeper than FROUDE_MIN_DEPTH
+#define REDUCE_SLOTS 25
 
 // Totals accumulated on the GPU in double precision (indices into Totals.acc; the slots above
 // that are sums fold into the same index, the maxima into their own members).
-#define TOTAL_CORRECTION_ABS 24 // sum over steps of |sediment correction| (m^3)
-#define TOTAL_WATER_ABSORBED 25 // particles: water of droplets that ended on the map (m^3)
-#define TOTAL_SLOTS 26
+#define TOTAL_CORRECTION_ABS 25 // sum over steps of |sediment correction| (m^3)
+#define TOTAL_WATER_ABSORBED 26 // particles: water of droplets that ended on the map (m^3)
+#define TOTAL_SLOTS 27
+// The Froude number is measured where the water is at least this deep (m): thinner films are
+// wet ground, not flows whose waves it compares with.
+#define FROUDE_MIN_DEPTH 1e-3
 
 #define EDGE_CLOSED 0
 #define EDGE_OPEN 1
@@ -269,6 +273,7 @@ struct Totals {
     float max_speed;      // running max (m/s)
     float step_wave;      // the last (sub-)step's max of |v| + sqrt(g d) (m/s): the next step's sub-steps
     float max_cfl;        // running max of (|v| + sqrt(g d)) dt / L over the (sub-)steps run
+    float max_froude;     // running max of |v| / sqrt(g d) over the cells deeper than FROUDE_MIN_DEPTH
 };
 
 // The pipe step's sub-steps: a step of dt runs n sub-steps of dt / n, n chosen from the last
@@ -287,7 +292,7 @@ inline
 #endif
     bool
     slotIsMax(int slot) {
-    return slot == SLOT_MAX_SPEED || slot == SLOT_MAX_WAVE;
+    return slot == SLOT_MAX_SPEED || slot == SLOT_MAX_WAVE || slot == SLOT_MAX_FROUDE;
 }
 
 // Whether `slot` is written this step. Features that are off (no springs, closed edges, a

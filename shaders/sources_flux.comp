@@ -9,7 +9,7 @@
 //   gravity:   -g * (eta_e - eta_a) / L                  (eta = b + d, the water surface)
 //   advection: momentum-conservative upwind (Stelling & Duinmeijer 2003), which the dry-bed
 //              dam break needs to run at the right speed
-//   friction:  implicit linear drag and Manning, over the upwind depth
+//   friction:  linear drag and Manning, implicit in the new speed, over the upwind depth
 // then split into the two cells' outflows and limited so no cell sends more than it holds.
 // Reads water_cur and outflow_cur at up to two cells away, terrain_cur at one; writes
 // outflow_next (ping-pong).
@@ -85,9 +85,14 @@ float faceRoughness(Line l, int i) {
     return vegetationOn() ? p.manning_n + p.vegetation_roughness * 0.5 * (l.veg[i - 1] + l.veg[i]) : p.manning_n;
 }
 
+// Friction implicit in the new speed U: U (1 + dt k) + dt g n^2 |U| U / h^(4/3) = U' (k the linear
+// drag), solved for U. A steady sheet then moves at Manning's terminal speed h^(2/3) S^(1/2) / n
+// whatever dt; dividing U' by a factor of |U'| instead settles below it once dt g S exceeds that
+// speed (a 2 mm sheet on a 2 % slope at dt = 1 s: a third of it).
 float friction(float U, float hf, float n) {
-    float n2 = n * n;
-    return U / (1.0 + p.time_step * (p.flux_damping + p.gravity * n2 * abs(U) / pow(hf, 4.0 / 3.0)));
+    float lin = 1.0 + p.time_step * p.flux_damping;
+    float a = p.time_step * p.gravity * n * n / pow(hf, 4.0 / 3.0);
+    return 2.0 * U / (lin + sqrt(lin * lin + 4.0 * a * abs(U)));
 }
 
 // The interior face between local cells i-1 and i (i = 2 or 3) before friction: (U', h), its

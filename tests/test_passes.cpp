@@ -83,6 +83,7 @@ TEST_P(PassTest, WaterVelocity) {
     EXPECT_LE(relativeError(sim->download(Field::Flow), want.flow), kTolerance);
     EXPECT_LE(relativeError(double(sim->totals().max_speed), sums[SLOT_MAX_SPEED]), kTolerance);
     EXPECT_LE(relativeError(double(sim->totals().step_wave), sums[SLOT_MAX_WAVE]), kTolerance);
+    EXPECT_LE(relativeError(double(sim->totals().max_froude), sums[SLOT_MAX_FROUDE]), kTolerance);
     for (int slot : {SLOT_RAIN, SLOT_SPRING, SLOT_DRAINED_WATER}) expectTotal(slot, sums);
     if (w >= 40 && h >= 40) {
         EXPECT_GT(sums[SLOT_SPRING], 0.0);

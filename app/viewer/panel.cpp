@@ -123,7 +123,7 @@ void statistics(ViewerState& s) {
         }
         if (s.params[Param::enable_sea] >= 0.5 && s.model == MODEL_PIPE)
             ImGui::Text("from the sea %.4g  into it %.4g", a[SLOT_SEA_IN], a[SLOT_SEA_OUT]);
-        ImGui::Text("max speed %.2f m/s", double(s.totals.max_speed));
+        ImGui::Text("max speed %.2f m/s, Froude %.2f", double(s.totals.max_speed), double(s.totals.max_froude));
         if (s.model == MODEL_PIPE) {
             ImGui::Text("CFL %.2f (max %.2f), %d sub-step%s",
                         double(s.totals.step_wave) * s.params[Param::time_step] /

@@ -76,11 +76,13 @@ struct FluxGrid {
         return p.enable_sea && s.terrain[i] < sea_surface && s.sea_spill[i] < sea_surface;
     }
 
-    // Implicit friction: linear drag plus Manning (n: the face's, vegetation.h), over the upwind
-    // depth hf.
+    // Friction implicit in the new speed: linear drag plus Manning (n: the face's, vegetation.h),
+    // over the upwind depth hf (sources_flux.comp).
     double friction(double U, double hf, double n) const {
         const double n2 = n * n;
-        return U / (1.0 + p.time_step * (p.flux_damping + p.gravity * n2 * std::abs(U) / std::pow(hf, 4.0 / 3.0)));
+        const double lin = 1.0 + double(p.time_step) * p.flux_damping;
+        const double a = double(p.time_step) * p.gravity * n2 / std::pow(hf, 4.0 / 3.0);
+        return 2.0 * U / (lin + std::sqrt(lin * lin + 4.0 * a * std::abs(U)));
     }
 
     // New speed of interior face f (0 < f < n): gravity on the surface slope, momentum-
@@ -200,10 +202,17 @@ std::vector<double> waterUpdate(const State& s, const std::vector<Vec4>& w, cons
 std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& w, const std::vector<double>& water_next,
                            const gpu::SimParams& p, Sums& sums) {
     std::vector<Vec2> v(s.velocity.size(), Vec2{});
-    double max_speed = 0.0;
+    double max_speed = 0.0, max_froude = 0.0;
     auto q = [&](int x, int y, int dir) { // discharge per unit width out of (x, y), or 0 outside
         if (x < 0 || y < 0 || x >= s.w || y >= s.h) return 0.0;
         return s.water[s.index(x, y)] * w[s.index(x, y)][static_cast<size_t>(dir)];
+    };
+    // The upwind depth of the face between (x, y) and the neighbour (nx, ny): the neighbour's
+    // when it flows in (its outflow `in_dir`), the cell's own when the cell's outflow `out_dir`
+    // through it is positive, else 0.
+    auto faceDepth = [&](int x, int y, int nx, int ny, int in_dir, int out_dir) {
+        if (q(nx, ny, in_dir) > 0.0) return s.water[s.index(nx, ny)];
+        return w[s.index(x, y)][static_cast<size_t>(out_dir)] > 0.0 ? s.water[s.index(x, y)] : 0.0;
     };
     double max_wave = 0.0;
     for (int y = 0; y < s.h; ++y)
@@ -213,24 +222,24 @@ std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& w, const std::vect
             const double gravity_wave = std::sqrt(double(p.gravity) * water_next[i]);
             max_wave = std::max(max_wave, gravity_wave);
             if (mean_depth <= p.dry_depth) continue;
-            // Mei et al. 2007: mean of the net flow through the two faces on each axis.
+            // Mei et al. 2007: mean of the net flow through the two faces on each axis, over the
+            // mean of the faces' upwind depths, never less than the cell's mean depth.
             const double qx = 0.5 * (q(x - 1, y, RIGHT) - q(x, y, LEFT) + q(x, y, RIGHT) - q(x + 1, y, LEFT));
             const double qy = 0.5 * (q(x, y - 1, BOTTOM) - q(x, y, TOP) + q(x, y, BOTTOM) - q(x, y + 1, TOP));
-            double u = qx / mean_depth, vv = qy / mean_depth;
-            // Nothing crosses more than a cell per step: cap |v| at L / dt.
+            const double hx = 0.5 * (faceDepth(x, y, x - 1, y, RIGHT, LEFT) + faceDepth(x, y, x + 1, y, LEFT, RIGHT));
+            const double hy = 0.5 * (faceDepth(x, y, x, y - 1, BOTTOM, TOP) + faceDepth(x, y, x, y + 1, TOP, BOTTOM));
+            const double u = qx / std::max(mean_depth, hx), vv = qy / std::max(mean_depth, hy);
             const double speed = std::sqrt(u * u + vv * vv);
             max_wave = std::max(max_wave, gravity_wave + speed);
-            const double cap = double(p.cell_size) / p.time_step;
-            if (speed > cap) {
-                u *= cap / speed;
-                vv *= cap / speed;
-            }
             v[i] = {u, vv};
-            max_speed = std::max(max_speed, std::min(speed, cap));
-            if (p.record_maps) s.flow[i] += std::min(speed, cap) * mean_depth * p.cell_size * p.time_step;
+            max_speed = std::max(max_speed, speed);
+            if (water_next[i] > FROUDE_MIN_DEPTH)
+                max_froude = std::max(max_froude, speed / std::sqrt(double(p.gravity) * water_next[i]));
+            if (p.record_maps) s.flow[i] += speed * mean_depth * p.cell_size * p.time_step;
         }
     sums[SLOT_MAX_SPEED] = std::max(sums[SLOT_MAX_SPEED], max_speed);
     sums[SLOT_MAX_WAVE] = std::max(sums[SLOT_MAX_WAVE], max_wave);
+    sums[SLOT_MAX_FROUDE] = std::max(sums[SLOT_MAX_FROUDE], max_froude);
     return v;
 }
 
@@ -518,7 +527,7 @@ double step(State& s, const gpu::SimParams& p, const std::vector<Spring>& spring
     const double scale = sedimentScale(sed);
     for (double& v : s.sediment) v *= scale;
     for (size_t slot = 0; slot < sums.size(); ++slot)
-        if (int(slot) != SLOT_MAX_SPEED && int(slot) != SLOT_MAX_WAVE) sums[slot] += sed[slot];
+        if (!gpu::slotIsMax(int(slot))) sums[slot] += sed[slot];
     return std::abs(sed[SLOT_SED_AFTER] * scale - sed[SLOT_SED_AFTER]);
 }
 
