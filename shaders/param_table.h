@@ -54,6 +54,8 @@
       "Ks: how fast ground dissolves when the water carries less than its capacity") \
     P(deposit_rate, "erosion", 0.3, 0.0, 10.0, "1/s", 1.0, Number, Float, \
       "Kd: how fast sediment settles when the water carries more than its capacity") \
+    P(settling_velocity, "erosion", 0.0, 0.0, 0.1, "m/s", 1.0, Number, Float, \
+      "w_s: how fast grains fall through still water; adds w_s / depth to Kd, so a slowing jet drops its load where the water is shallow (mouth bars, deltas, fans)") \
     P(thermal_rate, "thermal", 0.5, 0.0, 10.0, "1/s", 1.0, Number, Float, \
       "how fast material above the talus angle slides down") \
     P(talus_angle, "thermal", 33.0, 1.0, 89.0, "deg", 0.017453292519943295, Number, Float, \

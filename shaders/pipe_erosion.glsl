@@ -28,8 +28,8 @@ float tiltSine(float x_lo, float x_hi, int x_span, float y_lo, float y_hi, int y
 // Design step 5: capacity C = Kc max(sin tilt, min_tilt) |v| min(1, d / capacity_depth). If C > s,
 // dissolve min(1, dt Ks)(C - s)(1 - hardness) from the ground into the water (from its loose
 // layer first: layers.glsl), times what roots leave (`roots`, vegetation.glsl's rootBinding),
-// else settle min(1, dt Kd)(s - C). `b` and `s` are updated; returns the volumes eroded (x) and
-// deposited (y).
+// else settle min(1, dt (Kd + w_s / d))(s - C). `b` and `s` are updated; returns the volumes
+// eroded (x) and deposited (y).
 vec2 erodeCell(inout float b, inout float s, float sin_tilt, vec2 v, float depth, float hardness, float loose,
                float roots) {
     if (p.enable_erosion == 0) return vec2(0.0);
@@ -47,7 +47,10 @@ vec2 erodeCell(inout float b, inout float s, float sin_tilt, vec2 v, float depth
         s += applied;
         return vec2(applied * cellArea(), 0.0);
     }
-    float dep = min(1.0, p.time_step * p.deposit_rate) * (s - capacity);
+    // Grains falling at w_s through water d deep settle at w_s / d of the load a second (the
+    // excess over capacity): fast where a jet slows in shallow water, slowly in deep water.
+    float settle = p.settling_velocity > 0.0 ? p.settling_velocity / max(depth, p.dry_depth) : 0.0;
+    float dep = min(1.0, p.time_step * (p.deposit_rate + settle)) * (s - capacity);
     precise float raised = b + dep;
     precise float applied = raised - b;
     b = raised;

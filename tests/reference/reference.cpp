@@ -277,7 +277,11 @@ void erosionDeposition(State& s, const gpu::SimParams& p, Sums& sums) {
                 if (p.record_maps) s.wear[i][0] += applied;
                 add(sums, SLOT_ERODED, applied * area);
             } else {
-                const double dep = std::min(1.0, double(p.time_step) * p.deposit_rate) * (sed - capacity);
+                const double settle = p.settling_velocity > 0.0
+                                          ? double(p.settling_velocity) / std::max(s.water[i], double(p.dry_depth))
+                                          : 0.0;
+                const double dep =
+                    std::min(1.0, double(p.time_step) * (double(p.deposit_rate) + settle)) * (sed - capacity);
                 const double applied = storedAsFloat(bf + dep) - bf;
                 s.terrain[i] += applied;
                 s.sediment[i] = std::max(0.0, s.sediment[i] - applied);
