@@ -70,7 +70,7 @@ float[PARTIALS_MAX] updateCell(ivec2 c) {
 
         vec2 v = vec2(0.0);
         float mean_depth = 0.5 * (d + d_new);
-        // The speed in the CFL number: the flow's and that of gravity waves (the uncapped one).
+        // The speed in the CFL number: the flow's and that of gravity waves.
         wave = sqrt(p.gravity * d_new);
         if (mean_depth > p.dry_depth) {
             float qx = 0.5 * (from_left.x - d * o[LEFT] + d * o[RIGHT] - from_right.x);

@@ -3,20 +3,20 @@
 # left to the end runs on one core while the other waits.
 set(alluvium_test_costs
   "CliExport.WatertableSettlesOnAProceduralTerrain" 32
-  "ParticlesTest.ConservesSoilAtTheTableExtremes" 36
+  "ParticlesTest.ConservesSoilAtTheTableExtremes" 14
   "Viewer.UndoRedoAndBranchesUnderXvfb" 29
   "Viewer.TheBrushPaintsInRealTimePausedOrRunningUnderXvfb" 27
   "GroundwaterTest.DupuitMoundUnderRecharge" 29
-  "Terrains.ErosionCutsValleysIntoRawRelief" 32
+  "Terrains.ErosionCutsValleysIntoRawRelief" 21
   "HistoryTest.RestoreIsBitExactForEveryModelAfterRunningOn" 30
-  "StepTest.SoilConservedOverTenThousandSteps" 27
+  "StepTest.SoilConservedOverTenThousandSteps" 33
   "Shards/RandomParametersTest.NeverBlowUp/0" 14
   "Shards/RandomParametersTest.NeverBlowUp/1" 14
   "Shards/RandomParametersTest.NeverBlowUp/2" 14
   "Shards/RandomParametersTest.NeverBlowUp/3" 14
   "GroundwaterTest.DupuitBetweenTwoHeads" 30
   "WorkgroupTest.EveryShapeComputesTheSameSteps" 24
-  "GroundwaterTest.BudgetClosesWithInfiltrationAndSeepage" 23
+  "GroundwaterTest.BudgetClosesWithInfiltrationAndSeepage" 32
   "SeaTest.RiverDropsItsLoadAtTheMouth" 22
   "DigestMatrix.EveryOutputIsTheSameToTheBit" 30
   "WeatherTest.AStormDriftsDownwindAtItsSpeed" 15

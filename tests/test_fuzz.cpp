@@ -17,7 +17,7 @@ namespace alluvium::test {
 namespace {
 
 constexpr uint64_t kFuzzSeed = 20240514;
-constexpr int kSetsPerModel = 7;
+constexpr int kSetsPerModel = 5;
 constexpr int kSteps = 200;
 // A fluvial iteration is a whole fill, routing, accumulation and implicit erosion over
 // geological time: 30 of them (up to 30 million years) keep this model's share of the test's

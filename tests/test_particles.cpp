@@ -281,7 +281,7 @@ TEST_F(ParticlesTest, ConservesSoilWithClosedEdges) {
 }
 
 // The table's extremes: 4,000,000 droplets (its maximum) on 33x33 cells, with capacity, volume,
-// softness and deposition at their maxima. On a funnel with closed edges (capacity variant) the
+// softness and deposition at their maxima (each droplet living 16 iterations). On a funnel with closed edges (capacity variant) the
 // droplets end in its bottom with loads of hundreds of metres, so a cell's change in one step
 // exceeds 2048 m, what a sum in int32 units of 2^-20 m holds (checked: before the 64-bit
 // accumulators such runs lost up to 84,000 times their soil); on a slope towards an open edge
@@ -302,6 +302,7 @@ TEST_F(ParticlesTest, ConservesSoilAtTheTableExtremes) {
         for (Param q : {Param::particle_count, Param::particle_capacity, Param::particle_volume,
                         Param::particle_softness, Param::particle_deposition})
             params[q] = paramInfo(q).max;
+        params[Param::particle_lifetime] = 16; // the amounts at their extremes, not the droplets' age
         gpu::SimParams p = toSimParams(params, n, n);
         p.model = MODEL_PARTICLES;
         p.particle_variant = variant;

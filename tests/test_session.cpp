@@ -4,7 +4,7 @@
 // [SECTION] round trip and resume == straight through, bit for bit (library and CLI)
 // [SECTION] damaged files: checksum, truncation, magic, version, sizes, parameter names
 // [SECTION] atomic save: a save killed partway never damages the previous file
-// [SECTION] presets: every preset runs 400 steps with closed budgets; unknown keys; user presets
+// [SECTION] presets: every preset runs 300 steps with closed budgets; unknown keys; user presets
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -427,7 +427,7 @@ TEST(SessionFile, AKilledSaveLeavesThePreviousFileIntact) {
         }
 }
 
-// [SECTION] presets: every preset runs 400 steps with closed budgets; unknown keys; user presets
+// [SECTION] presets: every preset runs 300 steps with closed budgets; unknown keys; user presets
 
 TEST(Presets, TheBuiltInPresetsExistWithOneLineDescriptions) {
     const ScopedEnv no_user_presets("XDG_CONFIG_HOME", scratch("no-user-presets").string());
@@ -442,7 +442,7 @@ TEST(Presets, TheBuiltInPresetsExistWithOneLineDescriptions) {
     }
 }
 
-// One test per built-in preset (ctest runs them in parallel): 400 steps on the 64 x 64
+// One test per built-in preset (ctest runs them in parallel): 300 steps on the 48 x 48
 // procedural terrain, as `alluvium run` does them, without NaN and with closed budgets.
 std::vector<std::string> builtInPresets() {
     std::vector<std::string> names;
@@ -453,8 +453,8 @@ std::vector<std::string> builtInPresets() {
 
 class PresetRun : public GpuTest, public ::testing::WithParamInterface<std::string> {};
 
-TEST_P(PresetRun, Runs400StepsWithoutNanAndWithClosedBudgets) {
-    constexpr int kSize = 64, kSteps = 400;
+TEST_P(PresetRun, Runs300StepsWithoutNanAndWithClosedBudgets) {
+    constexpr int kSize = 48, kSteps = 300;
     const Params params = buildParams((assetDirectory() / "presets" / (GetParam() + ".json")).string(), 0.0, {});
     const double cell = params[Param::cell_size];
     TerrainOptions t;

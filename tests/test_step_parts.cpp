@@ -2,7 +2,7 @@
 // mask, springs, sea, maps, open edges, layers, strata, weather: STEP_* in shared.h,
 // gpu::stepParts), because a CPU driver runs both sides of every branch. Leaving a part out must
 // change nothing: each of the 32 combinations of the first five, and 5 of the ground's and the
-// weather's, in both pass forms, runs 30 steps against a simulation whose passes have every part
+// weather's, in both pass forms, runs 15 steps against a simulation whose passes have every part
 // (STEP_ALL, testing the parameters as before), and every field and total must be the same bits.
 #include <bit>
 #include <functional>
@@ -74,8 +74,8 @@ TEST_P(StepPartsCombinationTest, PassesWithOnlyTheirPartsAreBitIdentical) {
         auto parts = partsSim(ctx(), s, c, passes, true);
         auto every = partsSim(ctx(), s, c, passes, false);
         EXPECT_EQ(gpu::stepParts(parts->params()), c.parts);
-        parts->run(30);
-        every->run(30);
+        parts->run(15);
+        every->run(15);
         EXPECT_EQ(parts->builtStepParts(), c.parts);
         EXPECT_EQ(every->builtStepParts(), STEP_ALL);
         for (Field f : {Field::Terrain, Field::Water, Field::Sediment, Field::Velocity, Field::Outflow, Field::Loose}) {
