@@ -281,12 +281,11 @@ TEST_F(ParticlesTest, ConservesSoilWithClosedEdges) {
 }
 
 // The table's extremes: 4,000,000 droplets (its maximum) on 33x33 cells, with capacity, volume,
-// softness and deposition at their maxima (each droplet living 16 iterations). On a funnel with closed edges (capacity variant) the
-// droplets end in its bottom with loads of hundreds of metres, so a cell's change in one step
-// exceeds 2048 m, what a sum in int32 units of 2^-20 m holds (checked: before the 64-bit
-// accumulators such runs lost up to 84,000 times their soil); on a slope towards an open edge
-// (mass-transfer variant) they carry their loads off the map. Ground plus sediment plus what
-// left must equal what there was to 1e-9.
+// softness and deposition at their maxima (each droplet living 16 iterations). On a funnel with closed edges (capacity
+// variant) the droplets end in its bottom with loads of hundreds of metres, so a cell's change in one step exceeds 2048
+// m, what a sum in int32 units of 2^-20 m holds (checked: before the 64-bit accumulators such runs lost up to 84,000
+// times their soil); on a slope towards an open edge (mass-transfer variant) they carry their loads off the map. Ground
+// plus sediment plus what left must equal what there was to 1e-9.
 TEST_F(ParticlesTest, ConservesSoilAtTheTableExtremes) {
     const int n = 33;
     gpu::Simulation sim(ctx(), n, n);
