@@ -150,6 +150,21 @@ inline void loadState(gpu::Simulation& sim, const ref::State& s, const gpu::SimP
     sim.resetTotals();
 }
 
+// Water alone, for the flow's analytic tests: no rain or evaporation, no erosion, thermal
+// erosion or transport, closed edges.
+inline Params waterOnlyParams(double cell_size, double time_step) {
+    Params params;
+    params[Param::cell_size] = cell_size;
+    params[Param::time_step] = time_step;
+    params[Param::rain_rate] = 0.0;
+    params[Param::evaporation_rate] = 0.0;
+    params[Param::enable_erosion] = 0.0;
+    params[Param::enable_thermal] = 0.0;
+    params[Param::enable_transport] = 0.0;
+    params[Param::edge_mode] = EDGE_CLOSED;
+    return params;
+}
+
 // A GPU simulation holding a reference state (loadState).
 inline std::unique_ptr<gpu::Simulation> simulationOf(const gpu::Context& ctx, const ref::State& s,
                                                      const gpu::SimParams& p) {

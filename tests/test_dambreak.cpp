@@ -34,27 +34,15 @@ protected:
         // Courant number 0.2 on the fastest wave (the front, 2 c0).
         const int steps = static_cast<int>(std::ceil(kTime / (0.2 * cell / (2.0 * c0))));
         const double dt = kTime / steps;
-        Params params;
-        params[Param::cell_size] = cell;
-        params[Param::time_step] = dt;
+        Params params = waterOnlyParams(cell, dt); // closed edges: the channel's ends are walls
         params[Param::gravity] = kGravity;
-        params[Param::rain_rate] = 0.0;
-        params[Param::evaporation_rate] = 0.0;
         params[Param::manning_n] = 0.0;
         params[Param::flux_damping] = 0.0;
         params[Param::dry_depth] = 1e-6;
-        params[Param::enable_erosion] = 0.0;
-        params[Param::enable_thermal] = 0.0;
-        params[Param::enable_transport] = 0.0;
-        params[Param::edge_mode] = EDGE_CLOSED; // the channel's ends are walls
+        ref::State s(cells, 1);
+        for (int i = 0; i < cells; ++i) s.water[size_t(i)] = (i + 0.5) * cell < kDam ? kDepth : 0.0;
         gpu::Simulation sim(ctx(), cells, 1);
-        std::vector<float> depth(size_t(cells), 0.0f);
-        for (int i = 0; i < cells; ++i) depth[size_t(i)] = (i + 0.5) * cell < kDam ? float(kDepth) : 0.0f;
-        for (bool next : {false, true}) {
-            sim.upload(gpu::Field::Terrain, std::vector<float>(size_t(cells), 0.0f), next);
-            sim.upload(gpu::Field::Water, depth, next);
-        }
-        sim.setParams(toSimParams(params, cells, 1));
+        loadState(sim, s, toSimParams(params, cells, 1));
         sim.run(steps);
         const std::vector<float> d = sim.download(gpu::Field::Water);
         double l1 = 0.0;

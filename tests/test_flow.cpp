@@ -23,28 +23,16 @@ TEST_F(SheetFlowTest, ThinSheetsSettleAtManningsTerminalSpeed) {
         SCOPED_TRACE(depth);
         // The discharge per unit width whose normal depth is `depth`.
         const double q = std::pow(depth, 5.0 / 3.0) * std::sqrt(kSlope) / kManning;
-        Params params;
-        params[Param::cell_size] = kCell;
-        params[Param::time_step] = 1.0;
+        // Closed edges: a 1-cell strip is all edge across. The lower end fills a pond, 7 and 22
+        // cells long after 3000 s, below the cells measured.
+        Params params = waterOnlyParams(kCell, 1.0);
         params[Param::manning_n] = kManning;
         params[Param::flux_damping] = 0.0;
-        params[Param::rain_rate] = 0.0;
-        params[Param::evaporation_rate] = 0.0;
-        params[Param::enable_erosion] = 0.0;
-        params[Param::enable_thermal] = 0.0;
-        params[Param::enable_transport] = 0.0;
-        // Closed: a 1-cell strip is all edge across. The lower end fills a pond, 7 and 22 cells
-        // long after 3000 s, below the cells measured.
-        params[Param::edge_mode] = EDGE_CLOSED;
-        std::vector<float> ground(static_cast<size_t>(kCells));
-        for (int i = 0; i < kCells; ++i) ground[size_t(i)] = float(100.0 - kSlope * kCell * i);
-        ground[0] += 1.0f; // a wall above the spring
+        ref::State s(kCells, 1);
+        for (int i = 0; i < kCells; ++i) s.terrain[size_t(i)] = 100.0 - kSlope * kCell * i;
+        s.terrain[0] += 1.0; // a wall above the spring
         gpu::Simulation sim(ctx(), kCells, 1);
-        for (bool next : {false, true}) {
-            sim.upload(gpu::Field::Terrain, ground, next);
-            sim.upload(gpu::Field::Water, std::vector<float>(size_t(kCells), 0.0f), next);
-        }
-        sim.setParams(toSimParams(params, kCells, 1));
+        loadState(sim, s, toSimParams(params, kCells, 1));
         sim.setSprings({{1.5f, 0.5f, 0.6f, float(q * kCell)}});
         sim.run(3000); // the kinematic wave (5/3 U) crosses the strip in under 1,100 s
         const std::vector<float> d = sim.download(gpu::Field::Water), v = sim.download(gpu::Field::Velocity);
@@ -72,24 +60,12 @@ TEST_F(SheetFlowTest, ThinSheetsSettleAtManningsTerminalSpeed) {
 TEST_F(SheetFlowTest, AFloodedDryCellMovesNoFasterThanTheFront) {
     constexpr int kCells = 40;
     constexpr double kCell = 4.0, kDt = 0.05, kDepth = 1.0, kGravity = 9.81;
-    Params params;
-    params[Param::cell_size] = kCell;
-    params[Param::time_step] = kDt;
+    Params params = waterOnlyParams(kCell, kDt);
     params[Param::gravity] = kGravity;
-    params[Param::rain_rate] = 0.0;
-    params[Param::evaporation_rate] = 0.0;
-    params[Param::enable_erosion] = 0.0;
-    params[Param::enable_thermal] = 0.0;
-    params[Param::enable_transport] = 0.0;
-    params[Param::edge_mode] = EDGE_CLOSED;
+    ref::State s(kCells, 1);
+    for (int i = 0; i < kCells / 2; ++i) s.water[size_t(i)] = kDepth;
     gpu::Simulation sim(ctx(), kCells, 1);
-    std::vector<float> depth(static_cast<size_t>(kCells), 0.0f);
-    for (int i = 0; i < kCells / 2; ++i) depth[size_t(i)] = float(kDepth);
-    for (bool next : {false, true}) {
-        sim.upload(gpu::Field::Terrain, std::vector<float>(static_cast<size_t>(kCells), 0.0f), next);
-        sim.upload(gpu::Field::Water, depth, next);
-    }
-    sim.setParams(toSimParams(params, kCells, 1));
+    loadState(sim, s, toSimParams(params, kCells, 1));
     const double front = 2.0 * std::sqrt(kGravity * kDepth);
     for (int steps : {1, 10, 100}) {
         sim.run(steps == 1 ? 1 : steps - (steps == 10 ? 1 : 10));
@@ -126,14 +102,13 @@ TEST_F(SheetFlowTest, GrainsSettleThroughStillWaterAtTheirFallSpeed) {
         params[Param::deposit_rate] = 0.0;
         params[Param::settling_velocity] = kSettling;
         params[Param::edge_mode] = EDGE_CLOSED;
-        gpu::Simulation sim(ctx(), kSide, kSide);
         const size_t n = size_t(kSide) * kSide;
-        for (bool next : {false, true}) {
-            sim.upload(gpu::Field::Terrain, std::vector<float>(n, 10.0f), next);
-            sim.upload(gpu::Field::Water, std::vector<float>(n, float(depth)), next);
-            sim.upload(gpu::Field::Sediment, std::vector<float>(n, float(kLoad)), next);
-        }
-        sim.setParams(toSimParams(params, kSide, kSide));
+        ref::State still(kSide, kSide);
+        still.terrain.assign(n, 10.0);
+        still.water.assign(n, depth);
+        still.sediment.assign(n, kLoad);
+        gpu::Simulation sim(ctx(), kSide, kSide);
+        loadState(sim, still, toSimParams(params, kSide, kSide));
         sim.run(int(std::lround(kTime / kDt)));
         const std::vector<float> s = sim.download(gpu::Field::Sediment), b = sim.download(gpu::Field::Terrain);
         const double want = kLoad * std::exp(-kSettling * kTime / depth);
