@@ -1,6 +1,7 @@
-"""The Blender add-on's logic (python/alluvium_blender.py) without Blender (Debian's blender is not
-installed on the test machines): a grid mesh's vertices, in Blender's shuffled order, to a height
-grid and back, the maps to image pixels, and the operator's whole path on a 256 x 256 grid."""
+"""The Blender add-on's logic (python/alluvium_blender.py) without Blender (blender_e2e.py runs it
+inside Blender where Blender is installed): a grid mesh's vertices, in Blender's shuffled order,
+to a height grid and back, the maps to image pixels, and the operator's whole path on a 256 x 256
+grid."""
 
 import os
 import sys
