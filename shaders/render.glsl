@@ -80,23 +80,39 @@ float waterAt(ivec2 c) {
     return f.relief.w > 0.5 ? d + imageLoad(lake_img, c).r : d;
 }
 
-// Bilinear between cell centres; p in cells.
-float terrainBilinear(vec2 p) {
+// Bilinear sampling between cell centres (p in cells): the lower-left of the four cells around p
+// and p's weights between them.
+struct Bilinear {
+    ivec2 i;
+    vec2 t;
+};
+Bilinear bilinearAt(vec2 p) {
     vec2 q = p - 0.5;
     ivec2 i = ivec2(floor(q));
-    vec2 t = q - vec2(i);
-    float a = terrainAt(i), b = terrainAt(i + ivec2(1, 0));
-    float c = terrainAt(i + ivec2(0, 1)), d = terrainAt(i + ivec2(1, 1));
-    return mix(mix(a, b, t.x), mix(c, d, t.x), t.y);
+    return Bilinear(i, q - vec2(i));
+}
+// Corner k of the four: 0 the lower-left cell, 1 the next in x, 2 the next in y, 3 both; clamped.
+ivec2 bilinearCell(Bilinear b, int k) { return clampCell(b.i + ivec2(k & 1, k >> 1)); }
+float bilerp(Bilinear b, float v0, float v1, float v2, float v3) {
+    return mix(mix(v0, v1, b.t.x), mix(v2, v3, b.t.x), b.t.y);
+}
+vec3 bilerp(Bilinear b, vec3 v0, vec3 v1, vec3 v2, vec3 v3) {
+    return mix(mix(v0, v1, b.t.x), mix(v2, v3, b.t.x), b.t.y);
+}
+// One channel of an image at p, bilinear (a macro: a function cannot take an image here).
+#define IMAGE_BILINEAR_R(img, b)                                                                                       \
+    bilerp(b, imageLoad(img, bilinearCell(b, 0)).r, imageLoad(img, bilinearCell(b, 1)).r,                              \
+           imageLoad(img, bilinearCell(b, 2)).r, imageLoad(img, bilinearCell(b, 3)).r)
+
+float terrainBilinear(vec2 p) {
+    Bilinear b = bilinearAt(p);
+    return bilerp(b, terrainAt(b.i), terrainAt(b.i + ivec2(1, 0)), terrainAt(b.i + ivec2(0, 1)),
+                  terrainAt(b.i + ivec2(1, 1)));
 }
 
 float waterBilinear(vec2 p) {
-    vec2 q = p - 0.5;
-    ivec2 i = ivec2(floor(q));
-    vec2 t = q - vec2(i);
-    float a = waterAt(i), b = waterAt(i + ivec2(1, 0));
-    float c = waterAt(i + ivec2(0, 1)), d = waterAt(i + ivec2(1, 1));
-    return mix(mix(a, b, t.x), mix(c, d, t.x), t.y);
+    Bilinear b = bilinearAt(p);
+    return bilerp(b, waterAt(b.i), waterAt(b.i + ivec2(1, 0)), waterAt(b.i + ivec2(0, 1)), waterAt(b.i + ivec2(1, 1)));
 }
 
 // World position of cell coordinates p at height h (m).

@@ -20,9 +20,9 @@ const vec3 kSunColor = vec3(1.0, 0.95, 0.85);
 // Ground height (x) and a smooth gradient (yz): central differences at the four surrounding cell
 // centres, interpolated, so the light does not crease along cell edges (16 loads).
 vec3 groundAt(vec2 p) {
-    vec2 q = p - 0.5;
-    ivec2 i = ivec2(floor(q));
-    vec2 t = clamp(q - vec2(i), 0.0, 1.0);
+    Bilinear b = bilinearAt(p);
+    ivec2 i = b.i;
+    vec2 t = b.t;
     float hs[16];
     for (int j = 0; j < 4; ++j)
         for (int k = 0; k < 4; ++k) hs[j * 4 + k] = terrainAt(i + ivec2(k - 1, j - 1));
@@ -33,9 +33,9 @@ vec3 groundAt(vec2 p) {
 }
 
 vec4 patchAt(vec2 p, int which, out float depth) {
-    vec2 q = p - 0.5;
-    ivec2 i = ivec2(floor(q));
-    vec2 t = clamp(q - vec2(i), 0.0, 1.0);
+    Bilinear b = bilinearAt(p);
+    ivec2 i = b.i;
+    vec2 t = b.t;
     vec4 g = vec4(terrainAt(i), terrainAt(i + ivec2(1, 0)), terrainAt(i + ivec2(0, 1)), terrainAt(i + ivec2(1, 1)));
     depth = 0.0;
     if (which == 1) {
@@ -49,12 +49,8 @@ vec4 patchAt(vec2 p, int which, out float depth) {
 
 // Sunlight (0..1) at p: surface_sun.comp's cells, bilinear.
 float sunAt(vec2 p) {
-    vec2 q = p - 0.5;
-    ivec2 i = ivec2(floor(q));
-    vec2 t = clamp(q - vec2(i), 0.0, 1.0);
-    float a = imageLoad(sun_img, clampCell(i)).r, b = imageLoad(sun_img, clampCell(i + ivec2(1, 0))).r;
-    float c = imageLoad(sun_img, clampCell(i + ivec2(0, 1))).r, d = imageLoad(sun_img, clampCell(i + ivec2(1, 1))).r;
-    return mix(mix(a, b, t.x), mix(c, d, t.x), t.y);
+    Bilinear b = bilinearAt(p);
+    return IMAGE_BILINEAR_R(sun_img, b);
 }
 
 vec3 normalFrom(vec2 g) {
@@ -114,35 +110,25 @@ vec3 toLinear(vec3 srgb) { return srgb * srgb; }
 // Hardness (x) and wear (yz: eroded, deposited) at p, bilinear: nearest cells would draw the
 // strata as staircases.
 vec3 materialAt(vec2 p) {
-    vec2 q = p - 0.5;
-    ivec2 i = ivec2(floor(q));
-    vec2 t = clamp(q - vec2(i), 0.0, 1.0);
+    Bilinear b = bilinearAt(p);
     vec3 m[4];
     for (int k = 0; k < 4; ++k) {
-        ivec2 c = clampCell(i + ivec2(k & 1, k >> 1));
+        ivec2 c = bilinearCell(b, k);
         m[k] = vec3(imageLoad(hardness_img, c).r, imageLoad(wear_img, c).rg);
     }
-    return mix(mix(m[0], m[1], t.x), mix(m[2], m[3], t.x), t.y);
+    return bilerp(b, m[0], m[1], m[2], m[3]);
 }
 
 // How deep snow lies at p (m), bilinear: nearest cells would draw its edge as squares.
 float snowDepthAt(vec2 p) {
-    vec2 q = p - 0.5;
-    ivec2 i = ivec2(floor(q));
-    vec2 t = clamp(q - vec2(i), 0.0, 1.0);
-    float s[4];
-    for (int k = 0; k < 4; ++k) s[k] = imageLoad(snow_img, clampCell(i + ivec2(k & 1, k >> 1))).r;
-    return mix(mix(s[0], s[1], t.x), mix(s[2], s[3], t.x), t.y) * f.ground.z;
+    Bilinear b = bilinearAt(p);
+    return IMAGE_BILINEAR_R(snow_img, b) * f.ground.z;
 }
 
 // The vegetation's density at p, bilinear.
 float vegetationDensityAt(vec2 p) {
-    vec2 q = p - 0.5;
-    ivec2 i = ivec2(floor(q));
-    vec2 t = clamp(q - vec2(i), 0.0, 1.0);
-    float v[4];
-    for (int k = 0; k < 4; ++k) v[k] = imageLoad(vegetation_img, clampCell(i + ivec2(k & 1, k >> 1))).r;
-    return mix(mix(v[0], v[1], t.x), mix(v[2], v[3], t.x), t.y);
+    Bilinear b = bilinearAt(p);
+    return IMAGE_BILINEAR_R(vegetation_img, b);
 }
 
 // The crust's cracks at p (cells): 1 on a crack between the plates of a cellular pattern (about
@@ -169,11 +155,10 @@ float lavaCracks(vec2 p, float width) {
 // dull red at 850 K, orange by 1100 K, yellow-orange at 1400 K.
 vec3 lavaOver(vec3 colour, vec2 p) {
     if (f.lava.x < 0.5) return colour;
-    vec2 q = p - 0.5;
-    ivec2 i = ivec2(floor(q));
-    vec2 t = clamp(q - vec2(i), 0.0, 1.0);
+    Bilinear b = bilinearAt(p);
+    vec2 t = b.t;
     vec2 l[4];
-    for (int k = 0; k < 4; ++k) l[k] = imageLoad(lava_img, clampCell(i + ivec2(k & 1, k >> 1))).rg;
+    for (int k = 0; k < 4; ++k) l[k] = imageLoad(lava_img, bilinearCell(b, k)).rg;
     vec4 w = vec4((1.0 - t.x) * (1.0 - t.y), t.x * (1.0 - t.y), (1.0 - t.x) * t.y, t.x * t.y);
     vec4 depth = vec4(l[0].x, l[1].x, l[2].x, l[3].x);
     // The temperature weighted by the lava's depth too: a cell without lava (T 0) does not cool
