@@ -42,6 +42,8 @@
       "linear drag on the flow through each cell face") \
     P(manning_n, "flow", 0.03, 0.0, 0.2, "s/m^(1/3)", 1.0, Number, Float, \
       "bed roughness (Manning): slows thin and fast water") \
+    P(froude_max, "flow", 2.0, 0.0, 20.0, "", 1.0, Number, Float, \
+      "the fastest flow, in critical speeds sqrt(g d): steep beds roughen to it, faster faces are held (0 off)") \
     P(dry_depth, "flow", 1e-4, 1e-7, 0.1, "m", 1.0, Number, Float, \
       "water shallower than this does not flow out and has no velocity") \
     P(sediment_capacity, "erosion", 0.2, 0.0, 10.0, "s", 1.0, Number, Float, \

@@ -9,7 +9,9 @@
 //   gravity:   -g * (eta_e - eta_a) / L                  (eta = b + d, the water surface)
 //   advection: momentum-conservative upwind (Stelling & Duinmeijer 2003), which the dry-bed
 //              dam break needs to run at the right speed
-//   friction:  linear drag and Manning, implicit in the new speed, over the upwind depth
+//   friction:  linear drag and Manning, implicit in the new speed, over the upwind depth; on
+//              steep and rough beds Manning's n rises so that the flow stays near critical
+//              (Grant 1997), and no face runs faster than froude_max sqrt(g h)
 // then split into the two cells' outflows and limited so no cell sends more than it holds.
 // Reads water_cur and outflow_cur at up to two cells away, terrain_cur at one; writes
 // outflow_next (ping-pong).
@@ -85,6 +87,25 @@ float faceRoughness(Line l, int i) {
     return vegetationOn() ? p.manning_n + p.vegetation_roughness * 0.5 * (l.veg[i - 1] + l.veg[i]) : p.manning_n;
 }
 
+// Manning's n over a steep face: at least the n whose terminal speed on the water surface's slope
+// S across the face is froude_max times the critical speed sqrt(g R): n = R^(1/6) S^(1/2) /
+// (Fr sqrt(g)), R the depth the face's water moves through. Rough and mobile steep beds hold their
+// flow near critical (Grant 1997; step-pools and boulders, Jarrett 1984) where a constant n would
+// let a film of a centimetre race down a 60-degree slope at Froude 10. 0 turns it off.
+float steepRoughness(float n, float slope, float hf) {
+    float critical = pow(max(hf, 0.0), 1.0 / 6.0) * sqrt(slope) / (p.froude_max * sqrt(p.gravity));
+    return p.froude_max > 0.0 ? max(n, critical) : n;
+}
+
+// Where the explicit drive overshoots that terminal speed for a step (a jet into still water, the
+// tide's rise against the shore, momentum carried onto a flat) the face is held to froude_max
+// sqrt(g R) too: the Froude limit of inertial flood models (LISFLOOD-FP's). Not a cap in cells
+// per step: it does not change with the time step or the sub-steps.
+float froudeLimited(float U, float hf) {
+    float most = p.froude_max * sqrt(p.gravity * max(hf, 0.0));
+    return p.froude_max > 0.0 ? clamp(U, -most, most) : U;
+}
+
 // Friction implicit in the new speed U: U (1 + dt k) + dt g n^2 |U| U / h^(4/3) = U' (k the linear
 // drag), solved for U. A steady sheet then moves at Manning's terminal speed h^(2/3) S^(1/2) / n
 // whatever dt; dividing U' by a factor of |U'| instead settles below it once dt g S exceeds that
@@ -97,7 +118,7 @@ float friction(float U, float hf, float n) {
 
 // The interior face between local cells i-1 and i (i = 2 or 3) before friction: (U', h), its
 // speed after gravity and advection and the upwind depth friction acts over.
-vec2 interiorFaceDrive(Line l, int i) {
+vec2 interiorFaceDrive(Line l, int i, out float slope) {
     float da = l.d[i - 1], de = l.d[i];
     vec2 f0 = face(l, i);
     float U = f0.x;
@@ -112,6 +133,7 @@ vec2 interiorFaceDrive(Line l, int i) {
     adv = wet && qa > 0.0 && U >= 0.0 ? adv + adv_a : adv;
     adv = wet && qe < 0.0 && U <= 0.0 ? adv + adv_e : adv;
     float Un = U + p.time_step * (acc - adv);
+    slope = abs(l.eta[i] - l.eta[i - 1]) / p.cell_size; // the water surface's, which drives it
     return vec2(Un, Un > 0.0 ? da : de);
 }
 
@@ -127,9 +149,9 @@ vec2 edgeDrive(Line l, int dir) {
 // The outflow speed of the cell toward one side (toward -axis: `sign` -1; the face's speed is
 // positive toward +axis): through an interior face, or over the grid's edge (open edges only).
 // One friction for either.
-float sideOutflow(Line l, bool interior, vec2 inner, vec2 edge, float sign, float n) {
+float sideOutflow(Line l, bool interior, vec2 inner, vec2 edge, float sign, float n, float slope) {
     vec2 drive = interior ? inner : edge;
-    float U = friction(drive.x, drive.y, n);
+    float U = froudeLimited(friction(drive.x, drive.y, steepRoughness(n, interior ? slope : 0.0, drive.y)), drive.y);
     bool open = partOn(STEP_OPEN_EDGES, p.edge_mode == EDGE_OPEN);
     float through_face = max(0.0, sign * (drive.y <= p.dry_depth ? 0.0 : U));
     float over_edge = open && !(drive.y <= p.dry_depth || l.sea[2]) ? max(0.0, U) : 0.0;
@@ -139,9 +161,10 @@ float sideOutflow(Line l, bool interior, vec2 inner, vec2 edge, float sign, floa
 // Outflow speeds of the cell toward -axis and +axis.
 vec2 axisOutflow(Line l) {
     int self = l.first + 2;
-    float out_lo = sideOutflow(l, self > 0, interiorFaceDrive(l, 2), edgeDrive(l, l.lo), -1.0, faceRoughness(l, 2));
-    float out_hi =
-        sideOutflow(l, self < l.n - 1, interiorFaceDrive(l, 3), edgeDrive(l, l.hi), 1.0, faceRoughness(l, 3));
+    float slope_lo, slope_hi;
+    vec2 inner_lo = interiorFaceDrive(l, 2, slope_lo), inner_hi = interiorFaceDrive(l, 3, slope_hi);
+    float out_lo = sideOutflow(l, self > 0, inner_lo, edgeDrive(l, l.lo), -1.0, faceRoughness(l, 2), slope_lo);
+    float out_hi = sideOutflow(l, self < l.n - 1, inner_hi, edgeDrive(l, l.hi), 1.0, faceRoughness(l, 3), slope_hi);
     return vec2(out_lo, out_hi);
 }
 

@@ -13,8 +13,10 @@
 //                 |v| is at most the faster face's speed, which Manning's friction bounds. No
 //                 cap. Dry cells get zero. The flow map (when recorded) gains the water volume
 //                 crossing the cell, |v| d L dt. The largest |v| + sqrt(g d') sets the next
-//                 step's sub-steps; the largest Froude number |v| / sqrt(g d') of the cells
-//                 deeper than FROUDE_MIN_DEPTH goes to the totals.
+//                 step's sub-steps; the largest Froude number of the cells deeper than
+//                 FROUDE_MIN_DEPTH goes to the totals: on each axis the velocity over the
+//                 critical speed of the depth it was averaged over, sqrt(g h) (a cell at the foot
+//                 of a drop passes its deep neighbour's jet through a film: the jet is the flow).
 // Reads water_cur (+ sources) and outflow_next at the 4 neighbours; writes water_mid (erosion
 // reads it; evaporation comes last) and velocity.
 #include "common.glsl"
@@ -77,11 +79,12 @@ float[PARTIALS_MAX] updateCell(ivec2 c) {
             float qy = 0.5 * (from_top.x - d * o[TOP] + d * o[BOTTOM] - from_bottom.x);
             float hx = 0.5 * (faceDepth(from_left, o[LEFT], d) + faceDepth(from_right, o[RIGHT], d));
             float hy = 0.5 * (faceDepth(from_top, o[TOP], d) + faceDepth(from_bottom, o[BOTTOM], d));
-            v = vec2(qx / max(mean_depth, hx), qy / max(mean_depth, hy));
+            vec2 h = max(vec2(mean_depth), vec2(hx, hy));
+            v = vec2(qx, qy) / h;
             float speed = length(v);
             wave += speed;
             speed_out = speed;
-            froude = d_new > FROUDE_MIN_DEPTH ? speed / sqrt(p.gravity * d_new) : 0.0;
+            froude = d_new > FROUDE_MIN_DEPTH ? length(v / sqrt(p.gravity * h)) : 0.0;
             if (partOn(STEP_MAPS, p.record_maps != 0)) {
                 float flow = imageLoad(flow_img, c).r;
                 imageStore(flow_img, c, vec4(flow + speed_out * mean_depth * p.cell_size * p.time_step));

@@ -36,7 +36,8 @@ protected:
         const double dt = kTime / steps;
         Params params = waterOnlyParams(cell, dt); // closed edges: the channel's ends are walls
         params[Param::gravity] = kGravity;
-        params[Param::manning_n] = 0.0;
+        params[Param::manning_n] = 0.0; // Ritter's solution: no friction, no Froude limit
+        params[Param::froude_max] = 0.0;
         params[Param::flux_damping] = 0.0;
         params[Param::dry_depth] = 1e-6;
         ref::State s(cells, 1);

@@ -443,7 +443,8 @@ TEST(Presets, TheBuiltInPresetsExistWithOneLineDescriptions) {
 }
 
 // One test per built-in preset (ctest runs them in parallel): 300 steps on the 48 x 48
-// procedural terrain, as `alluvium run` does them, without NaN and with closed budgets.
+// procedural terrain, as `alluvium run` does them, without NaN, with closed budgets and a
+// Froude number of at most 5.
 std::vector<std::string> builtInPresets() {
     std::vector<std::string> names;
     for (const PresetInfo& p : listPresets())
@@ -471,6 +472,8 @@ TEST_P(PresetRun, Runs300StepsWithoutNanAndWithClosedBudgets) {
     EXPECT_LT(report["water"]["budget_error_rel"].get<double>(), 1e-5) << report.dump();
     EXPECT_LT(report["soil"]["drift_rel"].get<double>(), 1e-5) << report.dump();
     EXPECT_GT(report["water"]["rained"].get<double>(), 0.0);
+    // Water moves no faster than friction allows: the largest Froude number of the run.
+    EXPECT_LE(report["max_froude"].get<double>(), 5.0) << report.dump();
 }
 
 INSTANTIATE_TEST_SUITE_P(BuiltIn, PresetRun, ::testing::ValuesIn(builtInPresets()),

@@ -112,6 +112,8 @@ TEST(Viewer, WaterStrokeUnderXvfb) {
     EXPECT_GT(report["brush"]["water_added"].get<double>(), 0.0) << "key 1 then a drag should pour water\n" << log;
     EXPECT_EQ(report["brush"]["water_removed"].get<double>(), 0.0);
     EXPECT_LT(report["water"]["budget_error_rel"].get<double>(), 1e-3);
+    // The poured water moves no faster than friction allows: the session's largest Froude number.
+    EXPECT_LE(report["max_froude"].get<double>(), 5.0) << log;
     // The hand put back exactly what it took.
     const double picked = report["brush"]["hand_picked"].get<double>(),
                  dropped = report["brush"]["hand_dropped"].get<double>();
@@ -342,6 +344,7 @@ TEST(Viewer, TheBrushPaintsInRealTimePausedOrRunningUnderXvfb) {
     for (const char* name : {"paused", "one", "ten", "undo", "redo"}) {
         r[name] = nlohmann::json::parse(readText(dir / (std::string(name) + ".json")));
         EXPECT_EQ(r[name]["validation_errors"], 0) << name << "\n" << log;
+        EXPECT_LE(r[name]["max_froude"].get<double>(), 5.0) << name << "\n" << log;
     }
     // The volume a second of stroke raises: the rate. Each session's stroke time is the one its
     // input callbacks stamped: the script holds the button 2.5 s from when the viewer said the

@@ -85,6 +85,19 @@ struct FluxGrid {
         return 2.0 * U / (lin + std::sqrt(lin * lin + 4.0 * a * std::abs(U)));
     }
 
+    // Manning's n over a steep face: at least the n that holds a sheet's terminal speed on the
+    // water surface's slope across the face to froude_max sqrt(g R), R the upwind depth; and the
+    // face's speed held to that, whatever drives it (sources_flux.comp).
+    double steepRoughness(double n, double slope, double hf) const {
+        if (p.froude_max <= 0.0f) return n;
+        return std::max(n, std::pow(hf, 1.0 / 6.0) * std::sqrt(slope) / (p.froude_max * std::sqrt(double(p.gravity))));
+    }
+    double froudeLimited(double U, double hf) const {
+        if (p.froude_max <= 0.0f) return U;
+        const double most = p.froude_max * std::sqrt(double(p.gravity) * hf);
+        return std::clamp(U, -most, most);
+    }
+
     // New speed of interior face f (0 < f < n): gravity on the surface slope, momentum-
     // conservative upwind advection (Stelling & Duinmeijer 2003), friction, dry upwind cell.
     double interiorFace(int axis, int f, int k) const {
@@ -106,7 +119,9 @@ struct FluxGrid {
         double Un = U + p.time_step * (acc - adv);
         const double hf = Un > 0.0 ? da : de;
         if (hf <= p.dry_depth) return 0.0;
-        return friction(Un, hf, faceRoughness(s, p, s.index(ax, ay), s.index(ex, ey)));
+        const double slope = std::abs(eta(ex, ey) - eta(ax, ay)) / p.cell_size;
+        const double n = steepRoughness(faceRoughness(s, p, s.index(ax, ay), s.index(ex, ey)), slope, hf);
+        return froudeLimited(friction(Un, hf, n), hf);
     }
 
     // Outflow over an open edge into a dry ghost cell whose ground is level with this one.
@@ -115,7 +130,7 @@ struct FluxGrid {
         if (dc <= p.dry_depth || sea(x, y)) return 0.0;
         const double drop = p.enable_sea ? std::min(dc, eta(x, y) - sea_surface) : dc;
         const double Un = w(x, y)[dir] + p.time_step * double(p.gravity) * drop / p.cell_size;
-        return std::max(0.0, friction(Un, dc, faceRoughness(s, p, s.index(x, y), s.index(x, y))));
+        return std::max(0.0, froudeLimited(friction(Un, dc, faceRoughness(s, p, s.index(x, y), s.index(x, y))), dc));
     }
 };
 
@@ -228,13 +243,16 @@ std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& w, const std::vect
             const double qy = 0.5 * (q(x, y - 1, BOTTOM) - q(x, y, TOP) + q(x, y, BOTTOM) - q(x, y + 1, TOP));
             const double hx = 0.5 * (faceDepth(x, y, x - 1, y, RIGHT, LEFT) + faceDepth(x, y, x + 1, y, LEFT, RIGHT));
             const double hy = 0.5 * (faceDepth(x, y, x, y - 1, BOTTOM, TOP) + faceDepth(x, y, x, y + 1, TOP, BOTTOM));
-            const double u = qx / std::max(mean_depth, hx), vv = qy / std::max(mean_depth, hy);
+            const double h_x = std::max(mean_depth, hx), h_y = std::max(mean_depth, hy);
+            const double u = qx / h_x, vv = qy / h_y;
             const double speed = std::sqrt(u * u + vv * vv);
             max_wave = std::max(max_wave, gravity_wave + speed);
             v[i] = {u, vv};
             max_speed = std::max(max_speed, speed);
+            // On each axis over the critical speed of the depth the velocity was averaged over.
             if (water_next[i] > FROUDE_MIN_DEPTH)
-                max_froude = std::max(max_froude, speed / std::sqrt(double(p.gravity) * water_next[i]));
+                max_froude = std::max(max_froude, std::hypot(u / std::sqrt(double(p.gravity) * h_x),
+                                                             vv / std::sqrt(double(p.gravity) * h_y)));
             if (p.record_maps) s.flow[i] += speed * mean_depth * p.cell_size * p.time_step;
         }
     sums[SLOT_MAX_SPEED] = std::max(sums[SLOT_MAX_SPEED], max_speed);
