@@ -8,6 +8,7 @@ set(alluvium_test_costs
   "Viewer.TheBrushPaintsInRealTimePausedOrRunningUnderXvfb" 27
   "GroundwaterTest.DupuitMoundUnderRecharge" 29
   "Terrains.ErosionCutsValleysIntoRawRelief" 21
+  "Terrains.TheAlluvialFanPresetBuildsAConeBelowTheNotch" 15
   "HistoryTest.RestoreIsBitExactForEveryModelAfterRunningOn" 30
   "StepTest.SoilConservedOverTenThousandSteps" 33
   "Shards/RandomParametersTest.NeverBlowUp/0" 14

@@ -2,7 +2,8 @@
 // carved in (a priority-flood fill finds the pits of raw relief in them: a mean depression depth
 // at least 100 times the carved terrain's, about 1e-4 m at 256^2), erosion then cuts valleys into
 // them (more cells drain at least 20 cells by steepest descent after a few thousand steps), and
-// every shape is deterministic, finite and named; presets may name one.
+// every shape is deterministic, finite and named; presets may name one. The mountain front (a
+// designed drainage, not raw relief) builds the alluvial-fan preset's cone.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -91,8 +92,8 @@ TEST(Terrains, ErosionCutsValleysIntoRawRelief) {
 }
 
 TEST(Terrains, EveryShapeIsDeterministicFiniteAndNamed) {
-    EXPECT_EQ(terrainShapeList(), "carved, fractal, ridged, faults, volcano, island");
-    for (const char* name : {"carved", "fractal", "ridged", "faults", "volcano", "island"}) {
+    EXPECT_EQ(terrainShapeList(), "carved, fractal, ridged, faults, volcano, island, mountain-front");
+    for (const char* name : {"carved", "fractal", "ridged", "faults", "volcano", "island", "mountain-front"}) {
         SCOPED_TRACE(name);
         const std::optional<TerrainShape> shape = terrainShapeFromName(name);
         ASSERT_TRUE(shape.has_value());
@@ -148,4 +149,42 @@ TEST(Terrains, TheTerrainOptionAndPresetsChooseTheShape) {
     EXPECT_TRUE(isUsageError(runCli({"run", "--preset", s.inPath("bad.json"), "--out", s.outPath("x.f32")}, s.io),
                              {"terrain", "ridged"}));
     EXPECT_TRUE(holdsExactly(s.out, {}));
+}
+
+// The alluvial-fan preset: the range's streams leave through the notch in its front ridge and
+// spread their load over the plain. The deposition map is a cone: in every 30-degree sector of
+// the half plane below the apex (the notch's mouth, 0.4 of the way down) the mean thickness
+// deposited falls with the distance from the apex, ring after ring of 4 cells out to 22 cells.
+TEST(Terrains, TheAlluvialFanPresetBuildsAConeBelowTheNotch) {
+    Scratch s;
+    constexpr int n = 64;
+    const CliResult r = runCli({"run", "--preset", "alluvial-fan", "--size", "64x64", "--steps", "2000", "--out",
+                                s.outPath("fan.f32"), "--out-maps", s.outPath("maps")},
+                               s.io);
+    ASSERT_EQ(r.code, 0) << r;
+    const std::vector<float> deposited = loadHeightmap(s.out / "maps" / "deposition.exr", {}).heights;
+    ASSERT_EQ(deposited.size(), size_t(n * n));
+    const double apex_x = 0.5 * n, apex_y = 0.4 * n;
+    for (int sector = -75; sector < 75; sector += 30) {
+        std::vector<double> ring(5, 0.0), cells(5, 0.0);
+        for (int y = 0; y < n; ++y)
+            for (int x = 0; x < n; ++x) {
+                const double dx = x + 0.5 - apex_x, dy = y + 0.5 - apex_y;
+                const double angle = std::atan2(dx, dy) * 180.0 / 3.14159265358979;
+                const int k = int(std::floor((std::hypot(dx, dy) - 2.0) / 4.0));
+                if (dy <= 0.0 || angle < sector || angle >= sector + 30 || k < 0 || k >= 5) continue;
+                ring[size_t(k)] += deposited[size_t(y * n + x)];
+                cells[size_t(k)] += 1.0;
+            }
+        std::printf("[ fan ] sector %+d..%+d deg: mean deposit", sector, sector + 30);
+        for (size_t k = 0; k < ring.size(); ++k) {
+            ASSERT_GT(cells[k], 0.0);
+            ring[k] /= cells[k];
+            std::printf(" %.3f", ring[k]);
+        }
+        std::printf(" m (rings of 4 cells from 2 cells out)\n");
+        EXPECT_GT(ring[0], 0.1) << "the fan's apex holds a deposit; sector " << sector;
+        for (size_t k = 1; k < ring.size(); ++k)
+            EXPECT_LT(ring[k], ring[k - 1]) << "sector " << sector << ", ring " << k;
+    }
 }

@@ -19,9 +19,9 @@ struct GeneratedTerrain {
 // The procedural starts. Carved: mountains with a river network already cut in (a landscape as
 // erosion leaves it). The others are raw relief that no water has shaped yet, full of pits, so
 // erosion is seen making its valleys: fractal noise (fBm), ridged noise, faults (seed 000: random
-// fault planes, one side raised), a volcano (a cone with a crater) and an island (land in a sea
-// at 0 m, on a shelf).
-enum class TerrainShape { Carved, Fractal, Ridged, Faults, Volcano, Island };
+// fault planes, one side raised), a volcano (a cone with a crater), an island (land in a sea
+// at 0 m, on a shelf) and a mountain front (a range draining through one notch onto a plain).
+enum class TerrainShape { Carved, Fractal, Ridged, Faults, Volcano, Island, MountainFront };
 // "carved", "fractal", ...; terrainShapeList() joins them for help and messages.
 const char* terrainShapeName(TerrainShape shape);
 std::optional<TerrainShape> terrainShapeFromName(const std::string& name);

@@ -16,8 +16,13 @@ using namespace terrain_noise;
 namespace {
 
 constexpr std::pair<const char*, TerrainShape> kShapes[] = {
-    {"carved", TerrainShape::Carved}, {"fractal", TerrainShape::Fractal}, {"ridged", TerrainShape::Ridged},
-    {"faults", TerrainShape::Faults}, {"volcano", TerrainShape::Volcano}, {"island", TerrainShape::Island},
+    {"carved", TerrainShape::Carved},
+    {"fractal", TerrainShape::Fractal},
+    {"ridged", TerrainShape::Ridged},
+    {"faults", TerrainShape::Faults},
+    {"volcano", TerrainShape::Volcano},
+    {"island", TerrainShape::Island},
+    {"mountain-front", TerrainShape::MountainFront},
 };
 
 // Octaves down to about three cells of the longer side.
@@ -73,6 +78,24 @@ struct Layers {
     explicit Layers(uint64_t seed) : main(seed, 11), detail(seed, 12), shape(seed, 13) {}
 };
 
+// A range meeting a plain (in units of the relief): the range's basin, rising away from the front
+// and toward its sides, drains through one notch in the ridge along its front (0.4 of the way
+// down) onto a plain sloping gently away (3 % of the relief across it); what the notch's stream
+// carries spreads there as an alluvial fan. Only sqrt-free polynomials: the same bits everywhere.
+double mountainFront(const Layers& L, Vec2 p, Vec2 ext, int octaves) {
+    constexpr double kFront = 0.4;
+    const double u = p.x / ext.x, v = p.y / ext.y; // 0..1 across, and from the back to the plain's end
+    const double across = std::abs(u - 0.5) / 0.5;
+    const double plain = 0.03 * (1.0 - v), at_front = 0.03 * (1.0 - kFront);
+    const double behind = std::max(kFront - v, 0.0);
+    const double notch = smoothstep(0.0, 0.24, across); // the ridge's gap at the middle
+    const double ridge = 0.2 * (1.0 - smoothstep(0.0, 0.08, behind)) * notch;
+    const double range = smoothstep(0.0, 0.01, behind); // the front: a step one hundredth wide
+    const double noise = fbm(L.detail, {p.x * 8.0, p.y * 8.0}, octaves, 0.5);
+    const double sides = 0.45 * across * (0.6 + 0.4 * across);
+    return plain + 0.002 * noise + range * (at_front - plain + 0.5 * behind + sides + ridge + 0.01 * noise);
+}
+
 // The shape's height at p (extent units) before scaling; the island and the volcano are in units
 // of the relief (they place the sea level and the crater themselves), the others are normalised.
 double rawHeight(TerrainShape shape, const Layers& L, const Faults* faults, Vec2 p, Vec2 ext, int octaves) {
@@ -101,6 +124,7 @@ double rawHeight(TerrainShape shape, const Layers& L, const Faults* faults, Vec2
         const double shelf = -0.04 - 0.16 * smoothstep(0.4, 0.55, d);
         return std::max(land, shelf);
     }
+    case TerrainShape::MountainFront: return mountainFront(L, p, ext, octaves);
     case TerrainShape::Carved: break;
     }
     return 0.0;
@@ -150,7 +174,8 @@ GeneratedTerrain generateRawTerrain(int width, int height, uint64_t seed, double
     // the island keep their own zero (the plain, the sea level); the others span 0 .. relief.
     const double relief = 0.25 * std::min(width, height) * cell_size;
     const auto [mn, mx] = std::minmax_element(raw.begin(), raw.end());
-    const bool own_zero = shape == TerrainShape::Volcano || shape == TerrainShape::Island;
+    const bool own_zero =
+        shape == TerrainShape::Volcano || shape == TerrainShape::Island || shape == TerrainShape::MountainFront;
     const double lo = own_zero ? 0.0 : *mn, scale = own_zero ? relief : (*mx > *mn ? relief / (*mx - *mn) : 0.0);
     const double band = relief / 12.0;
     const auto strata_key = static_cast<uint32_t>(seed ^ (seed >> 32));
