@@ -96,6 +96,9 @@ ivec2 bilinearCell(Bilinear b, int k) { return clampCell(b.i + ivec2(k & 1, k >>
 float bilerp(Bilinear b, float v0, float v1, float v2, float v3) {
     return mix(mix(v0, v1, b.t.x), mix(v2, v3, b.t.x), b.t.y);
 }
+vec2 bilerp(Bilinear b, vec2 v0, vec2 v1, vec2 v2, vec2 v3) {
+    return mix(mix(v0, v1, b.t.x), mix(v2, v3, b.t.x), b.t.y);
+}
 vec3 bilerp(Bilinear b, vec3 v0, vec3 v1, vec3 v2, vec3 v3) {
     return mix(mix(v0, v1, b.t.x), mix(v2, v3, b.t.x), b.t.y);
 }

@@ -105,7 +105,7 @@ using uint = uint32_t;
 #define SLOT_LAVA_ERUPTED 21    // lava erupted (the vent, m^3 of lava)
 #define SLOT_LAVA_SOLIDIFIED 22 // lava turned into rock (m^3 of lava)
 #define SLOT_BOILED 23          // water lava boiled away
-#define SLOT_MAX_FROUDE 24      // max, not sum: |v| / sqrt(g d) of the cells deeper than FROUDE_MIN_DEPTH
+#define SLOT_MAX_FROUDE 24      // max, not sum: the Froude number of the cells deeper than FROUDE_MIN_DEPTH
 #define REDUCE_SLOTS 25
 
 // Totals accumulated on the GPU in double precision (indices into Totals.acc; the slots above
@@ -273,7 +273,8 @@ struct Totals {
     float max_speed;      // running max (m/s)
     float step_wave;      // the last (sub-)step's max of |v| + sqrt(g d) (m/s): the next step's sub-steps
     float max_cfl;        // running max of (|v| + sqrt(g d)) dt / L over the (sub-)steps run
-    float max_froude;     // running max of |v| / sqrt(g d) over the cells deeper than FROUDE_MIN_DEPTH
+    float max_froude;     // running max of the Froude number (water_velocity.comp) over the cells deeper than
+                          // FROUDE_MIN_DEPTH
 };
 
 // The pipe step's sub-steps: a step of dt runs n sub-steps of dt / n, n chosen from the last

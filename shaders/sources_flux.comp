@@ -90,10 +90,11 @@ float faceRoughness(Line l, int i) {
 // Manning's n over a steep face: at least the n whose terminal speed on the water surface's slope
 // S across the face is froude_max times the critical speed sqrt(g R): n = R^(1/6) S^(1/2) /
 // (Fr sqrt(g)), R the depth the face's water moves through. Rough and mobile steep beds hold their
-// flow near critical (Grant 1997; step-pools and boulders, Jarrett 1984) where a constant n would
-// let a film of a centimetre race down a 60-degree slope at Froude 10. 0 turns it off.
+// flow near critical (Grant 1997; step-pools and boulders, Jarrett 1984) where n = 0.03 alone runs
+// a film of a centimetre down a 60-degree slope at Froude 6.5 (and the raw relief's steepest faces
+// at 10). 0 turns it off.
 float steepRoughness(float n, float slope, float hf) {
-    float critical = pow(max(hf, 0.0), 1.0 / 6.0) * sqrt(slope) / (p.froude_max * sqrt(p.gravity));
+    float critical = pow(max(hf, 0.0), 1.0 / 6.0) * sqrt(slope) / (max(p.froude_max, 1e-6) * sqrt(p.gravity));
     return p.froude_max > 0.0 ? max(n, critical) : n;
 }
 

@@ -21,15 +21,12 @@ const vec3 kSunColor = vec3(1.0, 0.95, 0.85);
 // centres, interpolated, so the light does not crease along cell edges (16 loads).
 vec3 groundAt(vec2 p) {
     Bilinear b = bilinearAt(p);
-    ivec2 i = b.i;
-    vec2 t = b.t;
     float hs[16];
     for (int j = 0; j < 4; ++j)
-        for (int k = 0; k < 4; ++k) hs[j * 4 + k] = terrainAt(i + ivec2(k - 1, j - 1));
+        for (int k = 0; k < 4; ++k) hs[j * 4 + k] = terrainAt(b.i + ivec2(k - 1, j - 1));
     vec2 g00 = 0.5 * vec2(hs[6] - hs[4], hs[9] - hs[1]), g10 = 0.5 * vec2(hs[7] - hs[5], hs[10] - hs[2]);
     vec2 g01 = 0.5 * vec2(hs[10] - hs[8], hs[13] - hs[5]), g11 = 0.5 * vec2(hs[11] - hs[9], hs[14] - hs[6]);
-    float h = mix(mix(hs[5], hs[6], t.x), mix(hs[9], hs[10], t.x), t.y);
-    return vec3(h, mix(mix(g00, g10, t.x), mix(g01, g11, t.x), t.y));
+    return vec3(bilerp(b, hs[5], hs[6], hs[9], hs[10]), bilerp(b, g00, g10, g01, g11));
 }
 
 vec4 patchAt(vec2 p, int which, out float depth) {
@@ -40,11 +37,11 @@ vec4 patchAt(vec2 p, int which, out float depth) {
     depth = 0.0;
     if (which == 1) {
         vec4 w = vec4(waterAt(i), waterAt(i + ivec2(1, 0)), waterAt(i + ivec2(0, 1)), waterAt(i + ivec2(1, 1)));
-        depth = mix(mix(w.x, w.y, t.x), mix(w.z, w.w, t.x), t.y);
+        depth = bilerp(b, w.x, w.y, w.z, w.w);
         g += w;
     }
-    float h = mix(mix(g.x, g.y, t.x), mix(g.z, g.w, t.x), t.y);
-    return vec4(h, mix(g.y - g.x, g.w - g.z, t.y), mix(g.z - g.x, g.w - g.y, t.x), 0.0);
+    // The patch's slopes along x and y (per cell), each interpolated across the other axis.
+    return vec4(bilerp(b, g.x, g.y, g.z, g.w), mix(g.y - g.x, g.w - g.z, t.y), mix(g.z - g.x, g.w - g.y, t.x), 0.0);
 }
 
 // Sunlight (0..1) at p: surface_sun.comp's cells, bilinear.

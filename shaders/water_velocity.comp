@@ -10,8 +10,8 @@
 //                 never less than the cell's mean depth (d_s + d') / 2. Over the cell's depth
 //                 alone, a thin cell flooded by a deep neighbour would move at q / d, without
 //                 bound as d goes to 0 (its first step: exactly L / dt); over the faces' depths
-//                 |v| is at most the faster face's speed, which Manning's friction bounds. No
-//                 cap. Dry cells get zero. The flow map (when recorded) gains the water volume
+//                 |v| is at most the faster face's speed, which friction and the Froude limit
+//                 bound (sources_flux.comp). Dry cells get zero. The flow map (when recorded) gains the water volume
 //                 crossing the cell, |v| d L dt. The largest |v| + sqrt(g d') sets the next
 //                 step's sub-steps; the largest Froude number of the cells deeper than
 //                 FROUDE_MIN_DEPTH goes to the totals: on each axis the velocity over the

@@ -54,7 +54,10 @@ protected:
                     "%.4f m/s (Froude %.2f); largest difference from the terminal speed %.2f %%\n",
                     100.0 * slope, froude_max, mean_h, depth, u, u / std::sqrt(9.81 * h), 100.0 * worst);
         EXPECT_NEAR(mean_h, depth, 0.1 * depth) << "the sheet carries the spring's discharge";
-        EXPECT_LE(double(sim.totals().max_froude), 5.0);
+        // The bound holds the front's transients too (without it this strip's front reached 5.15).
+        if (froude_max > 0.0) {
+            EXPECT_LE(double(sim.totals().max_froude), 5.0);
+        }
         return worst;
     }
 };
@@ -77,6 +80,8 @@ TEST_F(SheetFlowTest, SheetsOnASteepBedRunNearCritical) {
         EXPECT_GT(terminal(depth, 0.8, 0.0), 1.5 * terminal(depth, 0.8, 2.0)) << "the bound acts";
         EXPECT_LE(settle(0.8, depth, 2.0, 1000), 0.10); // the wave (1.5 U) crosses in under 400 s
     }
+    // Without the bound (froude_max 0) the 5 mm sheet runs at Manning's speed, Froude 3.9.
+    EXPECT_LE(settle(0.8, 0.005, 0.0, 1000), 0.10);
 }
 
 // A wet/dry front: a 1 m deep pool behind a dam on flat ground, let go. No water in Ritter's

@@ -22,6 +22,7 @@ struct GeneratedTerrain {
 // fault planes, one side raised), a volcano (a cone with a crater), an island (land in a sea
 // at 0 m, on a shelf) and a mountain front (a range draining through one notch onto a plain).
 enum class TerrainShape { Carved, Fractal, Ridged, Faults, Volcano, Island, MountainFront };
+constexpr int kTerrainShapeCount = int(TerrainShape::MountainFront) + 1; // the enum's last, plus one
 // "carved", "fractal", ...; terrainShapeList() joins them for help and messages.
 const char* terrainShapeName(TerrainShape shape);
 std::optional<TerrainShape> terrainShapeFromName(const std::string& name);

@@ -80,8 +80,9 @@ struct Layers {
 
 // A range meeting a plain (in units of the relief): the range's basin, rising away from the front
 // and toward its sides, drains through one notch in the ridge along its front (0.4 of the way
-// down) onto a plain sloping gently away (3 % of the relief across it); what the notch's stream
-// carries spreads there as an alluvial fan. Only sqrt-free polynomials: the same bits everywhere.
+// down) onto a plain sloping gently away (falling 1.8 % of the relief from the front to the far
+// edge); what the notch's stream carries spreads there as an alluvial fan. Only + - * / and the
+// noise: the same bits everywhere.
 double mountainFront(const Layers& L, Vec2 p, Vec2 ext, int octaves) {
     constexpr double kFront = 0.4;
     const double u = p.x / ext.x, v = p.y / ext.y; // 0..1 across, and from the back to the plain's end
@@ -96,8 +97,9 @@ double mountainFront(const Layers& L, Vec2 p, Vec2 ext, int octaves) {
     return plain + 0.002 * noise + range * (at_front - plain + 0.5 * behind + sides + ridge + 0.01 * noise);
 }
 
-// The shape's height at p (extent units) before scaling; the island and the volcano are in units
-// of the relief (they place the sea level and the crater themselves), the others are normalised.
+// The shape's height at p (extent units) before scaling; the island, the volcano and the mountain
+// front are in units of the relief (they place the sea level, the crater, the plain themselves),
+// the others are normalised.
 double rawHeight(TerrainShape shape, const Layers& L, const Faults* faults, Vec2 p, Vec2 ext, int octaves) {
     switch (shape) {
     case TerrainShape::Fractal: return fbm(L.main, {p.x * 3.0, p.y * 3.0}, octaves);
@@ -170,8 +172,9 @@ GeneratedTerrain generateRawTerrain(int width, int height, uint64_t seed, double
             raw[size_t(y) * size_t(width) + size_t(x)] = rawHeight(shape, layers, &faults, p, ext, octaves);
         }
     });
-    // The same relief as the carved terrain (a fixed share of the shorter side). The volcano and
-    // the island keep their own zero (the plain, the sea level); the others span 0 .. relief.
+    // The same relief as the carved terrain (a fixed share of the shorter side). The volcano, the
+    // island and the mountain front keep their own zero (the plain, the sea level, the plain's
+    // far edge); the others span 0 .. relief.
     const double relief = 0.25 * std::min(width, height) * cell_size;
     const auto [mn, mx] = std::minmax_element(raw.begin(), raw.end());
     const bool own_zero =

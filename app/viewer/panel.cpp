@@ -155,7 +155,7 @@ void controls(ViewerState& s) {
     if (ImGui::Button("New terrain")) s.new_terrain_requested = true;
     // Raw relief (all but carved) shows erosion cutting its valleys from scratch.
     if (ImGui::BeginCombo("terrain", terrainShapeName(TerrainShape(s.terrain_shape)))) {
-        for (int k = 0; k <= int(TerrainShape::MountainFront); ++k)
+        for (int k = 0; k < kTerrainShapeCount; ++k)
             if (ImGui::Selectable(terrainShapeName(TerrainShape(k)), k == s.terrain_shape)) {
                 s.terrain_shape = k;
                 s.new_terrain_requested = true;

@@ -1,9 +1,8 @@
-"""The Blender add-on inside Blender (blender --background --python this file -- ADDON.py OUTDIR):
+"""The Blender add-on inside Blender (blender --background --python this file -- ADDON.py):
 installed and enabled as a user would, its operator run on a 256 x 256 grid mesh and on a
-displacement image; the mesh's heights, the written images and the reports checked. Any failure
-exits non-zero (Blender itself exits 0 after a script's exception)."""
+displacement image; the mesh's heights, the written images and the reports checked. The last
+line says OK or FAIL (ctest reads it)."""
 
-import os
 import sys
 import traceback
 
@@ -85,7 +84,8 @@ def erode_displacement_image():
     check(bpy.data.images["alluvium_water"].size[0] == w, "the maps were not resized to the image")
     s.image = "no such image"
     try:  # in the background an operator's error report comes back as a RuntimeError
-        refused = bpy.ops.alluvium.erode() == {"CANCELLED"}
+        bpy.ops.alluvium.erode()
+        refused = False
     except RuntimeError as e:
         refused = "no displacement image named 'no such image'" in str(e)
     check(refused, "a missing image was not refused with its message")
