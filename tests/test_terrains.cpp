@@ -153,8 +153,8 @@ TEST(Terrains, TheTerrainOptionAndPresetsChooseTheShape) {
 
 // The alluvial-fan preset: the range's streams leave through the notch in its front ridge and
 // spread their load over the plain. The deposition map is a cone: in each 30-degree sector from
-// -75 to +75 degrees about straight down the plain, below the apex (the notch's mouth, 0.4 of the way down) the mean thickness
-// deposited falls with the distance from the apex, ring after ring of 4 cells out to 22 cells.
+// -75 to +75 degrees about straight down the plain, below the apex (the notch's mouth, 0.4 of the way down) the mean
+// thickness deposited falls with the distance from the apex, ring after ring of 4 cells out to 22 cells.
 TEST(Terrains, TheAlluvialFanPresetBuildsAConeBelowTheNotch) {
     Scratch s;
     constexpr int n = 64;
