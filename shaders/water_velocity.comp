@@ -11,8 +11,9 @@
 //                 alone, a thin cell flooded by a deep neighbour would move at q / d, without
 //                 bound as d goes to 0 (its first step: exactly L / dt); over the faces' depths
 //                 |v| is at most the faster face's speed, which friction and the Froude limit
-//                 bound (sources_flux.comp). Dry cells get zero. The flow map (when recorded) gains the water volume
-//                 crossing the cell, |v| d L dt. The largest |v| + sqrt(g d') sets the next
+//                 bound (sources_flux.comp). Dry cells get zero. The flow map (when recorded)
+//                 gains the water volume crossing the cell, |q| L dt (q the discharge the
+//                 velocity was made of). The largest |v| + sqrt(g d') sets the next
 //                 step's sub-steps; the largest Froude number of the cells deeper than
 //                 FROUDE_MIN_DEPTH goes to the totals: on each axis the velocity over the
 //                 critical speed of the depth it was averaged over, sqrt(g h) (a cell at the foot
@@ -87,7 +88,7 @@ float[PARTIALS_MAX] updateCell(ivec2 c) {
             froude = d_new > FROUDE_MIN_DEPTH ? length(v / sqrt(p.gravity * h)) : 0.0;
             if (partOn(STEP_MAPS, p.record_maps != 0)) {
                 float flow = imageLoad(flow_img, c).r;
-                imageStore(flow_img, c, vec4(flow + speed_out * mean_depth * p.cell_size * p.time_step));
+                imageStore(flow_img, c, vec4(flow + length(vec2(qx, qy)) * p.cell_size * p.time_step));
             }
         }
         imageStore(velocity_img, c, vec4(v, 0.0, 0.0));

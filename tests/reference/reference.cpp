@@ -253,7 +253,7 @@ std::vector<Vec2> velocity(State& s, const std::vector<Vec4>& w, const std::vect
             if (water_next[i] > FROUDE_MIN_DEPTH)
                 max_froude = std::max(max_froude, std::hypot(u / std::sqrt(double(p.gravity) * h_x),
                                                              vv / std::sqrt(double(p.gravity) * h_y)));
-            if (p.record_maps) s.flow[i] += speed * mean_depth * p.cell_size * p.time_step;
+            if (p.record_maps) s.flow[i] += std::hypot(qx, qy) * p.cell_size * p.time_step;
         }
     sums[SLOT_MAX_SPEED] = std::max(sums[SLOT_MAX_SPEED], max_speed);
     sums[SLOT_MAX_WAVE] = std::max(sums[SLOT_MAX_WAVE], max_wave);
