@@ -58,8 +58,8 @@
       "Kd: how fast sediment settles when the water carries more than its capacity") \
     P(settling_velocity, "erosion", 0.0, 0.0, 0.1, "m/s", 1.0, Number, Float, \
       "w_s: how fast grains fall through still water; adds w_s / depth to Kd, so a slowing jet drops its load where the water is shallow (mouth bars, deltas, fans)") \
-    P(thermal_rate, "thermal", 0.5, 0.0, 10.0, "1/s", 1.0, Number, Float, \
-      "how fast material above the talus angle slides down") \
+    P(thermal_rate, "thermal", 8.0, 0.0, 1000.0, "m^2/s", 1.0, Number, Float, \
+      "how fast ground above the talus angle slides down: a diffusivity K, a face carries K (slope - talus slope) / 2, so a slope slumps in the same time at any cell size (up to L^2 / dt: a smaller cell needs a shorter time_step)") \
     P(talus_angle, "thermal", 33.0, 1.0, 89.0, "deg", 0.017453292519943295, Number, Float, \
       "steepest stable slope of soft ground (hardness 0)") \
     P(talus_hardness_gain, "thermal", 40.0, 0.0, 88.0, "deg", 0.017453292519943295, Number, Float, \

@@ -62,8 +62,11 @@ vec2 erodeCell(inout float b, inout float s, float sin_tilt, vec2 v, float depth
 
 // Design step 7, thermal erosion. A cell of eroded ground b sends to each lower neighbour n the
 // excess over the talus drop, e = max((b - b_n) - tan(talus) dist, 0) (the talus angle grows with
-// hardness); half the largest excess (times min(1, dt rate)) leaves, shared in proportion to the
-// excesses. thermalRate gives the cell's factor (moved / total excess, or 0) and its tan(talus);
+// hardness); half the largest excess (times min(1, dt K / L^2)) leaves, shared in proportion to the
+// excesses. K (thermal_rate) is a diffusivity: on a uniform slope a face carries K / 2 times the
+// slope's excess over the talus slope, so a slope W metres wide slumps in a time of W^2 / K at any
+// cell size (a rate per cell would slump it 4 times slower at half the cell size); the 1 is the
+// explicit limit (a pair of cells then stands exactly at the angle). thermalRate gives the cell's factor (moved / total excess, or 0) and its tan(talus);
 // thermalSent what it sends to neighbour k (left, right, top, bottom, then top-left, top-right,
 // bottom-left, bottom-right) of height b_n (+inf outside the grid). Every pass that needs an
 // amount computes it with thermalSent from the same values, so the sender subtracts exactly what
@@ -74,6 +77,9 @@ float thermalSent(vec2 rate, float b, float b_n, int k) {
     return amount;
 }
 
+// The share of the excess a step moves, dt K / L^2, at most 1.
+float thermalShare() { return min(1.0, p.time_step * p.thermal_rate / (p.cell_size * p.cell_size)); }
+
 // The thermal rate at talus slope tan_talus: (factor, tan_talus, the volume that leaves / area).
 vec3 thermalRateAt(float tan_talus, float b, float b_n[8]) {
     vec2 rate = vec2(0.0, tan_talus);
@@ -83,7 +89,7 @@ vec3 thermalRateAt(float tan_talus, float b, float b_n[8]) {
         largest = max(largest, e);
         total += e;
     }
-    if (total > 0.0) rate.x = 0.5 * min(1.0, p.time_step * p.thermal_rate) * largest / total;
+    if (total > 0.0) rate.x = 0.5 * thermalShare() * largest / total;
     return vec3(rate, rate.x * total);
 }
 

@@ -378,7 +378,8 @@ ThermalChoice thermalAt(const State& s, const gpu::SimParams& p, int x, int y, d
         }
     }
     if (total <= 0.0) return {0.0, tan_talus, 0.0};
-    const double factor = 0.5 * std::min(1.0, double(p.time_step) * p.thermal_rate) * largest / total;
+    const double share = double(p.time_step) * p.thermal_rate / (double(p.cell_size) * p.cell_size);
+    const double factor = 0.5 * std::min(1.0, share) * largest / total;
     return {factor, tan_talus, factor * total};
 }
 
