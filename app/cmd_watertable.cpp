@@ -86,7 +86,9 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     f.cell_size = params[Param::cell_size];
     const int w = f.width = initial.terrain.width, h = f.height = initial.terrain.height;
     f.iterations = static_cast<int>(std::lround(params[Param::table_iterations]));
-    f.river_min_cells = o.river_cells;
+    const double cell_area = f.cell_size * f.cell_size;
+    f.river_min_area = o.river_cells > 0.0 ? o.river_cells * cell_area : o.river_area > 0.0 ? o.river_area : 1600.0;
+    f.river_min_cells = f.river_min_area / cell_area;
     f.outlets = params.format(Param::fluvial_outlets);
 
     ScopedContext scoped(device);
@@ -104,7 +106,7 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     const std::vector<float> table = sim.download(gpu::Field::WaterTable);
     std::vector<uint8_t> water_body;
     countWaterBodies(table, sim.download(gpu::Field::SeaSpill), initial.terrain.heights, params, f, water_body);
-    const RiverMap river_map = rivers(initial.terrain.heights, table, water_body, params, w, h, o.river_cells);
+    const RiverMap river_map = rivers(initial.terrain.heights, table, water_body, params, w, h, f.river_min_cells);
     f.river_cells = river_map.river_cells;
     f.sustained_cells = river_map.sustained_cells;
     f.dry_cells = river_map.dry_cells;

@@ -101,8 +101,10 @@ struct WatertableOptions {
     std::string preset;
     std::string out; // the table as a heightmap (m)
     std::string report;
-    std::string out_maps;       // --out-maps DIR: water_table, groundwater_depth and the other maps
-    double river_cells = 100.0; // --river-cells N: a river drains at least N cells (seed 003's rule)
+    std::string out_maps; // --out-maps DIR: water_table, groundwater_depth and the other maps
+    // A river drains at least this area (seed 003's flow threshold): --river-area in m^2, or
+    // --river-cells in cells of the grid; 0 when not given (default: 1600 m^2).
+    double river_area = 0.0, river_cells = 0.0;
 };
 
 struct BenchOptions {

@@ -314,11 +314,16 @@ CLI::App* addWatertable(CLI::App& app, WatertableOptions& o) {
     watertable_cmd->add_option("--set", o.sets,
                                "override a parameter, e.g. table_capillarity=5, enable_sea=on, sea_level=20");
     watertable_cmd->add_option("--preset", o.preset, "preset NAME or FILE.json");
+    CLI::Option* river_area =
+        watertable_cmd
+            ->add_option("--river-area", o.river_area,
+                         "a cell draining at least M2 square metres is a river: sustained if it ends at or comes from "
+                         "a water body, dry otherwise (default 1600: 100 cells of 4 m)")
+            ->check(CLI::Range(1e-6, 1e15));
     watertable_cmd
-        ->add_option("--river-cells", o.river_cells,
-                     "a cell draining at least N cells is a river: sustained if it ends at or comes from a water body, "
-                     "dry otherwise (default 100)")
-        ->check(CLI::Range(1.0, 1e12));
+        ->add_option("--river-cells", o.river_cells, "the same threshold in cells of the grid: at least N cells")
+        ->check(CLI::Range(1.0, 1e12))
+        ->excludes(river_area);
     watertable_cmd->add_option("--out-maps", o.out_maps,
                                "also write the maps (water_table, groundwater_depth, ...) to DIR");
 

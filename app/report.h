@@ -78,7 +78,7 @@ nlohmann::json fillReport(const FillFacts& facts);
 // `alluvium watertable`: the equilibrium table of a terrain, its water bodies and rivers.
 struct WaterTableFacts {
     int width = 0, height = 0, iterations = 0;
-    double cell_size = 0.0, seconds = 0.0, river_min_cells = 0.0;
+    double cell_size = 0.0, seconds = 0.0, river_min_cells = 0.0, river_min_area = 0.0;
     std::string outlets, device;
     uint32_t moving = 0;
     long long lake_cells = 0, ocean_cells = 0, wet_land = 0, nan_cells = 0;

@@ -149,10 +149,22 @@ TEST(CliExport, WatertableWritesTheTableTheRiversAndItsReport) {
     for (const char* key : {"\"rivers\"", "\"river_cells\"", "\"sustained_cells\"", "\"dry_cells\"",
                             "\"dry_end_points\"", "\"lake_cells\"", "\"cells_still_moving\""})
         EXPECT_NE(report.find(key), std::string::npos) << key << "\n" << report;
-    // A bad threshold is one line before the GPU starts.
-    const Result bad = run(dir, "watertable --size 48x40 --river-cells 0 --out t2.f32");
-    EXPECT_NE(bad.code, 0);
-    EXPECT_FALSE(fs::exists(dir / "t2.f32"));
+    // The threshold as an area: 160 m^2 is 10 cells of the table's 4 m, the same rivers.
+    const Result by_area = run(dir, "watertable --size 48x40 --set table_iterations=300 --set fluvial_outlets=bottom "
+                                    "--river-area 160 --out table2.f32 --report report2.json");
+    ASSERT_EQ(by_area.code, 0) << by_area.err;
+    const nlohmann::json cells = nlohmann::json::parse(report)["rivers"];
+    const nlohmann::json area = nlohmann::json::parse(readText(dir / "report2.json"))["rivers"];
+    EXPECT_EQ(area["river_cells"], cells["river_cells"]);
+    EXPECT_DOUBLE_EQ(area["min_area_m2"].get<double>(), 160.0);
+    EXPECT_DOUBLE_EQ(cells["min_area_m2"].get<double>(), 160.0);
+    EXPECT_GT(cells["river_cells"].get<long>(), 0);
+    // A bad threshold, or both, is one line before the GPU starts.
+    for (const char* args : {"--river-cells 0", "--river-area 0", "--river-cells 10 --river-area 160"}) {
+        const Result bad = run(dir, std::string("watertable --size 48x40 ") + args + " --out t2.f32");
+        EXPECT_NE(bad.code, 0) << args;
+        EXPECT_FALSE(fs::exists(dir / "t2.f32")) << args;
+    }
 }
 
 // The viewer opens a session `run` saved and saves its own: loaded, the state is the run's (the
