@@ -307,7 +307,10 @@ void parameters(ViewerState& s) {
                 }
             } else {
                 float v = float(value);
-                const bool wide = info.min > 0 && info.max / info.min > 100.0;
+                // Logarithmic where the range spans decades: from its minimum, or from 0 to a
+                // maximum far above the default (a rate whose useful values sit near 0).
+                const bool wide = info.min > 0 ? info.max / info.min > 100.0
+                                               : info.default_value > 0 && info.max / info.default_value > 100.0;
                 changed = ImGui::SliderFloat(info.name, &v, float(info.min), float(info.max), "%.4g",
                                              wide ? ImGuiSliderFlags_Logarithmic : 0);
                 if (changed) value = std::clamp(double(v), info.min, info.max);
