@@ -77,6 +77,7 @@ InitialTerrain prepareTerrain(const TerrainOptions& o, double cell_size) {
         GeneratedTerrain g = generateTerrain(w, h, o.seed, cell_size, *shape);
         initial.terrain = std::move(g.terrain);
         initial.hardness = std::move(g.hardness);
+        initial.rain_mask = std::move(g.rain); // the shape's own rain, unless --rain-mask gives one
     } else {
         LoadOptions load;
         if (!o.size.empty()) {

@@ -23,6 +23,7 @@ constexpr std::pair<const char*, TerrainShape> kShapes[] = {
     {"volcano", TerrainShape::Volcano},
     {"island", TerrainShape::Island},
     {"mountain-front", TerrainShape::MountainFront},
+    {"river-mouth", TerrainShape::RiverMouth},
 };
 
 // Octaves down to about three cells of the longer side.
@@ -97,6 +98,25 @@ double mountainFront(const Layers& L, Vec2 p, Vec2 ext, int octaves) {
     return plain + 0.002 * noise + range * (at_front - plain + 0.5 * behind + sides + ridge + 0.01 * noise);
 }
 
+// A river mouth, in units of the relief (a quarter of the shorter side: a raw gradient of 1 is a
+// real slope of 1/4): a V-shaped valley (its sides 0.25 relief high at the edges) falling 8 % to
+// the coast halfway down; there its sides drop into the sea as bluffs of 36 % (below the loose
+// ground's angle of repose), so the sea reaches up the valley as a bay between headlands, and the
+// shelf deepens from 0.25 % to 1.25 % of the relief (0.2 m to 1 m at 80 x 80 cells of 4 m).
+constexpr double kRiverCoast = 0.5;
+double riverMouth(const Layers& L, Vec2 p, Vec2 ext, int octaves) {
+    const double u = p.x / ext.x, v = p.y / ext.y, coast = kRiverCoast * ext.y;
+    const double sides = 0.25 * std::abs(u - 0.5) / 0.5;
+    const double noise = 0.004 * fbm(L.detail, {p.x * 8.0, p.y * 8.0}, octaves, 0.5);
+    if (p.y < coast) return 0.32 * (coast - p.y) + sides + noise;
+    const double shelf = -(0.0025 + 0.01 * (v - kRiverCoast) / (1.0 - kRiverCoast));
+    return std::max(sides - 1.44 * (p.y - coast), shelf) + noise;
+}
+
+// Its rain: on the catchment, none on the last tenth of the valley and the bluffs (their runoff
+// would spread its load along the whole coast: the delta is the river's).
+double riverMouthRain(Vec2 p, Vec2 ext) { return 1.0 - smoothstep(0.40, 0.44, p.y / ext.y); }
+
 // The shape's height at p (extent units) before scaling; the island, the volcano and the mountain
 // front are in units of the relief (they place the sea level, the crater, the plain themselves),
 // the others are normalised.
@@ -127,6 +147,7 @@ double rawHeight(TerrainShape shape, const Layers& L, const Faults* faults, Vec2
         return std::max(land, shelf);
     }
     case TerrainShape::MountainFront: return mountainFront(L, p, ext, octaves);
+    case TerrainShape::RiverMouth: return riverMouth(L, p, ext, octaves);
     case TerrainShape::Carved: break;
     }
     return 0.0;
@@ -177,8 +198,8 @@ GeneratedTerrain generateRawTerrain(int width, int height, uint64_t seed, double
     // far edge); the others span 0 .. relief.
     const double relief = 0.25 * std::min(width, height) * cell_size;
     const auto [mn, mx] = std::minmax_element(raw.begin(), raw.end());
-    const bool own_zero =
-        shape == TerrainShape::Volcano || shape == TerrainShape::Island || shape == TerrainShape::MountainFront;
+    const bool own_zero = shape == TerrainShape::Volcano || shape == TerrainShape::Island ||
+                          shape == TerrainShape::MountainFront || shape == TerrainShape::RiverMouth;
     const double lo = own_zero ? 0.0 : *mn, scale = own_zero ? relief : (*mx > *mn ? relief / (*mx - *mn) : 0.0);
     const double band = relief / 12.0;
     const auto strata_key = static_cast<uint32_t>(seed ^ (seed >> 32));
@@ -187,6 +208,13 @@ GeneratedTerrain generateRawTerrain(int width, int height, uint64_t seed, double
         const double h = (raw[i] - lo) * scale;
         map.heights[i] = float(h);
         out.hardness[i] = strataHardness(strata_key, std::max(h, 0.0) / band); // level beds
+    }
+    if (shape == TerrainShape::RiverMouth) {
+        out.rain.resize(n);
+        for (size_t i = 0; i < n; ++i)
+            out.rain[i] = float(riverMouthRain({(double(i % size_t(width)) + 0.5) * cell_size / extent,
+                                                (double(i / size_t(width)) + 0.5) * cell_size / extent},
+                                               ext));
     }
     return out;
 }
