@@ -24,7 +24,8 @@ set(alluvium_test_costs
   "Viewer.WaterStrokeUnderXvfb" 15
   "WorkgroupTest.SubgroupPartialsSumExactlyAsWorkgroupPartials" 15
   "LayersTest.StrataStepTheSlope" 13
-  "Resolution.ARealDemAtTwoCellSizesErodesAlike" 16)
+  "Resolution.ARealDemAtTwoCellSizesErodesAlike" 16
+  "Terrains.TheDeltaPresetBuildsLandSeawardOfTheMouth" 40)
 list(LENGTH alluvium_test_costs alluvium_n)
 math(EXPR alluvium_last "${alluvium_n} - 1")
 foreach(i RANGE 0 ${alluvium_last} 2)

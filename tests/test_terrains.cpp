@@ -3,7 +3,8 @@
 // at least 100 times the carved terrain's, about 1e-4 m at 256^2), erosion then cuts valleys into
 // them (more cells drain at least 20 cells by steepest descent after a few thousand steps), and
 // every shape is deterministic, finite and named; presets may name one. The mountain front (a
-// designed drainage, not raw relief) builds the alluvial-fan preset's cone.
+// designed drainage, not raw relief) builds the alluvial-fan preset's cone, the river mouth the delta
+// preset's delta.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -92,8 +93,9 @@ TEST(Terrains, ErosionCutsValleysIntoRawRelief) {
 }
 
 TEST(Terrains, EveryShapeIsDeterministicFiniteAndNamed) {
-    EXPECT_EQ(terrainShapeList(), "carved, fractal, ridged, faults, volcano, island, mountain-front");
-    for (const char* name : {"carved", "fractal", "ridged", "faults", "volcano", "island", "mountain-front"}) {
+    EXPECT_EQ(terrainShapeList(), "carved, fractal, ridged, faults, volcano, island, mountain-front, river-mouth");
+    for (const char* name :
+         {"carved", "fractal", "ridged", "faults", "volcano", "island", "mountain-front", "river-mouth"}) {
         SCOPED_TRACE(name);
         const std::optional<TerrainShape> shape = terrainShapeFromName(name);
         ASSERT_TRUE(shape.has_value());
@@ -109,6 +111,13 @@ TEST(Terrains, EveryShapeIsDeterministicFiniteAndNamed) {
         EXPECT_GT(*hi - *lo, 0.3 * relief);
         EXPECT_LT(*hi - *lo, 1.5 * relief);
         for (float v : a.hardness) ASSERT_TRUE(v >= 0.0f && v <= 1.0f);
+        // Only the river mouth brings its own rain: its catchment's, none on the coast.
+        EXPECT_EQ(a.rain.empty(), *shape != TerrainShape::RiverMouth);
+        for (float v : a.rain) ASSERT_TRUE(v >= 0.0f && v <= 1.0f);
+        if (!a.rain.empty()) {
+            EXPECT_EQ(a.rain.front(), 1.0f);
+            EXPECT_EQ(a.rain.back(), 0.0f);
+        }
     }
     // The island has a sea floor below 0 m around land above it; the volcano's crater is below its rim.
     const GeneratedTerrain island = generateTerrain(128, 128, 3, 4.0, TerrainShape::Island);
@@ -187,4 +196,59 @@ TEST(Terrains, TheAlluvialFanPresetBuildsAConeBelowTheNotch) {
         for (size_t k = 1; k < ring.size(); ++k)
             EXPECT_LT(ring[k], ring[k - 1]) << "sector " << sector << ", ring " << k;
     }
+}
+
+// The delta preset (terrain river-mouth: a valley whose catchment alone gets rain, opening into a
+// bay of a shallow sea), 80 x 80 cells over 5000 steps of 0.2 s. Its shoreline at the mouth (the
+// seaward-most land in the 8 columns around the valley's axis) moves at least 10 cells seaward;
+// the new land (former sea now at or above sea level) holds at least half the sediment the river
+// delivered (what the former sea cells gained, what their water still carries, and what left over
+// the open edges); and a row across the new land, halfway, crosses at least two channels (runs of
+// water deeper than 1 cm between dry land).
+TEST(Terrains, TheDeltaPresetBuildsLandSeawardOfTheMouth) {
+    Scratch s;
+    constexpr int n = 80;
+    constexpr double kCellArea = 16.0;
+    for (const char* steps : {"0", "5000"}) {
+        const std::string name = std::string("delta-") + steps;
+        const CliResult r =
+            runCli({"run", "--preset", "delta", "--size", "80x80", "--steps", steps, "--out", s.outPath(name + ".f32"),
+                    "--report", s.outPath(name + ".json"), "--out-maps", s.outPath(name)},
+                   s.io);
+        ASSERT_EQ(r.code, 0) << r;
+    }
+    const std::vector<float> before = loadHeightmap(s.out / "delta-0.f32", sized(n, n)).heights;
+    const std::vector<float> after = loadHeightmap(s.out / "delta-5000.f32", sized(n, n)).heights;
+    const std::vector<float> water = loadHeightmap(s.out / "delta-5000" / "water_depth.exr", {}).heights;
+    const std::vector<float> load = loadHeightmap(s.out / "delta-5000" / "sediment.exr", {}).heights;
+    ASSERT_EQ(water.size(), size_t(n * n));
+    ASSERT_EQ(load.size(), size_t(n * n));
+    auto shoreline = [&](const std::vector<float>& z) {
+        int last = -1;
+        for (int x = n / 2 - 4; x < n / 2 + 4; ++x)
+            for (int y = 0; y < n; ++y)
+                if (z[size_t(y * n + x)] >= 0.0f) last = std::max(last, y);
+        return last;
+    };
+    const int from = shoreline(before), to = shoreline(after);
+    double delivered = nlohmann::json::parse(readText(s.out / "delta-5000.json"))["soil"]["drained"].get<double>();
+    double new_land = 0.0;
+    for (size_t i = 0; i < before.size(); ++i) {
+        if (before[i] >= 0.0f) continue;
+        delivered += (double(after[i]) - before[i] + load[i]) * kCellArea;
+        if (after[i] >= 0.0f) new_land += (double(after[i]) - before[i]) * kCellArea;
+    }
+    const int row = (from + to) / 2;
+    int channels = 0;
+    for (int x = 0; x < n; ++x) {
+        const bool wet = water[size_t(row * n + x)] > 0.01f;
+        const bool wet_before = x > 0 && water[size_t(row * n + x - 1)] > 0.01f;
+        channels += wet && !wet_before;
+    }
+    std::printf("[ delta ] shoreline at the mouth: row %d -> %d; the river delivered %.0f m^3, the new land holds "
+                "%.0f m^3 (%.2f); %d channels cross row %d\n",
+                from, to, delivered, new_land, new_land / delivered, channels, row);
+    EXPECT_GE(to - from, 10);
+    EXPECT_GE(new_land, 0.5 * delivered);
+    EXPECT_GE(channels, 2);
 }
