@@ -204,14 +204,15 @@ struct SessionFail {
     }
 };
 
-// The fixed part (magic, version, the header's length) of `bytes`; returns the header's length.
-size_t checkContainer(std::span<const std::byte> bytes, const SessionFail& fail) {
+// The fixed part (magic, version, the header's length) of `bytes`; returns the header's length
+// and sets `version`.
+size_t checkContainer(std::span<const std::byte> bytes, const SessionFail& fail, uint32_t& version) {
     const size_t size = bytes.size();
     const size_t magic_len = std::min(size, sizeof kMagic);
     if (size == 0 || std::memcmp(bytes.data(), kMagic, magic_len) != 0)
         throw fail("not an Alluvium session (bad magic)");
     if (size < kFixedBytes + kChecksumBytes) throw fail("truncated");
-    const auto version = static_cast<uint32_t>(getLE(bytes.data() + 16, 4));
+    version = static_cast<uint32_t>(getLE(bytes.data() + 16, 4));
     if (version == 0) throw fail("bad format version 0");
     if (version > kSessionVersion)
         throw fail("format version " + std::to_string(version) + " is newer than this alluvium reads (" +
@@ -298,14 +299,22 @@ void readArrays(const std::byte* p, const std::vector<std::pair<std::string, int
 }
 
 // Parameters by name in the table's units (a parameter the file lacks keeps its default), and
-// the springs.
-void readParamsAndSprings(const nlohmann::json& h, Session& s, const SessionFail& fail) {
+// the springs. Version 1 held thermal_rate per second on the file's cells: the same slumping is
+// the diffusivity rate x cell_size^2 (the cell size read first, whatever the header's order).
+void readParamsAndSprings(const nlohmann::json& h, Session& s, const SessionFail& fail, uint32_t version) {
     for (const auto& [name, value] : h.at("params").items()) {
         if (!findParam(name)) throw fail("unknown parameter '" + name + "'");
         if (!value.is_number()) throw fail("parameter '" + name + "' is not a number");
         char text[40];
         std::snprintf(text, sizeof text, "%.17g", value.get<double>());
         s.params.set(name, text);
+    }
+    if (version < 2) {
+        const double cell = s.params[Param::cell_size];
+        const double most = paramTable()[static_cast<size_t>(Param::thermal_rate)].max;
+        char text[40];
+        std::snprintf(text, sizeof text, "%.17g", std::min(s.params[Param::thermal_rate] * cell * cell, most));
+        s.params.set("thermal_rate", text);
     }
     for (const auto& sp : h.at("springs")) {
         const gpu::Spring spring{sp.at("x").get<float>(), sp.at("y").get<float>(), sp.at("radius").get<float>(),
@@ -383,7 +392,8 @@ void readSea(const nlohmann::json& h, Session& s, const SessionFail& fail) {
 Session decodeSession(std::span<const std::byte> bytes, const std::string& what) {
     const SessionFail fail{what};
     const size_t size = bytes.size();
-    const size_t header_len = checkContainer(bytes, fail);
+    uint32_t version = 0;
+    const size_t header_len = checkContainer(bytes, fail, version);
     nlohmann::json h;
     try {
         h = nlohmann::json::parse(reinterpret_cast<const char*>(bytes.data() + kFixedBytes),
@@ -411,7 +421,7 @@ Session decodeSession(std::span<const std::byte> bytes, const std::string& what)
         throw fail("checksum mismatch (damaged file)");
     readArrays(bytes.data() + kFixedBytes + header_len, arrays, s, fail);
     try {
-        readParamsAndSprings(h, s, fail);
+        readParamsAndSprings(h, s, fail, version);
         readTotals(h, s, fail);
         readSea(h, s, fail);
     } catch (const nlohmann::json::exception& e) {

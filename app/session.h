@@ -1,9 +1,11 @@
 // Sessions: the whole state of a simulation at a step boundary, saved to one file so a run can
 // stop and resume bit for bit (`alluvium run --save-session / --load-session`).
 //
-// File format (version 1), all integers and floats little-endian:
+// File format (version 2), all integers and floats little-endian:
 //   offset 0   16 bytes  magic "ALLUVIUM-SESSION"
-//   offset 16  u32       format version (1); a newer version is refused
+//   offset 16  u32       format version (2; version 1 held thermal_rate as a rate per second on
+//                        its cells, read as the diffusivity rate x cell_size^2); a newer
+//                        version is refused
 //   offset 20  u32       N, the length of the JSON header
 //   offset 24  N bytes   JSON header: {"model", "width", "height", "steps", "params" {name: value
 //                        in the table's units}, "springs" [{x, y, radius, rate_per_cell}],
@@ -31,7 +33,7 @@
 
 namespace alluvium {
 
-inline constexpr uint32_t kSessionVersion = 1;
+inline constexpr uint32_t kSessionVersion = 2;
 inline constexpr long long kMaxSessionSteps = 2147483647; // the GPU's 32-bit step index
 inline constexpr size_t kMaxSessionSprings = 4096;        // what the simulation holds
 

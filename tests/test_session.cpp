@@ -20,6 +20,7 @@
 #include <iterator>
 #include <optional>
 #include <thread>
+#include <tuple>
 
 #include "gpu_fixture.h"
 #include "report.h"
@@ -325,6 +326,19 @@ TEST(SessionFile, TruncatedFilesAreRejected) {
     EXPECT_THROW(loadSession(file.parent_path() / "missing.alluvium"), InputError);
 }
 
+// A version 1 file held the thermal rate per second on its cells: it is read as the diffusivity
+// that slumps alike (rate x cell_size^2), at most the table's maximum.
+TEST(SessionFile, AVersionOneThermalRateIsReadAsItsDiffusivity) {
+    for (const auto& [rate, cell, expected] : {std::tuple{0.5, 4.0, 8.0}, {2.0, 0.5, 0.5}, {10.0, 30.0, 1000.0}}) {
+        std::vector<std::byte> v1 = withHeader(encodeSession(smallSession()), [&](nlohmann::json& h) {
+            h["params"]["thermal_rate"] = rate;
+            h["params"]["cell_size"] = cell;
+        });
+        v1[16] = std::byte{1};
+        EXPECT_DOUBLE_EQ(decodeSession(v1, "v1.alluvium").params[Param::thermal_rate], expected) << rate << " " << cell;
+    }
+}
+
 TEST(SessionFile, BadMagicVersionSizesAndNamesAreRejected) {
     const std::vector<std::byte> good = encodeSession(smallSession());
     expectInputError({}, "magic");
@@ -333,7 +347,7 @@ TEST(SessionFile, BadMagicVersionSizesAndNamesAreRejected) {
     expectInputError(bad, "magic");
 
     bad = good;
-    bad[16] = std::byte{2}; // version 2
+    bad[16] = std::byte{3}; // version 3
     expectInputError(bad, "newer");
 
     std::vector<std::byte> extra = good;
