@@ -87,8 +87,12 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     const int w = f.width = initial.terrain.width, h = f.height = initial.terrain.height;
     f.iterations = static_cast<int>(std::lround(params[Param::table_iterations]));
     const double cell_area = f.cell_size * f.cell_size;
-    f.river_min_area = o.river_cells > 0.0 ? o.river_cells * cell_area : o.river_area > 0.0 ? o.river_area : 1600.0;
-    f.river_min_cells = f.river_min_area / cell_area;
+    // The default, 1600 m^2 (100 cells of 4 m), is at least 4 cells: on a coarse DEM every cell
+    // would drain more than it.
+    f.river_min_cells = o.river_cells > 0.0  ? o.river_cells
+                        : o.river_area > 0.0 ? o.river_area / cell_area
+                                             : std::max(1600.0 / cell_area, 4.0);
+    f.river_min_area = o.river_area > 0.0 && o.river_cells <= 0.0 ? o.river_area : f.river_min_cells * cell_area;
     f.outlets = params.format(Param::fluvial_outlets);
 
     ScopedContext scoped(device);

@@ -103,7 +103,7 @@ struct WatertableOptions {
     std::string report;
     std::string out_maps; // --out-maps DIR: water_table, groundwater_depth and the other maps
     // A river drains at least this area (seed 003's flow threshold): --river-area in m^2, or
-    // --river-cells in cells of the grid; 0 when not given (default: 1600 m^2).
+    // --river-cells in cells of the grid; 0 when not given (default: 1600 m^2, at least 4 cells).
     double river_area = 0.0, river_cells = 0.0;
 };
 

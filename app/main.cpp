@@ -318,7 +318,7 @@ CLI::App* addWatertable(CLI::App& app, WatertableOptions& o) {
         watertable_cmd
             ->add_option("--river-area", o.river_area,
                          "a cell draining at least M2 square metres is a river: sustained if it ends at or comes from "
-                         "a water body, dry otherwise (default 1600: 100 cells of 4 m)")
+                         "a water body, dry otherwise (default 1600, and at least 4 cells)")
             ->check(CLI::Range(1e-6, 1e15));
     watertable_cmd
         ->add_option("--river-cells", o.river_cells, "the same threshold in cells of the grid: at least N cells")

@@ -29,7 +29,7 @@ struct TerrainOptions {
 struct InitialTerrain {
     Heightmap terrain;
     std::vector<float> hardness;
-    std::vector<float> rain_mask; // --rain-mask (empty: rain everywhere, the field's initial 1)
+    std::vector<float> rain_mask; // --rain-mask, else the terrain shape's (empty: rain everywhere)
 };
 
 // "WxH", throws InputError naming `option` (the command-line option the text came from).

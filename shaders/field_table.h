@@ -51,7 +51,7 @@
     X(Eroded, eroded, 2, rg32f, Single, Derived, DirectPasses, 0.0, 49,                                              \
       "pipe step's direct passes: ground and sediment after erosion (m)")                                           \
     X(ThermalRate, thermal_rate, 2, rg32f, Single, Derived, Grid, 0.0, 50,                                           \
-      "thermal rate (moved / total excess, 1/s) and tan(talus) of the pipe step and the talus models")             \
+      "thermal share (moved / total excess, per step) and tan(talus) of the pipe step and the talus models")       \
     X(Groundwater, groundwater, 1, r32f, Single, State, Grid, 0.0, 51,                                               \
       "groundwater in the ground's pores (m of water); updated in place, its flow's sub-steps in pairs")           \
     X(AquiferBase, aquifer_base, 1, r32f, Single, State, Grid, 0.0, 52, "the aquifer's impermeable base (m)")       \

@@ -66,9 +66,10 @@ vec2 erodeCell(inout float b, inout float s, float sin_tilt, vec2 v, float depth
 // excesses. K (thermal_rate) is a diffusivity: on a uniform slope a face carries K / 2 times the
 // slope's excess over the talus slope, so a slope W metres wide slumps in a time of W^2 / K at any
 // cell size (a rate per cell would slump it 4 times slower at half the cell size); the 1 is the
-// explicit limit (a pair of cells then stands exactly at the angle). thermalRate gives the cell's factor (moved / total excess, or 0) and its tan(talus);
-// thermalSent what it sends to neighbour k (left, right, top, bottom, then top-left, top-right,
-// bottom-left, bottom-right) of height b_n (+inf outside the grid). Every pass that needs an
+// explicit limit (a pair of cells then stands exactly at the angle). thermalRate gives the cell's
+// factor (moved / total excess, or 0) and its tan(talus); thermalSent what it sends to neighbour
+// k (left, right, top, bottom, then top-left, top-right, bottom-left, bottom-right) of height b_n
+// (+inf outside the grid). Every pass that needs an
 // amount computes it with thermalSent from the same values, so the sender subtracts exactly what
 // the receiver adds.
 float thermalSent(vec2 rate, float b, float b_n, int k) {

@@ -159,6 +159,16 @@ TEST(CliExport, WatertableWritesTheTableTheRiversAndItsReport) {
     EXPECT_DOUBLE_EQ(area["min_area_m2"].get<double>(), 160.0);
     EXPECT_DOUBLE_EQ(cells["min_area_m2"].get<double>(), 160.0);
     EXPECT_GT(cells["river_cells"].get<long>(), 0);
+    // At 2 m cells the same 10 cells are 40 m^2.
+    for (const char* threshold : {"--river-cells 10", "--river-area 40"}) {
+        const Result r2 = run(dir, std::string("watertable --size 48x40 --cell-size 2 --set table_iterations=300 "
+                                               "--set fluvial_outlets=bottom --out t3.f32 --report r3.json ") +
+                                       threshold);
+        ASSERT_EQ(r2.code, 0) << r2.err;
+        const nlohmann::json fine = nlohmann::json::parse(readText(dir / "r3.json"))["rivers"];
+        EXPECT_DOUBLE_EQ(fine["min_cells"].get<double>(), 10.0) << threshold;
+        EXPECT_DOUBLE_EQ(fine["min_area_m2"].get<double>(), 40.0) << threshold;
+    }
     // A bad threshold, or both, is one line before the GPU starts.
     for (const char* args : {"--river-cells 0", "--river-area 0", "--river-cells 10 --river-area 160"}) {
         const Result bad = run(dir, std::string("watertable --size 48x40 ") + args + " --out t2.f32");

@@ -169,7 +169,7 @@ TEST_F(LayersTest, StrataStepTheSlope) {
         for (int x = 0; x < kW; ++x) z[size_t(y * kW + x)] = float(120.0 - 2.5 * x + 0.05 * std::sin(1.3 * y));
     gpu::SimParams p = modelParams(MODEL_PIPE, 1);
     p.talus_angle = float(20.0 * 3.14159265358979323846 / 180.0);
-    p.thermal_rate = 32.0f; // 2 per second on its 4 m cells
+    p.thermal_rate = 32.0f; // a step moves dt K / L^2 = 0.2 of half the largest excess on 4 m cells
     gpu::SimParams banded = p;
     banded.strata_contrast = 1.0f;
     banded.strata_thickness = 6.0f;

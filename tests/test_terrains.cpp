@@ -12,6 +12,7 @@
 
 #include "cli_process.h"
 #include "io/terrain_gen.h"
+#include "setup.h"
 
 namespace {
 
@@ -198,13 +199,33 @@ TEST(Terrains, TheAlluvialFanPresetBuildsAConeBelowTheNotch) {
     }
 }
 
+// The river mouth's rain reaches the simulation's start (prepareTerrain: the run, the viewer, the
+// Python module), and a --rain-mask replaces it.
+TEST(Terrains, TheRiverMouthBringsItsRainUnlessAMaskIsGiven) {
+    Scratch s;
+    TerrainOptions o;
+    o.terrain = "river-mouth";
+    o.size = "40x30";
+    const InitialTerrain own = prepareTerrain(o, 4.0);
+    EXPECT_EQ(own.rain_mask, generateTerrain(40, 30, 1, 4.0, TerrainShape::RiverMouth).rain);
+    ASSERT_EQ(own.rain_mask.size(), size_t(40 * 30));
+    EXPECT_EQ(own.rain_mask.front(), 1.0f);
+    EXPECT_EQ(own.rain_mask.back(), 0.0f);
+    writeFloats(s.in / "mask.f32", std::vector<float>(40 * 30, 0.5f));
+    o.rain_mask = s.inPath("mask.f32");
+    EXPECT_EQ(prepareTerrain(o, 4.0).rain_mask, std::vector<float>(40 * 30, 0.5f));
+    o.rain_mask.clear();
+    o.terrain = "volcano";
+    EXPECT_TRUE(prepareTerrain(o, 4.0).rain_mask.empty());
+}
+
 // The delta preset (terrain river-mouth: a valley whose catchment alone gets rain, opening into a
 // bay of a shallow sea), 80 x 80 cells over 5000 steps of 0.2 s. Its shoreline at the mouth (the
 // seaward-most land in the 8 columns around the valley's axis) moves at least 10 cells seaward;
 // the new land (former sea now at or above sea level) holds at least half the sediment the river
 // delivered (what the former sea cells gained, what their water still carries, and what left over
 // the open edges); and a row across the new land, halfway, crosses at least two channels (runs of
-// water deeper than 1 cm between dry land).
+// water deeper than 1 cm between dry new land).
 TEST(Terrains, TheDeltaPresetBuildsLandSeawardOfTheMouth) {
     Scratch s;
     constexpr int n = 80;
@@ -238,12 +259,20 @@ TEST(Terrains, TheDeltaPresetBuildsLandSeawardOfTheMouth) {
         delivered += (double(after[i]) - before[i] + load[i]) * kCellArea;
         if (after[i] >= 0.0f) new_land += (double(after[i]) - before[i]) * kCellArea;
     }
+    // Along the row: new land (former sea, now at or above sea level) that is dry, and water;
+    // a channel is a run of water with dry new land on both sides.
     const int row = (from + to) / 2;
-    int channels = 0;
+    int channels = 0, last_dry = -1;
+    bool wet_since = false;
     for (int x = 0; x < n; ++x) {
-        const bool wet = water[size_t(row * n + x)] > 0.01f;
-        const bool wet_before = x > 0 && water[size_t(row * n + x - 1)] > 0.01f;
-        channels += wet && !wet_before;
+        const size_t i = size_t(row * n + x);
+        if (water[i] > 0.01f) {
+            wet_since = true;
+        } else if (before[i] < 0.0f && after[i] >= 0.0f) {
+            channels += wet_since && last_dry >= 0;
+            last_dry = x;
+            wet_since = false;
+        }
     }
     std::printf("[ delta ] shoreline at the mouth: row %d -> %d; the river delivered %.0f m^3, the new land holds "
                 "%.0f m^3 (%.2f); %d channels cross row %d\n",

@@ -113,7 +113,7 @@ double riverMouth(const Layers& L, Vec2 p, Vec2 ext, int octaves) {
     return std::max(sides - 1.44 * (p.y - coast), shelf) + noise;
 }
 
-// Its rain: on the catchment, none on the last tenth of the valley and the bluffs (their runoff
+// Its rain: on the catchment, none on the last eighth of the valley and the bluffs (their runoff
 // would spread its load along the whole coast: the delta is the river's).
 double riverMouthRain(Vec2 p, Vec2 ext) { return 1.0 - smoothstep(0.40, 0.44, p.y / ext.y); }
 

@@ -65,7 +65,10 @@ std::optional<Session> startState(App& app, const ViewOptions& o, const CheckedV
         s.params = sessionParams(*resumed, o.preset, o.terrain.cell_size, o.sets);
         app.initial.terrain = {resumed->width, resumed->height, resumed->initial_terrain};
         for (const auto& [field, values] : resumed->fields)
-            if (field == gpu::Field::Hardness) app.initial.hardness = values;
+            if (field == gpu::Field::Hardness)
+                app.initial.hardness = values;
+            else if (field == gpu::Field::RainMask)
+                app.initial.rain_mask = values; // R keeps where it rains
     } else {
         app.initial = prepareTerrainAndParams(o.terrain, o.preset, o.sets, s.params);
     }
