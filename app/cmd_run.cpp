@@ -17,6 +17,7 @@
 #include "io/maps.h"
 #include "io/mesh.h"
 #include "presets.h"
+#include "processes.h"
 #include "progress.h"
 #include "report.h"
 #include "session.h"
@@ -201,6 +202,38 @@ void printRunSummary(const RunOptions& o, const nlohmann::json& report, double s
                  report["soil"]["drift_rel"].is_number() ? report["soil"]["drift_rel"].get<double>() : NAN);
 }
 
+// A run split over processes: its blocks, what their exchanges moved and took (each process's
+// own time on the host; the longest of them), and the validation errors of them all.
+nlohmann::json splitFacts(const gpu::BlockExchange& b, const gpu::Context& ctx, double run_seconds) {
+    const gpu::ExchangeCounters& c = b.counters();
+    const int errors = ctx.validation_errors ? ctx.validation_errors->load() : 0;
+    double most_seconds = 0.0, all_errors = 0.0;
+    for (double s : everyProcess(c.seconds)) most_seconds = std::max(most_seconds, s);
+    for (double e : everyProcess(double(errors))) all_errors += e;
+    const gpu::BlockGrid& g = b.grid();
+    return {{"count", g.count()},
+            {"blocks", {g.cols, g.rows}},
+            {"band_cells", {g.halo_x, g.halo_y}},
+            {"band_swaps", c.swaps},
+            {"sum_gathers", c.gathers},
+            {"band_bytes_rank0", c.band_bytes},
+            {"sum_bytes_rank0", c.sum_bytes},
+            {"exchange_seconds_most", most_seconds},
+            {"exchange_share", run_seconds > 0.0 ? most_seconds / run_seconds : 0.0},
+            {"validation_errors", all_errors}};
+}
+
+// A run split over processes (mpirun): what it cannot do yet, said before the GPU starts.
+void checkSplitRun(const RunOptions& o, const gpu::SimParams& p) {
+    const std::string refusal = gpu::splitRefusal(p);
+    if (!refusal.empty()) throw InputError(refusal);
+    if (!o.timelapse.dir.empty())
+        throw InputError("--timelapse does not run split over processes yet: run it without mpirun");
+    if (!o.out_maps.empty())
+        throw InputError("--out-maps (the drainage analysis is a whole-grid fill) does not run split over "
+                         "processes yet: run it without mpirun");
+}
+
 } // namespace
 
 int runCommand(const RunOptions& o, const DeviceOptions& device, const TimelapseFactory& make_timelapse) {
@@ -211,22 +244,29 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     const int w = start.initial.terrain.width, h = start.initial.terrain.height;
     if (!o.timelapse.dir.empty()) prepareTimelapseFolder(o.timelapse.dir);
 
+    gpu::SimParams sim_params = toSimParams(params, w, h);
+    sim_params.model = start.model;
+    sim_params.particle_seed = static_cast<uint32_t>(o.terrain.seed); // droplets follow --seed
+    const Processes& procs = processes();
+    if (procs.size > 1) checkSplitRun(o, sim_params);
+
     ScopedContext scoped(device);
-    gpu::Simulation sim(scoped.ctx, w, h);
+    gpu::Simulation sim(scoped.ctx, w, h, gpu::PipePasses::Auto, {},
+                        gpu::SplitOver{procs.transport, gpu::stepReach(sim_params)});
     if (start.resumed) {
         restoreSession(sim, *start.resumed);
         sim.setStepIndex(static_cast<int>(start.resumed->steps)); // rain events and droplet seeds continue
     } else {
         loadInitialState(sim, start.initial, params);
     }
-    gpu::SimParams sim_params = toSimParams(params, w, h);
-    sim_params.model = start.model;
-    sim_params.particle_seed = static_cast<uint32_t>(o.terrain.seed); // droplets follow --seed
     sim.setParams(sim_params);
     RunFacts facts;
     facts.before = start.resumed ? start.resumed->initial_sums : sumState(sim, cell_size);
     start.resumed.reset(); // the fields are on the GPU now
 
+    if (const gpu::BlockExchange* b = sim.blocks())
+        std::fprintf(stderr, "alluvium: split over %d processes: %dx%d blocks, bands of %dx%d cells\n", b->ranks(),
+                     b->grid().cols, b->grid().rows, b->grid().halo_x, b->grid().halo_y);
     const bool fluvial = start.model == MODEL_FLUVIAL;
     std::fprintf(stderr, "alluvium: %dx%d cells of %g m, %d %s of %g %s\n", w, h, cell_size, o.steps,
                  fluvial ? "iterations" : "steps",
@@ -240,6 +280,7 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     frames.reset();
     facts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - clock).count();
 
+    if (sim.blocks()) facts.processes = splitFacts(*sim.blocks(), scoped.ctx, facts.seconds);
     facts.after = sumState(sim, cell_size);
     Heightmap result{w, h, sim.download(gpu::Field::Terrain)};
     facts.state_digest = gpu::digestText(gpu::stateDigest(sim));
@@ -254,6 +295,11 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     facts.last_fill = sim.fluvial().hostControl(); // the last iteration's fill, before that
     if (fluvial || !o.out_maps.empty()) facts.analysis = sim.fluvialAnalyse();
     const nlohmann::json report = runReport(sim, facts);
+    // Every process takes part in what reads the state; rank 0 alone writes.
+    std::optional<Session> session;
+    if (!o.save_session.empty())
+        session = captureSession(sim, params, std::move(start.initial.terrain.heights), facts.before, facts.steps);
+    if (!procs.root()) return facts.after.nan_cells > 0 ? 1 : 0;
     OutputBatch outputs; // every output, or none if one cannot be written
     if (facts.after.nan_cells > 0) {
         if (!o.report.empty()) writeReport(o.report, report);
@@ -266,9 +312,7 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     if (!o.report.empty()) writeReport(o.report, report);
     if (!o.out_maps.empty()) exportMaps(sim, o.out_maps);
     if (!o.out_mesh.empty()) writeTerrainMesh(o.out_mesh, result, cell_size, o.mesh_triangles);
-    if (!o.save_session.empty())
-        saveSession(o.save_session,
-                    captureSession(sim, params, std::move(start.initial.terrain.heights), facts.before, facts.steps));
+    if (session) saveSession(o.save_session, *session);
     outputs.commit();
     if (!o.out_maps.empty()) std::fprintf(stderr, "alluvium: wrote the maps to %s\n", o.out_maps.c_str());
     if (!o.out_mesh.empty()) std::fprintf(stderr, "alluvium: wrote the mesh %s\n", o.out_mesh.c_str());

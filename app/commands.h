@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pipeline.h"
+#include "processes.h"
 #include "setup.h"
 
 namespace alluvium {
@@ -25,6 +26,7 @@ struct ScopedContext {
         gpu::shaderDirectory(); // a broken installation is one line (InstallError) before the GPU starts
         gpu::ContextOptions options;
         options.device_index = d.device;
+        options.spread_rank = processes().rank; // one device each, in turn
         options.validation = d.validation;
         gpu::createContext(ctx, options);
     }

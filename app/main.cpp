@@ -10,6 +10,7 @@
 #include "io/errors.h"
 #include "io/terrain_gen.h"
 #include "pipeline.h"
+#include "processes.h"
 #include "timelapse.h"
 #include "view.h"
 #include "vk_check.h"
@@ -362,17 +363,15 @@ int runCommandLine(Commands& c) {
         if (*c.fill_cmd) return fillCommand(c.fill, c.device);
         if (*c.watertable_cmd) return watertableCommand(c.watertable, c.device);
     } catch (const InputError& e) {
-        std::fprintf(stderr, "alluvium: %s\n", oneLine(e.what()).c_str());
-        return 2;
+        return refuse(2, oneLine(e.what()));
     } catch (const ParamError& e) {
-        std::fprintf(stderr, "alluvium: %s\n", oneLine(e.what()).c_str());
-        return 2;
+        return refuse(2, oneLine(e.what()));
+    } catch (const gpu::SplitError& e) {
+        return refuse(3, oneLine(e.what()));
     } catch (const gpu::DeviceError& e) {
-        std::fprintf(stderr, "alluvium: %s\n", oneLine(e.what()).c_str());
-        return 3;
+        return fail(3, oneLine(e.what()));
     } catch (const gpu::InstallError& e) {
-        std::fprintf(stderr, "alluvium: %s\n", oneLine(e.what()).c_str());
-        return 4;
+        return fail(4, oneLine(e.what()));
     }
     return 0;
 }
@@ -418,17 +417,19 @@ int runMain(int argc, char** argv) {
 } // namespace
 
 // No exception leaves main: each kind is one line on stderr and the README's exit status.
+// Under mpirun, a failure of one process names it and ends them all (app/processes.h).
 int main(int argc, char** argv) {
+    startProcesses(&argc, &argv);
+    int status = 0;
     try {
-        return runMain(argc, argv);
+        status = runMain(argc, argv);
     } catch (const std::bad_alloc&) {
-        std::fprintf(stderr, "alluvium: out of memory (host): the grid or file is too large for this machine\n");
-        return 3;
+        status = fail(3, "out of memory (host): the grid or file is too large for this machine");
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "alluvium: internal error: %s\n", oneLine(e.what()).c_str());
-        return 1;
+        status = fail(1, "internal error: " + oneLine(e.what()));
     } catch (...) {
-        std::fprintf(stderr, "alluvium: internal error (an unknown exception)\n");
-        return 1;
+        status = fail(1, "internal error (an unknown exception)");
     }
+    endProcesses();
+    return status;
 }

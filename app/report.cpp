@@ -196,6 +196,7 @@ nlohmann::json runReport(const gpu::Simulation& sim, const RunFacts& f) {
     if (f.steps_before > 0) report["resumed_at_step"] = f.steps_before;
     if (!f.timelapse.is_null()) report["timelapse"] = f.timelapse;
     report["nodata_filled"] = f.nodata_filled;
+    if (!f.processes.is_null()) report["processes"] = f.processes;
     if (sim.params().model != MODEL_FLUVIAL) return report;
     nlohmann::json& fluvial = report["fluvial"];
     fluvial = fluvialSummary(sim, f.cell_size, f.analysis);

@@ -45,6 +45,7 @@ struct RunFacts {
     gpu::FluvialControl last_fill{}, analysis{};
     double years = 0.0;
     nlohmann::json closed_lakes, closed_area;
+    nlohmann::json processes; // a run split over processes: the blocks and their exchanges (null: one)
 };
 nlohmann::json runReport(const gpu::Simulation& sim, const RunFacts& facts);
 

@@ -71,9 +71,19 @@ uint64_t simulationBytes(int width, int height, uint32_t partials_per_group) {
            sizeof(SeaControl);
 }
 
-Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pipe, WorkgroupShape shape)
-    : ctx_(ctx), width_(width), height_(height), shape_(resolveWorkgroupShape(ctx, shape)) {
-    assert(width > 0 && height > 0);
+Simulation::Simulation(const Context& ctx, int full_width, int full_height, PipePasses pipe, WorkgroupShape shape,
+                       SplitOver split)
+    : ctx_(ctx), full_width_(full_width), full_height_(full_height), shape_(resolveWorkgroupShape(ctx, shape)) {
+    assert(full_width > 0 && full_height > 0);
+    width_ = full_width;
+    height_ = full_height;
+    if (split.transport && split.transport->size() > 1) {
+        blocks_ = std::make_unique<BlockExchange>(
+            ctx, *split.transport, splitGrid(full_width, full_height, split.transport->size(), shape_, split.reach));
+        width_ = blocks_->local().w;
+        height_ = blocks_->local().h;
+    }
+    const int width = width_, height = height_;
     state_.pipe.passes = resolvePipePasses(ctx, pipe);
     partials_per_group_ = resolvePartials(ctx, width, height, shape_);
     const uint64_t need = simulationBytes(width, height, partials_per_group_);
@@ -82,8 +92,8 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
                           std::to_string(need >> 20) + " MiB of GPU memory; " + ctx.device_name + " has " +
                           std::to_string(ctx.device_local_bytes >> 20) + " MiB");
     checkSubgroups(ctx);
-    const bool split = splitsWideFields(ctx, width, height);
-    fields_ = std::make_unique<FieldImages>(ctx, width, height, split, state_.pipe.passes == PipePasses::Direct);
+    const bool split_wide = splitsWideFields(ctx, width, height);
+    fields_ = std::make_unique<FieldImages>(ctx, width, height, split_wide, state_.pipe.passes == PipePasses::Direct);
     createBuffers();
     fluvial_ = std::make_unique<FluvialState>(ctx, width, height);
     state_.fluvial = fluvial_.get();
@@ -93,9 +103,10 @@ Simulation::Simulation(const Context& ctx, int width, int height, PipePasses pip
     setup.height = height;
     setup.shape = shape_;
     setup.partials_per_group = partials_per_group_;
-    setup.split_wide = split;
+    setup.split_wide = split_wide;
     setup.params = &params_;
     rec_ = std::make_unique<StepRecorder>(ctx, pipeline_layout_, setup);
+    if (blocks_) rec_->setExchange([this](Exchange what) { exchange(what); });
     setParams(SimParams{});
 }
 
@@ -180,7 +191,7 @@ std::vector<const Image*> Simulation::fieldImages(Field f, bool next) const {
 void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
     if (f == Field::RainMask) rain_uniform_ = std::all_of(data.begin(), data.end(), [](float v) { return v == 1.0f; });
     if (f == Field::Terrain) state_.sea.host.dirty = true; // a new ground: a new spill surface for the sea
-    fields_->upload(f, half(f, next), data);
+    fields_->upload(f, half(f, next), blocks_ ? blocks_->crop(data, fieldChannels(f)) : data);
     if (f == Field::RainMask) setParams(params_);
 }
 
@@ -199,10 +210,12 @@ void Simulation::resetFields() {
 
 std::vector<float> Simulation::download(Field f, bool next) const {
     requireSettled("download");
+    if (blocks_) return blocks_->gather(fields_->download(f, half(f, next)), fieldChannels(f));
     return fields_->download(f, half(f, next));
 }
 
 void Simulation::setParams(const SimParams& params) {
+    if (blocks_) checkSplit(params);                      // throws before anything changes
     if (params.model == MODEL_FLUVIAL) allocateFluvial(); // throws before anything changes
     // The sea's edges (or whether there is a sea at all) changed: run its spill surface anew.
     if (params.enable_sea != params_.enable_sea || params.edge_mode != params_.edge_mode ||
@@ -221,7 +234,12 @@ void Simulation::setParams(const SimParams& params) {
         partials_per_group_ > 1 ? static_cast<int>(partialsCount(workgroupCount(width_, height_, shape_))) : 0;
     params_.rain_uniform = rain_uniform_ ? 1 : 0;
     params_.spring_count = static_cast<int>(springs_.size());
+    params_.origin_x = blocks_ ? blocks_->local().x : 0;
+    params_.origin_y = blocks_ ? blocks_->local().y : 0;
+    params_.full_width = full_width_;
+    params_.full_height = full_height_;
     params_dirty_ = true;
+    if (blocks_) chooseBands();
 }
 
 void Simulation::setSprings(const std::vector<Spring>& springs) {
@@ -315,6 +333,7 @@ void Simulation::recordStep(VkCommandBuffer cmd, GpuTimer* timer, bool another_f
             rec_->timestamp();
         }
     }
+    rec_->settle(); // a split grid's bands, before the next step reads them
     rec_->end();
     parity_ ^= writtenPingPong(m) & livePingPong(params_);
     ++step_index_;

@@ -4,8 +4,10 @@
 #pragma once
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "block_exchange.h"
 #include "fields.h"
 #include "models/fluvial.h"
 #include "models/model.h"
@@ -18,18 +20,33 @@ namespace alluvium::gpu {
 // `partials_per_group` of the step's sums per workgroup and slot.
 uint64_t simulationBytes(int width, int height, uint32_t partials_per_group = 1);
 
+// A grid split over processes (gpu/blocks.h): the transport between them, and the cells a step
+// may reach beyond its own (stepReach of the parameters it will run with: the ghost band).
+struct SplitOver {
+    Transport* transport = nullptr; // nullptr, or one process: the whole grid here
+    int reach = 0;
+};
+// Why a split grid cannot run these parameters (empty: it can): the models and parts whose state
+// is not local yet, or a step that reaches beyond a ghost band `band` cells wide (< 0: unchecked).
+std::string splitRefusal(const SimParams& params, int band = -1);
+
 class Simulation : private ModelHost {
 public:
     // Throws DeviceError if the grid does not fit the device. `pipe` Auto: the direct passes, the
     // faster form on every device measured (ALLUVIUM_PIPE_PASSES overrides); `shape`: the grid
     // passes' workgroups.
-    Simulation(const Context& ctx, int width, int height, PipePasses pipe = PipePasses::Auto,
-               WorkgroupShape shape = {});
+    // `split`: this process holds one block of the W x H grid; every call below then is made by
+    // every process in the same order, and the whole-grid ones (upload, download, totals) see the
+    // whole grid as one device would.
+    Simulation(const Context& ctx, int width, int height, PipePasses pipe = PipePasses::Auto, WorkgroupShape shape = {},
+               SplitOver split = {});
     ~Simulation();
     Simulation(const Simulation&) = delete;
     Simulation& operator=(const Simulation&) = delete;
-    int width() const { return width_; }
-    int height() const { return height_; }
+    int width() const { return full_width_; }
+    int height() const { return full_height_; }
+    // The block this process holds when split (nullptr: the whole grid).
+    const BlockExchange* blocks() const { return blocks_.get(); }
 
     // Whole-field transfers, row-major floats with fieldChannels() per cell; `next`: the other
     // half of a ping-pong pair (tests set up and read single passes with it).
@@ -125,9 +142,14 @@ private:
     void requireSettled(const char* what) const;
     void createBuffers();
     void createDescriptorSets();
+    void exchange(Exchange what); // the recorder's hand-overs of a split grid (simulation_split.cpp)
+    void checkSplit(const SimParams& params) const;
+    void chooseBands();
 
     const Context& ctx_;
-    int width_ = 0, height_ = 0;
+    int width_ = 0, height_ = 0;           // the images': the block and its bands when split
+    int full_width_ = 0, full_height_ = 0; // the whole grid
+    std::unique_ptr<BlockExchange> blocks_;
     int parity_ = 0; // bit fieldPingPongBit(f): the current half of ping-pong field f
     WorkgroupShape shape_{16, 16};
     uint32_t partials_per_group_ = 1;

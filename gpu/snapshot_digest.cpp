@@ -1,4 +1,5 @@
 // State digests, and the digests of the snapshots a store holds (snapshot.h).
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 
@@ -26,7 +27,11 @@ void hashHostState(StateHasher& h, int step_index, int substeps, const std::vect
     hashed.group_count_x = hashed.group_count_y = 0;
     hashed.tile_count_x = hashed.tile_count_y = 0;
     hashed.partials_per_group = hashed.subgroup_partials_at = 0; // the device's, too
-    h.add(&hashed, sizeof hashed);
+    // A block of a split grid hashes as the whole grid; the fields from the block's origin on
+    // are its own (zero on one device, and not hashed: digests stay what they were).
+    hashed.width = params.full_width;
+    hashed.height = params.full_height;
+    h.add(&hashed, offsetof(SimParams, origin_x));
 }
 
 } // namespace

@@ -31,6 +31,7 @@ void StepRecorder::end() {
 }
 
 void StepRecorder::bind(VkDescriptorSet set) {
+    bound_ = set;
     vkCmdBindDescriptorSets(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set, 0, nullptr);
 }
 
@@ -45,7 +46,17 @@ void StepRecorder::push(int mode, uint32_t in, uint32_t count, uint32_t out, flo
     vkCmdPushConstants(cmd_, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
 }
 
+void StepRecorder::handOver(Exchange what) {
+    if (!exchange_) return;
+    exchange_(what);
+    bind(bound_); // a command buffer begun again binds nothing
+}
+
 void StepRecorder::dispatch(Pass pass, int mode) {
+    if (pass == Pass::GridTotals && split()) { // the gathered sums, added on the host
+        handOver(Exchange::GridTotals);
+        return;
+    }
     vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass));
     push(mode, 0, 0, 0, sea_surface_);
     const int w = setup_.width, h = setup_.height;
@@ -87,6 +98,10 @@ void StepRecorder::foldLevels() {
         vkCmdDispatch(cmd_, groupsCovering(int(levels[0]), 64), REDUCE_SLOTS, 1);
         barrier();
     }
+    if (split()) { // the whole grid's first level, folded on the host into one value a slot
+        handOver(Exchange::Fold);
+        return;
+    }
     vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(Pass::ReducePartials));
     uint32_t offset = 0;
     for (size_t k = 0; k + 1 < levels.size(); ++k) {
@@ -103,7 +118,10 @@ void StepRecorder::foldTotals(int mode) {
     uint32_t offset = 0;
     for (size_t k = 0; k + 1 < levels.size(); ++k) offset += levels[k] * REDUCE_SLOTS;
     vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(Pass::ReduceTotals));
-    push(mode, offset, levels.back());
+    if (split())
+        push(mode, 0, 1); // where the hand-over left the folded values
+    else
+        push(mode, offset, levels.back());
     vkCmdDispatch(cmd_, 1, 1, 1);
     barrier();
 }

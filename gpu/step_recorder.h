@@ -4,6 +4,7 @@
 // into the run's totals. Knows passes and fields; no model. The models record their steps with
 // it (gpu/models), the simulation owns it.
 #pragma once
+#include <functional>
 #include <map>
 #include <utility>
 #include <vector>
@@ -13,6 +14,10 @@
 #include "timer.h"
 
 namespace alluvium::gpu {
+
+// Where a grid split over processes hands data to the host and back (gpu/blocks.h): the ghost
+// bands after a step's state is whole, the first level of the fold, the grid models' water sums.
+enum class Exchange { Bands, Fold, GridTotals };
 
 // The grid and the device's choices the pipelines are specialized with.
 struct StepRecorderSetup {
@@ -40,6 +45,12 @@ public:
     void bind(VkDescriptorSet set);
     // What each dispatch pushes besides its mode: the step's index and the sea's surface.
     void setStep(int step_index, float sea_surface, double sim_time);
+    // A split grid's hand-overs: the hook submits what was recorded, exchanges and records on in
+    // the same command buffer; the recorder binds its set again after it. Unset: one device.
+    void setExchange(std::function<void(Exchange)> hook) { exchange_ = std::move(hook); }
+    bool split() const { return bool(exchange_); }
+    // The step's state is whole (a step or a sub-step ended): a split grid swaps its bands.
+    void settle() { handOver(Exchange::Bands); }
 
     // A pass over what its row says (grid, tiles, one workgroup, the droplets).
     void dispatch(Pass pass, int mode = 0);
@@ -79,12 +90,15 @@ private:
     VkPipeline createPipeline(const std::vector<uint32_t>& code, Pass pass) const;
     uint32_t partsOf(Pass pass) const { return passHasStepParts(pass) ? builtStepParts() : STEP_ALL; }
     void push(int mode, uint32_t in = 0, uint32_t count = 0, uint32_t out = 0, float sea = 0.0f);
+    void handOver(Exchange what);
 
     const Context& ctx_;
     VkPipelineLayout layout_;
     StepRecorderSetup setup_;
     std::vector<uint32_t> fold_levels_;
     VkCommandBuffer cmd_ = VK_NULL_HANDLE;
+    VkDescriptorSet bound_ = VK_NULL_HANDLE;
+    std::function<void(Exchange)> exchange_;
     GpuTimer* timer_ = nullptr;
     int step_index_ = 0;
     float sea_surface_ = 0.0f;

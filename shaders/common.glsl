@@ -83,6 +83,11 @@ layout(std430, binding = B_DELTA) buffer DeltaBlock { int delta[]; };
 #define BOTTOM 3
 
 ivec2 cellId() { return ivec2(gl_GlobalInvocationID.xy); }
+// A cell's place in the whole grid, for what depends on where a cell is (rain noise, storms,
+// strata, the vent, springs): a block of a grid split over processes starts at the origin, and
+// computes the same bits as the whole grid's cell there. Neighbours and edges stay the block's.
+ivec2 wholeCell(ivec2 c) { return c + ivec2(p.origin_x, p.origin_y); }
+vec2 wholeGrid() { return vec2(p.full_width, p.full_height); }
 bool insideGrid(ivec2 c) { return c.x < p.width && c.y < p.height; }
 bool inGrid(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < p.width && c.y < p.height; }
 // The nearest cell of the grid. A neighbour's value is loaded at clampToGrid(q) and then chosen

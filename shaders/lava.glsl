@@ -56,7 +56,7 @@ float lavaRockHardness(float hardness, float rock) {
 float ventDepth(ivec2 c) {
     if (p.lava_eruption_rate <= 0.0) return 0.0;
     float radius = max(p.lava_vent_radius, 0.75 * p.cell_size); // at least the centre's cell
-    vec2 centre = vec2(p.lava_vent_x * float(p.width), p.lava_vent_y * float(p.height));
-    vec2 d = (vec2(c) + 0.5 - centre) * p.cell_size;
+    vec2 centre = vec2(p.lava_vent_x, p.lava_vent_y) * wholeGrid();
+    vec2 d = (vec2(wholeCell(c)) + 0.5 - centre) * p.cell_size;
     return dot(d, d) <= radius * radius ? p.lava_eruption_rate * p.time_step / (3.14159265 * radius * radius) : 0.0;
 }

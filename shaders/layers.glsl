@@ -48,7 +48,7 @@ float rockHardness(ivec2 c, float bedrock) {
     float h = imageLoad(hardness_img, c).r;
     if (!partOn(STEP_STRATA, p.strata_contrast > 0.0)) return h;
     float angle = float(hash32(uint(p.strata_seed)) & 0xFFFFu) * (6.28318530718 / 65536.0);
-    vec2 at = (vec2(c) + 0.5) * p.cell_size;
+    vec2 at = (vec2(wholeCell(c)) + 0.5) * p.cell_size;
     float z = bedrock + tan(p.strata_tilt) * dot(at, vec2(cos(angle), sin(angle)));
     float band = clamp(floor(z / p.strata_thickness), -1e9, 1e9);
     uint key = hash32(uint(int(band)) ^ hash32(uint(p.strata_seed) + 0x9e3779b9u));

@@ -329,7 +329,11 @@
     E(int, tile_count_x, "the fluvial model's FLUVIAL_TILE^2 tiles across") \
     E(int, tile_count_y, "... and down") \
     E(int, partials_per_group, "the step's sums on CPU drivers: partials per workgroup and slot (1 elsewhere)") \
-    E(int, subgroup_partials_at, "... and where in partials[] they start")
+    E(int, subgroup_partials_at, "... and where in partials[] they start") \
+    E(int, origin_x, "a block of a grid split over processes (mpirun): the whole grid's column of its cell 0 (0 on one device)") \
+    E(int, origin_y, "... and row") \
+    E(int, full_width, "the whole grid's cells across (width on one device)") \
+    E(int, full_height, "... and down")
 
 // clang-format on
 

@@ -131,12 +131,15 @@ float edgeSediment(ivec2 c, float s) {
 // grid. Where it samples for cell c: the lower corner (clamped to within 2
 // cells of c, which |v| <= L / dt guarantees up to rounding; the clamp only keeps a non-finite
 // velocity from reading outside a tile's ring), the upper corner and the weights.
+// The point is found in whole-grid coordinates (a float's last bits depend on its size), then
+// brought back to the block's (wholeCell): a split grid samples the same point with the same weights.
 void transportFootprint(ivec2 c, vec2 v, out ivec2 lo, out ivec2 hi, out vec2 f) {
-    float px = clamp(float(c.x) - v.x * p.time_step / p.cell_size, 0.0, float(p.width - 1));
-    float py = clamp(float(c.y) - v.y * p.time_step / p.cell_size, 0.0, float(p.height - 1));
-    lo = ivec2(min(int(floor(px)), p.width - 1), min(int(floor(py)), p.height - 1));
+    ivec2 g = wholeCell(c);
+    float px = clamp(float(g.x) - v.x * p.time_step / p.cell_size, 0.0, float(p.full_width - 1));
+    float py = clamp(float(g.y) - v.y * p.time_step / p.cell_size, 0.0, float(p.full_height - 1));
+    lo = ivec2(min(int(floor(px)), p.full_width - 1), min(int(floor(py)), p.full_height - 1));
     f = vec2(px - float(lo.x), py - float(lo.y));
-    lo = clamp(lo, c - 2, c + 1);
+    lo = clamp(lo - (g - c), max(c - 2, ivec2(0)), c + 1);
     hi = min(lo + 1, ivec2(p.width - 1, p.height - 1));
 }
 

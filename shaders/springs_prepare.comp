@@ -7,7 +7,7 @@
 void main() {
     ivec2 c = cellId();
     if (!insideGrid(c)) return;
-    vec2 centre = vec2(c) + 0.5;
+    vec2 centre = vec2(wholeCell(c)) + 0.5; // springs sit in whole-grid cells
     float rate = 0.0;
     for (int k = 0; k < p.spring_count; ++k) {
         vec4 sp = springs[k];

@@ -29,7 +29,7 @@ float valueNoise(vec3 x, int seed) {
 }
 
 float noiseRain(ivec2 c) {
-    vec3 x = vec3((vec2(c) + 0.5) * p.cell_size / p.rain_noise_scale, pc.sim_time / p.rain_noise_period);
+    vec3 x = vec3((vec2(wholeCell(c)) + 0.5) * p.cell_size / p.rain_noise_scale, pc.sim_time / p.rain_noise_period);
     float n = 0.0, amplitude = 0.5;
     for (int octave = 0; octave < 3; ++octave) {
         n += amplitude * valueNoise(x, p.rain_noise_seed + octave);
@@ -42,8 +42,8 @@ float noiseRain(ivec2 c) {
 
 float stormRain(ivec2 c) {
     StormSky s = StormSky(pc.sim_time, p.storm_radius / p.cell_size, p.storm_intensity, p.storm_speed / p.cell_size,
-                          p.wind_direction, p.storm_lifetime, p.storm_count, p.storm_seed, vec2(p.width, p.height));
-    return min(p.storm_background + stormCover(vec2(c) + 0.5, s), 1.0);
+                          p.wind_direction, p.storm_lifetime, p.storm_count, p.storm_seed, wholeGrid());
+    return min(p.storm_background + stormCover(vec2(wholeCell(c)) + 0.5, s), 1.0);
 }
 
 float orographicRain(ivec2 c) {

@@ -75,6 +75,7 @@ struct Step {
     // Flips the halves of the ping-pong fields in `fields` (bits: kAllPingPong for all) that the
     // step writes under its parameters, and binds the set of the new parity.
     void flip(int fields) {
+        rec.settle(); // the state is whole between sub-steps
         parity ^= fields & live;
         rec.bind(sets[size_t(parity)]);
     }

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
+#include <utility>
 
 namespace alluvium::gpu {
 
@@ -178,8 +179,8 @@ VkPhysicalDevice chooseDevice(const std::vector<VkPhysicalDevice>& devices, cons
         if (!problem.empty()) throw DeviceError("Vulkan device " + describeDevice(index, p) + " " + problem);
         return devices[index];
     }
-    VkPhysicalDevice best = VK_NULL_HANDLE;
     int best_rank = -1;
+    std::vector<std::pair<uint32_t, uint32_t>> best; // the best kind's devices: index, queue family
     std::string problems;
     for (uint32_t i = 0; i < devices.size(); ++i) {
         VkPhysicalDeviceProperties p{};
@@ -191,14 +192,17 @@ VkPhysicalDevice chooseDevice(const std::vector<VkPhysicalDevice>& devices, cons
             continue;
         }
         if (deviceTypeRank(p.deviceType) > best_rank) {
-            best = devices[i];
+            best.clear();
             best_rank = deviceTypeRank(p.deviceType);
-            index = i;
-            family = f;
         }
+        if (deviceTypeRank(p.deviceType) == best_rank) best.emplace_back(i, f);
     }
-    if (best == VK_NULL_HANDLE) throw DeviceError("no suitable Vulkan device: " + problems);
-    return best;
+    if (best.empty()) throw DeviceError("no suitable Vulkan device: " + problems);
+    // One process alone takes the first; the processes of a run take them in turn.
+    const auto& chosen = best[size_t(std::max(options.spread_rank, 0)) % best.size()];
+    index = chosen.first;
+    family = chosen.second;
+    return devices[index];
 }
 
 // Requests every optional feature the passes and the viewer may use that the device has;

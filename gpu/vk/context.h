@@ -17,6 +17,8 @@ namespace alluvium::gpu {
 
 struct ContextOptions {
     int device_index = -1;                        // -1: best of discrete > integrated > virtual > cpu; >= 0: that index
+    int spread_rank = 0;                          // a process of a run split over several (mpirun): rank r
+                                                  // takes the best kind's devices in turn (round-robin)
     bool validation = false;                      // VK_LAYER_KHRONOS_validation if installed (else run without it)
     bool verbose = true;                          // print the chosen device on stderr
     std::vector<const char*> instance_extensions; // extra, e.g. surface extensions (viewer)

@@ -356,7 +356,9 @@ VkCommandBuffer beginOneShot(const Context& ctx) {
     return cmd;
 }
 
-void endOneShot(const Context& ctx, VkCommandBuffer cmd) {
+namespace {
+
+void submitAndWait(const Context& ctx, VkCommandBuffer cmd) {
     // Waiting on the fence alone does not make device writes visible to the host; this
     // barrier does, so results of any one-shot (and host-visible buffers) can be read at once.
     memoryBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
@@ -373,7 +375,22 @@ void endOneShot(const Context& ctx, VkCommandBuffer cmd) {
     VK_CHECK(vkQueueSubmit(ctx.queue, 1, &submit, fence));
     VK_CHECK(vkWaitForFences(ctx.device, 1, &fence, VK_TRUE, UINT64_MAX));
     vkDestroyFence(ctx.device, fence, nullptr);
+}
+
+} // namespace
+
+void endOneShot(const Context& ctx, VkCommandBuffer cmd) {
+    submitAndWait(ctx, cmd);
     vkFreeCommandBuffers(ctx.device, ctx.command_pool, 1, &cmd);
+}
+
+void submitAndRestart(const Context& ctx, VkCommandBuffer cmd) {
+    submitAndWait(ctx, cmd);
+    VK_CHECK(vkResetCommandBuffer(cmd, 0));
+    VkCommandBufferBeginInfo begin{};
+    begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VK_CHECK(vkBeginCommandBuffer(cmd, &begin));
 }
 
 void computeBarrier(VkCommandBuffer cmd) {

@@ -69,6 +69,9 @@ void downloadBuffer(const Context& ctx, const Buffer& src, void* data, size_t by
 VkCommandBuffer beginOneShot(const Context& ctx);
 // Ends `cmd`, submits it with a fence, waits, frees it. Its writes are then visible to the host.
 void endOneShot(const Context& ctx, VkCommandBuffer cmd);
+// Ends, submits and waits for `cmd` as endOneShot does, then begins it again (empty, nothing
+// bound): a recording that must hand results to the host half-way goes on in the same buffer.
+void submitAndRestart(const Context& ctx, VkCommandBuffer cmd);
 
 // Compute/transfer writes -> compute/transfer reads and writes: between dependent dispatches.
 void computeBarrier(VkCommandBuffer cmd);

@@ -1,0 +1,33 @@
+// The processes of one run split over several (mpirun, OpenMPI): each holds one block of the grid
+// (gpu/blocks.h) on its own device. A build without MPI, or a program not started by mpirun, is
+// one process, as always.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "blocks.h"
+
+namespace alluvium {
+
+struct Processes {
+    int rank = 0, size = 1;
+    gpu::Transport* transport = nullptr; // set when size > 1
+    bool root() const { return rank == 0; }
+};
+
+// Starts MPI when mpirun started this process (and the build has MPI): once, first in main. The
+// other processes' stderr goes quiet (rank 0 speaks for the run) but for their failures.
+const Processes& startProcesses(int* argc, char*** argv);
+const Processes& processes();
+// A failure's one line ("alluvium: ..."), then its exit status. Of a run of several processes:
+// the line names the process, and every process ends (the others may wait on this one).
+int fail(int status, const std::string& line);
+// What every process finds alike (a bad option, a file that cannot be read): rank 0 says it,
+// every process returns the status.
+int refuse(int status, const std::string& line);
+// Every process's `value`, rank after rank (one process: its own).
+std::vector<double> everyProcess(double value);
+// MPI's end, before main returns.
+void endProcesses();
+
+} // namespace alluvium

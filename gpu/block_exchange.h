@@ -1,0 +1,80 @@
+// One process's block of a grid split over processes (gpu/blocks.h): its part of whole fields,
+// the swap of its ghost bands with its neighbours, and the gather of the workgroups' sums. The
+// simulation calls it where a step hands data to the host (the step recorder's exchanges);
+// the models never see it.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "blocks.h"
+#include "context.h"
+#include "resources.h"
+
+namespace alluvium::gpu {
+
+// What the exchanges cost since the start (the bench's rows).
+struct ExchangeCounters {
+    long long swaps = 0, gathers = 0; // band swaps, gathers of sums
+    double band_bytes = 0.0;          // sent and received by this process
+    double sum_bytes = 0.0;           // the workgroups' sums gathered (received)
+    double seconds = 0.0;             // on the host: copies out, MPI and copies in, the GPU idle
+};
+
+class BlockExchange {
+public:
+    BlockExchange(const Context& ctx, Transport& transport, const BlockGrid& grid);
+    ~BlockExchange();
+    BlockExchange(const BlockExchange&) = delete;
+    BlockExchange& operator=(const BlockExchange&) = delete;
+
+    const BlockGrid& grid() const { return grid_; }
+    int rank() const { return rank_; }
+    int ranks() const { return grid_.count(); }
+    Rect owned() const { return grid_.owned(rank_); }
+    Rect local() const { return grid_.local(rank_); } // what the images hold (whole-grid cells)
+
+    // A whole field's part this block holds; every block's owned cells into the whole field
+    // (every process calls it, every process gets the whole). Row-major, `channels` per cell.
+    std::vector<float> crop(const std::vector<float>& whole, int channels) const;
+    std::vector<float> gather(const std::vector<float>& block, int channels);
+
+    // The images the bands carry: every image that a step may write and a later step reads.
+    void setImages(std::vector<const Image*> images);
+    // The band swap, around a submission (the simulation's split): copies of the owned edges
+    // recorded, then (submitted and waited for) the swap with the neighbours, then the copies of
+    // what came back into the bands recorded.
+    void recordBandsOut(VkCommandBuffer cmd);
+    void swapBands();
+    void recordBandsIn(VkCommandBuffer cmd);
+
+    // The workgroups' sums: `doubles` of a buffer (slot-major, `per_group` a workgroup of the
+    // block's grid) copied out, recorded; once submitted, every block's owned workgroups in the
+    // whole grid's order (slot-major, per_group each).
+    void recordSumsOut(VkCommandBuffer cmd, const Buffer& src, VkDeviceSize offset, uint32_t slots, uint32_t per_group);
+    std::vector<double> gatherSums();
+    uint32_t wholeGroups() const; // the whole grid's workgroups
+
+    const ExchangeCounters& counters() const { return counters_; }
+    void countTime(double seconds) { counters_.seconds += seconds; }
+
+private:
+    struct Strips; // per image: where its strips lie in the staging buffers
+    uint32_t localGroups() const;
+    std::vector<uint32_t> ownedGroups(int rank) const; // whole-grid indices, row-major
+
+    const Context& ctx_;
+    Transport& transport_;
+    BlockGrid grid_;
+    int rank_ = 0;
+    std::vector<const Image*> images_;
+    std::vector<size_t> texel_; // bytes per texel of each image
+    std::unique_ptr<Strips> strips_;
+    Buffer out_, in_, sums_;                     // host-visible staging
+    std::vector<char> from_left_, from_right_;   // the first phase's bands, all images
+    uint32_t sum_slots_ = 0, sum_per_group_ = 0; // the last recordSumsOut
+    ExchangeCounters counters_;
+};
+
+} // namespace alluvium::gpu

@@ -1,0 +1,74 @@
+// A grid split over processes (mpirun), one block each: where the blocks lie, the bytes the
+// processes swap, and the fold of the step's sums in the order one device folds them.
+//
+// Each process holds its block (the cells it owns) and a ghost band around it, as wide as a step
+// reaches (the pipe step's passes read one or two neighbours each): after every step the bands
+// are swapped with the neighbours' owned cells, so the owned cells compute what the whole grid's
+// would. The blocks' edges sit on the workgroup tiles of the whole grid, so the owned tiles'
+// partial sums are the whole grid's; gathered, they fold in the one device's order
+// (reduce_partials.comp) and every process keeps the same totals to the bit.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "shared.h"
+#include "vk_check.h"
+#include "workgroup.h"
+
+namespace alluvium::gpu {
+
+// What carries bytes between the processes (app/mpi.cpp: MPI); the simulation knows no more.
+// Every process makes the same calls in the same order.
+class Transport {
+public:
+    virtual ~Transport() = default;
+    virtual int rank() const = 0;
+    virtual int size() const = 0;
+    // Every process's `bytes[r]` bytes, rank after rank, into `all`; `mine` is this process's.
+    virtual void allGather(const void* mine, void* all, const std::vector<size_t>& bytes) = 0;
+    // Sends to `to` and receives from `from` at once (-1: no such process; nothing moves).
+    virtual void swap(const void* send, size_t send_bytes, int to, void* recv, size_t recv_bytes, int from) = 0;
+    // A value every process agrees on: the largest of theirs.
+    virtual double maxOf(double mine) = 0;
+};
+
+struct Rect {
+    int x = 0, y = 0, w = 0, h = 0;
+    size_t cells() const { return size_t(w) * size_t(h); }
+};
+
+// The blocks: `cols` x `rows` of them, rank r at column r % cols, row r / cols.
+struct BlockGrid {
+    int width = 0, height = 0;    // the whole grid
+    int cols = 1, rows = 1;       // blocks across and down
+    std::vector<int> xs, ys;      // their edges: block i spans columns xs[i] .. xs[i + 1] - 1
+    int halo_x = 0, halo_y = 0;   // the ghost band's width where a block has a neighbour
+    WorkgroupShape shape{16, 16}; // the tiles the edges sit on
+
+    int count() const { return cols * rows; }
+    Rect owned(int rank) const;                    // whole-grid cells
+    Rect local(int rank) const;                    // what the process holds: owned and its bands (whole-grid cells)
+    int neighbour(int rank, int dx, int dy) const; // -1 at the grid's edge
+};
+
+// A grid too small for its processes: every process finds it alike.
+struct SplitError : DeviceError {
+    using DeviceError::DeviceError;
+};
+
+// Cells a step reaches beyond its own under these parameters (the band's least width).
+int stepReach(const SimParams& params);
+// Splits a W x H grid into `ranks` blocks with the fewest band cells, their edges on the tiles of
+// `shape`, each at least the band wide. Throws SplitError naming what does not fit.
+BlockGrid splitGrid(int width, int height, int ranks, WorkgroupShape shape, int reach);
+
+// The fold of the step's sums on the host, in reduce_partials.comp's order and arithmetic
+// (doubles: blocks of REDUCE_SIZE, each in chunks of 16, level by level), from the whole grid's
+// first level (slot-major, `groups` partials a slot) to one value a slot.
+std::vector<double> foldOnHost(const std::vector<double>& level0, uint32_t groups);
+// grid_totals.comp's sum of one slot of per-workgroup sums (`per_group` of them each), in its
+// order: strided over REDUCE_SIZE lanes, then a tree.
+double gridTotalOnHost(const double* sums, uint32_t groups, uint32_t per_group);
+
+} // namespace alluvium::gpu

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# A run split over processes (mpirun) against the same run in one process: the same state to the
+# bit (the report's state digest: every state field, the totals and the host's state, and the
+# heightmap's bytes), for every grid model and the pipe model's parts, on odd grid sizes in 2, 3,
+# 4 and 6 blocks; a session saved split and resumed split; the refusals, one line each.
+# Usage: mpi_test.sh ALLUVIUM_EXE TMP_DIR
+set -uo pipefail
+exe=$1
+tmp=$2/mpi
+rm -rf "$tmp" && mkdir -p "$tmp"
+# As root (CI containers), with OpenMPI's shared-memory transport copying (no ptrace across
+# containers' processes), as many processes as asked on two cores.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_rmaps_base_oversubscribe=1
+failures=0
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+digest() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["state_digest"])' "$1"; }
+field() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval("r" + sys.argv[2]))' "$1" "$2"; }
+
+# same NAME NP ARGS...: one process, then NP, the same bits.
+same() {
+  local name=$1 np=$2
+  shift 2
+  if ! "$exe" --validation run "$@" --out "$tmp/$name-1.f32" --report "$tmp/$name-1.json" 2>"$tmp/$name-1.log"; then
+    fail "$name: one process: $(tail -1 "$tmp/$name-1.log")"
+    return
+  fi
+  if ! mpirun -np "$np" "$exe" --validation run "$@" --out "$tmp/$name-$np.f32" --report "$tmp/$name-$np.json" \
+    >"$tmp/$name-$np.log" 2>&1; then
+    fail "$name: $np processes: $(grep alluvium "$tmp/$name-$np.log" | tail -1)"
+    return
+  fi
+  local one split
+  one=$(digest "$tmp/$name-1.json")
+  split=$(digest "$tmp/$name-$np.json")
+  [ "$one" = "$split" ] || fail "$name: state digest $split on $np processes, $one on one"
+  cmp -s "$tmp/$name-1.f32" "$tmp/$name-$np.f32" || fail "$name: the heightmaps differ"
+  [ "$(field "$tmp/$name-$np.json" '["processes"]["count"]')" = "$np" ] || fail "$name: not split over $np"
+  [ "$(field "$tmp/$name-$np.json" '["processes"]["validation_errors"]')" = "0.0" ] || fail "$name: validation errors"
+  echo "ok   $name on $np processes ($(field "$tmp/$name-$np.json" '["processes"]["blocks"]') blocks): $split"
+}
+
+same pipe 2 --size 61x97 --seed 3 --steps 60 --set rain_rate=5
+same pipe 4 --size 61x97 --seed 3 --steps 60 --set rain_rate=5
+same pipe 6 --size 61x97 --seed 3 --steps 60 --set rain_rate=5
+same pipe-wide 3 --size 211x37 --seed 5 --steps 30
+# Deep fast water: 17 CFL sub-steps a step, the bands swapped between them.
+same substeps 4 --size 61x97 --steps 30 --set time_step=0.5 --set cell_size=0.5 --set rain_rate=50
+# Every part of the pipe step that reads neighbours or depends on where a cell lies.
+same parts 4 --size 61x97 --steps 40 --set enable_groundwater=1 --set enable_snow=1 --set enable_vegetation=1 \
+  --set enable_layers=1 --set rain_noise=0.5 --set storm_count=2 --set strata_contrast=0.5
+same lava 3 --size 61x97 --steps 40 --set enable_lava=1
+same alpine 2 --size 61x97 --steps 30 --preset alpine
+same thermal 3 --size 61x77 --model thermal --steps 30
+same olsen 2 --size 61x77 --model olsen --steps 30
+same musgrave 4 --size 61x77 --model musgrave --steps 30 --set enable_groundwater=1
+same simple 6 --size 61x77 --model simple --steps 30
+
+# Blocks across and down, their corners from the diagonal neighbours: with square workgroups
+# (a GPU's: 32x8 on NVIDIA, 16x16 elsewhere) the bands are narrow enough for a grid of blocks.
+export ALLUVIUM_WORKGROUP=16x16
+same pipe-2d 4 --size 97x89 --seed 4 --steps 60 --set rain_rate=5
+same pipe-2d 6 --size 97x89 --seed 4 --steps 60 --set rain_rate=5
+same parts-2d 4 --size 97x89 --steps 30 --set enable_groundwater=1 --set enable_snow=1 --set enable_vegetation=1 \
+  --set enable_layers=1 --set rain_noise=0.5 --set storm_count=2 --set strata_contrast=0.5 --set enable_lava=1
+same musgrave-2d 4 --size 97x89 --model musgrave --steps 30
+export ALLUVIUM_WORKGROUP=32x8
+same pipe-32x8 6 --size 131x71 --seed 6 --steps 30
+unset ALLUVIUM_WORKGROUP
+
+# Saved on 2 processes, resumed on 4: the session one process saves and resumes.
+"$exe" run --size 61x97 --steps 20 --out "$tmp/s-1.f32" --save-session "$tmp/s-1.session" 2>/dev/null &&
+  "$exe" run --load-session "$tmp/s-1.session" --steps 20 --out "$tmp/r-1.f32" --report "$tmp/r-1.json" 2>/dev/null ||
+  fail "resume: one process"
+mpirun -np 2 "$exe" run --size 61x97 --steps 20 --out "$tmp/s-2.f32" --save-session "$tmp/s-2.session" \
+  >/dev/null 2>&1 || fail "resume: saved on 2 processes"
+cmp -s "$tmp/s-1.session" "$tmp/s-2.session" || fail "resume: the sessions saved on 1 and 2 processes differ"
+mpirun -np 4 "$exe" run --load-session "$tmp/s-2.session" --steps 20 --out "$tmp/r-4.f32" --report "$tmp/r-4.json" \
+  >/dev/null 2>&1 || fail "resume: resumed on 4 processes"
+[ "$(digest "$tmp/r-1.json")" = "$(digest "$tmp/r-4.json")" ] || fail "resume: the resumed states differ"
+echo "ok   a session saved on 2 processes and resumed on 4"
+
+# refused NAME STATUS PATTERN NP ARGS...: one line naming why, that status, no output written.
+refused() {
+  local name=$1 status=$2 pattern=$3 np=$4
+  shift 4
+  mpirun -np "$np" "$exe" run "$@" --out "$tmp/$name.f32" >"$tmp/$name.log" 2>&1
+  local rc=$?
+  [ "$rc" = "$status" ] || fail "$name: exit status $rc, not $status"
+  # (mpirun adds its own notice of a non-zero exit; the device line is not an error)
+  local said
+  said=$(grep '^alluvium:' "$tmp/$name.log" | grep -v '^alluvium: device')
+  [ "$(echo "$said" | wc -l)" = 1 ] || fail "$name: not one line: $said"
+  echo "$said" | grep -q "$pattern" || fail "$name: no '$pattern' in: $said"
+  [ ! -e "$tmp/$name.f32" ] || fail "$name: wrote its output"
+  echo "ok   refused: $name ($said)"
+}
+refused fluvial 2 "fluvial model does not run split" 2 --size 61x97 --steps 2 --model fluvial
+refused particles 2 "particles model does not run split" 2 --size 61x97 --steps 2 --model particles
+refused sea 2 "sea (enable_sea) does not run split" 2 --size 61x97 --steps 2 --set enable_sea=1
+refused too-small 3 "does not split into 6 blocks" 6 --size 30x20 --steps 2
+
+[ "$failures" = 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "all split runs equal one process's"
