@@ -3,6 +3,7 @@
 // the share of the device's own copy bandwidth, measured in the same run by a plain copy kernel
 // over the same number of bytes (gpu/copy_bench.h).
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <sstream>
 
@@ -60,14 +61,40 @@ std::vector<gpu::WorkgroupShape> benchShapes(const gpu::Context& ctx, const std:
     return {gpu::resolveWorkgroupShape(ctx, *s)}; // DeviceError if this device cannot run it
 }
 
+// Under mpirun, what the timed steps' exchanges took per step: the longest of the processes' host
+// time, its share of the step (the step's wall time: the GPU's and the exchanges'), and rank 0's
+// bytes.
+nlohmann::json splitBench(const gpu::BlockExchange& b, const gpu::ExchangeCounters& before, double wall_s, int steps) {
+    const gpu::ExchangeCounters& c = b.counters();
+    double most = 0.0;
+    for (double s : everyProcess(c.seconds - before.seconds)) most = std::max(most, s);
+    for (double s : everyProcess(wall_s)) wall_s = std::max(wall_s, s);
+    const gpu::BlockGrid& g = b.grid();
+    return {{"count", g.count()},
+            {"blocks", {g.cols, g.rows}},
+            {"whole", {g.width, g.height}},
+            {"band_cells", {g.halo_x, g.halo_y}},
+            {"wall_ms_per_step", 1e3 * wall_s / steps},
+            {"exchange_ms_per_step", 1e3 * most / steps},
+            {"exchange_share", wall_s > 0.0 ? most / wall_s : 0.0},
+            {"band_bytes_per_step", (c.band_bytes - before.band_bytes) / steps},
+            {"sum_bytes_per_step", (c.sum_bytes - before.sum_bytes) / steps},
+            {"band_swaps_per_step", double(c.swaps - before.swaps) / steps}};
+}
+
 BenchSize benchSize(const gpu::Context& ctx, const Params& params, int model, Size n, int steps,
                     gpu::WorkgroupShape shape) {
     const double cell_size = params[Param::cell_size];
-    GeneratedTerrain g = generateTerrain(n.w, n.h, 1, cell_size);
-    gpu::Simulation sim(ctx, n.w, n.h, gpu::PipePasses::Auto, shape);
-    loadInitialState(sim, {std::move(g.terrain), std::move(g.hardness)}, params);
-    gpu::SimParams sp = toSimParams(params, n.w, n.h);
+    // Under mpirun each process holds an n.w x n.h block of a grid as many blocks high (weak
+    // scaling: the same cells per device).
+    const Processes& procs = processes();
+    const Size whole{n.w, n.h * procs.size};
+    GeneratedTerrain g = generateTerrain(whole.w, whole.h, 1, cell_size);
+    gpu::SimParams sp = toSimParams(params, whole.w, whole.h);
     sp.model = model;
+    gpu::Simulation sim(ctx, whole.w, whole.h, gpu::PipePasses::Auto, shape,
+                        gpu::SplitOver{procs.transport, gpu::stepReach(sp)});
+    loadInitialState(sim, {std::move(g.terrain), std::move(g.hardness)}, params);
     sim.setParams(sp);
     sim.run(20); // warm up: pipelines compiled, water spread over the terrain
 
@@ -96,11 +123,16 @@ BenchSize benchSize(const gpu::Context& ctx, const Params& params, int model, Si
         }
         r.lake_stats = sim.fluvial().lakes;
     } else {
+        const gpu::ExchangeCounters before = sim.blocks() ? sim.blocks()->counters() : gpu::ExchangeCounters{};
+        everyProcess(0.0); // the processes start together
+        const auto start = std::chrono::steady_clock::now();
         VkCommandBuffer cmd = gpu::beginOneShot(ctx);
         sim.recordUpdates(cmd);
         gpu::resetTimer(timer, cmd);
         for (int i = 0; i < steps; ++i) sim.recordStep(cmd, &timer, i + 1 < steps);
         gpu::endOneShot(ctx, cmd);
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (sim.blocks()) r.processes = splitBench(*sim.blocks(), before, wall, steps);
     }
     const std::vector<double> t = gpu::readTimestampsMs(timer, ctx);
     gpu::destroyTimer(timer, ctx);
@@ -155,6 +187,16 @@ void printBenchSize(const BenchOptions& o, const BenchSize& r, const nlohmann::j
         js["bytes_per_cell"].get<double>(), js["gb_per_s"].get<double>(), 100.0 * js["share_of_copy"].get<double>(),
         r.copy.buffer_gb_s, r.copy.image_gb_s, double(r.copy.bytes) / 1e6);
     if (r.substeps > 1) std::printf("  %d CFL sub-steps per step (each pass's row sums them)\n", r.substeps);
+    if (!r.processes.is_null()) {
+        const nlohmann::json& p = r.processes;
+        std::printf("  split over %d processes (%dx%d blocks of this size, bands %dx%d cells): %.3f ms/step on the "
+                    "wall clock, exchanges %.3f ms/step = %.0f%% of it, %.0f bytes of bands and %.0f of sums per "
+                    "step\n",
+                    p["count"].get<int>(), p["blocks"][0].get<int>(), p["blocks"][1].get<int>(),
+                    p["band_cells"][0].get<int>(), p["band_cells"][1].get<int>(), p["wall_ms_per_step"].get<double>(),
+                    p["exchange_ms_per_step"].get<double>(), 100.0 * p["exchange_share"].get<double>(),
+                    p["band_bytes_per_step"].get<double>(), p["sum_bytes_per_step"].get<double>());
+    }
     if (r.corrections_carried > 0)
         std::printf(
             "  sediment correction: %lld of %lld sub-steps left it to the next one's erosion (sediment_correct: "
@@ -213,6 +255,11 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
     const int model = gpu::modelFromName(o.model);
     if (model < 0) throw InputError("--model: unknown model '" + o.model + "' (" + gpu::modelList() + ")");
     noteInactiveSets(params, o.sets, model);
+    if (processes().size > 1) {
+        gpu::SimParams sp = toSimParams(params, 1, 1);
+        sp.model = model;
+        if (const std::string refusal = gpu::splitRefusal(sp); !refusal.empty()) throw InputError(refusal);
+    }
     ScopedContext scoped(device);
     const std::vector<gpu::WorkgroupShape> shapes = benchShapes(scoped.ctx, o.workgroup);
     const gpu::WorkgroupShape device_shape = gpu::resolveWorkgroupShape(scoped.ctx);
@@ -233,11 +280,11 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
             compared.emplace_back(r.shape, r.step_ms);
             const nlohmann::json js = benchSizeReport(r);
             out["sizes"].push_back(js);
-            if (!o.json) printBenchSize(o, r, js, scoped.ctx.device_name);
+            if (!o.json && processes().root()) printBenchSize(o, r, js, scoped.ctx.device_name);
         }
-        if (compared.size() > 1 && !o.json) printShapes(n, compared, device_shape);
+        if (compared.size() > 1 && !o.json && processes().root()) printShapes(n, compared, device_shape);
     }
-    if (o.json) std::printf("%s\n", out.dump(2).c_str());
+    if (o.json && processes().root()) std::printf("%s\n", out.dump(2).c_str());
     return 0;
 }
 

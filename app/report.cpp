@@ -323,6 +323,7 @@ nlohmann::json benchSizeReport(const BenchSize& r) {
     js["gb_per_s"] = step_gbs;
     js["share_of_copy"] = share(step_gbs);
     if (r.phases) js["fluvial_rounds"] = fluvialRounds(r.fluvial);
+    if (!r.processes.is_null()) js["processes"] = r.processes;
     if (r.lakes)
         js["lakes"] = {{"host_ms", r.lakes_host_ms},
                        {"closed_lakes", r.lake_stats.closed_lakes},

@@ -108,6 +108,7 @@ struct BenchSize {
     long long corrections_carried = 0;
     long long pipe_steps = 0; // sub-steps timed
     gpu::CopyBandwidth copy;  // the device's copy bandwidth, measured in the same run
+    nlohmann::json processes; // under mpirun: the blocks and the exchanges per step (null: one)
 };
 nlohmann::json benchSizeReport(const BenchSize& b);
 
