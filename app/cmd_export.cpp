@@ -10,9 +10,27 @@
 
 namespace alluvium {
 
+namespace {
+
+int exportTiles(const ExportOptions& o, Engine engine, const Heightmap& map, double cell_size) {
+    const TiledExport t = exportTilesForEngine(engine, map, cell_size, o.out, o.side, parseTiles(o.tiles, o.overlap));
+    const EngineExport& e = t.whole;
+    std::fprintf(stderr, "alluvium: wrote %zu tiles of %dx%d for %s (%dx%d samples in all, heights %g..%g m) and %s\n",
+                 t.files.size(), e.side, e.side, engineName(engine), t.samples_x, t.samples_y, e.lo, e.hi,
+                 displayPath(e.settings_file).c_str());
+    for (const std::string& line : e.settings) std::printf("%s\n", line.c_str());
+    return 0;
+}
+
+} // namespace
+
 int exportCommand(const ExportOptions& o) {
     const Engine engine = engineNamed(o.engine);
     checkEngineOutput(engine, o.out); // before the input is read
+    if (!o.tiles.empty())
+        parseTiles(o.tiles, o.overlap); // ... and the tiles'
+    else if (o.overlap != 1)
+        throw InputError("--overlap: only with --tiles");
     TerrainOptions terrain = o.terrain;
     terrain.hardness = -1.0;
     const InitialTerrain initial = prepareTerrain(terrain, 0.0); // a file: no cell size needed
@@ -20,6 +38,7 @@ int exportCommand(const ExportOptions& o) {
     if (cell_size <= 0.0) cell_size = initial.terrain.cell_size;
     if (cell_size <= 0.0) cell_size = Params()[Param::cell_size];
 
+    if (!o.tiles.empty()) return exportTiles(o, engine, initial.terrain, cell_size);
     const EngineExport e = exportForEngine(engine, initial.terrain, cell_size, o.out, o.side);
     std::fprintf(stderr, "alluvium: wrote %s (%dx%d for %s, heights %g..%g m) and %s\n", displayPath(o.out).c_str(),
                  e.side, e.side, engineName(engine), e.lo, e.hi, displayPath(e.settings_file).c_str());

@@ -85,7 +85,9 @@ struct ExportOptions {
     TerrainOptions terrain; // --in, --size, --height-range, --channel, --cell-size
     std::string engine;     // --for unreal|unity|godot
     std::string out;
-    int side = 0; // --side N: one of the engine's sizes; 0: the smallest that holds the grid
+    int side = 0;      // --side N: one of the engine's sizes; 0: the smallest that holds the grid
+    std::string tiles; // --tiles CxR: that many tiles of the side instead of one map
+    int overlap = 1;   // --overlap K: samples neighbouring tiles share
 };
 
 struct FillOptions {

@@ -252,6 +252,10 @@ CLI::App* addExport(CLI::App& app, ExportOptions& o) {
     cmd->add_option("--side", o.side,
                     "samples a side, one of the engine's (unreal 127 .. 8129, unity and godot 2^n+1 33 .. 4097); "
                     "default: the smallest that holds the grid");
+    cmd->add_option("--tiles", o.tiles,
+                    "CxR: tiles of the side that join without seams (World Partition, terrain neighbours), "
+                    "written as OUT's name + _x<column>_y<row>");
+    cmd->add_option("--overlap", o.overlap, "samples neighbouring tiles share (default 1: one edge row)");
     cmd->add_option("--size", o.terrain.size, "grid WxH of a raw input");
     cmd->add_option("--height-range", o.terrain.height_range, "LO:HI metres of an integer input's black and white");
     cmd->add_option("--channel", o.terrain.channel, "EXR channel to load (default: the first)");

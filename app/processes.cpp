@@ -31,8 +31,8 @@ bool startedByMpirun() {
 
 int byteCount(size_t bytes) {
     if (bytes > size_t(INT_MAX))
-        throw std::runtime_error("a message of " + std::to_string(bytes >> 20) +
-                                 " MiB between processes exceeds MPI's 2 GiB: a smaller grid per process");
+        throw gpu::DeviceError("a message of " + std::to_string(bytes >> 20) +
+                               " MiB between processes exceeds MPI's 2 GiB: a smaller grid per process");
     return static_cast<int>(bytes);
 }
 

@@ -186,3 +186,64 @@ TEST(EngineExport, RefusalsWriteNothing) {
                      {"t.exr", "cell (17, 0) is NaN"});
     EXPECT_TRUE(listDir(dir).empty());
 }
+
+// Tiles re-joined give the whole grid of samples back, and neighbours share their edge rows and
+// columns (the same 16-bit values: one height range for all), for each engine's format.
+TEST(EngineExport, TilesJoinIntoTheWholeAndShareTheirEdges) {
+    const Heightmap map = field(301, 187, 7);
+    const fs::path dir = scratchDir("engine_tiles");
+    for (const Engine engine : {Engine::Unreal, Engine::Unity, Engine::Godot})
+        for (const int overlap : {1, 2}) {
+            const fs::path out = dir / (std::string(engineName(engine)) + std::to_string(overlap) +
+                                        (engine == Engine::Unreal  ? ".png"
+                                         : engine == Engine::Unity ? ".raw"
+                                                                   : ".exr"));
+            const TileLayout layout = parseTiles("3x2", overlap);
+            const TiledExport t = exportTilesForEngine(engine, map, 2.0, out, 0, layout);
+            const int side = t.whole.side, step = side - overlap;
+            ASSERT_EQ(t.files.size(), 6u);
+            EXPECT_EQ(t.samples_x, 3 * step + overlap);
+            EXPECT_GE(t.samples_x, map.width); // the smallest side that drops no sample
+            EXPECT_GE(t.samples_y, map.height);
+            const Heightmap whole = resampleCorners(map, t.samples_x, t.samples_y);
+            const double quantum = engine == Engine::Godot ? 0.0 : (t.whole.hi - t.whole.lo) / 65535.0;
+            std::vector<Heightmap> tiles;
+            for (const fs::path& f : t.files) tiles.push_back(reimport(engine, f, side));
+            double worst = 0.0;
+            for (int j = 0; j < 2; ++j)
+                for (int i = 0; i < 3; ++i) {
+                    const Heightmap& tile = tiles[size_t(j * 3 + i)];
+                    EXPECT_EQ(t.files[size_t(j * 3 + i)], tilePath(out, i, j));
+                    for (int y = 0; y < side; ++y)
+                        for (int x = 0; x < side; ++x) {
+                            const float v = tile.at(x, y);
+                            worst = std::max(worst, std::abs(double(v) - whole.at(i * step + x, j * step + y)));
+                            // The shared columns and rows: the same value in both tiles.
+                            if (x < overlap && i > 0) {
+                                ASSERT_EQ(v, tiles[size_t(j * 3 + i - 1)].at(step + x, y));
+                            }
+                            if (y < overlap && j > 0) {
+                                ASSERT_EQ(v, tiles[size_t((j - 1) * 3 + i)].at(x, step + y));
+                            }
+                        }
+                }
+            EXPECT_LE(worst, quantum * 0.5 + 1e-4) << engineName(engine) << " overlap " << overlap;
+            const nlohmann::json s = readJson(t.whole.settings_file);
+            EXPECT_EQ(s["tiles"]["files"].size(), 6u);
+            EXPECT_EQ(s["tiles"]["files"][4]["file"], tilePath(out, 1, 1).filename().string());
+            EXPECT_DOUBLE_EQ(s["tiles"]["files"][4]["offset_m"][0].get<double>(), step * t.whole.spacing_x);
+        }
+}
+
+TEST(EngineExport, TileLayoutsAreChecked) {
+    EXPECT_THROW(parseTiles("0x2", 1), InputError);
+    EXPECT_THROW(parseTiles("3", 1), InputError);
+    EXPECT_THROW(parseTiles("2x2x2", 1), InputError);
+    EXPECT_THROW(parseTiles("2x2", -1), InputError);
+    const fs::path dir = scratchDir("engine_tiles_bad");
+    const Heightmap map = field(50, 40, 3);
+    // An overlap as wide as the tile: nothing would be new in a neighbour.
+    expectInputError([&] { exportTilesForEngine(Engine::Godot, map, 1.0, dir / "t.exr", 33, parseTiles("2x2", 33)); },
+                     {"--overlap 33"});
+    EXPECT_FALSE(fs::exists(dir / "t_x0_y0.exr"));
+}

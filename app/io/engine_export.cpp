@@ -164,8 +164,10 @@ Heightmap resampleCorners(const Heightmap& map, int width, int height) {
     return out;
 }
 
-EngineExport exportForEngine(Engine engine, const Heightmap& map, double cell_size, const fs::path& out,
-                             int requested_side) {
+namespace {
+
+// The checks every export makes of its input, and the height range its samples span.
+EngineExport prepareExport(Engine engine, const Heightmap& map, double cell_size, const fs::path& out) {
     checkExtension(engine, out);
     if (!std::isfinite(cell_size) || cell_size <= 0.0) throw InputError("--cell-size must be finite and > 0");
     for (std::size_t i = 0; i < map.heights.size(); ++i) {
@@ -175,27 +177,135 @@ EngineExport exportForEngine(Engine engine, const Heightmap& map, double cell_si
                          std::to_string(i / w) + ") is " + (std::isnan(map.heights[i]) ? "NaN" : "infinite"));
     }
     EngineExport e;
-    e.side = engineSide(engine, map.width, map.height, requested_side);
     const auto [mn, mx] = std::minmax_element(map.heights.begin(), map.heights.end());
     e.lo = *mn;
     e.hi = *mx;
+    return e;
+}
+
+// One heightmap in the engine's format, quantized over e's range.
+void writeEngineHeights(Engine engine, const fs::path& path, const Heightmap& sampled, const EngineExport& e) {
+    if (engine == Engine::Godot)
+        writeFileAtomic(path, detail::encodeExrChannels(sampled.width, sampled.height,
+                                                        {{"R", sampled.heights.data(), 1}}, true, path));
+    else
+        saveHeightmap16(path, engine == Engine::Unity ? flipRows(sampled) : sampled, e.spacing_x, e.lo, e.hi);
+}
+
+fs::path settingsPath(const fs::path& out) {
+    fs::path p = out;
+    p += ".import.json";
+    return p;
+}
+
+} // namespace
+
+EngineExport exportForEngine(Engine engine, const Heightmap& map, double cell_size, const fs::path& out,
+                             int requested_side) {
+    EngineExport e = prepareExport(engine, map, cell_size, out);
+    e.side = engineSide(engine, map.width, map.height, requested_side);
     // The extent between the outermost cell centres is kept (resampleCorners).
     e.spacing_x = cell_size * std::max(map.width - 1, 1) / (e.side - 1);
     e.spacing_y = cell_size * std::max(map.height - 1, 1) / (e.side - 1);
     const Heightmap sampled = resampleCorners(map, e.side, e.side);
     const nlohmann::json settings = engineSettings(engine, e);
 
-    e.settings_file = out;
-    e.settings_file += ".import.json";
+    e.settings_file = settingsPath(out);
     OutputBatch outputs; // the heights, their sidecar and the settings together
-    if (engine == Engine::Godot) {
-        writeFileAtomic(out, detail::encodeExrChannels(e.side, e.side, {{"R", sampled.heights.data(), 1}}, true, out));
-    } else {
-        saveHeightmap16(out, engine == Engine::Unity ? flipRows(sampled) : sampled, e.spacing_x, e.lo, e.hi);
-    }
+    writeEngineHeights(engine, out, sampled, e);
     writeTextAtomic(e.settings_file, settings.dump(1) + "\n");
     outputs.commit();
     return e;
+}
+
+// [SECTION] tiles
+
+TileLayout parseTiles(const std::string& tiles, int overlap) {
+    TileLayout t;
+    char x = 0, extra = 0;
+    if (std::sscanf(tiles.c_str(), "%d%c%d%c", &t.cols, &x, &t.rows, &extra) != 3 || (x != 'x' && x != 'X') ||
+        t.cols < 1 || t.rows < 1 || t.cols > 64 || t.rows > 64)
+        throw InputError("--tiles '" + tiles + "': CxR tiles across and down, 1 .. 64 each (e.g. 4x4)");
+    if (overlap < 0) throw InputError("--overlap " + std::to_string(overlap) + ": samples shared, 0 or more");
+    t.overlap = overlap;
+    return t;
+}
+
+fs::path tilePath(const fs::path& out, int i, int j) {
+    fs::path p = out.parent_path() / out.stem();
+    p += "_x" + std::to_string(i) + "_y" + std::to_string(j) + out.extension().string();
+    return p;
+}
+
+namespace {
+
+// The engine's side whose tiles hold the grid without dropping samples (the largest when none
+// does), or the one asked for; it must exceed the overlap.
+int tileSide(Engine engine, int width, int height, int requested, const TileLayout& t) {
+    int side = engineSide(engine, 1, 1, requested); // the one asked for, checked; else the smallest
+    if (requested == 0)
+        for (int s : engineSides(engine)) {
+            side = s;
+            if (t.cols * (s - t.overlap) + t.overlap >= width && t.rows * (s - t.overlap) + t.overlap >= height) break;
+        }
+    if (side <= t.overlap)
+        throw InputError("--overlap " + std::to_string(t.overlap) + ": tiles of " + std::to_string(side) +
+                         " samples cannot share that many");
+    return side;
+}
+
+Heightmap cutTile(const Heightmap& whole, int x0, int y0, int side) {
+    Heightmap tile;
+    tile.width = tile.height = side;
+    tile.heights.resize(std::size_t(side) * std::size_t(side));
+    for (int y = 0; y < side; ++y)
+        std::copy_n(whole.heights.begin() + std::ptrdiff_t(std::size_t(y0 + y) * std::size_t(whole.width) + x0), side,
+                    tile.heights.begin() + std::ptrdiff_t(std::size_t(y) * std::size_t(side)));
+    return tile;
+}
+
+} // namespace
+
+TiledExport exportTilesForEngine(Engine engine, const Heightmap& map, double cell_size, const fs::path& out,
+                                 int requested_side, const TileLayout& t) {
+    TiledExport r;
+    EngineExport& e = r.whole;
+    e = prepareExport(engine, map, cell_size, out);
+    e.side = tileSide(engine, map.width, map.height, requested_side, t);
+    const int step = e.side - t.overlap;
+    r.samples_x = t.cols * step + t.overlap;
+    r.samples_y = t.rows * step + t.overlap;
+    e.spacing_x = cell_size * std::max(map.width - 1, 1) / (r.samples_x - 1);
+    e.spacing_y = cell_size * std::max(map.height - 1, 1) / (r.samples_y - 1);
+    const Heightmap sampled = resampleCorners(map, r.samples_x, r.samples_y);
+    nlohmann::json settings = engineSettings(engine, e); // one range and scale for every tile
+    settings["tiles"] = {{"cols", t.cols},
+                         {"rows", t.rows},
+                         {"overlap_samples", t.overlap},
+                         {"whole_samples", {r.samples_x, r.samples_y}},
+                         {"naming", "<name>_x<column>_y<row>: column from the left, row from the top"}};
+    nlohmann::json& list = settings["tiles"]["files"];
+    OutputBatch outputs; // every tile and the settings, or none
+    for (int j = 0; j < t.rows; ++j)
+        for (int i = 0; i < t.cols; ++i) {
+            const fs::path path = tilePath(out, i, j);
+            writeEngineHeights(engine, path, cutTile(sampled, i * step, j * step, e.side), e);
+            r.files.push_back(path);
+            // Where the tile's first sample lies: x to the right, y down the image (m); Unity's
+            // z runs up the image, its tiles' first rows at the bottom.
+            const double x = i * step * e.spacing_x, y = j * step * e.spacing_y;
+            nlohmann::json tile = {{"file", path.filename().string()}, {"x", i}, {"y", j}, {"offset_m", {x, y}}};
+            if (engine == Engine::Unity) tile["position_m"] = {x, e.lo, (t.rows - 1 - j) * step * e.spacing_y};
+            if (engine == Engine::Unreal) tile["location_cm"] = {x * 100.0, y * 100.0};
+            list.push_back(tile);
+        }
+    e.settings_file = settingsPath(out);
+    writeTextAtomic(e.settings_file, settings.dump(1) + "\n");
+    outputs.commit();
+    e.settings.push_back(std::to_string(t.cols) + "x" + std::to_string(t.rows) + " tiles of " + std::to_string(e.side) +
+                         " samples, neighbours sharing " + std::to_string(t.overlap) + ": " +
+                         r.files.front().filename().string() + " .. " + r.files.back().filename().string());
+    return r;
 }
 
 } // namespace alluvium

@@ -56,4 +56,27 @@ struct EngineExport {
 EngineExport exportForEngine(Engine engine, const Heightmap& map, double cell_size, const std::filesystem::path& out,
                              int requested_side);
 
+// Tiles for engines that place terrains side by side (Unreal World Partition's landscape
+// regions, Unity's terrain neighbours): cols x rows tiles of the engine's side S, neighbours
+// sharing `overlap` rows or columns of samples, so they join without seams.
+struct TileLayout {
+    int cols = 1, rows = 1, overlap = 1;
+};
+// "CxR" (--tiles) and K (--overlap); throws InputError naming what is wrong.
+TileLayout parseTiles(const std::string& tiles, int overlap);
+
+struct TiledExport {
+    EngineExport whole;                       // its side is each tile's; its range and spacing all tiles'
+    int samples_x = 0, samples_y = 0;         // the whole grid of samples the tiles cut
+    std::vector<std::filesystem::path> files; // row after row: tile (x, y) at y * cols + x
+};
+// "<stem>_x<i>_y<j><ext>" of `out`: column i from the left, row j from the top (image order).
+std::filesystem::path tilePath(const std::filesystem::path& out, int i, int j);
+// Resamples `map` onto cols (S - K) + K by rows (S - K) + K samples (corners kept), S the
+// engine's side (the smallest that holds the grid, or `requested_side`), and writes the tiles and
+// one "<out>.import.json" with the settings all tiles share (one height range, so a height is
+// the same 16-bit value in every tile) and each tile's place, atomically and together.
+TiledExport exportTilesForEngine(Engine engine, const Heightmap& map, double cell_size,
+                                 const std::filesystem::path& out, int requested_side, const TileLayout& tiles);
+
 } // namespace alluvium
