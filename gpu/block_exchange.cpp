@@ -110,6 +110,7 @@ std::vector<float> BlockExchange::gather(const std::vector<float>& block, int ch
 
 void BlockExchange::setImages(std::vector<const Image*> images) {
     images_ = std::move(images);
+    on_.assign(images_.size(), true);
     texel_.clear();
     strips_ = std::make_unique<Strips>();
     strips_->rects = bandRects(grid_, rank_);
@@ -136,7 +137,7 @@ void BlockExchange::setImages(std::vector<const Image*> images) {
 void BlockExchange::recordBandsOut(VkCommandBuffer cmd) {
     computeBarrier(cmd);
     for (size_t i = 0; i < images_.size(); ++i)
-        for (size_t k = 0; k < 4; ++k) {
+        for (size_t k = 0; k < 4 && on_[i]; ++k) {
             const Rect& r = strips_->rects.send[k];
             if (r.cells() == 0) continue;
             const VkBufferImageCopy c = region(strips_->out_at[i][k], r);
@@ -152,13 +153,15 @@ void BlockExchange::swapBands() {
     // One message per side: every image's strip, image after image.
     auto pack = [&](const std::array<Rect, 4>& rects, int side) {
         size_t bytes = 0;
-        for (size_t i = 0; i < images_.size(); ++i) bytes += rects[size_t(side)].cells() * texel_[i];
+        for (size_t i = 0; i < images_.size(); ++i)
+            if (on_[i]) bytes += rects[size_t(side)].cells() * texel_[i];
         return bytes;
     };
     auto gatherOut = [&](int side) {
         std::vector<char> msg(pack(b.send, side));
         size_t at = 0;
         for (size_t i = 0; i < images_.size(); ++i) {
+            if (!on_[i]) continue;
             const size_t n = b.send[size_t(side)].cells() * texel_[i];
             std::memcpy(msg.data() + at, out + strips_->out_at[i][size_t(side)], n);
             at += n;
@@ -180,6 +183,7 @@ void BlockExchange::swapBands() {
         std::vector<char> msg(pack(b.recv, side == kTop ? kTop : kBottom));
         size_t at = 0, at_left = 0, at_right = 0;
         for (size_t i = 0; i < images_.size(); ++i) {
+            if (!on_[i]) continue;
             const size_t t = texel_[i];
             const size_t wl = size_t(b.recv[kLeft].w) * t, wo = size_t(own.w) * t, wr = size_t(b.recv[kRight].w) * t;
             for (int r = 0; r < own.h; ++r) {
@@ -203,6 +207,7 @@ void BlockExchange::swapBands() {
     for (size_t side = 0; side < 4; ++side) {
         size_t at = 0;
         for (size_t i = 0; i < images_.size(); ++i) {
+            if (!on_[i]) continue;
             const size_t n = b.recv[side].cells() * texel_[i];
             std::memcpy(in + strips_->in_at[i][side], received[side]->data() + at, n);
             at += n;
@@ -216,7 +221,7 @@ void BlockExchange::swapBands() {
 
 void BlockExchange::recordBandsIn(VkCommandBuffer cmd) {
     for (size_t i = 0; i < images_.size(); ++i)
-        for (size_t k = 0; k < 4; ++k) {
+        for (size_t k = 0; k < 4 && on_[i]; ++k) {
             const Rect& r = strips_->rects.recv[k];
             if (r.cells() == 0) continue;
             const VkBufferImageCopy c = region(strips_->in_at[i][k], r);
@@ -256,7 +261,7 @@ void BlockExchange::recordSumsOut(VkCommandBuffer cmd, const Buffer& src, VkDevi
     vkCmdCopyBuffer(cmd, src.buffer, sums_.buffer, 1, &copy);
 }
 
-std::vector<double> BlockExchange::gatherSums() {
+std::vector<double> BlockExchange::gatherSums(const std::vector<bool>& active) {
     const auto start = std::chrono::steady_clock::now();
     const Rect l = local();
     const int sx = grid_.shape.x, sy = grid_.shape.y;
@@ -267,8 +272,9 @@ std::vector<double> BlockExchange::gatherSums() {
     const std::vector<uint32_t> mine_groups = ownedGroups(rank_);
     std::vector<double> mine;
     mine.reserve(size_t(slots) * mine_groups.size() * pg);
+    const std::vector<uint32_t> none;
     for (uint32_t slot = 0; slot < slots; ++slot)
-        for (uint32_t g : mine_groups) {
+        for (uint32_t g : active[slot] ? mine_groups : none) {
             const uint32_t lx = g % across - uint32_t(l.x / sx), ly = g / across - uint32_t(l.y / sy);
             const double* at = sums + (size_t(slot) * local_groups + size_t(ly) * local_across + lx) * pg;
             mine.insert(mine.end(), at, at + pg);
@@ -276,9 +282,10 @@ std::vector<double> BlockExchange::gatherSums() {
     std::vector<std::vector<uint32_t>> groups(static_cast<size_t>(ranks()));
     std::vector<size_t> bytes(static_cast<size_t>(ranks()));
     size_t total = 0;
+    const size_t on = size_t(std::count(active.begin(), active.begin() + slots, true));
     for (int r = 0; r < ranks(); ++r) {
         groups[size_t(r)] = ownedGroups(r);
-        total += bytes[size_t(r)] = size_t(slots) * groups[size_t(r)].size() * pg * sizeof(double);
+        total += bytes[size_t(r)] = on * groups[size_t(r)].size() * pg * sizeof(double);
     }
     std::vector<double> all(total / sizeof(double));
     transport_.allGather(mine.data(), all.data(), bytes);
@@ -287,7 +294,7 @@ std::vector<double> BlockExchange::gatherSums() {
     size_t at = 0;
     for (int r = 0; r < ranks(); ++r)
         for (uint32_t slot = 0; slot < slots; ++slot)
-            for (uint32_t g : groups[size_t(r)]) {
+            for (uint32_t g : active[slot] ? groups[size_t(r)] : none) {
                 std::copy_n(all.data() + at, pg, sorted.data() + (size_t(slot) * whole + g) * pg);
                 at += pg;
             }

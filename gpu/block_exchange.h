@@ -40,8 +40,10 @@ public:
     std::vector<float> crop(const std::vector<float>& whole, int channels) const;
     std::vector<float> gather(const std::vector<float>& block, int channels);
 
-    // The images the bands carry: every image that a step may write and a later step reads.
+    // The images the bands may carry: every image that a step may write and a later step reads;
+    // select() picks those the next swap carries (the halves that hold the state).
     void setImages(std::vector<const Image*> images);
+    void select(std::vector<bool> on) { on_ = std::move(on); }
     // The band swap, around a submission (the simulation's split): copies of the owned edges
     // recorded, then (submitted and waited for) the swap with the neighbours, then the copies of
     // what came back into the bands recorded.
@@ -53,7 +55,8 @@ public:
     // block's grid) copied out, recorded; once submitted, every block's owned workgroups in the
     // whole grid's order (slot-major, per_group each).
     void recordSumsOut(VkCommandBuffer cmd, const Buffer& src, VkDeviceSize offset, uint32_t slots, uint32_t per_group);
-    std::vector<double> gatherSums();
+    // `active`: the slots gathered (the others are 0: the fold reads no inactive slot).
+    std::vector<double> gatherSums(const std::vector<bool>& active);
     uint32_t wholeGroups() const; // the whole grid's workgroups
 
     const ExchangeCounters& counters() const { return counters_; }
@@ -69,6 +72,7 @@ private:
     BlockGrid grid_;
     int rank_ = 0;
     std::vector<const Image*> images_;
+    std::vector<bool> on_;      // select()'s
     std::vector<size_t> texel_; // bytes per texel of each image
     std::unique_ptr<Strips> strips_;
     Buffer out_, in_, sums_;                     // host-visible staging

@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "block_exchange.h"
@@ -145,12 +146,14 @@ private:
     void exchange(Exchange what); // the recorder's hand-overs of a split grid (simulation_split.cpp)
     void checkSplit(const SimParams& params) const;
     void chooseBands();
+    void bandsAfterStep();
 
     const Context& ctx_;
     int width_ = 0, height_ = 0;           // the images': the block and its bands when split
     int full_width_ = 0, full_height_ = 0; // the whole grid
     std::unique_ptr<BlockExchange> blocks_;
-    int parity_ = 0; // bit fieldPingPongBit(f): the current half of ping-pong field f
+    std::vector<std::pair<Field, int>> band_images_; // what blocks_'s images hold: field, half
+    int parity_ = 0;                                 // bit fieldPingPongBit(f): the current half of ping-pong field f
     WorkgroupShape shape_{16, 16};
     uint32_t partials_per_group_ = 1;
     bool rain_uniform_ = true;

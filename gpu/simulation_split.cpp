@@ -38,27 +38,46 @@ void Simulation::checkSplit(const SimParams& params) const {
 }
 
 void Simulation::chooseBands() {
-    // Every image a step of the model may write and a later step read: the state fields its
-    // passes write, both halves of a pair (the step's last writes may land in either).
+    // Every image a step of the model writes under these parameters and a later step reads: the
+    // state fields its passes write, both halves of a pair (bandsAfterStep picks one).
     const Model& m = model(params_.model);
     std::vector<bool> written(kFieldCount, false);
     for (const std::vector<Pass>* passes : {&m.timed, &m.timed_direct})
         for (Pass pass : *passes)
             for (const Access& a : passInfo(pass).accesses)
-                if ((a.mode & kWrite) != 0 && !fieldIsDerived(a.field)) written[size_t(a.field)] = true;
+                if ((a.mode & kWrite) != 0 && !fieldIsDerived(a.field) && happens(a.when, params_))
+                    written[size_t(a.field)] = true;
     std::vector<const Image*> images;
+    band_images_.clear();
     for (int f = 0; f < kFieldCount; ++f) {
         if (!written[size_t(f)]) continue;
         for (int h = 0; h < (isPingPong(Field(f)) ? 2 : 1); ++h)
-            for (const Image* img : fields_->images(Field(f), h)) images.push_back(img);
+            for (const Image* img : fields_->images(Field(f), h)) {
+                images.push_back(img);
+                band_images_.emplace_back(Field(f), h);
+            }
     }
     blocks_->setImages(std::move(images));
+}
+
+void Simulation::bandsAfterStep() {
+    // A (sub-)step's state lies in the halves the step's flip makes current: the next half of
+    // the pairs it writes, the current one of the others; fields without a pair have one image.
+    const int live = livePingPong(params_);
+    const int key = parity_ ^ (writtenPingPong(model(params_.model)) & live);
+    std::vector<bool> on;
+    for (const auto& [f, h] : band_images_) {
+        const int bit = fieldPingPongBit(f);
+        on.push_back(bit < 0 || (((live >> bit) & 1) != 0 && ((key >> bit) & 1) == h));
+    }
+    blocks_->select(std::move(on));
 }
 
 void Simulation::exchange(Exchange what) {
     VkCommandBuffer cmd = rec_->cmd();
     switch (what) {
     case Exchange::Bands:
+        bandsAfterStep();
         blocks_->recordBandsOut(cmd);
         submitAndRestart(ctx_, cmd);
         blocks_->swapBands();
@@ -69,7 +88,9 @@ void Simulation::exchange(Exchange what) {
         // whole grid's folded on the host, one value a slot, where foldTotals reads it.
         blocks_->recordSumsOut(cmd, partials_, 0, REDUCE_SLOTS, 1);
         submitAndRestart(ctx_, cmd);
-        const std::vector<double> folded = foldOnHost(blocks_->gatherSums(), blocks_->wholeGroups());
+        std::vector<bool> active(REDUCE_SLOTS);
+        for (int slot = 0; slot < REDUCE_SLOTS; ++slot) active[size_t(slot)] = slotActive(params_, slot);
+        const std::vector<double> folded = foldOnHost(blocks_->gatherSums(active), blocks_->wholeGroups());
         vkCmdUpdateBuffer(cmd, partials_.buffer, 0, REDUCE_SLOTS * sizeof(double), folded.data());
         computeBarrier(cmd);
         return;
@@ -79,7 +100,7 @@ void Simulation::exchange(Exchange what) {
         // same totals.
         blocks_->recordSumsOut(cmd, drained_, kWaterSumsAt, 2, partials_per_group_);
         submitAndRestart(ctx_, cmd);
-        const std::vector<double> sums = blocks_->gatherSums();
+        const std::vector<double> sums = blocks_->gatherSums({true, true});
         const uint32_t groups = blocks_->wholeGroups();
         Totals t = totals();
         t.acc[SLOT_RAIN] += gridTotalOnHost(sums.data(), groups, partials_per_group_);
