@@ -304,4 +304,10 @@ std::vector<double> BlockExchange::gatherSums(const std::vector<bool>& active) {
     return sorted;
 }
 
+std::vector<double> BlockExchange::everyProcess(double value) {
+    std::vector<double> all(static_cast<size_t>(ranks()));
+    transport_.allGather(&value, all.data(), std::vector<size_t>(all.size(), sizeof(double)));
+    return all;
+}
+
 } // namespace alluvium::gpu

@@ -59,6 +59,9 @@ public:
     std::vector<double> gatherSums(const std::vector<bool>& active);
     uint32_t wholeGroups() const; // the whole grid's workgroups
 
+    // Every process's `value`, rank after rank.
+    std::vector<double> everyProcess(double value);
+
     const ExchangeCounters& counters() const { return counters_; }
     void countTime(double seconds) { counters_.seconds += seconds; }
 

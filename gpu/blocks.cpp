@@ -33,6 +33,7 @@ int stepReach(const SimParams& p) {
     // head and flow per sub-step. A margin of 2 for what a pass reads diagonally.
     int reach = 12;
     if (p.enable_groundwater != 0) reach += 2 * std::max(p.groundwater_substeps, 2);
+    if (p.enable_sea != 0 && p.model == MODEL_PIPE) reach += SEA_ROUNDS_PER_STEP; // a cell a round
     return reach;
 }
 

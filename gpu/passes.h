@@ -13,6 +13,9 @@
 
 namespace alluvium::gpu {
 
+// sea_commit.comp's mode bit: put the relaxation's surface in use whatever its last round did.
+inline constexpr int kSeaCommitAlways = 2;
+
 // How a pass's direct dispatch covers its work (StepRecorder::dispatch).
 enum class Dispatch {
     Grid,      // the grid, in workgroups of the simulation's shape (one invocation a cell)

@@ -238,6 +238,11 @@ void Simulation::setParams(const SimParams& params) {
     params_.origin_y = blocks_ ? blocks_->local().y : 0;
     params_.full_width = full_width_;
     params_.full_height = full_height_;
+    const Rect own = blocks_ ? blocks_->owned() : Rect{0, 0, width_, height_};
+    params_.own_x0 = own.x - params_.origin_x;
+    params_.own_y0 = own.y - params_.origin_y;
+    params_.own_x1 = params_.own_x0 + own.w;
+    params_.own_y1 = params_.own_y0 + own.h;
     params_dirty_ = true;
     if (blocks_) chooseBands();
 }

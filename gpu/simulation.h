@@ -153,6 +153,7 @@ private:
     int full_width_ = 0, full_height_ = 0; // the whole grid
     std::unique_ptr<BlockExchange> blocks_;
     std::vector<std::pair<Field, int>> band_images_; // what blocks_'s images hold: field, half
+    bool sea_relaxed_ = false;                       // a split grid's whole relaxation of the sea has ended
     int parity_ = 0;                                 // bit fieldPingPongBit(f): the current half of ping-pong field f
     WorkgroupShape shape_{16, 16};
     uint32_t partials_per_group_ = 1;

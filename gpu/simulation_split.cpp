@@ -4,6 +4,7 @@
 #include <string>
 
 #include "models/groundwater.h"
+#include "models/sea.h"
 #include "simulation.h"
 
 namespace alluvium::gpu {
@@ -19,9 +20,6 @@ std::string splitRefusal(const SimParams& p, int band) {
     if (p.model == MODEL_FLUVIAL || p.model == MODEL_PARTICLES)
         return std::string("the ") + modelName(p.model) +
                " model does not run split over processes yet: run it without mpirun (or with -np 1)";
-    if (p.enable_sea != 0 && p.model == MODEL_PIPE)
-        return "the sea (enable_sea) does not run split over processes yet: its spill surface is a whole-grid "
-               "relaxation; run it without mpirun (or with -np 1)";
     if (band >= 0 && stepReach(p) > band)
         return "a step reaches " + std::to_string(stepReach(p)) + " cells with groundwater_substeps " +
                std::to_string(p.groundwater_substeps) + ", more than the ghost band of " + std::to_string(band) +
@@ -93,6 +91,32 @@ void Simulation::exchange(Exchange what) {
         const std::vector<double> folded = foldOnHost(blocks_->gatherSums(active), blocks_->wholeGroups());
         vkCmdUpdateBuffer(cmd, partials_.buffer, 0, REDUCE_SLOTS * sizeof(double), folded.data());
         computeBarrier(cmd);
+        return;
+    }
+    case Exchange::SeaStart: sea_relaxed_ = false; return;
+    case Exchange::SeaRound:
+        if (sea_relaxed_) return; // every block saw a round change nothing: the rest are empty
+        [[fallthrough]];
+    case Exchange::SeaStep: {
+        // The relax pair's bands, and each count of changed cells summed over the blocks (each
+        // counts the cells it owns), so every block's control decides alike.
+        std::vector<bool> on;
+        for (const auto& [f, h] : band_images_) on.push_back(f == Field::RelaxA || f == Field::RelaxB);
+        blocks_->select(std::move(on));
+        blocks_->recordBandsOut(cmd);
+        submitAndRestart(ctx_, cmd);
+        blocks_->swapBands();
+        SeaControl ctl = seaControl(state_.sea);
+        uint32_t changed = 0;
+        for (int k = 0; k < 2; ++k) {
+            double sum = 0.0;
+            for (double v : blocks_->everyProcess(double(ctl.changed[k]))) sum += v;
+            ctl.changed[k] = uint32_t(sum);
+            changed += ctl.changed[k];
+        }
+        setSeaControl(state_.sea, ctl);
+        if (what == Exchange::SeaRound && changed == 0) sea_relaxed_ = true;
+        blocks_->recordBandsIn(cmd);
         return;
     }
     case Exchange::GridTotals: {

@@ -53,9 +53,15 @@ void StepRecorder::handOver(Exchange what) {
 }
 
 void StepRecorder::dispatch(Pass pass, int mode) {
-    if (pass == Pass::GridTotals && split()) { // the gathered sums, added on the host
-        handOver(Exchange::GridTotals);
-        return;
+    if (split()) {
+        if (pass == Pass::GridTotals) { // the gathered sums, added on the host
+            handOver(Exchange::GridTotals);
+            return;
+        }
+        // The sea's rounds: their bands and their counts of changed cells, every block's.
+        if (pass == Pass::SeaControl && mode == 0) exchange_(Exchange::SeaStart);
+        if (pass == Pass::SeaControl && mode != 0) handOver(Exchange::SeaRound);
+        if (pass == Pass::SeaCommit && (mode & kSeaCommitAlways) == 0) handOver(Exchange::SeaStep);
     }
     vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass));
     push(mode, 0, 0, 0, sea_surface_);

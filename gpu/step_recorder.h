@@ -17,7 +17,9 @@ namespace alluvium::gpu {
 
 // Where a grid split over processes hands data to the host and back (gpu/blocks.h): the ghost
 // bands after a step's state is whole, the first level of the fold, the grid models' water sums.
-enum class Exchange { Bands, Fold, GridTotals };
+// The sea's relaxation: SeaStart as a whole relaxation starts, SeaRound after each of its rounds
+// and SeaStep after a step's rounds, before the control reads how many cells they changed.
+enum class Exchange { Bands, Fold, GridTotals, SeaStart, SeaRound, SeaStep };
 
 // The grid and the device's choices the pipelines are specialized with.
 struct StepRecorderSetup {

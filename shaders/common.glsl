@@ -88,6 +88,9 @@ ivec2 cellId() { return ivec2(gl_GlobalInvocationID.xy); }
 // computes the same bits as the whole grid's cell there. Neighbours and edges stay the block's.
 ivec2 wholeCell(ivec2 c) { return c + ivec2(p.origin_x, p.origin_y); }
 vec2 wholeGrid() { return vec2(p.full_width, p.full_height); }
+// Whether this block owns cell c (every cell on one device): counts of a split grid count each
+// cell once.
+bool ownedCell(ivec2 c) { return c.x >= p.own_x0 && c.y >= p.own_y0 && c.x < p.own_x1 && c.y < p.own_y1; }
 bool insideGrid(ivec2 c) { return c.x < p.width && c.y < p.height; }
 bool inGrid(ivec2 c) { return c.x >= 0 && c.y >= 0 && c.x < p.width && c.y < p.height; }
 // The nearest cell of the grid. A neighbour's value is loaded at clampToGrid(q) and then chosen

@@ -333,7 +333,11 @@
     E(int, origin_x, "a block of a grid split over processes (mpirun): the whole grid's column of its cell 0 (0 on one device)") \
     E(int, origin_y, "... and row") \
     E(int, full_width, "the whole grid's cells across (width on one device)") \
-    E(int, full_height, "... and down")
+    E(int, full_height, "... and down") \
+    E(int, own_x0, "the cells this block owns (the others are its ghost bands): first column") \
+    E(int, own_y0, "... first row") \
+    E(int, own_x1, "... one past the last column") \
+    E(int, own_y1, "... one past the last row")
 
 // clang-format on
 

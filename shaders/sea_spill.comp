@@ -41,5 +41,5 @@ void main() {
         relaxStore(1 - src, c, w);
         changed = (old >= SEA_UNREACHED) != (w >= SEA_UNREACHED) || abs(w - old) > 1e-3;
     }
-    countChanged(changed, src);
+    countChanged(changed && ownedCell(c), src); // a split grid's bands are their owners' to count
 }

@@ -16,7 +16,7 @@ namespace alluvium::gpu {
 
 namespace {
 constexpr int kSeaFirst = 2, kSeaNextTerrain = 4; // sea_spill.comp's mode bits
-constexpr int kCommitAlways = 2;                  // sea_commit.comp's
+constexpr int kCommitAlways = kSeaCommitAlways;   // sea_commit.comp's
 constexpr int kControlAfterRound = 2;             // sea_control.comp's
 } // namespace
 
