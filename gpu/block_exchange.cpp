@@ -304,6 +304,47 @@ std::vector<double> BlockExchange::gatherSums(const std::vector<bool>& active) {
     return sorted;
 }
 
+std::vector<double> BlockExchange::foldSums(const std::vector<bool>& active) {
+    const auto start = std::chrono::steady_clock::now();
+    if (!fold_plan_) fold_plan_ = std::make_unique<FoldPlan>(planFold(grid_));
+    const FoldPlan& plan = *fold_plan_;
+    const Rect l = local();
+    const int sx = grid_.shape.x, sy = grid_.shape.y;
+    const uint32_t across = groupsCovering(grid_.width, sx), local_across = groupsCovering(l.w, sx);
+    const uint32_t local_groups = localGroups();
+    const auto* sums = static_cast<const double*>(sums_.mapped);
+    std::vector<int> slots; // the active ones, in order
+    for (int slot = 0; slot < REDUCE_SLOTS; ++slot)
+        if (active[size_t(slot)]) slots.push_back(slot);
+    std::vector<double> mine;
+    for (int slot : slots) {
+        const std::vector<double> m = foldMessage(plan, rank_, slotIsMax(slot), [&](uint32_t g) {
+            const uint32_t lx = g % across - uint32_t(l.x / sx), ly = g / across - uint32_t(l.y / sy);
+            return sums[size_t(slot) * local_groups + size_t(ly) * local_across + lx];
+        });
+        mine.insert(mine.end(), m.begin(), m.end());
+    }
+    std::vector<size_t> bytes(static_cast<size_t>(ranks())), at(static_cast<size_t>(ranks()));
+    size_t total = 0;
+    for (size_t r = 0; r < bytes.size(); ++r) {
+        at[r] = total / sizeof(double);
+        total += bytes[r] = slots.size() * plan.items[r].size() * sizeof(double);
+    }
+    std::vector<double> all(total / sizeof(double));
+    transport_.allGather(mine.data(), all.data(), bytes);
+    std::vector<double> level1(size_t(REDUCE_SLOTS) * plan.chunks, 0.0);
+    for (size_t k = 0; k < slots.size(); ++k) {
+        std::vector<const double*> messages;
+        for (size_t r = 0; r < bytes.size(); ++r) messages.push_back(all.data() + at[r] + k * plan.items[r].size());
+        const std::vector<double> chunks = foldFromMessages(plan, messages, slotIsMax(slots[k]));
+        std::copy(chunks.begin(), chunks.end(), level1.begin() + std::ptrdiff_t(size_t(slots[k]) * plan.chunks));
+    }
+    ++counters_.gathers;
+    counters_.sum_bytes += double(total);
+    countTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    return plan.chunks > 1 ? foldOnHost(level1, plan.chunks) : level1;
+}
+
 std::vector<double> BlockExchange::everyProcess(double value) {
     std::vector<double> all(static_cast<size_t>(ranks()));
     transport_.allGather(&value, all.data(), std::vector<size_t>(all.size(), sizeof(double)));

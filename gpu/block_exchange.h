@@ -57,6 +57,9 @@ public:
     void recordSumsOut(VkCommandBuffer cmd, const Buffer& src, VkDeviceSize offset, uint32_t slots, uint32_t per_group);
     // `active`: the slots gathered (the others are 0: the fold reads no inactive slot).
     std::vector<double> gatherSums(const std::vector<bool>& active);
+    // The fold of the step's partials (recordSumsOut of the first level, one a workgroup): one
+    // value a slot, the whole grid's, as reduce_partials.comp folds it (planFold's messages).
+    std::vector<double> foldSums(const std::vector<bool>& active);
     uint32_t wholeGroups() const; // the whole grid's workgroups
 
     // Every process's `value`, rank after rank.
@@ -74,6 +77,7 @@ private:
     Transport& transport_;
     BlockGrid grid_;
     int rank_ = 0;
+    std::unique_ptr<FoldPlan> fold_plan_; // at the first fold
     std::vector<const Image*> images_;
     std::vector<bool> on_;      // select()'s
     std::vector<size_t> texel_; // bytes per texel of each image

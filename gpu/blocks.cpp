@@ -142,4 +142,92 @@ double gridTotalOnHost(const double* sums, uint32_t groups, uint32_t per_group) 
     return lanes[0];
 }
 
+// [SECTION] the fold's messages
+
+static_assert(REDUCE_SIZE == 16 * 16, "a fold block is 16 runs of 16 partials (reduce_partials.comp)");
+
+FoldPlan planFold(const BlockGrid& grid) {
+    FoldPlan plan;
+    const int sx = grid.shape.x, sy = grid.shape.y;
+    const uint32_t across = groupsCovering(grid.width, sx);
+    plan.groups = across * groupsCovering(grid.height, sy);
+    plan.runs = (plan.groups + 15) / 16;
+    plan.chunks = (plan.groups + REDUCE_SIZE - 1) / REDUCE_SIZE;
+    std::vector<int> owner(plan.groups, -1);
+    for (int r = 0; r < grid.count(); ++r) {
+        const Rect o = grid.owned(r);
+        for (int gy = o.y / sy; gy * sy < o.y + o.h; ++gy)
+            for (int gx = o.x / sx; gx * sx < o.x + o.w; ++gx) owner[size_t(gy) * across + size_t(gx)] = r;
+    }
+    // A run's or a block's owner: the one rank owning all its workgroups, else -1.
+    std::vector<int> run_owner(plan.runs);
+    for (uint32_t r = 0; r < plan.runs; ++r) {
+        const uint32_t first = r * 16, last = std::min(plan.groups, first + 16);
+        run_owner[r] = owner[first];
+        for (uint32_t g = first; g < last; ++g)
+            if (owner[g] != run_owner[r]) run_owner[r] = -1;
+    }
+    plan.items.assign(size_t(grid.count()), {});
+    for (uint32_t c = 0; c < plan.chunks; ++c) {
+        const uint32_t first = c * 16, last = std::min(plan.runs, first + 16);
+        int chunk_owner = run_owner[first];
+        for (uint32_t r = first; r < last; ++r)
+            if (run_owner[r] != chunk_owner) chunk_owner = -1;
+        if (chunk_owner >= 0) {
+            plan.items[size_t(chunk_owner)].push_back({FoldPlan::kChunk, c});
+            continue;
+        }
+        for (uint32_t r = first; r < last; ++r) {
+            if (run_owner[r] >= 0) {
+                plan.items[size_t(run_owner[r])].push_back({FoldPlan::kRun, r});
+                continue;
+            }
+            for (uint32_t g = r * 16; g < std::min(plan.groups, r * 16 + 16); ++g)
+                plan.items[size_t(owner[g])].push_back({FoldPlan::kGroup, g});
+        }
+    }
+    return plan;
+}
+
+std::vector<double> foldFromMessages(const FoldPlan& plan, const std::vector<const double*>& messages, bool is_max) {
+    using fold_detail::add;
+    // What the messages hold, in place: whole blocks' and runs' sums, and loose partials.
+    std::vector<double> chunk(plan.chunks, 0.0), run(plan.runs, 0.0), group(plan.groups, 0.0);
+    std::vector<uint8_t> chunk_given(plan.chunks, 0), run_given(plan.runs, 0);
+    for (size_t r = 0; r < plan.items.size(); ++r) {
+        const double* m = messages[r];
+        for (const FoldPlan::Item& item : plan.items[r]) {
+            const double v = *m++;
+            if (item.kind == FoldPlan::kChunk) {
+                chunk[item.index] = v;
+                chunk_given[item.index] = 1;
+            } else if (item.kind == FoldPlan::kRun) {
+                run[item.index] = v;
+                run_given[item.index] = 1;
+            } else {
+                group[item.index] = v;
+            }
+        }
+    }
+    for (uint32_t r = 0; r < plan.runs; ++r) {
+        if (run_given[r] || chunk_given[r / 16]) continue;
+        double acc = 0.0;
+        for (uint32_t k = 0; k < 16; ++k) {
+            const uint32_t g = r * 16 + k;
+            acc = add(acc, g < plan.groups ? group[g] : 0.0, is_max);
+        }
+        run[r] = acc;
+    }
+    for (uint32_t c = 0; c < plan.chunks; ++c) {
+        if (chunk_given[c]) continue;
+        double acc = 0.0;
+        for (uint32_t j = 0; j < 16; ++j) {
+            const uint32_t r = c * 16 + j;
+            acc = add(acc, r < plan.runs ? run[r] : 0.0, is_max);
+        }
+        chunk[c] = acc;
+    }
+    return chunk;
+}
+
 } // namespace alluvium::gpu

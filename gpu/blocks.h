@@ -67,8 +67,66 @@ BlockGrid splitGrid(int width, int height, int ranks, WorkgroupShape shape, int 
 // (doubles: blocks of REDUCE_SIZE, each in chunks of 16, level by level), from the whole grid's
 // first level (slot-major, `groups` partials a slot) to one value a slot.
 std::vector<double> foldOnHost(const std::vector<double>& level0, uint32_t groups);
+// The fold's first level gathered from the blocks with fewer bytes, the same doubles: where the 16
+// workgroups reduce_partials.comp adds first (a run) all lie in one block, that block sends their
+// sum; where the 256 of a fold block (16 runs) do, their sum; elsewhere the workgroups' partials.
+// Every process plans every block's message from the blocks alone, so it reads them all.
+struct FoldPlan {
+    enum Kind : uint8_t { kChunk, kRun, kGroup };
+    struct Item {
+        Kind kind;
+        uint32_t index; // of the fold block, the run or the workgroup (whole grid, row-major)
+    };
+    uint32_t groups = 0, runs = 0, chunks = 0;
+    std::vector<std::vector<Item>> items; // per rank, in the order its message holds them
+};
+FoldPlan planFold(const BlockGrid& grid);
+// One slot's message of `rank`: its items' values from `partial` (a workgroup's partial, whole-grid
+// index; called for the rank's own workgroups only).
+template <class PartialOf>
+std::vector<double> foldMessage(const FoldPlan& plan, int rank, bool is_max, PartialOf partial);
+// One slot's first fold level (plan.chunks values) from every rank's message of that slot.
+std::vector<double> foldFromMessages(const FoldPlan& plan, const std::vector<const double*>& messages, bool is_max);
+
 // grid_totals.comp's sum of one slot of per-workgroup sums (`per_group` of them each), in its
 // order: strided over REDUCE_SIZE lanes, then a tree.
 double gridTotalOnHost(const double* sums, uint32_t groups, uint32_t per_group);
+
+// [SECTION] the fold's messages (templates)
+
+namespace fold_detail {
+inline double add(double acc, double v, bool is_max) { return is_max ? (acc < v ? v : acc) : acc + v; }
+} // namespace fold_detail
+
+template <class PartialOf>
+std::vector<double> foldMessage(const FoldPlan& plan, int rank, bool is_max, PartialOf partial) {
+    using fold_detail::add;
+    // reduce_partials.comp's order: 16 partials a run from 0.0, zeros past the end; 16 runs a block.
+    auto run = [&](uint32_t r) {
+        double acc = 0.0;
+        for (uint32_t k = 0; k < 16; ++k) {
+            const uint32_t g = r * 16 + k;
+            acc = add(acc, g < plan.groups ? partial(g) : 0.0, is_max);
+        }
+        return acc;
+    };
+    std::vector<double> out;
+    out.reserve(plan.items[size_t(rank)].size());
+    for (const FoldPlan::Item& item : plan.items[size_t(rank)]) {
+        if (item.kind == FoldPlan::kGroup) {
+            out.push_back(partial(item.index));
+        } else if (item.kind == FoldPlan::kRun) {
+            out.push_back(run(item.index));
+        } else {
+            double acc = 0.0;
+            for (uint32_t j = 0; j < 16; ++j) {
+                const uint32_t r = item.index * 16 + j;
+                acc = add(acc, r < plan.runs ? run(r) : 0.0, is_max);
+            }
+            out.push_back(acc);
+        }
+    }
+    return out;
+}
 
 } // namespace alluvium::gpu

@@ -88,7 +88,7 @@ void Simulation::exchange(Exchange what) {
         submitAndRestart(ctx_, cmd);
         std::vector<bool> active(REDUCE_SLOTS);
         for (int slot = 0; slot < REDUCE_SLOTS; ++slot) active[size_t(slot)] = slotActive(params_, slot);
-        const std::vector<double> folded = foldOnHost(blocks_->gatherSums(active), blocks_->wholeGroups());
+        const std::vector<double> folded = blocks_->foldSums(active);
         vkCmdUpdateBuffer(cmd, partials_.buffer, 0, REDUCE_SLOTS * sizeof(double), folded.data());
         computeBarrier(cmd);
         return;

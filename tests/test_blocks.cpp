@@ -4,6 +4,8 @@
 // bit against one process, are tests/mpi_test.sh's (under mpirun).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
 #include <vector>
 
 #include "blocks.h"
@@ -98,4 +100,45 @@ TEST(BlocksTest, TheHostFoldsInTheGpuFoldsOrder) {
         for (double b : blocks) second = slotIsMax(slot) ? std::max(second, b) : second + b;
         EXPECT_EQ(folded[size_t(slot)], second) << "slot " << slot;
     }
+}
+
+// The gathered fold: each block's message (its fold blocks', runs' and loose partials' values)
+// gives the first level the one device folds, to the bit, for layouts whose runs and fold blocks
+// lie in one block or straddle several.
+TEST(BlocksTest, TheBlocksMessagesFoldAsTheWholeGrid) {
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> value(-1.0, 1.0);
+    for (const WorkgroupShape shape : {WorkgroupShape{16, 16}, WorkgroupShape{64, 4}, WorkgroupShape{32, 8}})
+        for (int ranks : {2, 3, 4, 6}) {
+            const BlockGrid g = splitGrid(4099, 1213, ranks, shape, 12);
+            const FoldPlan plan = planFold(g);
+            std::vector<double> level0(plan.groups);
+            for (double& v : level0) v = value(rng) * std::pow(10.0, double(rng() % 12)); // magnitudes that round
+            size_t items = 0;
+            for (const bool is_max : {false, true}) {
+                std::vector<std::vector<double>> messages;
+                for (int r = 0; r < ranks; ++r)
+                    messages.push_back(foldMessage(plan, r, is_max, [&](uint32_t i) { return level0[i]; }));
+                std::vector<const double*> at;
+                for (const auto& m : messages) at.push_back(m.data());
+                const std::vector<double> level1 = foldFromMessages(plan, at, is_max);
+                // Slot 0 sums, SLOT_MAX_SPEED takes the max: the one device's fold of the same.
+                const int slot = is_max ? SLOT_MAX_SPEED : 0;
+                std::vector<double> whole0(size_t(REDUCE_SLOTS) * plan.groups, 0.0),
+                    whole1(size_t(REDUCE_SLOTS) * plan.chunks, 0.0);
+                std::copy(level0.begin(), level0.end(), whole0.begin() + std::ptrdiff_t(size_t(slot) * plan.groups));
+                std::copy(level1.begin(), level1.end(), whole1.begin() + std::ptrdiff_t(size_t(slot) * plan.chunks));
+                EXPECT_EQ(foldOnHost(whole1, plan.chunks)[size_t(slot)], foldOnHost(whole0, plan.groups)[size_t(slot)])
+                    << ranks << " blocks of " << shape.x << "x" << shape.y << (is_max ? ", max" : ", sum");
+                items = 0;
+                for (const auto& m : messages) items += m.size();
+            }
+            EXPECT_LT(items, size_t(plan.groups) / 2) << "the messages carry sums, not every partial";
+        }
+    // Rows of whole runs and blocks edges on them (grids of 2^n cells): a run's sum, not 16 partials.
+    const BlockGrid aligned = splitGrid(8192, 4096, 8, {32, 8}, 12);
+    const FoldPlan plan = planFold(aligned);
+    size_t items = 0;
+    for (const auto& list : plan.items) items += list.size();
+    EXPECT_LE(items, size_t(plan.runs));
 }

@@ -58,7 +58,10 @@ State capture(const gpu::Simulation& sim) {
     gpu::SimParams hashed = s.params; // less the workgroup counts (the device's shape, not the state)
     hashed.group_count_x = hashed.group_count_y = hashed.tile_count_x = hashed.tile_count_y = 0;
     hashed.partials_per_group = hashed.subgroup_partials_at = 0;
-    h.add(&hashed, sizeof hashed);
+    // The whole grid's size; the block of a split grid (its origin on) is not state.
+    hashed.width = hashed.full_width;
+    hashed.height = hashed.full_height;
+    h.add(&hashed, offsetof(gpu::SimParams, origin_x));
     s.digest = h.value();
     return s;
 }
