@@ -14,15 +14,16 @@
 
 namespace alluvium::gpu {
 
-namespace {
-
-enum { kLeft, kRight, kTop, kBottom };
-
 // The strips of a block, in the block's cells: what it sends (the top and bottom ones only over
-// its owned columns: the ends come from the first phase) and where what it receives goes.
+// its owned columns: the ends come from the first phase) and where what it receives goes. (Not
+// in the anonymous namespace: BlockExchange::Strips holds one.)
 struct BandRects {
     std::array<Rect, 4> send, recv;
 };
+
+namespace {
+
+enum { kLeft, kRight, kTop, kBottom };
 
 BandRects bandRects(const BlockGrid& g, int rank) {
     const Rect l = g.local(rank), o = g.owned(rank);
