@@ -106,5 +106,32 @@ refused fluvial 2 "fluvial model does not run split" 2 --size 61x97 --steps 2 --
 refused particles 2 "particles model does not run split" 2 --size 61x97 --steps 2 --model particles
 refused too-small 3 "does not split into 6 blocks" 6 --size 30x20 --steps 2
 
+# A process killed mid-run (a lost device, a crashed node) ends the run: every process stops, the
+# exit status is not 0, a line names the process, and no output is written, not even in part.
+mpirun -np 2 "$exe" run --size 61x97 --steps 200000 --out "$tmp/killed.f32" >"$tmp/killed.log" 2>&1 &
+launcher=$!
+victim=""
+for _ in $(seq 1 100); do # the second process, once it runs
+  for pid in $(pgrep -f -- "--out $tmp/killed.f32" || true); do
+    if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then victim=$pid; fi
+  done
+  [ -n "$victim" ] && break
+  sleep 0.1
+done
+sleep 2 # into its steps
+if [ -z "$victim" ]; then
+  fail "killed: the second process never started"
+  kill "$launcher" 2>/dev/null
+else
+  kill -9 "$victim"
+fi
+wait "$launcher"
+rc=$?
+[ "$rc" != 0 ] || fail "killed: exit status 0"
+grep -q "rank 1" "$tmp/killed.log" || fail "killed: no line names the process: $(tail -3 "$tmp/killed.log")"
+[ -z "$(ls "$tmp" | grep killed.f32)" ] || fail "killed: an output was written"
+pgrep -f -- "--out $tmp/killed.f32" >/dev/null && fail "killed: a process is still running"
+echo "ok   a process killed mid-run ends the run (status $rc, $(grep -o 'process rank 1[^.]*' "$tmp/killed.log" | head -1))"
+
 [ "$failures" = 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "all split runs equal one process's"
