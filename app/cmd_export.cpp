@@ -18,6 +18,10 @@ int exportTiles(const ExportOptions& o, Engine engine, const Heightmap& map, dou
     std::fprintf(stderr, "alluvium: wrote %zu tiles of %dx%d for %s (%dx%d samples in all, heights %g..%g m) and %s\n",
                  t.files.size(), e.side, e.side, engineName(engine), t.samples_x, t.samples_y, e.lo, e.hi,
                  displayPath(e.settings_file).c_str());
+    if (t.samples_x < map.width || t.samples_y < map.height)
+        std::fprintf(stderr,
+                     "alluvium: note: %dx%d cells are more than %s's largest tiles hold; downsampled to %dx%d\n",
+                     map.width, map.height, engineName(engine), t.samples_x, t.samples_y);
     for (const std::string& line : e.settings) std::printf("%s\n", line.c_str());
     return 0;
 }

@@ -237,18 +237,21 @@ void checkSplitRun(const RunOptions& o, const gpu::SimParams& p) {
 } // namespace
 
 int runCommand(const RunOptions& o, const DeviceOptions& device, const TimelapseFactory& make_timelapse) {
-    checkRunOptions(o, bool(make_timelapse));
-    RunStart start = prepareRun(o);
+    RunStart start;
+    agree([&] { // every process reads the input: a file one of them cannot read stops them all
+        checkRunOptions(o, bool(make_timelapse));
+        start = prepareRun(o);
+    });
     const Params& params = start.params;
     const double cell_size = params[Param::cell_size];
     const int w = start.initial.terrain.width, h = start.initial.terrain.height;
-    if (!o.timelapse.dir.empty()) prepareTimelapseFolder(o.timelapse.dir);
 
     gpu::SimParams sim_params = toSimParams(params, w, h);
     sim_params.model = start.model;
     sim_params.particle_seed = static_cast<uint32_t>(o.terrain.seed); // droplets follow --seed
     const Processes& procs = processes();
     if (procs.size > 1) checkSplitRun(o, sim_params);
+    if (!o.timelapse.dir.empty()) prepareTimelapseFolder(o.timelapse.dir);
 
     ScopedContext scoped(device);
     gpu::Simulation sim(scoped.ctx, w, h, gpu::PipePasses::Auto, {},

@@ -26,7 +26,7 @@ struct ScopedContext {
         gpu::shaderDirectory(); // a broken installation is one line (InstallError) before the GPU starts
         gpu::ContextOptions options;
         options.device_index = d.device;
-        options.spread_rank = processes().rank; // one device each, in turn
+        options.spread_rank = processes().node_rank; // one device each, in turn, on each machine
         options.validation = d.validation;
         gpu::createContext(ctx, options);
     }

@@ -1,9 +1,12 @@
 // The processes of a run split over several (app/processes.h): MPI, when the build has it.
 #include "processes.h"
 
+#include <algorithm>
+
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -13,6 +16,9 @@
 #ifdef ALLUVIUM_MPI
 #include <mpi.h>
 #endif
+
+#include "io/errors.h"
+#include "params.h"
 
 namespace alluvium {
 
@@ -41,23 +47,34 @@ public:
     int rank() const override { return g_processes.rank; }
     int size() const override { return g_processes.size; }
     void allGather(const void* mine, void* all, const std::vector<size_t>& bytes) override {
-        std::vector<int> counts(bytes.size()), at(bytes.size());
-        size_t offset = 0;
-        for (size_t r = 0; r < bytes.size(); ++r) {
-            counts[r] = byteCount(bytes[r]);
-            at[r] = byteCount(offset);
-            offset += bytes[r];
+        // MPI counts in int: a whole field past 2 GiB (16384 x 8192 cells of outflow) travels in
+        // rounds of at most kRound bytes in all, every process taking part in each.
+        constexpr size_t kRound = size_t(1) << 28;
+        const size_t n = bytes.size(), most = *std::max_element(bytes.begin(), bytes.end());
+        std::vector<size_t> start(n, 0);
+        for (size_t r = 1; r < n; ++r) start[r] = start[r - 1] + bytes[r - 1];
+        const size_t per_round = std::max<size_t>(kRound / n, 1);
+        std::vector<char> round;
+        for (size_t done = 0; done < most; done += per_round) {
+            std::vector<int> counts(n), at(n);
+            size_t total = 0;
+            for (size_t r = 0; r < n; ++r) {
+                counts[r] = byteCount(std::min(per_round, bytes[r] - std::min(bytes[r], done)));
+                at[r] = byteCount(total);
+                total += size_t(counts[r]);
+            }
+            round.resize(total);
+            const size_t me = size_t(rank());
+            MPI_Allgatherv(static_cast<const char*>(mine) + std::min(done, bytes[me]), counts[me], MPI_BYTE,
+                           round.data(), counts.data(), at.data(), MPI_BYTE, MPI_COMM_WORLD);
+            for (size_t r = 0; r < n; ++r)
+                if (counts[r] > 0)
+                    std::memcpy(static_cast<char*>(all) + start[r] + done, round.data() + at[r], size_t(counts[r]));
         }
-        MPI_Allgatherv(mine, counts[size_t(rank())], MPI_BYTE, all, counts.data(), at.data(), MPI_BYTE, MPI_COMM_WORLD);
     }
     void swap(const void* send, size_t send_bytes, int to, void* recv, size_t recv_bytes, int from) override {
         MPI_Sendrecv(send, byteCount(send_bytes), MPI_BYTE, to < 0 ? MPI_PROC_NULL : to, 0, recv, byteCount(recv_bytes),
                      MPI_BYTE, from < 0 ? MPI_PROC_NULL : from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    }
-    double maxOf(double mine) override {
-        double all = mine;
-        MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        return all;
     }
 };
 
@@ -75,6 +92,10 @@ const Processes& startProcesses(int* argc, char*** argv) {
         MPI_Comm_rank(MPI_COMM_WORLD, &g_processes.rank);
         MPI_Comm_size(MPI_COMM_WORLD, &g_processes.size);
         if (g_processes.size > 1) g_processes.transport = &g_transport;
+        MPI_Comm node = MPI_COMM_NULL; // the processes sharing this machine (and its devices)
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+        MPI_Comm_rank(node, &g_processes.node_rank);
+        MPI_Comm_free(&node);
         if (g_processes.rank > 0) { // rank 0 speaks for the run
             g_stderr = dup(STDERR_FILENO);
             const int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -113,6 +134,33 @@ std::vector<double> everyProcess(double value) {
     if (g_processes.transport)
         g_processes.transport->allGather(&value, all.data(), std::vector<size_t>(all.size(), sizeof(double)));
     return all;
+}
+
+void agree(const std::function<void()>& step) {
+    if (g_processes.size <= 1) return step();
+    std::string why;
+    int status = 0;
+    try {
+        step();
+    } catch (const InputError& e) {
+        why = e.what();
+        status = 2;
+    } catch (const ParamError& e) {
+        why = e.what();
+        status = 2;
+    }
+    const std::vector<double> all = everyProcess(double(status));
+    const auto first = std::find_if(all.begin(), all.end(), [](double s) { return s != 0.0; });
+    if (first == all.end()) return;
+    if (first - all.begin() == g_processes.rank) {
+        const std::string who = g_processes.root() ? "" : "process " + std::to_string(g_processes.rank) + ": ";
+        for (char& c : why) // one line, whatever a library's message held
+            if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+        const std::string text = "alluvium: " + who + why + "\n";
+        if (write(g_stderr, text.data(), text.size()) < 0) { /* nowhere left to say it */
+        }
+    }
+    throw AgreedFailure{int(*first)};
 }
 
 int refuse(int status, const std::string& line) {

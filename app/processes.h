@@ -2,6 +2,7 @@
 // (gpu/blocks.h) on its own device. A build without MPI, or a program not started by mpirun, is
 // one process, as always.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@ namespace alluvium {
 
 struct Processes {
     int rank = 0, size = 1;
+    int node_rank = 0;                   // among the processes on this machine: which of its devices to take
     gpu::Transport* transport = nullptr; // set when size > 1
     bool root() const { return rank == 0; }
 };
@@ -27,6 +29,14 @@ int fail(int status, const std::string& line);
 int refuse(int status, const std::string& line);
 // Every process's `value`, rank after rank (one process: its own).
 std::vector<double> everyProcess(double value);
+// A failure the processes agreed on (agree()), said once already: main returns its status.
+struct AgreedFailure {
+    int status;
+};
+// Runs `step` (what reads the input: files, presets, options) on every process; if it throws an
+// InputError or ParamError on any of them, the first of those says why in one line and every
+// process throws AgreedFailure, so none waits for another that gave up.
+void agree(const std::function<void()>& step);
 // MPI's end, before main returns.
 void endProcesses();
 

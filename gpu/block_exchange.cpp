@@ -110,6 +110,9 @@ std::vector<float> BlockExchange::gather(const std::vector<float>& block, int ch
 }
 
 void BlockExchange::setImages(std::vector<const Image*> images) {
+    // The same images (parameters changed, not what a step writes): the staging a recorded
+    // command buffer may still copy through stays.
+    if (images == images_ && strips_) return;
     images_ = std::move(images);
     on_.assign(images_.size(), true);
     texel_.clear();
@@ -189,9 +192,10 @@ void BlockExchange::swapBands() {
             const size_t wl = size_t(b.recv[kLeft].w) * t, wo = size_t(own.w) * t, wr = size_t(b.recv[kRight].w) * t;
             for (int r = 0; r < own.h; ++r) {
                 char* row = msg.data() + at + size_t(r) * (wl + wo + wr);
-                std::memcpy(row, from_left_.data() + at_left + size_t(first + r) * wl, wl);
+                // (An edge block's missing side: no bytes, and no pointer into an empty vector.)
+                if (wl > 0) std::memcpy(row, from_left_.data() + at_left + size_t(first + r) * wl, wl);
                 std::memcpy(row + wl, out + strips_->out_at[i][size_t(side)] + size_t(r) * wo, wo);
-                std::memcpy(row + wl + wo, from_right_.data() + at_right + size_t(first + r) * wr, wr);
+                if (wr > 0) std::memcpy(row + wl + wo, from_right_.data() + at_right + size_t(first + r) * wr, wr);
             }
             at += size_t(own.h) * (wl + wo + wr);
             at_left += size_t(b.recv[kLeft].h) * wl;

@@ -27,12 +27,13 @@ int BlockGrid::neighbour(int rank, int dx, int dy) const {
 }
 
 int stepReach(const SimParams& p) {
-    // Each pass that reads neighbours adds its reach: the pipe step's flux, velocity, erosion and
-    // transport (the semi-Lagrangian footprint: up to 2 cells), thermal gather, lava (2 passes),
-    // snow (2), vegetation; the talus and grid models' transfer and gather. Groundwater adds its
-    // head and flow per sub-step. A margin of 2 for what a pass reads diagonally.
+    // Each pass that reads neighbours adds its reach: the pipe step's flux and velocity (1 each),
+    // erosion and transport (the semi-Lagrangian footprint: 2), thermal gather (1), lava (2
+    // passes), snow (2), vegetation (1); the talus and grid models' transfer and gather: 12 in all
+    // (a 4-cell band gave the same bits over 40 default pipe steps). Groundwater adds its head and
+    // flow per sub-step.
     int reach = 12;
-    if (p.enable_groundwater != 0) reach += 2 * std::max(p.groundwater_substeps, 2);
+    if (p.enable_groundwater != 0) reach += 2 * std::max(evenGroundwaterSubsteps(p.groundwater_substeps), 2);
     if (p.enable_sea != 0 && p.model == MODEL_PIPE) reach += SEA_ROUNDS_PER_STEP; // a cell a round
     return reach;
 }

@@ -18,7 +18,7 @@
 
 namespace alluvium::gpu {
 
-// What carries bytes between the processes (app/mpi.cpp: MPI); the simulation knows no more.
+// What carries bytes between the processes (app/processes.cpp: MPI); the simulation knows no more.
 // Every process makes the same calls in the same order.
 class Transport {
 public:
@@ -29,8 +29,6 @@ public:
     virtual void allGather(const void* mine, void* all, const std::vector<size_t>& bytes) = 0;
     // Sends to `to` and receives from `from` at once (-1: no such process; nothing moves).
     virtual void swap(const void* send, size_t send_bytes, int to, void* recv, size_t recv_bytes, int from) = 0;
-    // A value every process agrees on: the largest of theirs.
-    virtual double maxOf(double mine) = 0;
 };
 
 struct Rect {

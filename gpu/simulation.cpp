@@ -106,7 +106,10 @@ Simulation::Simulation(const Context& ctx, int full_width, int full_height, Pipe
     setup.split_wide = split_wide;
     setup.params = &params_;
     rec_ = std::make_unique<StepRecorder>(ctx, pipeline_layout_, setup);
-    if (blocks_) rec_->setExchange([this](Exchange what) { exchange(what); });
+    if (blocks_) {
+        checkProcessesAlike(split_wide);
+        rec_->setExchange([this](Exchange what) { exchange(what); });
+    }
     setParams(SimParams{});
 }
 
@@ -429,8 +432,10 @@ void Simulation::run(int steps, const std::function<void(int)>& progress) {
     // Batches of roughly 4M cell-steps keep each submission short (so progress shows) while
     // amortising the submit and wait. The pipe model's batches end where its sub-steps are due
     // (substepsDue): at block boundaries, or after every step while it sub-steps.
+    // From the whole grid: every process of a split grid batches alike (a step's last in a batch
+    // corrects its sediment in a pass, the others leave it to the next: the bands must agree).
     const Model& m = model(params_.model);
-    const int cells = width_ * height_;
+    const int cells = full_width_ * full_height_;
     const int batch = std::clamp((1 << 22) / std::max(cells, 1), 1, 200);
     // Before the first step nothing has measured the flow (a state loaded with deep water).
     if (m.id == MODEL_PIPE && step_index_ == 0 && steps > 0 && totals().step_wave == 0.0f) measureWaveSpeed();

@@ -145,6 +145,7 @@ private:
     void createDescriptorSets();
     void exchange(Exchange what); // the recorder's hand-overs of a split grid (simulation_split.cpp)
     void checkSplit(const SimParams& params) const;
+    void checkProcessesAlike(bool split_wide);
     void chooseBands();
     void bandsAfterStep();
 

@@ -32,7 +32,20 @@ void Simulation::checkSplit(const SimParams& params) const {
     p.groundwater_substeps = evenGroundwaterSubsteps(params.groundwater_substeps);
     const BlockGrid& g = blocks_->grid();
     const std::string refusal = splitRefusal(p, std::min(g.halo_x, g.halo_y));
-    if (!refusal.empty()) throw DeviceError(refusal);
+    if (!refusal.empty()) throw SplitError(refusal); // every process alike
+}
+
+void Simulation::checkProcessesAlike(bool split_wide) {
+    // The blocks' layout, their messages and the sums' grouping follow each device's choices:
+    // the processes must have made the same ones (one kind of device, blocks on the same side of
+    // the largest allocation).
+    const double mine = ((double(shape_.x) * 1024.0 + shape_.y) * 1024.0 + partials_per_group_) * 4.0 +
+                        (split_wide ? 2.0 : 0.0) + (state_.pipe.passes == PipePasses::Direct ? 1.0 : 0.0);
+    for (double theirs : blocks_->everyProcess(mine))
+        if (theirs != mine)
+            throw SplitError("the processes' devices chose differently (" + workgroupShapeName(shape_) +
+                             " workgroups, " + std::to_string(partials_per_group_) +
+                             " partials a workgroup here): run on one kind of device");
 }
 
 void Simulation::chooseBands() {

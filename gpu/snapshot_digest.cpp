@@ -28,7 +28,7 @@ void hashHostState(StateHasher& h, int step_index, int substeps, const std::vect
     hashed.tile_count_x = hashed.tile_count_y = 0;
     hashed.partials_per_group = hashed.subgroup_partials_at = 0; // the device's, too
     // A block of a split grid hashes as the whole grid; the fields from the block's origin on
-    // are its own (zero on one device, and not hashed: digests stay what they were).
+    // say where the block lies, not what the state is: not hashed.
     hashed.width = params.full_width;
     hashed.height = params.full_height;
     h.add(&hashed, offsetof(SimParams, origin_x));

@@ -105,6 +105,13 @@ refused() {
 refused fluvial 2 "fluvial model does not run split" 2 --size 61x97 --steps 2 --model fluvial
 refused particles 2 "particles model does not run split" 2 --size 61x97 --steps 2 --model particles
 refused too-small 3 "does not split into 6 blocks" 6 --size 30x20 --steps 2
+refused missing-input 2 "nowhere.png" 3 --in "$tmp/nowhere.png" --steps 2
+# The commands that are one process's: refused, not run N times over the same files.
+mpirun -np 2 "$exe" convert --in "$tmp/pipe-1.f32" --size 61x97 --out "$tmp/converted.png" >"$tmp/convert.log" 2>&1 &&
+  fail "convert under mpirun: exit status 0"
+[ "$(grep -c '^alluvium:' "$tmp/convert.log")" = 1 ] || fail "convert under mpirun: $(grep alluvium "$tmp/convert.log")"
+[ ! -e "$tmp/converted.png" ] || fail "convert under mpirun wrote its output"
+echo "ok   refused: convert under mpirun ($(grep '^alluvium:' "$tmp/convert.log"))"
 
 # A process killed mid-run (a lost device, a crashed node) ends the run: every process stops, the
 # exit status is not 0, a line names the process, and no output is written, not even in part.

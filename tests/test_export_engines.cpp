@@ -240,6 +240,7 @@ TEST(EngineExport, TileLayoutsAreChecked) {
     EXPECT_THROW(parseTiles("3", 1), InputError);
     EXPECT_THROW(parseTiles("2x2x2", 1), InputError);
     EXPECT_THROW(parseTiles("2x2", -1), InputError);
+    EXPECT_THROW(parseTiles("2x2", 0), InputError); // a gap between the tiles
     const fs::path dir = scratchDir("engine_tiles_bad");
     const Heightmap map = field(50, 40, 3);
     // An overlap as wide as the tile: nothing would be new in a neighbour.

@@ -226,7 +226,10 @@ TileLayout parseTiles(const std::string& tiles, int overlap) {
     if (std::sscanf(tiles.c_str(), "%d%c%d%c", &t.cols, &x, &t.rows, &extra) != 3 || (x != 'x' && x != 'X') ||
         t.cols < 1 || t.rows < 1 || t.cols > 64 || t.rows > 64)
         throw InputError("--tiles '" + tiles + "': CxR tiles across and down, 1 .. 64 each (e.g. 4x4)");
-    if (overlap < 0) throw InputError("--overlap " + std::to_string(overlap) + ": samples shared, 0 or more");
+    // Tiles sharing no sample leave a cell-wide gap between them (a seam); 2 or more overlap.
+    if (overlap < 1)
+        throw InputError("--overlap " + std::to_string(overlap) +
+                         ": neighbouring tiles must share 1 or more samples (with none, a gap opens between them)");
     t.overlap = overlap;
     return t;
 }
@@ -275,6 +278,10 @@ TiledExport exportTilesForEngine(Engine engine, const Heightmap& map, double cel
     const int step = e.side - t.overlap;
     r.samples_x = t.cols * step + t.overlap;
     r.samples_y = t.rows * step + t.overlap;
+    if (double(r.samples_x) * r.samples_y > double(1u << 30))
+        throw InputError("--tiles " + std::to_string(t.cols) + "x" + std::to_string(t.rows) + " of " +
+                         std::to_string(e.side) + " samples: " + std::to_string(r.samples_x) + "x" +
+                         std::to_string(r.samples_y) + " samples in all, more than 2^30; fewer or smaller tiles");
     e.spacing_x = cell_size * std::max(map.width - 1, 1) / (r.samples_x - 1);
     e.spacing_y = cell_size * std::max(map.height - 1, 1) / (r.samples_y - 1);
     const Heightmap sampled = resampleCorners(map, r.samples_x, r.samples_y);

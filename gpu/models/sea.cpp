@@ -45,7 +45,7 @@ void recordSeaSpillFull(Step& step) {
     StepRecorder& rec = step.rec;
     // A path to the sea is at most every cell long; 2 (W + H) + 64 rounds reach every cell of all
     // but maze-like ground (a longer path finishes in the following steps' rounds).
-    const int rounds = 2 * (step.params.width + step.params.height) + 64;
+    const int rounds = 2 * (step.params.full_width + step.params.full_height) + 64; // the whole grid's
     rec.pass(Pass::SeaControl, 0);
     for (int r = 0; r < rounds; ++r) {
         rec.dispatchIndirect(Pass::SeaSpill, sea.host.half | (r == 0 ? kSeaFirst : 0), sea.control.buffer);
