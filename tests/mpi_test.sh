@@ -56,6 +56,11 @@ same parts 4 --size 61x97 --steps 40 --set enable_groundwater=1 --set enable_sno
 same lava 3 --size 61x97 --steps 40 --set enable_lava=1
 # The sea and its tide: the spill relaxation's rounds, their bands and counts of changed cells.
 same volcano-island 4 --size 61x97 --steps 40 --preset volcano-island
+# Blocks big enough that a submission holds fewer than 8 steps, the edge blocks (one band: 508
+# rows) and the middle one (two: 520) on either side of a batch size: every process must batch
+# alike, or one carries its sediment correction into the next step while its neighbour applies it
+# (batched by their own cells, the processes' states differed here).
+same big-blocks 3 --size 1024x1488 --seed 2 --steps 16 --set rain_rate=20 --set time_step=0.25
 same alpine 2 --size 61x97 --steps 20 --preset alpine
 same thermal 3 --size 61x77 --model thermal --steps 30
 same olsen 2 --size 61x77 --model olsen --steps 30
