@@ -20,7 +20,7 @@ float[PARTIALS_MAX] snowCell(ivec2 c) {
         ivec2 n = c + kSnowOffsets[k], q = clampToGrid(n);
         float b_n = imageLoad(terrain_next, q).r;
         if (k < 4) ground[k] = b_n;
-        float h_n = b_n + snowDepth(imageLoad(snow_cur, q).r), rate_n = imageLoad(snow_slide_img, q).r;
+        float h_n = snowSurfaceOf(b_n, imageLoad(snow_cur, q).r), rate_n = imageLoad(snow_slide_img, q).r;
         float sent = snowSent(h, h_n, rate, k, rise), sent_here = snowSent(h_n, h, rate_n, kSnowOpposite[k], rise);
         if (inGrid(n)) {
             out_sum += sent;

@@ -27,10 +27,20 @@ const ivec2 kSnowOffsets[8] = ivec2[8](ivec2(-1, 0), ivec2(1, 0), ivec2(0, -1), 
                                        ivec2(1, -1), ivec2(-1, 1), ivec2(1, 1));
 const int kSnowOpposite[8] = int[8](1, 0, 3, 2, 7, 6, 5, 4);
 
+// The snow's surface over ground `b` of snow `water`, the same bits wherever it is computed: a
+// compiler free to fuse the multiply and the add would fuse it in one invocation and not in its
+// neighbour's, and the two would then send each other different amounts (GPUs do; the snow
+// drifted by 1.7e-6 of itself over 1,500 avalanche steps on an NVIDIA H200).
+float snowSurfaceOf(float b, float water) {
+    precise float depth = water * (1000.0 / p.snow_density);
+    precise float h = b + depth;
+    return h;
+}
+
 // The snow's surface at cell q (clamped to the grid: the loads stay outside any branch).
 float snowSurface(ivec2 q) {
     ivec2 c = clampToGrid(q);
-    return imageLoad(terrain_next, c).r + snowDepth(imageLoad(snow_cur, c).r);
+    return snowSurfaceOf(imageLoad(terrain_next, c).r, imageLoad(snow_cur, c).r);
 }
 
 // The drop (m) from a cell's snow surface to its neighbour's at the angle of repose, across a side
