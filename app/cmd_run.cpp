@@ -214,7 +214,7 @@ nlohmann::json splitFacts(const gpu::BlockExchange& b, const gpu::Context& ctx, 
     return {{"count", g.count()},
             {"blocks", {g.cols, g.rows}},
             {"band_cells", {g.halo_x, g.halo_y}},
-            {"band_swaps", c.swaps},
+            {"band_swaps", c.swaps}, // one every ALLUVIUM_BAND_STEPS (sub-)steps
             {"sum_gathers", c.gathers},
             {"band_bytes_rank0", c.band_bytes},
             {"sum_bytes_rank0", c.sum_bytes},

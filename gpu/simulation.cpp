@@ -78,8 +78,10 @@ Simulation::Simulation(const Context& ctx, int full_width, int full_height, Pipe
     width_ = full_width;
     height_ = full_height;
     if (split.transport && split.transport->size() > 1) {
+        band_steps_ = bandSteps();
         blocks_ = std::make_unique<BlockExchange>(
-            ctx, *split.transport, splitGrid(full_width, full_height, split.transport->size(), shape_, split.reach));
+            ctx, *split.transport,
+            splitGrid(full_width, full_height, split.transport->size(), shape_, split.reach * band_steps_));
         width_ = blocks_->local().w;
         height_ = blocks_->local().h;
     }

@@ -146,6 +146,7 @@ private:
     void exchange(Exchange what); // the recorder's hand-overs of a split grid (simulation_split.cpp)
     void checkSplit(const SimParams& params) const;
     void checkProcessesAlike(bool split_wide);
+    static int bandSteps();
     void chooseBands();
     void bandsAfterStep();
 
@@ -155,6 +156,8 @@ private:
     std::unique_ptr<BlockExchange> blocks_;
     std::vector<std::pair<Field, int>> band_images_; // what blocks_'s images hold: field, half
     bool sea_relaxed_ = false;                       // a split grid's whole relaxation of the sea has ended
+    int band_steps_ = 1;                             // (sub-)steps between band swaps (ALLUVIUM_BAND_STEPS)
+    long long settles_ = 0;                          // (sub-)steps ended since the start
     int parity_ = 0;                                 // bit fieldPingPongBit(f): the current half of ping-pong field f
     WorkgroupShape shape_{16, 16};
     uint32_t partials_per_group_ = 1;

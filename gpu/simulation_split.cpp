@@ -1,6 +1,7 @@
 // The simulation of a grid split over processes (gpu/blocks.h): what its parameters may be, the
 // images its bands carry, and the recorder's hand-overs.
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include "models/groundwater.h"
@@ -35,17 +36,32 @@ void Simulation::checkSplit(const SimParams& params) const {
     if (!refusal.empty()) throw SplitError(refusal); // every process alike
 }
 
+int Simulation::bandSteps() {
+    // A band k steps wide swapped every k (sub-)steps: the same bytes a swap per cell of band, the
+    // waits and the swaps 1 / k as many. The owned cells stay exact: a step's wrong values reach
+    // one step's reach into the band from its outer edge, k steps' reach the whole band.
+    const char* env = std::getenv("ALLUVIUM_BAND_STEPS");
+    if (!env || !*env) return 1;
+    char* end = nullptr;
+    const long k = std::strtol(env, &end, 10);
+    if (*end != '\0' || k < 1 || k > 8)
+        throw DeviceError(std::string("ALLUVIUM_BAND_STEPS='") + env + "' is not 1 .. 8 (steps between band swaps)");
+    return int(k);
+}
+
 void Simulation::checkProcessesAlike(bool split_wide) {
     // The blocks' layout, their messages and the sums' grouping follow each device's choices:
     // the processes must have made the same ones (one kind of device, blocks on the same side of
     // the largest allocation).
-    const double mine = ((double(shape_.x) * 1024.0 + shape_.y) * 1024.0 + partials_per_group_) * 4.0 +
-                        (split_wide ? 2.0 : 0.0) + (state_.pipe.passes == PipePasses::Direct ? 1.0 : 0.0);
+    const double mine =
+        (((double(shape_.x) * 1024.0 + shape_.y) * 1024.0 + partials_per_group_) * 16.0 + band_steps_) * 4.0 +
+        (split_wide ? 2.0 : 0.0) + (state_.pipe.passes == PipePasses::Direct ? 1.0 : 0.0);
     for (double theirs : blocks_->everyProcess(mine))
         if (theirs != mine)
             throw SplitError("the processes' devices chose differently (" + workgroupShapeName(shape_) +
-                             " workgroups, " + std::to_string(partials_per_group_) +
-                             " partials a workgroup here): run on one kind of device");
+                             " workgroups, " + std::to_string(partials_per_group_) + " partials a workgroup, " +
+                             std::to_string(band_steps_) +
+                             " steps between band swaps here): run on one kind of device, with one environment");
 }
 
 void Simulation::chooseBands() {
@@ -88,6 +104,7 @@ void Simulation::exchange(Exchange what) {
     VkCommandBuffer cmd = rec_->cmd();
     switch (what) {
     case Exchange::Bands:
+        if (++settles_ % band_steps_ != 0) return; // the band still covers the steps since the last swap
         bandsAfterStep();
         blocks_->recordBandsOut(cmd);
         submitAndRestart(ctx_, cmd);

@@ -78,7 +78,13 @@ same musgrave-2d 4 --size 97x89 --model musgrave --steps 30
 same coastal-2d 4 --size 97x89 --steps 40 --preset coastal
 export ALLUVIUM_WORKGROUP=32x8
 same pipe-32x8 6 --size 131x71 --seed 6 --steps 30
-unset ALLUVIUM_WORKGROUP
+# Bands k steps wide swapped every k (sub-)steps (ALLUVIUM_BAND_STEPS): the same bits.
+export ALLUVIUM_BAND_STEPS=3
+same band-steps-3 4 --size 61x197 --steps 30 --set time_step=0.5 --set cell_size=0.5 --set rain_rate=50
+export ALLUVIUM_WORKGROUP=16x16 ALLUVIUM_BAND_STEPS=2
+same band-steps-2-2d 4 --size 127x119 --steps 30 --set enable_groundwater=1 --set enable_snow=1 \
+  --set enable_vegetation=1 --set enable_layers=1 --set rain_noise=0.5 --set storm_count=2 --set enable_lava=1
+unset ALLUVIUM_WORKGROUP ALLUVIUM_BAND_STEPS
 
 # Saved on 2 processes, resumed on 4: the session one process saves and resumes.
 "$exe" run --size 61x97 --steps 20 --out "$tmp/s-1.f32" --save-session "$tmp/s-1.session" 2>/dev/null &&
