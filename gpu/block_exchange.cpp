@@ -149,7 +149,14 @@ void BlockExchange::recordBandsOut(VkCommandBuffer cmd) {
         }
 }
 
-void BlockExchange::swapBands() {
+void BlockExchange::swapBands(VkCommandBuffer cmd) {
+    recordBandsOut(cmd);
+    submitAndRestart(ctx_, cmd);
+    swapOnHost();
+    recordBandsIn(cmd);
+}
+
+void BlockExchange::swapOnHost() {
     const auto start = std::chrono::steady_clock::now();
     const BandRects& b = strips_->rects;
     const char* out = static_cast<const char*>(out_.mapped);
@@ -266,31 +273,30 @@ void BlockExchange::recordSumsOut(VkCommandBuffer cmd, const Buffer& src, VkDevi
     vkCmdCopyBuffer(cmd, src.buffer, sums_.buffer, 1, &copy);
 }
 
-std::vector<double> BlockExchange::gatherSums(const std::vector<bool>& active) {
-    const auto start = std::chrono::steady_clock::now();
+const double* BlockExchange::localSums(uint32_t slot, uint32_t g) const {
     const Rect l = local();
     const int sx = grid_.shape.x, sy = grid_.shape.y;
     const uint32_t across = groupsCovering(grid_.width, sx), local_across = groupsCovering(l.w, sx);
-    const uint32_t local_groups = localGroups(), pg = sum_per_group_, slots = sum_slots_;
-    const auto* sums = static_cast<const double*>(sums_.mapped);
+    const uint32_t lx = g % across - uint32_t(l.x / sx), ly = g / across - uint32_t(l.y / sy);
+    return static_cast<const double*>(sums_.mapped) +
+           (size_t(slot) * localGroups() + size_t(ly) * local_across + lx) * sum_per_group_;
+}
+
+std::vector<double> BlockExchange::gatherSums() {
+    const auto start = std::chrono::steady_clock::now();
+    const uint32_t pg = sum_per_group_, slots = sum_slots_;
     // This block's owned workgroups, slot by slot, in the whole grid's order.
     const std::vector<uint32_t> mine_groups = ownedGroups(rank_);
     std::vector<double> mine;
     mine.reserve(size_t(slots) * mine_groups.size() * pg);
-    const std::vector<uint32_t> none;
     for (uint32_t slot = 0; slot < slots; ++slot)
-        for (uint32_t g : active[slot] ? mine_groups : none) {
-            const uint32_t lx = g % across - uint32_t(l.x / sx), ly = g / across - uint32_t(l.y / sy);
-            const double* at = sums + (size_t(slot) * local_groups + size_t(ly) * local_across + lx) * pg;
-            mine.insert(mine.end(), at, at + pg);
-        }
+        for (uint32_t g : mine_groups) mine.insert(mine.end(), localSums(slot, g), localSums(slot, g) + pg);
     std::vector<std::vector<uint32_t>> groups(static_cast<size_t>(ranks()));
     std::vector<size_t> bytes(static_cast<size_t>(ranks()));
     size_t total = 0;
-    const size_t on = size_t(std::count(active.begin(), active.begin() + slots, true));
     for (int r = 0; r < ranks(); ++r) {
         groups[size_t(r)] = ownedGroups(r);
-        total += bytes[size_t(r)] = on * groups[size_t(r)].size() * pg * sizeof(double);
+        total += bytes[size_t(r)] = size_t(slots) * groups[size_t(r)].size() * pg * sizeof(double);
     }
     std::vector<double> all(total / sizeof(double));
     transport_.allGather(mine.data(), all.data(), bytes);
@@ -299,7 +305,7 @@ std::vector<double> BlockExchange::gatherSums(const std::vector<bool>& active) {
     size_t at = 0;
     for (int r = 0; r < ranks(); ++r)
         for (uint32_t slot = 0; slot < slots; ++slot)
-            for (uint32_t g : active[slot] ? groups[size_t(r)] : none) {
+            for (uint32_t g : groups[size_t(r)]) {
                 std::copy_n(all.data() + at, pg, sorted.data() + (size_t(slot) * whole + g) * pg);
                 at += pg;
             }
@@ -313,20 +319,13 @@ std::vector<double> BlockExchange::foldSums(const std::vector<bool>& active) {
     const auto start = std::chrono::steady_clock::now();
     if (!fold_plan_) fold_plan_ = std::make_unique<FoldPlan>(planFold(grid_));
     const FoldPlan& plan = *fold_plan_;
-    const Rect l = local();
-    const int sx = grid_.shape.x, sy = grid_.shape.y;
-    const uint32_t across = groupsCovering(grid_.width, sx), local_across = groupsCovering(l.w, sx);
-    const uint32_t local_groups = localGroups();
-    const auto* sums = static_cast<const double*>(sums_.mapped);
     std::vector<int> slots; // the active ones, in order
     for (int slot = 0; slot < REDUCE_SLOTS; ++slot)
         if (active[size_t(slot)]) slots.push_back(slot);
     std::vector<double> mine;
     for (int slot : slots) {
-        const std::vector<double> m = foldMessage(plan, rank_, slotIsMax(slot), [&](uint32_t g) {
-            const uint32_t lx = g % across - uint32_t(l.x / sx), ly = g / across - uint32_t(l.y / sy);
-            return sums[size_t(slot) * local_groups + size_t(ly) * local_across + lx];
-        });
+        const std::vector<double> m =
+            foldMessage(plan, rank_, slotIsMax(slot), [&](uint32_t g) { return *localSums(uint32_t(slot), g); });
         mine.insert(mine.end(), m.begin(), m.end());
     }
     std::vector<size_t> bytes(static_cast<size_t>(ranks())), at(static_cast<size_t>(ranks()));
@@ -350,10 +349,6 @@ std::vector<double> BlockExchange::foldSums(const std::vector<bool>& active) {
     return plan.chunks > 1 ? foldOnHost(level1, plan.chunks) : level1;
 }
 
-std::vector<double> BlockExchange::everyProcess(double value) {
-    std::vector<double> all(static_cast<size_t>(ranks()));
-    transport_.allGather(&value, all.data(), std::vector<size_t>(all.size(), sizeof(double)));
-    return all;
-}
+std::vector<double> BlockExchange::everyProcess(double value) { return everyValue(transport_, value); }
 
 } // namespace alluvium::gpu

@@ -44,19 +44,16 @@ public:
     // select() picks those the next swap carries (the halves that hold the state).
     void setImages(std::vector<const Image*> images);
     void select(std::vector<bool> on) { on_ = std::move(on); }
-    // The band swap, around a submission (the simulation's split): copies of the owned edges
-    // recorded, then (submitted and waited for) the swap with the neighbours, then the copies of
-    // what came back into the bands recorded.
-    void recordBandsOut(VkCommandBuffer cmd);
-    void swapBands();
-    void recordBandsIn(VkCommandBuffer cmd);
+    // The band swap of the selected images: copies of the owned edges recorded into `cmd`, which
+    // is submitted, waited for and begun again (submitAndRestart), the swap with the neighbours,
+    // then the copies of what came back into the bands recorded.
+    void swapBands(VkCommandBuffer cmd);
 
     // The workgroups' sums: `doubles` of a buffer (slot-major, `per_group` a workgroup of the
     // block's grid) copied out, recorded; once submitted, every block's owned workgroups in the
     // whole grid's order (slot-major, per_group each).
     void recordSumsOut(VkCommandBuffer cmd, const Buffer& src, VkDeviceSize offset, uint32_t slots, uint32_t per_group);
-    // `active`: the slots gathered (the others are 0: the fold reads no inactive slot).
-    std::vector<double> gatherSums(const std::vector<bool>& active);
+    std::vector<double> gatherSums();
     // The fold of the step's partials (recordSumsOut of the first level, one a workgroup): one
     // value a slot, the whole grid's, as reduce_partials.comp folds it (planFold's messages).
     std::vector<double> foldSums(const std::vector<bool>& active);
@@ -70,7 +67,12 @@ public:
 
 private:
     struct Strips; // per image: where its strips lie in the staging buffers
+    void recordBandsOut(VkCommandBuffer cmd);
+    void swapOnHost();
+    void recordBandsIn(VkCommandBuffer cmd);
     uint32_t localGroups() const;
+    // The copied sums of slot `slot` of whole-grid workgroup g (this block's own), per_group of them.
+    const double* localSums(uint32_t slot, uint32_t g) const;
     std::vector<uint32_t> ownedGroups(int rank) const; // whole-grid indices, row-major
 
     const Context& ctx_;

@@ -26,6 +26,12 @@ int BlockGrid::neighbour(int rank, int dx, int dy) const {
     return i < 0 || j < 0 || i >= cols || j >= rows ? -1 : j * cols + i;
 }
 
+std::vector<double> everyValue(Transport& transport, double value) {
+    std::vector<double> all(static_cast<size_t>(transport.size()), value);
+    transport.allGather(&value, all.data(), std::vector<size_t>(all.size(), sizeof(double)));
+    return all;
+}
+
 int stepReach(const SimParams& p) {
     // Each pass that reads neighbours adds its reach: the pipe step's flux and velocity (1 each),
     // erosion and transport (the semi-Lagrangian footprint: 2), thermal gather (1), lava (2
@@ -97,7 +103,6 @@ BlockGrid splitGrid(int width, int height, int ranks, WorkgroupShape shape, int 
 }
 
 std::vector<double> foldOnHost(const std::vector<double>& level0, uint32_t groups) {
-    constexpr uint32_t kChunk = 16; // reduce_partials.comp's FOLD_CHUNK
     std::vector<double> level = level0;
     uint32_t count_in = groups;
     while (count_in > 1) {
@@ -106,19 +111,11 @@ std::vector<double> foldOnHost(const std::vector<double>& level0, uint32_t group
         for (int slot = 0; slot < REDUCE_SLOTS; ++slot) {
             const bool is_max = slotIsMax(slot);
             for (uint32_t b = 0; b < count_out; ++b) {
-                const size_t first = size_t(slot) * count_in + size_t(b) * REDUCE_SIZE;
-                const uint32_t count = std::min<uint32_t>(REDUCE_SIZE, count_in - b * REDUCE_SIZE);
-                double acc = 0.0;
-                for (uint32_t i = 0; i < REDUCE_SIZE / kChunk; ++i) {
-                    double chunk = 0.0;
-                    for (uint32_t j = 0; j < kChunk; ++j) {
-                        const uint32_t k = i * kChunk + j;
-                        const double v = k < count ? level[first + k] : 0.0;
-                        chunk = is_max ? std::max(chunk, v) : chunk + v;
-                    }
-                    acc = is_max ? std::max(acc, chunk) : acc + chunk;
-                }
-                next[size_t(slot) * count_out + b] = acc;
+                // A block of REDUCE_SIZE: 16 chunks of 16, the chunks in turn.
+                const double* in = level.data() + size_t(slot) * count_in;
+                auto partial = [&](uint32_t k) { return in[k]; };
+                auto chunk = [&](uint32_t i) { return fold_detail::sixteen(i * 16, count_in, is_max, partial); };
+                next[size_t(slot) * count_out + b] = fold_detail::sixteen(b * 16, b * 16 + 16, is_max, chunk);
             }
         }
         level = std::move(next);
@@ -191,7 +188,6 @@ FoldPlan planFold(const BlockGrid& grid) {
 }
 
 std::vector<double> foldFromMessages(const FoldPlan& plan, const std::vector<const double*>& messages, bool is_max) {
-    using fold_detail::add;
     // What the messages hold, in place: whole blocks' and runs' sums, and loose partials.
     std::vector<double> chunk(plan.chunks, 0.0), run(plan.runs, 0.0), group(plan.groups, 0.0);
     std::vector<uint8_t> chunk_given(plan.chunks, 0), run_given(plan.runs, 0);
@@ -210,24 +206,12 @@ std::vector<double> foldFromMessages(const FoldPlan& plan, const std::vector<con
             }
         }
     }
-    for (uint32_t r = 0; r < plan.runs; ++r) {
-        if (run_given[r] || chunk_given[r / 16]) continue;
-        double acc = 0.0;
-        for (uint32_t k = 0; k < 16; ++k) {
-            const uint32_t g = r * 16 + k;
-            acc = add(acc, g < plan.groups ? group[g] : 0.0, is_max);
-        }
-        run[r] = acc;
-    }
-    for (uint32_t c = 0; c < plan.chunks; ++c) {
-        if (chunk_given[c]) continue;
-        double acc = 0.0;
-        for (uint32_t j = 0; j < 16; ++j) {
-            const uint32_t r = c * 16 + j;
-            acc = add(acc, r < plan.runs ? run[r] : 0.0, is_max);
-        }
-        chunk[c] = acc;
-    }
+    using fold_detail::sixteen;
+    for (uint32_t r = 0; r < plan.runs; ++r)
+        if (!run_given[r] && !chunk_given[r / 16])
+            run[r] = sixteen(r * 16, plan.groups, is_max, [&](uint32_t g) { return group[g]; });
+    for (uint32_t c = 0; c < plan.chunks; ++c)
+        if (!chunk_given[c]) chunk[c] = sixteen(c * 16, plan.runs, is_max, [&](uint32_t r) { return run[r]; });
     return chunk;
 }
 

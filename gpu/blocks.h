@@ -31,6 +31,9 @@ public:
     virtual void swap(const void* send, size_t send_bytes, int to, void* recv, size_t recv_bytes, int from) = 0;
 };
 
+// Every process's `value`, rank after rank.
+std::vector<double> everyValue(Transport& transport, double value);
+
 struct Rect {
     int x = 0, y = 0, w = 0, h = 0;
     size_t cells() const { return size_t(w) * size_t(h); }
@@ -93,21 +96,23 @@ double gridTotalOnHost(const double* sums, uint32_t groups, uint32_t per_group);
 // [SECTION] the fold's messages (templates)
 
 namespace fold_detail {
-inline double add(double acc, double v, bool is_max) { return is_max ? (acc < v ? v : acc) : acc + v; }
+// reduce_partials.comp's innermost order: 16 values from 0.0 in turn, zeros from `end` on (the
+// partials of a run, or a fold block's 16 runs).
+template <class ValueOf> double sixteen(uint32_t first, uint32_t end, bool is_max, ValueOf value) {
+    double acc = 0.0;
+    for (uint32_t k = first; k < first + 16; ++k) {
+        const double v = k < end ? value(k) : 0.0;
+        acc = is_max ? (acc < v ? v : acc) : acc + v;
+    }
+    return acc;
+}
 } // namespace fold_detail
 
 template <class PartialOf>
 std::vector<double> foldMessage(const FoldPlan& plan, int rank, bool is_max, PartialOf partial) {
-    using fold_detail::add;
-    // reduce_partials.comp's order: 16 partials a run from 0.0, zeros past the end; 16 runs a block.
-    auto run = [&](uint32_t r) {
-        double acc = 0.0;
-        for (uint32_t k = 0; k < 16; ++k) {
-            const uint32_t g = r * 16 + k;
-            acc = add(acc, g < plan.groups ? partial(g) : 0.0, is_max);
-        }
-        return acc;
-    };
+    using fold_detail::sixteen;
+    // reduce_partials.comp's order: 16 partials a run, 16 runs a fold block.
+    auto run = [&](uint32_t r) { return sixteen(r * 16, plan.groups, is_max, partial); };
     std::vector<double> out;
     out.reserve(plan.items[size_t(rank)].size());
     for (const FoldPlan::Item& item : plan.items[size_t(rank)]) {
@@ -116,12 +121,7 @@ std::vector<double> foldMessage(const FoldPlan& plan, int rank, bool is_max, Par
         } else if (item.kind == FoldPlan::kRun) {
             out.push_back(run(item.index));
         } else {
-            double acc = 0.0;
-            for (uint32_t j = 0; j < 16; ++j) {
-                const uint32_t r = item.index * 16 + j;
-                acc = add(acc, r < plan.runs ? run(r) : 0.0, is_max);
-            }
-            out.push_back(acc);
+            out.push_back(sixteen(item.index * 16, plan.runs, is_max, run));
         }
     }
     return out;

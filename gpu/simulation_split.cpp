@@ -106,10 +106,7 @@ void Simulation::exchange(Exchange what) {
     case Exchange::Bands:
         if (++settles_ % band_steps_ != 0) return; // the band still covers the steps since the last swap
         bandsAfterStep();
-        blocks_->recordBandsOut(cmd);
-        submitAndRestart(ctx_, cmd);
-        blocks_->swapBands();
-        blocks_->recordBandsIn(cmd);
+        blocks_->swapBands(cmd);
         return;
     case Exchange::Fold: {
         // The first level of the fold (the block's workgroups, one partial a slot each) out; the
@@ -133,9 +130,7 @@ void Simulation::exchange(Exchange what) {
         std::vector<bool> on;
         for (const auto& [f, h] : band_images_) on.push_back(f == Field::RelaxA || f == Field::RelaxB);
         blocks_->select(std::move(on));
-        blocks_->recordBandsOut(cmd);
-        submitAndRestart(ctx_, cmd);
-        blocks_->swapBands();
+        blocks_->swapBands(cmd); // the rounds have run: their counts are on the host
         SeaControl ctl = seaControl(state_.sea);
         uint32_t changed = 0;
         for (int k = 0; k < 2; ++k) {
@@ -146,7 +141,6 @@ void Simulation::exchange(Exchange what) {
         }
         setSeaControl(state_.sea, ctl);
         if (what == Exchange::SeaRound && changed == 0) sea_relaxed_ = true;
-        blocks_->recordBandsIn(cmd);
         return;
     }
     case Exchange::GridTotals: {
@@ -154,7 +148,7 @@ void Simulation::exchange(Exchange what) {
         // same totals.
         blocks_->recordSumsOut(cmd, drained_, kWaterSumsAt, 2, partials_per_group_);
         submitAndRestart(ctx_, cmd);
-        const std::vector<double> sums = blocks_->gatherSums({true, true});
+        const std::vector<double> sums = blocks_->gatherSums();
         const uint32_t groups = blocks_->wholeGroups();
         Totals t = totals();
         t.acc[SLOT_RAIN] += gridTotalOnHost(sums.data(), groups, partials_per_group_);
