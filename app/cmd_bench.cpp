@@ -79,7 +79,9 @@ nlohmann::json splitBench(const gpu::BlockExchange& b, const gpu::ExchangeCounte
             {"exchange_share", wall_s > 0.0 ? most / wall_s : 0.0},
             {"band_bytes_per_step", (c.band_bytes - before.band_bytes) / steps},
             {"sum_bytes_per_step", (c.sum_bytes - before.sum_bytes) / steps},
-            {"band_swaps_per_step", double(c.swaps - before.swaps) / steps}};
+            {"band_swaps_per_step", double(c.swaps - before.swaps) / steps},
+            {"droplet_rounds_per_step", double(c.droplet_rounds - before.droplet_rounds) / steps},
+            {"droplet_bytes_per_step", (c.droplet_bytes - before.droplet_bytes) / steps}};
 }
 
 BenchSize benchSize(const gpu::Context& ctx, const Params& params, int model, Size n, int steps,
@@ -196,6 +198,9 @@ void printBenchSize(const BenchOptions& o, const BenchSize& r, const nlohmann::j
                     p["band_cells"][0].get<int>(), p["band_cells"][1].get<int>(), p["wall_ms_per_step"].get<double>(),
                     p["exchange_ms_per_step"].get<double>(), 100.0 * p["exchange_share"].get<double>(),
                     p["band_bytes_per_step"].get<double>(), p["sum_bytes_per_step"].get<double>());
+        if (p["droplet_rounds_per_step"].get<double>() > 0.0)
+            std::printf("  droplets handed between blocks in %.1f rounds a step, %.0f bytes a step\n",
+                        p["droplet_rounds_per_step"].get<double>(), p["droplet_bytes_per_step"].get<double>());
     }
     if (r.corrections_carried > 0)
         std::printf(

@@ -218,6 +218,8 @@ nlohmann::json splitFacts(const gpu::BlockExchange& b, const gpu::Context& ctx, 
             {"sum_gathers", c.gathers},
             {"band_bytes_rank0", c.band_bytes},
             {"sum_bytes_rank0", c.sum_bytes},
+            {"droplet_rounds", c.droplet_rounds}, // the particles' hand-overs
+            {"droplet_bytes_rank0", c.droplet_bytes},
             {"exchange_seconds_most", most_seconds},
             {"exchange_share", run_seconds > 0.0 ? most_seconds / run_seconds : 0.0},
             {"validation_errors", all_errors}};

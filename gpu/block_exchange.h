@@ -17,8 +17,10 @@ namespace alluvium::gpu {
 // What the exchanges cost since the start (the bench's rows).
 struct ExchangeCounters {
     long long swaps = 0, gathers = 0; // band swaps, gathers of sums
+    long long droplet_rounds = 0;     // the particles' hand-overs (gpu/droplet_mail.h)
     double band_bytes = 0.0;          // sent and received by this process
     double sum_bytes = 0.0;           // the workgroups' sums gathered (received)
+    double droplet_bytes = 0.0;       // droplets handed on and gathered
     double seconds = 0.0;             // on the host: copies out, MPI and copies in, the GPU idle
 };
 
@@ -61,9 +63,14 @@ public:
 
     // Every process's `value`, rank after rank.
     std::vector<double> everyProcess(double value);
+    Transport& transport() { return transport_; }
 
     const ExchangeCounters& counters() const { return counters_; }
     void countTime(double seconds) { counters_.seconds += seconds; }
+    void countDroplets(double sent, double gathered) {
+        ++counters_.droplet_rounds;
+        counters_.droplet_bytes += sent + gathered;
+    }
 
 private:
     struct Strips; // per image: where its strips lie in the staging buffers

@@ -97,6 +97,7 @@ Simulation::Simulation(const Context& ctx, int full_width, int full_height, Pipe
     const bool split_wide = splitsWideFields(ctx, width, height);
     fields_ = std::make_unique<FieldImages>(ctx, width, height, split_wide, state_.pipe.passes == PipePasses::Direct);
     createBuffers();
+    mail_ = std::make_unique<DropletMail>(ctx, blocks_.get());
     fluvial_ = std::make_unique<FluvialState>(ctx, width, height);
     state_.fluvial = fluvial_.get();
     createDescriptorSets();
@@ -110,7 +111,7 @@ Simulation::Simulation(const Context& ctx, int full_width, int full_height, Pipe
     rec_ = std::make_unique<StepRecorder>(ctx, pipeline_layout_, setup);
     if (blocks_) {
         checkProcessesAlike(split_wide);
-        rec_->setExchange([this](Exchange what) { exchange(what); });
+        rec_->setExchange([this](Exchange what) { return exchange(what); });
     }
     setParams(SimParams{});
 }
@@ -164,10 +165,15 @@ void Simulation::createDescriptorSets() {
                                              {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kParityKeys * image_slots}});
     allocateSets(ctx_, descriptor_pool_, set_layout_, kParityKeys, sets_.data());
     // Set `key` binds, for each ping-pong field, cur = [its bit of key], next = the other half.
-    const std::pair<uint32_t, const Buffer*> buffers[] = {
-        {B_PARAMS, &params_buffer_},         {B_PARTIALS, &partials_}, {B_TOTALS, &totals_},
-        {B_SPRINGS, &springs_buffer_},       {B_DELTA, &delta_},       {B_DRAINED, &drained_},
-        {B_SEA_CONTROL, &state_.sea.control}};
+    const std::pair<uint32_t, const Buffer*> buffers[] = {{B_PARAMS, &params_buffer_},
+                                                          {B_PARTIALS, &partials_},
+                                                          {B_TOTALS, &totals_},
+                                                          {B_SPRINGS, &springs_buffer_},
+                                                          {B_DELTA, &delta_},
+                                                          {B_DRAINED, &drained_},
+                                                          {B_SEA_CONTROL, &state_.sea.control},
+                                                          {B_DROPLETS_IN, &mail_->in()},
+                                                          {B_DROPLETS_OUT, &mail_->out()}};
     DescriptorWrites writes;
     for (int key = 0; key < kParityKeys; ++key) {
         fields_->describe(sets_[size_t(key)], key, writes);
@@ -222,6 +228,8 @@ std::vector<float> Simulation::download(Field f, bool next) const {
 void Simulation::setParams(const SimParams& params) {
     if (blocks_) checkSplit(params);                      // throws before anything changes
     if (params.model == MODEL_FLUVIAL) allocateFluvial(); // throws before anything changes
+    if (blocks_ && params.model == MODEL_PARTICLES && mail_->reserve(uint32_t(std::max(params.particle_count, 0))))
+        bindDroplets(); // every droplet of a step may be in flight at once
     // The sea's edges (or whether there is a sea at all) changed: run its spill surface anew.
     if (params.enable_sea != params_.enable_sea || params.edge_mode != params_.edge_mode ||
         params.model != params_.model || params.fluvial_outlets != params_.fluvial_outlets)

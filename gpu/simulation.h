@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "block_exchange.h"
+#include "droplet_mail.h"
 #include "fields.h"
 #include "models/fluvial.h"
 #include "models/model.h"
@@ -143,7 +144,8 @@ private:
     void requireSettled(const char* what) const;
     void createBuffers();
     void createDescriptorSets();
-    void exchange(Exchange what); // the recorder's hand-overs of a split grid (simulation_split.cpp)
+    int exchange(Exchange what); // the recorder's hand-overs of a split grid (simulation_split.cpp)
+    void bindDroplets();         // the droplets' mailboxes, into every set
     void checkSplit(const SimParams& params) const;
     void checkProcessesAlike(bool split_wide);
     static int bandSteps();
@@ -154,6 +156,7 @@ private:
     int width_ = 0, height_ = 0;           // the images': the block and its bands when split
     int full_width_ = 0, full_height_ = 0; // the whole grid
     std::unique_ptr<BlockExchange> blocks_;
+    std::unique_ptr<DropletMail> mail_;              // the particles' hand-overs between blocks
     std::vector<std::pair<Field, int>> band_images_; // what blocks_'s images hold: field, half
     bool sea_relaxed_ = false;                       // a split grid's whole relaxation of the sea has ended
     int band_steps_ = 1;                             // (sub-)steps between band swaps (ALLUVIUM_BAND_STEPS)

@@ -18,7 +18,7 @@ constexpr VkDeviceSize kWaterSumsAt = 10 * sizeof(uint32_t);
 } // namespace
 
 std::string splitRefusal(const SimParams& p, int band) {
-    if (p.model == MODEL_FLUVIAL || p.model == MODEL_PARTICLES)
+    if (p.model == MODEL_FLUVIAL)
         return std::string("the ") + modelName(p.model) +
                " model does not run split over processes yet: run it without mpirun (or with -np 1)";
     if (band >= 0 && stepReach(p) > band)
@@ -100,14 +100,28 @@ void Simulation::bandsAfterStep() {
     blocks_->select(std::move(on));
 }
 
-void Simulation::exchange(Exchange what) {
+void Simulation::bindDroplets() {
+    DescriptorWrites writes;
+    for (VkDescriptorSet set : sets_) {
+        writes.buffer(set, B_DROPLETS_IN, mail_->in().buffer);
+        writes.buffer(set, B_DROPLETS_OUT, mail_->out().buffer);
+    }
+    writes.apply(ctx_);
+}
+
+int Simulation::exchange(Exchange what) {
     VkCommandBuffer cmd = rec_->cmd();
     switch (what) {
     case Exchange::Bands:
-        if (++settles_ % band_steps_ != 0) return; // the band still covers the steps since the last swap
+        if (++settles_ % band_steps_ != 0) return 0; // the band still covers the steps since the last swap
         bandsAfterStep();
         blocks_->swapBands(cmd);
-        return;
+        return 0;
+    case Exchange::Droplets: {
+        const int arrived = mail_->handOver(cmd);
+        if (arrived < 0) mail_->sumCounters(cmd, drained_); // every block applies the whole step's totals
+        return arrived;
+    }
     case Exchange::Fold: {
         // The first level of the fold (the block's workgroups, one partial a slot each) out; the
         // whole grid's folded on the host, one value a slot, where foldTotals reads it.
@@ -118,11 +132,11 @@ void Simulation::exchange(Exchange what) {
         const std::vector<double> folded = blocks_->foldSums(active);
         vkCmdUpdateBuffer(cmd, partials_.buffer, 0, REDUCE_SLOTS * sizeof(double), folded.data());
         computeBarrier(cmd);
-        return;
+        return 0;
     }
-    case Exchange::SeaStart: sea_relaxed_ = false; return;
+    case Exchange::SeaStart: sea_relaxed_ = false; return 0;
     case Exchange::SeaRound:
-        if (sea_relaxed_) return; // every block saw a round change nothing: the rest are empty
+        if (sea_relaxed_) return 0; // every block saw a round change nothing: the rest are empty
         [[fallthrough]];
     case Exchange::SeaStep: {
         // The relax pair's bands, and each count of changed cells summed over the blocks (each
@@ -141,7 +155,7 @@ void Simulation::exchange(Exchange what) {
         }
         setSeaControl(state_.sea, ctl);
         if (what == Exchange::SeaRound && changed == 0) sea_relaxed_ = true;
-        return;
+        return 0;
     }
     case Exchange::GridTotals: {
         // grid_totals.comp on the host, on the whole grid's sums: the same doubles added to the
@@ -155,9 +169,10 @@ void Simulation::exchange(Exchange what) {
         t.acc[SLOT_EVAPORATED] +=
             gridTotalOnHost(sums.data() + size_t(groups) * partials_per_group_, groups, partials_per_group_);
         setTotals(t);
-        return;
+        return 0;
     }
     }
+    return 0;
 }
 
 } // namespace alluvium::gpu

@@ -46,10 +46,22 @@ void StepRecorder::push(int mode, uint32_t in, uint32_t count, uint32_t out, flo
     vkCmdPushConstants(cmd_, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
 }
 
-void StepRecorder::handOver(Exchange what) {
-    if (!exchange_) return;
-    exchange_(what);
+int StepRecorder::handOver(Exchange what) {
+    if (!exchange_) return 0;
+    const int answer = exchange_(what);
     bind(bound_); // a command buffer begun again binds nothing
+    return answer;
+}
+
+void StepRecorder::handDroplets() {
+    for (;;) {
+        const int arrived = handOver(Exchange::Droplets);
+        if (arrived < 0) return;
+        if (arrived == 0) continue; // others' droplets still run: this block takes part in their rounds
+        vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(Pass::Particles));
+        push(PARTICLES_RESUME, 0, uint32_t(arrived));
+        vkCmdDispatch(cmd_, groupsCovering(arrived, WG_SIZE), 1, 1);
+    }
 }
 
 void StepRecorder::dispatch(Pass pass, int mode) {
@@ -63,6 +75,7 @@ void StepRecorder::dispatch(Pass pass, int mode) {
         if (pass == Pass::SeaControl && mode != 0) handOver(Exchange::SeaRound);
         if (pass == Pass::SeaCommit && (mode & kSeaCommitAlways) == 0) handOver(Exchange::SeaStep);
     }
+    if (pass == Pass::Particles && split()) mode = PARTICLES_BORN; // then run in rounds (handDroplets)
     vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass));
     push(mode, 0, 0, 0, sea_surface_);
     const int w = setup_.width, h = setup_.height;
@@ -76,6 +89,7 @@ void StepRecorder::dispatch(Pass pass, int mode) {
     case Dispatch::One: vkCmdDispatch(cmd_, 1, 1, 1); return;
     case Dispatch::Particles:
         vkCmdDispatch(cmd_, groupsCovering(std::max(setup_.params->particle_count, 0), WG_SIZE), 1, 1);
+        if (split()) handDroplets();
         return;
     case Dispatch::Fold: break;
     }

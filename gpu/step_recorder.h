@@ -19,7 +19,9 @@ namespace alluvium::gpu {
 // bands after a step's state is whole, the first level of the fold, the grid models' water sums.
 // The sea's relaxation: SeaStart as a whole relaxation starts, SeaRound after each of its rounds
 // and SeaStep after a step's rounds, before the control reads how many cells they changed.
-enum class Exchange { Bands, Fold, GridTotals, SeaStart, SeaRound, SeaStep };
+// Droplets after each round of the particles (the hook answers how many droplets came to this
+// block, or -1 once none is in flight anywhere; then the step's droplet totals are summed).
+enum class Exchange { Bands, Fold, GridTotals, SeaStart, SeaRound, SeaStep, Droplets };
 
 // The grid and the device's choices the pipelines are specialized with.
 struct StepRecorderSetup {
@@ -49,7 +51,7 @@ public:
     void setStep(int step_index, float sea_surface, double sim_time);
     // A split grid's hand-overs: the hook submits what was recorded, exchanges and records on in
     // the same command buffer; the recorder binds its set again after it. Unset: one device.
-    void setExchange(std::function<void(Exchange)> hook) { exchange_ = std::move(hook); }
+    void setExchange(std::function<int(Exchange)> hook) { exchange_ = std::move(hook); }
     bool split() const { return bool(exchange_); }
     // The step's state is whole (a step or a sub-step ended): a split grid swaps its bands.
     void settle() { handOver(Exchange::Bands); }
@@ -92,7 +94,8 @@ private:
     VkPipeline createPipeline(const std::vector<uint32_t>& code, Pass pass) const;
     uint32_t partsOf(Pass pass) const { return passHasStepParts(pass) ? builtStepParts() : STEP_ALL; }
     void push(int mode, uint32_t in = 0, uint32_t count = 0, uint32_t out = 0, float sea = 0.0f);
-    void handOver(Exchange what);
+    int handOver(Exchange what);
+    void handDroplets(); // a split grid's rounds of droplets after the particles' first dispatch
 
     const Context& ctx_;
     VkPipelineLayout layout_;
@@ -100,7 +103,7 @@ private:
     std::vector<uint32_t> fold_levels_;
     VkCommandBuffer cmd_ = VK_NULL_HANDLE;
     VkDescriptorSet bound_ = VK_NULL_HANDLE;
-    std::function<void(Exchange)> exchange_;
+    std::function<int(Exchange)> exchange_;
     GpuTimer* timer_ = nullptr;
     int step_index_ = 0;
     float sea_surface_ = 0.0f;

@@ -24,6 +24,9 @@
 // or ends on the map (absorbed).
 // Floating-point: the arithmetic is `precise` (no fused multiply-add) so that the reference
 // (tests/reference/particles.cpp) in float reproduces it operation for operation.
+// A grid split over processes (gpu/droplet_mail.h): each block runs the droplets born on its
+// cells, hands one on where its next phase needs a cell of another block, and runs those handed
+// to it, in rounds; the same arithmetic in any block, so the same bits as one device.
 #include "common.glsl"
 #include "particles.glsl"
 
@@ -42,14 +45,21 @@ uvec3 pcg3d(uvec3 v) {
     return v;
 }
 
-float ground(ivec2 c) { return imageLoad(terrain_cur, c).r; }
-uint cellIndex(ivec2 c) { return uint(c.y) * uint(p.width) + uint(c.x); }
+// Droplets move over the whole grid (cells and positions in its coordinates); a block of a grid
+// split over processes reads the images at the cell's place in its own (`local`).
+ivec2 local(ivec2 c) { return c - ivec2(p.origin_x, p.origin_y); }
+ivec2 clampWhole(ivec2 q) { return clamp(q, ivec2(0), ivec2(p.full_width - 1, p.full_height - 1)); }
+// One device (PARTICLES_RUN) owns every cell: a uniform test, before the per-droplet one.
+bool mine(ivec2 c) { return pc.mode == PARTICLES_RUN || ownedCell(local(c)); }
+bool held(ivec2 c) { return pc.mode == PARTICLES_RUN || inGrid(local(c)); }
+float ground(ivec2 c) { return imageLoad(terrain_cur, local(c)).r; }
+uint cellIndex(ivec2 c) { return uint(local(c).y) * uint(p.width) + uint(local(c).x); }
 
 // Horizontal part of the unit surface normal: central differences of the height in metres
 // over the distance in metres (one-sided at the edges).
 vec2 normalXY(ivec2 c) {
-    ivec2 l = clampToGrid(c - ivec2(1, 0)), r = clampToGrid(c + ivec2(1, 0));
-    ivec2 t = clampToGrid(c - ivec2(0, 1)), b = clampToGrid(c + ivec2(0, 1));
+    ivec2 l = clampWhole(c - ivec2(1, 0)), r = clampWhole(c + ivec2(1, 0));
+    ivec2 t = clampWhole(c - ivec2(0, 1)), b = clampWhole(c + ivec2(0, 1));
     precise float gx = (ground(r) - ground(l)) / (float(max(r.x - l.x, 1)) * p.cell_size);
     precise float gy = (ground(b) - ground(t)) / (float(max(b.y - t.y, 1)) * p.cell_size);
     precise float inv = 1.0 / sqrt(1.0 + gx * gx + gy * gy);
@@ -70,59 +80,111 @@ void countWater(float volume, bool left_map) {
     }
 }
 
-void main() {
-    const uint id = gl_WorkGroupID.x * uint(WG_SIZE) + gl_LocalInvocationIndex;
-    if (id >= uint(p.particle_count)) return;
-    const uvec3 r = pcg3d(uvec3(id, uint(pc.step_index), p.particle_seed));
-    const float w = float(p.width), h = float(p.height);
-    precise vec2 pos = vec2(float(r.x >> 8u) * (1.0 / 16777216.0) * w,
-                            float(r.y >> 8u) * (1.0 / 16777216.0) * h);
-    precise vec2 speed = vec2(0.0);
-    precise float volume = p.particle_volume;
+// A grid split over processes (one block holds every cell otherwise): a droplet runs while this
+// block owns the cell its next phase needs, and is then handed to the block that does. Its writes
+// land on cells this block owns; reads reach one cell around the one it stands on, and the cell it
+// moved to (DROPLET_LOOK, wherever that is). The phases do the same arithmetic in any block.
+layout(std430, binding = B_DROPLETS_IN) buffer DropletsIn { Droplet droplets_in[]; };
+layout(std430, binding = B_DROPLETS_OUT) buffer DropletsOut {
+    uint handed_count;
+    uint handed_overflow; // past the end of a mailbox (room for every droplet: never)
+    uint born_count;      // PARTICLES_BORN: droplets_in's first
+    uint handed_pad;
+    Droplet droplets_out[];
+};
+
+struct State {
+    vec2 pos, speed;
+    float volume;
+    int load;
+    float ground_next;
+    int age;
+    uint phase;
+    ivec2 cell;
+};
+
+Droplet handed(State s, ivec2 to) {
+    return Droplet(s.pos.x, s.pos.y, s.speed.x, s.speed.y, s.volume, s.load, s.ground_next,
+                   uint(s.age) << DROPLET_PHASE_BITS | s.phase, s.cell.x, s.cell.y, to.x, to.y);
+}
+
+void handOn(State s, ivec2 to) {
+    const uint k = atomicAdd(handed_count, 1u);
+    if (k < uint(droplets_out.length())) droplets_out[k] = handed(s, to);
+    else atomicAdd(handed_overflow, 1u);
+}
+
+State handedIn(uint i) {
+    const Droplet d = droplets_in[i];
+    return State(vec2(d.pos_x, d.pos_y), vec2(d.speed_x, d.speed_y), d.volume, d.load, d.ground_next,
+                 int(d.age_phase >> DROPLET_PHASE_BITS), d.age_phase & ((1u << DROPLET_PHASE_BITS) - 1u),
+                 ivec2(d.cell_x, d.cell_y));
+}
+
+// One trip of the loop is one iteration, as on one device; a droplet handed on mid-iteration
+// resumes at its phase.
+void run(State s) {
+    const float w = float(p.full_width), h = float(p.full_height);
     const float dt = p.particle_time_step;
     const bool mass_transfer = p.particle_variant == PARTICLES_MASS_TRANSFER;
-    ivec2 cell = clampToGrid(ivec2(floor(pos)));
-    // Droplets fall where it rains: one drawn on a cell of rain mask m falls with probability m
-    // (the hash's third word), so their density follows the mask; the others are not rain.
-    if (rainVaries() && float(r.z >> 8u) * (1.0 / 16777216.0) >= rainMaskAt(cell)) {
-        atomicAdd(droplets_unborn, int64_t(1));
-        return;
-    }
-    int load = 0; // S in units of 2^-20 m
-    for (int age = 0; age < p.particle_lifetime; ++age) {
-        const vec2 n = normalXY(cell);
-        precise float inertia = volume * p.particle_density;
-        speed += vec2(dt * n.x / inertia, dt * n.y / inertia);
-        pos += vec2(dt * speed.x, dt * speed.y);
-        speed *= 1.0 - dt * p.particle_friction;
-        if (!(pos.x >= 0.0 && pos.y >= 0.0 && pos.x < w && pos.y < h)) {
-            if (p.edge_mode == EDGE_OPEN) { // leaves with its load: counted, 64-bit exact
-                if (load != 0) atomicAdd(soil_drained, int64_t(load));
-                countWater(volume, true);
+    precise vec2 pos = s.pos;
+    precise vec2 speed = s.speed;
+    precise float volume = s.volume;
+    int load = s.load; // S in units of 2^-20 m
+    ivec2 cell = s.cell;
+    uint phase = s.phase;
+    for (; phase != DROPLET_END; ++s.age) {
+        if (phase == DROPLET_MOVE) {
+            if (s.age >= p.particle_lifetime) break;
+            if (!mine(cell)) {
+                handOn(State(pos, speed, volume, load, 0.0, s.age, phase, cell), cell);
                 return;
             }
-            cell = ivec2(clamp(floor(pos), vec2(0.0), vec2(w - 1.0, h - 1.0))); // stops at the wall
-            break;
+            const vec2 n = normalXY(cell);
+            precise float inertia = volume * p.particle_density;
+            speed += vec2(dt * n.x / inertia, dt * n.y / inertia);
+            pos += vec2(dt * speed.x, dt * speed.y);
+            speed *= 1.0 - dt * p.particle_friction;
+            if (!(pos.x >= 0.0 && pos.y >= 0.0 && pos.x < w && pos.y < h)) {
+                if (p.edge_mode == EDGE_OPEN) { // leaves with its load: counted, 64-bit exact
+                    if (load != 0) atomicAdd(soil_drained, int64_t(load));
+                    countWater(volume, true);
+                    return;
+                }
+                cell = ivec2(clamp(floor(pos), vec2(0.0), vec2(w - 1.0, h - 1.0))); // stops at the wall
+                break;
+            }
+            phase = mass_transfer ? DROPLET_LOOK : DROPLET_DEPOSIT;
         }
-        const ivec2 next = clampToGrid(ivec2(floor(pos)));
+        const ivec2 next = clampWhole(ivec2(floor(pos)));
+        if (phase == DROPLET_LOOK) {
+            if (!held(next)) {
+                handOn(State(pos, speed, volume, load, 0.0, s.age, phase, cell), next);
+                return;
+            }
+            s.ground_next = ground(next);
+            phase = DROPLET_TRANSFER;
+        }
+        const ivec2 at = phase == DROPLET_TRANSFER ? cell : next; // where the exchange writes
+        if (!mine(at)) {
+            handOn(State(pos, speed, volume, load, s.ground_next, s.age, phase, cell), at);
+            return;
+        }
         precise float v = sqrt(speed.x * speed.x + speed.y * speed.y);
         precise float carried = float(load) * (1.0 / PARTICLE_FIXED_ONE);
         precise float amount;
-        ivec2 at;
         if (mass_transfer) {
-            precise float drop = ground(cell) - ground(next);
+            precise float drop = ground(cell) - s.ground_next;
             precise float c_eq = max(0.0, p.particle_capacity * volume * v * drop);
             amount = min(1.0, dt * p.particle_deposition) * (volume * c_eq - carried);
-            at = cell;
         } else {
             precise float capacity = p.particle_capacity * v * volume;
             amount = carried > capacity ? -p.particle_deposition * (carried - capacity)
                                         : p.particle_softness * (capacity - carried);
-            at = next;
         }
         if (amount > 0.0) {
-            float loose = looseAt(at);
-            amount = layeredErosion(amount, loose, cellHardness(at, ground(at), loose));
+            float loose = looseAt(local(at));
+            amount = layeredErosion(amount, loose, cellHardness(local(at), ground(at), loose));
         }
         int q = int(roundEven(clamp(amount, -kMaxExchange, kMaxExchange) * PARTICLE_FIXED_ONE));
         q = clamp(q, -load, kMaxLoad - load);
@@ -134,8 +196,44 @@ void main() {
         volume = mass_transfer ? volume * (1.0 - dt * p.particle_evaporation)
                                : max(0.0, volume - dt * p.particle_evaporation * p.particle_volume);
         cell = next;
-        if (volume < p.particle_min_volume) break;
+        phase = volume < p.particle_min_volume ? DROPLET_END : DROPLET_MOVE;
+    }
+    // It ends: its load dropped where it stands.
+    if (!mine(cell)) {
+        handOn(State(pos, speed, volume, load, 0.0, s.age, DROPLET_END, cell), cell);
+        return;
     }
     if (load != 0) atomicAdd(delta64[cellIndex(cell)], int64_t(load));
     countWater(volume, false);
+}
+
+void main() {
+    const uint id = gl_WorkGroupID.x * uint(WG_SIZE) + gl_LocalInvocationIndex;
+    if (pc.mode == PARTICLES_RESUME) {
+        if (id < pc.reduce_count) run(handedIn(id));
+        return;
+    }
+    if (id >= uint(p.particle_count)) return;
+    const uvec3 r = pcg3d(uvec3(id, uint(pc.step_index), p.particle_seed));
+    const float w = float(p.full_width), h = float(p.full_height);
+    precise vec2 pos = vec2(float(r.x >> 8u) * (1.0 / 16777216.0) * w,
+                            float(r.y >> 8u) * (1.0 / 16777216.0) * h);
+    const ivec2 cell = clampWhole(ivec2(floor(pos)));
+    if (!mine(cell)) return; // another block's droplet
+    // Droplets fall where it rains: one drawn on a cell of rain mask m falls with probability m
+    // (the hash's third word), so their density follows the mask; the others are not rain.
+    if (rainVaries() && float(r.z >> 8u) * (1.0 / 16777216.0) >= rainMaskAt(local(cell))) {
+        atomicAdd(droplets_unborn, int64_t(1));
+        return;
+    }
+    const State born = State(pos, vec2(0.0), p.particle_volume, 0, 0.0, 0, DROPLET_MOVE, cell);
+    if (pc.mode == PARTICLES_RUN) {
+        run(born);
+        return;
+    }
+    // A block's droplets listed and then run together: most of a split grid's ids fall on other
+    // blocks, and a workgroup runs as long as its longest droplet.
+    const uint k = atomicAdd(born_count, 1u);
+    if (k < uint(droplets_in.length())) droplets_in[k] = handed(born, cell);
+    else atomicAdd(handed_overflow, 1u);
 }

@@ -55,7 +55,11 @@ using uint = uint32_t;
 #define B_FLUVIAL_RING_VAL 21 // uint64[4][ring nodes]: per exit, values [2] (drainage, erosion maps, sediment),
                             //   what it passes on (erosion: its a, b; sediment: 1 - f and the product to the next
                             //   exit); per ring cell, what the exits of other tiles pour into it
-#define B_BUFFER_COUNT 22   // slots 0 .. B_BUFFER_COUNT - 1 are storage buffers
+// A grid split over processes: the droplets this block runs next (particles.comp's resume), and
+// those it hands on to other blocks.
+#define B_DROPLETS_IN 22    // Droplet[]: born in this block this step, then handed to it
+#define B_DROPLETS_OUT 23   // uint handed, overflow, born, pad; then Droplet[]: handed on
+#define B_BUFFER_COUNT 24   // slots 0 .. B_BUFFER_COUNT - 1 are storage buffers
 // clang-format on
 
 // Specialization constants every compute pass may declare.
@@ -189,6 +193,19 @@ using uint = uint32_t;
 #define PARTICLES_MASS_TRANSFER 0
 #define PARTICLES_CAPACITY 1
 #define PARTICLE_FIXED_ONE 1048576.0 // fixed-point units per metre (2^20)
+// particles.comp's modes: the step's droplets born and run (one device); a split grid's born into
+// the block's inbox (those that fall on cells it owns), and the inbox's run.
+#define PARTICLES_RUN 0
+#define PARTICLES_BORN 1
+#define PARTICLES_RESUME 2
+// What a droplet does next, in the block that owns the cell the phase needs (DEPOSIT and LOOK:
+// the cell it moved to; the others: the cell it stands on, which TRANSFER writes).
+#define DROPLET_MOVE 0u     // an iteration starts: pushed by the normal, moved (reads around its cell)
+#define DROPLET_DEPOSIT 1u  // capacity variant: the exchange at the cell it moved to
+#define DROPLET_LOOK 2u     // mass transfer: the ground where it moved to (any block holding that cell)
+#define DROPLET_TRANSFER 3u // mass transfer: the exchange at the cell it left, the ground ahead known
+#define DROPLET_END 4u      // it stops: its load dropped where it stands
+#define DROPLET_PHASE_BITS 3
 
 // Groundwater: most flow sub-steps per step (more would be needed beyond the stability limit: the
 // face conductance is capped there instead, see groundwater_head.comp).
@@ -253,6 +270,18 @@ struct FluvialControl {
     uint rounds_tree[3];        // pointer-jumping rounds over the exits: accumulation, erosion, sediment
     uint edges_first;           // boundary cells of the basins (the first edge round)
     uint flat_tiles;            // tiles with flats (fluvial_level.comp lists them; the flats job covers them)
+};
+
+// A droplet handed from block to block (a grid split over processes; particles.comp): its state
+// between two phases, in whole-grid cells. 48 bytes.
+struct Droplet {
+    float pos_x, pos_y, speed_x, speed_y;
+    float volume;
+    int load;           // in PARTICLE_FIXED_ONE units
+    float ground_next;  // DROPLET_TRANSFER: the ground at the cell it moved to
+    uint age_phase;     // age << DROPLET_PHASE_BITS | DROPLET_*
+    int cell_x, cell_y; // the cell it stands on (it left, in DROPLET_LOOK and DROPLET_TRANSFER)
+    int to_x, to_y;     // the cell whose owner runs the phase
 };
 
 // The sea's spill relaxation and the water table's (gpu/sea.cpp): rounds count the cells they

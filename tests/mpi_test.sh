@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A run split over processes (mpirun) against the same run in one process: the same state to the
 # bit (the report's state digest: every state field, the totals and the host's state, and the
-# heightmap's bytes), for every grid model and the pipe model's parts (the sea and its tide too),
-# on odd grid sizes in 2, 3, 4 and 6 blocks; a session saved split and resumed split; the
-# refusals, one line each.
+# heightmap's bytes), for every grid model, the pipe model's parts (the sea and its tide too) and
+# the particles (droplets handed between blocks), on odd grid sizes in 2, 3, 4 and 6 blocks; a
+# session saved split and resumed split; the refusals, one line each.
 # Usage: mpi_test.sh ALLUVIUM_EXE TMP_DIR
 set -uo pipefail
 exe=$1
@@ -66,6 +66,16 @@ same thermal 3 --size 61x77 --model thermal --steps 30
 same olsen 2 --size 61x77 --model olsen --steps 30
 same musgrave 4 --size 61x77 --model musgrave --steps 30 --set enable_groundwater=1
 same simple 6 --size 61x77 --model simple --steps 30
+# Droplets handed from block to block: both variants, open and closed edges, and droplets fast
+# enough (no friction, little inertia) to jump past the next block in one iteration.
+same particles 3 --size 61x97 --model particles --steps 20
+same particles-capacity 4 --size 61x97 --model particles --steps 20 --set particle_variant=1
+same particles-fast 4 --size 61x97 --model particles --steps 10 --set particle_friction=0 \
+  --set particle_density=0.05 --set particle_lifetime=300
+rounds=$(field "$tmp/particles-fast-4.json" '["processes"]["droplet_rounds"]')
+[ "$rounds" -gt 20 ] || fail "particles-fast: $rounds rounds of hand-overs in 10 steps: the droplets hardly crossed"
+same particles-closed 3 --size 61x97 --model particles --steps 10 --set edge_mode=0 --set particle_friction=0 \
+  --set particle_density=0.05
 
 # Blocks across and down, their corners from the diagonal neighbours: with square workgroups
 # (a GPU's: 32x8 on NVIDIA, 16x16 elsewhere) the bands are narrow enough for a grid of blocks.
@@ -76,6 +86,9 @@ same parts-2d 4 --size 97x89 --steps 30 --set enable_groundwater=1 --set enable_
   --set enable_layers=1 --set rain_noise=0.5 --set storm_count=2 --set strata_contrast=0.5 --set enable_lava=1
 same musgrave-2d 4 --size 97x89 --model musgrave --steps 30
 same coastal-2d 4 --size 97x89 --steps 40 --preset coastal
+same particles-2d 6 --size 97x89 --model particles --steps 20 --set particle_count=20000 --set enable_layers=1 \
+  --set strata_contrast=0.5 --set rain_noise=0.5 --set storm_count=2 --set particle_variant=1 \
+  --set particle_lifetime=500
 export ALLUVIUM_WORKGROUP=32x8
 same pipe-32x8 6 --size 131x71 --seed 6 --steps 30
 # Bands k steps wide swapped every k (sub-)steps (ALLUVIUM_BAND_STEPS): the same bits.
@@ -114,7 +127,6 @@ refused() {
   echo "ok   refused: $name ($said)"
 }
 refused fluvial 2 "fluvial model does not run split" 2 --size 61x97 --steps 2 --model fluvial
-refused particles 2 "particles model does not run split" 2 --size 61x97 --steps 2 --model particles
 refused too-small 3 "does not split into 6 blocks" 6 --size 30x20 --steps 2
 refused missing-input 2 "nowhere.png" 3 --in "$tmp/nowhere.png" --steps 2
 # The commands that are one process's: refused, not run N times over the same files.
