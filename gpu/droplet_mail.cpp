@@ -33,8 +33,8 @@ uint32_t DropletMail::mostDroplets() const {
 bool DropletMail::reserve(uint32_t droplets) {
     droplets = std::max(droplets, 1u);
     if (droplets <= capacity_) return false;
-    if (droplets > mostDroplets())
-        throw DeviceError(std::to_string(droplets) + " droplets split over processes need mailboxes of " +
+    if (droplets > mostDroplets()) // every process alike (their devices chose alike)
+        throw SplitError(std::to_string(droplets) + " droplets split over processes need mailboxes of " +
                           std::to_string((uint64_t(droplets) * sizeof(Droplet)) >> 20) + " MiB; " + ctx_.device_name +
                           " binds at most " + std::to_string(ctx_.properties.limits.maxStorageBufferRange >> 20) +
                           " MiB: lower particle_count to " + std::to_string(mostDroplets()));
