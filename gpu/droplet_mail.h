@@ -35,11 +35,19 @@ public:
     // this block is copied into its inbox after those born there. Returns how many the inbox holds
     // (the next dispatch's droplets), or -1 when no block has any: the step's droplets have ended.
     int handOver(VkCommandBuffer cmd);
-    // The step's droplet totals (`counters`: the five int64 of particles.glsl at the start of a
-    // buffer) summed over the blocks, in every block.
+    // The step's droplet totals (`counters`: particles.glsl's DROPLET_COUNTERS int64 at the start
+    // of a buffer) summed over the blocks, in every block.
     void sumCounters(VkCommandBuffer cmd, const Buffer& counters);
 
 private:
+    char* staged(VkDeviceSize offset) const; // in the host's staging buffer
+    // The round's outbox to the host: how many this block handed on (UINT32_MAX: it overflowed)
+    // and were born in it.
+    uint32_t readOutbox(VkCommandBuffer cmd, uint32_t& born);
+    // Every block's handed droplets gathered (`bytes` each); those that come to this block copied
+    // into its inbox after the `born`. Returns how many came.
+    uint32_t takeArrivals(VkCommandBuffer cmd, const std::vector<size_t>& bytes, uint32_t born);
+
     const Context& ctx_;
     BlockExchange* blocks_;
     Buffer in_, out_;            // device: the inbox; the outbox's count, then its droplets

@@ -135,7 +135,8 @@ void Simulation::createBuffers() {
                  false); // particles.glsl
     // The model totals: the droplets' five int64 counters, then musgrave's and simple's water sums
     // per workgroup (two slots; per subgroup on CPU drivers).
-    createBuffer(drained_, ctx_, 5 * sizeof(int64_t) + 2 * uint64_t(groups) * partials_per_group_ * sizeof(double),
+    createBuffer(drained_, ctx_,
+                 DROPLET_COUNTERS * sizeof(int64_t) + 2 * uint64_t(groups) * partials_per_group_ * sizeof(double),
                  storage, false);
     createBuffer(state_.sea.control, ctx_, sizeof(SeaControl), storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, true);
     std::memset(state_.sea.control.mapped, 0, sizeof(SeaControl));

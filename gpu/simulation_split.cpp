@@ -12,8 +12,8 @@ namespace alluvium::gpu {
 
 namespace {
 
-// musgrave's and simple's water sums follow the droplets' five int64 counters (grid_models.glsl).
-constexpr VkDeviceSize kWaterSumsAt = 10 * sizeof(uint32_t);
+// musgrave's and simple's water sums follow the droplets' int64 counters (grid_models.glsl).
+constexpr VkDeviceSize kWaterSumsAt = DROPLET_COUNTERS * sizeof(int64_t);
 
 } // namespace
 
@@ -113,7 +113,9 @@ int Simulation::exchange(Exchange what) {
     VkCommandBuffer cmd = rec_->cmd();
     switch (what) {
     case Exchange::Bands:
-        if (++settles_ % band_steps_ != 0) return 0; // the band still covers the steps since the last swap
+        // The band still covers the steps since the last swap; not the particles', whose droplets
+        // change only cells their block owns (every band is stale after a step).
+        if (++settles_ % band_steps_ != 0 && params_.model != MODEL_PARTICLES) return 0;
         bandsAfterStep();
         blocks_->swapBands(cmd);
         return 0;

@@ -54,9 +54,14 @@ int StepRecorder::handOver(Exchange what) {
 }
 
 void StepRecorder::handDroplets() {
-    for (;;) {
+    // A droplet is handed on at most three times an iteration (to move, to look ahead, back to
+    // exchange) and once more to end: more rounds than that are a fault, not a slow step.
+    const int most = 3 * std::max(setup_.params->particle_lifetime, 1) + 2;
+    for (int round = 0;; ++round) {
         const int arrived = handOver(Exchange::Droplets);
         if (arrived < 0) return;
+        if (round >= most)
+            throw DeviceError("droplets still in flight after " + std::to_string(round) + " rounds between blocks");
         if (arrived == 0) continue; // others' droplets still run: this block takes part in their rounds
         vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(Pass::Particles));
         push(PARTICLES_RESUME, 0, uint32_t(arrived));

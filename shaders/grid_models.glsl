@@ -36,7 +36,7 @@ float raiseGround(float b, float amount, out float moved) {
 #define WATER_RAIN 0
 #define WATER_EVAPORATED 1
 layout(std430, binding = B_DRAINED) buffer ModelTotalsBlock {
-    uint droplet_words[10]; // particles.glsl's five int64 counters
+    uint droplet_words[2 * DROPLET_COUNTERS]; // particles.glsl's int64 counters
     double water_sums[];   // [2][workgroups]
 };
 

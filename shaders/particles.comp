@@ -103,15 +103,16 @@ struct State {
     ivec2 cell;
 };
 
-Droplet handed(State s, ivec2 to) {
-    return Droplet(s.pos.x, s.pos.y, s.speed.x, s.speed.y, s.volume, s.load, s.ground_next,
-                   uint(s.age) << DROPLET_PHASE_BITS | s.phase, s.cell.x, s.cell.y, to.x, to.y);
-}
-
-void handOn(State s, ivec2 to) {
-    const uint k = atomicAdd(handed_count, 1u);
-    if (k < uint(droplets_out.length())) droplets_out[k] = handed(s, to);
-    else atomicAdd(handed_overflow, 1u);
+// Into a mailbox: the outbox (handed on to the block owning `to`), or this block's inbox (born
+// here, run in the next dispatch). Each has room for every droplet: the overflow count says
+// otherwise, never past the end.
+void post(State s, ivec2 to, bool born) {
+    const Droplet d = Droplet(s.pos.x, s.pos.y, s.speed.x, s.speed.y, s.volume, s.load, s.ground_next,
+                              uint(s.age) << DROPLET_PHASE_BITS | s.phase, s.cell.x, s.cell.y, to.x, to.y);
+    const uint k = born ? atomicAdd(born_count, 1u) : atomicAdd(handed_count, 1u);
+    if (k >= uint(born ? droplets_in.length() : droplets_out.length())) atomicAdd(handed_overflow, 1u);
+    else if (born) droplets_in[k] = d;
+    else droplets_out[k] = d;
 }
 
 State handedIn(uint i) {
@@ -133,12 +134,13 @@ void run(State s) {
     int load = s.load; // S in units of 2^-20 m
     ivec2 cell = s.cell;
     uint phase = s.phase;
+    ivec2 to = ivec2(-1); // the cell whose block takes the droplet on; none while negative
     for (; phase != DROPLET_END; ++s.age) {
         if (phase == DROPLET_MOVE) {
             if (s.age >= p.particle_lifetime) break;
             if (!mine(cell)) {
-                handOn(State(pos, speed, volume, load, 0.0, s.age, phase, cell), cell);
-                return;
+                to = cell;
+                break;
             }
             const vec2 n = normalXY(cell);
             precise float inertia = volume * p.particle_density;
@@ -159,16 +161,16 @@ void run(State s) {
         const ivec2 next = clampWhole(ivec2(floor(pos)));
         if (phase == DROPLET_LOOK) {
             if (!held(next)) {
-                handOn(State(pos, speed, volume, load, 0.0, s.age, phase, cell), next);
-                return;
+                to = next;
+                break;
             }
             s.ground_next = ground(next);
             phase = DROPLET_TRANSFER;
         }
         const ivec2 at = phase == DROPLET_TRANSFER ? cell : next; // where the exchange writes
         if (!mine(at)) {
-            handOn(State(pos, speed, volume, load, s.ground_next, s.age, phase, cell), at);
-            return;
+            to = at;
+            break;
         }
         precise float v = sqrt(speed.x * speed.x + speed.y * speed.y);
         precise float carried = float(load) * (1.0 / PARTICLE_FIXED_ONE);
@@ -198,42 +200,49 @@ void run(State s) {
         cell = next;
         phase = volume < p.particle_min_volume ? DROPLET_END : DROPLET_MOVE;
     }
-    // It ends: its load dropped where it stands.
-    if (!mine(cell)) {
-        handOn(State(pos, speed, volume, load, 0.0, s.age, DROPLET_END, cell), cell);
+    if (to.x < 0 && !mine(cell)) { // it ends on another block's cell, which takes its load
+        phase = DROPLET_END;
+        to = cell;
+    }
+    if (to.x >= 0) {
+        post(State(pos, speed, volume, load, s.ground_next, s.age, phase, cell), to, false);
         return;
     }
+    // It ends: its load dropped where it stands.
     if (load != 0) atomicAdd(delta64[cellIndex(cell)], int64_t(load));
     countWater(volume, false);
 }
 
-void main() {
-    const uint id = gl_WorkGroupID.x * uint(WG_SIZE) + gl_LocalInvocationIndex;
+// The droplet this invocation runs, if any: a new one (PARTICLES_RUN), one of the inbox's
+// (PARTICLES_RESUME); PARTICLES_BORN lists the block's new ones in the inbox and runs none.
+bool dropletOf(uint id, out State s) {
     if (pc.mode == PARTICLES_RESUME) {
-        if (id < pc.reduce_count) run(handedIn(id));
-        return;
+        if (id >= pc.reduce_count) return false;
+        s = handedIn(id);
+        return true;
     }
-    if (id >= uint(p.particle_count)) return;
+    if (id >= uint(p.particle_count)) return false;
     const uvec3 r = pcg3d(uvec3(id, uint(pc.step_index), p.particle_seed));
     const float w = float(p.full_width), h = float(p.full_height);
     precise vec2 pos = vec2(float(r.x >> 8u) * (1.0 / 16777216.0) * w,
                             float(r.y >> 8u) * (1.0 / 16777216.0) * h);
     const ivec2 cell = clampWhole(ivec2(floor(pos)));
-    if (!mine(cell)) return; // another block's droplet
+    if (!mine(cell)) return false; // another block's droplet
     // Droplets fall where it rains: one drawn on a cell of rain mask m falls with probability m
     // (the hash's third word), so their density follows the mask; the others are not rain.
     if (rainVaries() && float(r.z >> 8u) * (1.0 / 16777216.0) >= rainMaskAt(local(cell))) {
         atomicAdd(droplets_unborn, int64_t(1));
-        return;
+        return false;
     }
-    const State born = State(pos, vec2(0.0), p.particle_volume, 0, 0.0, 0, DROPLET_MOVE, cell);
-    if (pc.mode == PARTICLES_RUN) {
-        run(born);
-        return;
-    }
+    s = State(pos, vec2(0.0), p.particle_volume, 0, 0.0, 0, DROPLET_MOVE, cell);
+    if (pc.mode == PARTICLES_RUN) return true;
     // A block's droplets listed and then run together: most of a split grid's ids fall on other
     // blocks, and a workgroup runs as long as its longest droplet.
-    const uint k = atomicAdd(born_count, 1u);
-    if (k < uint(droplets_in.length())) droplets_in[k] = handed(born, cell);
-    else atomicAdd(handed_overflow, 1u);
+    post(s, cell, true);
+    return false;
+}
+
+void main() {
+    State s;
+    if (dropletOf(gl_WorkGroupID.x * uint(WG_SIZE) + gl_LocalInvocationIndex, s)) run(s);
 }

@@ -97,6 +97,8 @@ same band-steps-3 4 --size 61x197 --steps 30 --set time_step=0.5 --set cell_size
 export ALLUVIUM_WORKGROUP=16x16 ALLUVIUM_BAND_STEPS=2
 same band-steps-2-2d 4 --size 127x119 --steps 30 --set enable_groundwater=1 --set enable_snow=1 \
   --set enable_vegetation=1 --set enable_layers=1 --set rain_noise=0.5 --set storm_count=2 --set enable_lava=1
+# (Droplets change only their block's cells: the particles' bands are swapped every step.)
+same band-steps-2-particles 4 --size 97x89 --model particles --steps 10 --set particle_count=10000
 unset ALLUVIUM_WORKGROUP ALLUVIUM_BAND_STEPS
 
 # Saved on 2 processes, resumed on 4: the session one process saves and resumes.
