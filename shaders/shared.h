@@ -193,7 +193,7 @@ using uint = uint32_t;
 #define PARTICLES_MASS_TRANSFER 0
 #define PARTICLES_CAPACITY 1
 #define PARTICLE_FIXED_ONE 1048576.0 // fixed-point units per metre (2^20)
-#define DROPLET_COUNTERS 5            // the step's droplet totals: int64 each, first in B_DRAINED (particles.glsl)
+#define DROPLET_COUNTERS 5           // the step's droplet totals, int64, first in B_DRAINED (particles.glsl)
 // particles.comp's modes: the step's droplets born and run (one device); a split grid's born into
 // the block's inbox (those that fall on cells it owns), and the inbox's run.
 #define PARTICLES_RUN 0
