@@ -47,8 +47,11 @@ uvec3 pcg3d(uvec3 v) {
 
 // Droplets move over the whole grid (cells and positions in its coordinates); a block of a grid
 // split over processes reads the images at the cell's place in its own (`local`).
-ivec2 local(ivec2 c) { return c - ivec2(p.origin_x, p.origin_y); }
-ivec2 clampWhole(ivec2 q) { return clamp(q, ivec2(0), ivec2(p.full_width - 1, p.full_height - 1)); }
+// (Read once: the droplets' atomics may alias the parameters' buffer for all the compiler knows,
+// and it would load them again after each.)
+ivec2 origin, last_cell;
+ivec2 local(ivec2 c) { return c - origin; }
+ivec2 clampWhole(ivec2 q) { return clamp(q, ivec2(0), last_cell); }
 // One device (PARTICLES_RUN) owns every cell: a uniform test, before the per-droplet one.
 bool mine(ivec2 c) { return pc.mode == PARTICLES_RUN || ownedCell(local(c)); }
 bool held(ivec2 c) { return pc.mode == PARTICLES_RUN || inGrid(local(c)); }
@@ -135,9 +138,9 @@ void run(State s) {
     ivec2 cell = s.cell;
     uint phase = s.phase;
     ivec2 to = ivec2(-1); // the cell whose block takes the droplet on; none while negative
-    for (; phase != DROPLET_END; ++s.age) {
+    int age = s.age;
+    for (; phase != DROPLET_END && age < p.particle_lifetime; ++age) {
         if (phase == DROPLET_MOVE) {
-            if (s.age >= p.particle_lifetime) break;
             if (!mine(cell)) {
                 to = cell;
                 break;
@@ -167,7 +170,7 @@ void run(State s) {
             s.ground_next = ground(next);
             phase = DROPLET_TRANSFER;
         }
-        const ivec2 at = phase == DROPLET_TRANSFER ? cell : next; // where the exchange writes
+        const ivec2 at = mass_transfer ? cell : next; // where it exchanges: the cell it left, or ahead
         if (!mine(at)) {
             to = at;
             break;
@@ -205,7 +208,7 @@ void run(State s) {
         to = cell;
     }
     if (to.x >= 0) {
-        post(State(pos, speed, volume, load, s.ground_next, s.age, phase, cell), to, false);
+        post(State(pos, speed, volume, load, s.ground_next, age, phase, cell), to, false);
         return;
     }
     // It ends: its load dropped where it stands.
@@ -243,6 +246,8 @@ bool dropletOf(uint id, out State s) {
 }
 
 void main() {
+    origin = ivec2(p.origin_x, p.origin_y);
+    last_cell = ivec2(p.full_width - 1, p.full_height - 1);
     State s;
     if (dropletOf(gl_WorkGroupID.x * uint(WG_SIZE) + gl_LocalInvocationIndex, s)) run(s);
 }
