@@ -72,6 +72,25 @@ public:
                     std::memcpy(static_cast<char*>(all) + start[r] + done, round.data() + at[r], size_t(counts[r]));
         }
     }
+    void allToAll(const std::vector<std::vector<char>>& send, std::vector<char>& recv) override {
+        const size_t n = send.size();
+        std::vector<int> send_counts(n), send_at(n), recv_counts(n), recv_at(n);
+        std::vector<char> out;
+        for (size_t r = 0; r < n; ++r) {
+            send_counts[r] = byteCount(send[r].size());
+            send_at[r] = byteCount(out.size());
+            out.insert(out.end(), send[r].begin(), send[r].end());
+        }
+        MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+        size_t total = 0;
+        for (size_t r = 0; r < n; ++r) {
+            recv_at[r] = byteCount(total);
+            total += size_t(recv_counts[r]);
+        }
+        recv.resize(total);
+        MPI_Alltoallv(out.data(), send_counts.data(), send_at.data(), MPI_BYTE, recv.data(), recv_counts.data(),
+                      recv_at.data(), MPI_BYTE, MPI_COMM_WORLD);
+    }
     void swap(const void* send, size_t send_bytes, int to, void* recv, size_t recv_bytes, int from) override {
         MPI_Sendrecv(send, byteCount(send_bytes), MPI_BYTE, to < 0 ? MPI_PROC_NULL : to, 0, recv, byteCount(recv_bytes),
                      MPI_BYTE, from < 0 ? MPI_PROC_NULL : from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

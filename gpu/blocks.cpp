@@ -14,6 +14,12 @@ Rect BlockGrid::owned(int rank) const {
     return {xs[size_t(i)], ys[size_t(j)], xs[size_t(i) + 1] - xs[size_t(i)], ys[size_t(j) + 1] - ys[size_t(j)]};
 }
 
+int BlockGrid::ownerOf(int x, int y) const {
+    const auto i = std::upper_bound(xs.begin() + 1, xs.end(), x) - (xs.begin() + 1);
+    const auto j = std::upper_bound(ys.begin() + 1, ys.end(), y) - (ys.begin() + 1);
+    return int(j) * cols + int(i);
+}
+
 Rect BlockGrid::local(int rank) const {
     Rect r = owned(rank);
     const int left = neighbour(rank, -1, 0) >= 0 ? halo_x : 0, right = neighbour(rank, 1, 0) >= 0 ? halo_x : 0;

@@ -27,6 +27,9 @@ public:
     virtual int size() const = 0;
     // Every process's `bytes[r]` bytes, rank after rank, into `all`; `mine` is this process's.
     virtual void allGather(const void* mine, void* all, const std::vector<size_t>& bytes) = 0;
+    // Sends send[r] to process r and receives what every process sends this one, rank after rank,
+    // into `recv` (all take part).
+    virtual void allToAll(const std::vector<std::vector<char>>& send, std::vector<char>& recv) = 0;
     // Sends to `to` and receives from `from` at once (-1: no such process; nothing moves).
     virtual void swap(const void* send, size_t send_bytes, int to, void* recv, size_t recv_bytes, int from) = 0;
 };
@@ -51,6 +54,7 @@ struct BlockGrid {
     Rect owned(int rank) const;                    // whole-grid cells
     Rect local(int rank) const;                    // what the process holds: owned and its bands (whole-grid cells)
     int neighbour(int rank, int dx, int dy) const; // -1 at the grid's edge
+    int ownerOf(int x, int y) const;               // the block owning whole-grid cell (x, y)
 };
 
 // A grid too small for its processes: every process finds it alike.

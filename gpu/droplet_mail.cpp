@@ -25,8 +25,6 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-bool inside(const Rect& r, int x, int y) { return x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h; }
-
 } // namespace
 
 DropletMail::DropletMail(const Context& ctx, BlockExchange* blocks) : ctx_(ctx), blocks_(blocks) { reserve(1); }
@@ -100,47 +98,44 @@ int DropletMail::handOver(VkCommandBuffer cmd) {
     const uint32_t mine[2] = {handed, born};
     std::vector<uint32_t> every(2 * ranks);
     blocks_->transport().allGather(mine, every.data(), std::vector<size_t>(ranks, sizeof mine));
-    std::vector<size_t> bytes(ranks);
     size_t in_flight = 0;
     for (size_t r = 0; r < ranks; ++r) {
         if (every[2 * r] == UINT32_MAX)
             throw DeviceError("the droplets handed on by process " + std::to_string(r) + " overflowed its mailbox of " +
                               std::to_string(capacity_));
-        bytes[r] = size_t(every[2 * r]) * sizeof(Droplet);
         in_flight += every[2 * r] + every[2 * r + 1];
     }
     if (in_flight == 0) {
         blocks_->countTime(secondsSince(start));
         return -1;
     }
-    const uint32_t arrived = takeArrivals(cmd, bytes, born);
-    blocks_->countDroplets(double(bytes[size_t(blocks_->rank())]), double(gathered_.size()));
+    const uint32_t arrived = takeArrivals(cmd, handed, born);
+    blocks_->countDroplets(double(handed) * sizeof(Droplet), double(arrived) * sizeof(Droplet));
     blocks_->countTime(secondsSince(start));
     return int(born + arrived);
 }
 
-uint32_t DropletMail::takeArrivals(VkCommandBuffer cmd, const std::vector<size_t>& bytes, uint32_t born) {
-    size_t total = 0;
-    for (size_t b : bytes) total += b;
-    gathered_.resize(total);
-    if (total > 0) blocks_->transport().allGather(staged(kHead), gathered_.data(), bytes);
-    // This block's: those whose next phase needs a cell it owns (each cell has one owner), after
-    // the ones born in it.
-    const Rect own = blocks_->owned();
-    const VkDeviceSize inbox = kHead + VkDeviceSize(capacity_) * sizeof(Droplet);
-    uint32_t arrived = 0;
-    for (size_t at = 0; at < total; at += sizeof(Droplet)) {
-        Droplet d;
-        std::memcpy(&d, gathered_.data() + at, sizeof d);
-        if (!inside(own, d.to_x, d.to_y)) continue;
-        if (born + arrived >= capacity_) // every droplet fits: a droplet in two places would not
-            throw DeviceError("more droplets came to process " + std::to_string(blocks_->rank()) +
-                              " than a step has (" + std::to_string(capacity_) + ")");
-        std::memcpy(staged(inbox + VkDeviceSize(arrived) * sizeof(Droplet)), &d, sizeof d);
-        ++arrived;
+uint32_t DropletMail::takeArrivals(VkCommandBuffer cmd, uint32_t handed, uint32_t born) {
+    // Each handed droplet to the block owning the cell its next phase needs (each cell has one).
+    const BlockGrid& grid = blocks_->grid();
+    std::vector<std::vector<char>> to(size_t(blocks_->ranks()));
+    for (uint32_t i = 0; i < handed; ++i) {
+        const char* d = staged(kHead + VkDeviceSize(i) * sizeof(Droplet));
+        Droplet droplet;
+        std::memcpy(&droplet, d, sizeof droplet);
+        std::vector<char>& bucket = to[size_t(grid.ownerOf(droplet.to_x, droplet.to_y))];
+        bucket.insert(bucket.end(), d, d + sizeof(Droplet));
     }
+    blocks_->transport().allToAll(to, arrivals_);
+    const uint32_t arrived = uint32_t(arrivals_.size() / sizeof(Droplet));
+    if (born + uint64_t(arrived) > capacity_) // every droplet fits: a droplet in two places would not
+        throw DeviceError("more droplets came to process " + std::to_string(blocks_->rank()) + " than a step has (" +
+                          std::to_string(capacity_) + ")");
+    // After the ones born in this block, in its inbox.
     if (arrived > 0) {
-        const VkBufferCopy come{inbox, VkDeviceSize(born) * sizeof(Droplet), VkDeviceSize(arrived) * sizeof(Droplet)};
+        const VkDeviceSize inbox = kHead + VkDeviceSize(capacity_) * sizeof(Droplet);
+        std::memcpy(staged(inbox), arrivals_.data(), arrivals_.size());
+        const VkBufferCopy come{inbox, VkDeviceSize(born) * sizeof(Droplet), arrivals_.size()};
         vkCmdCopyBuffer(cmd, staging_.buffer, in_.buffer, 1, &come);
     }
     vkCmdFillBuffer(cmd, out_.buffer, 0, kHead, 0); // the next round's outbox

@@ -1,6 +1,7 @@
 // The droplets of a grid split over processes (the particles model): each runs in the block
 // that owns the cell its next phase needs (shaders/particles.comp), and is handed on, through the
-// host, to the block that owns the next such cell, round after round until none is in flight.
+// host, to the block that owns the next such cell (MPI's all-to-all), round after round until none
+// is in flight.
 // Every droplet does the same arithmetic wherever it runs and adds its height changes with integer
 // atomics, so the blocks together give the one-device run's bits.
 #pragma once
@@ -31,7 +32,7 @@ public:
 
     // A round's end, recorded into `cmd` after the droplets' dispatch (the first: the step's
     // droplets born into each block's inbox): what this block handed on goes out (the command
-    // buffer submitted, waited for and begun again), every block's is gathered, and what comes to
+    // buffer submitted, waited for and begun again), each droplet to its block, and what comes to
     // this block is copied into its inbox after those born there. Returns how many the inbox holds
     // (the next dispatch's droplets), or -1 when no block has any: the step's droplets have ended.
     int handOver(VkCommandBuffer cmd);
@@ -44,16 +45,16 @@ private:
     // The round's outbox to the host: how many this block handed on (UINT32_MAX: it overflowed)
     // and were born in it.
     uint32_t readOutbox(VkCommandBuffer cmd, uint32_t& born);
-    // Every block's handed droplets gathered (`bytes` each); those that come to this block copied
-    // into its inbox after the `born`. Returns how many came.
-    uint32_t takeArrivals(VkCommandBuffer cmd, const std::vector<size_t>& bytes, uint32_t born);
+    // The `handed` droplets sent each to its block, and those that come to this one copied into
+    // its inbox after the `born`. Returns how many came.
+    uint32_t takeArrivals(VkCommandBuffer cmd, uint32_t handed, uint32_t born);
 
     const Context& ctx_;
     BlockExchange* blocks_;
     Buffer in_, out_;            // device: the inbox; the outbox's count, then its droplets
     Buffer staging_;             // host: the outbox's droplets, then the inbox's
     uint32_t capacity_ = 0;      // droplets a mailbox holds
-    std::vector<char> gathered_; // every block's handed droplets
+    std::vector<char> arrivals_; // the droplets other blocks handed to this one
 };
 
 } // namespace alluvium::gpu

@@ -1,7 +1,7 @@
-// The blocks of a grid split over processes (gpu/blocks.h): every cell owned once, block edges on
-// the whole grid's workgroup tiles, bands only towards neighbours, the layout with the fewest band
-// cells, refusals; the host's fold in the GPU fold's order. The split runs themselves, bit for
-// bit against one process, are tests/mpi_test.sh's (under mpirun).
+// The blocks of a grid split over processes (gpu/blocks.h): every cell owned once (and found by
+// ownerOf), block edges on the whole grid's workgroup tiles, bands only towards neighbours, the
+// layout with the fewest band cells, refusals; the host's fold in the GPU fold's order. The split
+// runs themselves, bit for bit against one process, are tests/mpi_test.sh's (under mpirun).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,7 +29,10 @@ void expectPartition(const BlockGrid& g) {
         EXPECT_GE(l.x, 0);
         EXPECT_LE(l.x + l.w, g.width);
         for (int y = o.y; y < o.y + o.h; ++y)
-            for (int x = o.x; x < o.x + o.w; ++x) ++owners[size_t(y) * size_t(g.width) + size_t(x)];
+            for (int x = o.x; x < o.x + o.w; ++x) {
+                ++owners[size_t(y) * size_t(g.width) + size_t(x)];
+                ASSERT_EQ(g.ownerOf(x, y), r) << x << ", " << y; // where a droplet is handed
+            }
     }
     for (int n : owners) ASSERT_EQ(n, 1);
 }
