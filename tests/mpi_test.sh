@@ -76,6 +76,11 @@ rounds=$(field "$tmp/particles-fast-4.json" '["processes"]["droplet_rounds"]')
 [ "$rounds" -gt 20 ] || fail "particles-fast: $rounds rounds of hand-overs in 10 steps: the droplets hardly crossed"
 same particles-closed 3 --size 61x97 --model particles --steps 10 --set edge_mode=0 --set particle_friction=0 \
   --set particle_density=0.05
+# Droplets fall where a painted rain mask lets them (read in each block at the droplet's cell).
+python3 -c 'import struct, sys
+open(sys.argv[1], "wb").write(b"".join(struct.pack("<f", 1.0 if (x // 8 + y // 8) % 2 else 0.2)
+                                       for y in range(97) for x in range(61)))' "$tmp/mask.f32"
+same particles-mask 4 --size 61x97 --model particles --steps 10 --rain-mask "$tmp/mask.f32"
 
 # Blocks across and down, their corners from the diagonal neighbours: with square workgroups
 # (a GPU's: 32x8 on NVIDIA, 16x16 elsewhere) the bands are narrow enough for a grid of blocks.
@@ -112,6 +117,17 @@ mpirun -np 4 "$exe" run --load-session "$tmp/s-2.session" --steps 20 --out "$tmp
   >/dev/null 2>&1 || fail "resume: resumed on 4 processes"
 [ "$(digest "$tmp/r-1.json")" = "$(digest "$tmp/r-4.json")" ] || fail "resume: the resumed states differ"
 echo "ok   a session saved on 2 processes and resumed on 4"
+# The particles: saved on 3, resumed on 2 (the droplets' seeds follow the step).
+"$exe" run --size 61x97 --model particles --steps 10 --out "$tmp/ps-1.f32" --save-session "$tmp/ps-1.session" \
+  2>/dev/null && "$exe" run --load-session "$tmp/ps-1.session" --model particles --steps 10 --out "$tmp/pr-1.f32" \
+  --report "$tmp/pr-1.json" 2>/dev/null || fail "particles resume: one process"
+mpirun -np 3 "$exe" run --size 61x97 --model particles --steps 10 --out "$tmp/ps-3.f32" \
+  --save-session "$tmp/ps-3.session" >/dev/null 2>&1 || fail "particles resume: saved on 3 processes"
+cmp -s "$tmp/ps-1.session" "$tmp/ps-3.session" || fail "particles resume: the sessions saved on 1 and 3 differ"
+mpirun -np 2 "$exe" run --load-session "$tmp/ps-3.session" --model particles --steps 10 --out "$tmp/pr-2.f32" \
+  --report "$tmp/pr-2.json" >/dev/null 2>&1 || fail "particles resume: resumed on 2 processes"
+[ "$(digest "$tmp/pr-1.json")" = "$(digest "$tmp/pr-2.json")" ] || fail "particles resume: the states differ"
+echo "ok   a particles session saved on 3 processes and resumed on 2"
 
 # refused NAME STATUS PATTERN NP ARGS...: one line naming why, that status, no output written.
 refused() {
