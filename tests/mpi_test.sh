@@ -76,6 +76,24 @@ rounds=$(field "$tmp/particles-fast-4.json" '["processes"]["droplet_rounds"]')
 [ "$rounds" -gt 20 ] || fail "particles-fast: $rounds rounds of hand-overs in 10 steps: the droplets hardly crossed"
 same particles-closed 3 --size 61x97 --model particles --steps 10 --set edge_mode=0 --set particle_friction=0 \
   --set particle_density=0.05
+# Random droplet parameters from the table's whole ranges (variants, edges, layers, lifetimes from
+# 1 to 600 iterations, light fast droplets and heavy slow ones), on random grids and processes.
+for case in 1 2 3 4 5 6; do
+  read -r np wg args < <(python3 -c 'import random, sys
+r = random.Random(int(sys.argv[1]))
+p = dict(particle_count=r.choice([100, 2000, 20000]), particle_variant=r.randint(0, 1),
+         particle_lifetime=r.choice([1, 8, 64, 600]), particle_time_step=round(r.uniform(0.01, 2.0), 3),
+         particle_density=round(10 ** r.uniform(-2, 2), 3), particle_friction=round(r.uniform(0, 0.5), 3),
+         particle_evaporation=round(r.uniform(0, 0.5), 3), particle_deposition=round(r.uniform(0, 1), 3),
+         particle_softness=round(r.uniform(0, 1), 3), particle_capacity=round(r.uniform(0, 10), 3),
+         particle_volume=round(r.uniform(0.01, 10), 3), particle_min_volume=round(10 ** r.uniform(-4, 0), 4),
+         edge_mode=r.randint(0, 1), enable_layers=r.randint(0, 1))
+print(r.randint(2, 4), r.choice(["64x4", "16x16", "32x8"]),
+      f"--size {r.randint(97, 160)}x{r.randint(97, 160)} --seed {r.randint(1, 99)} --steps {r.randint(1, 12)}",
+      " ".join(f"--set {k}={v}" for k, v in p.items()))' "$case")
+  # shellcheck disable=SC2086 # the generated options, split on spaces
+  ALLUVIUM_WORKGROUP=$wg same "particles-random-$case" "$np" --model particles $args
+done
 # Droplets fall where a painted rain mask lets them (read in each block at the droplet's cell).
 python3 -c 'import struct, sys
 open(sys.argv[1], "wb").write(b"".join(struct.pack("<f", 1.0 if (x // 8 + y // 8) % 2 else 0.2)
