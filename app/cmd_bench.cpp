@@ -247,7 +247,7 @@ gpu::CopyBandwidth copyYardstick(const gpu::Context& ctx, const Params& params, 
     gpu::SimParams estimate = toSimParams(params, n.w, n.h);
     estimate.model = model;
     double bytes = 0.0;
-    const gpu::PipePasses pipe = gpu::resolvePipePasses(ctx, gpu::PipePasses::Auto);
+    const gpu::PipePasses pipe = gpu::resolvePipePasses(gpu::PipePasses::Auto);
     for (double b : stepBytes(gpu::modelPasses(model, pipe), estimate, n)) bytes += b;
     return gpu::measureCopyBandwidth(ctx, static_cast<uint64_t>(std::max(bytes, 16.0) * double(n.w) * n.h));
 }
@@ -271,7 +271,7 @@ int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
     nlohmann::json out;
     out["device"] = scoped.ctx.device_name;
     out["model"] = o.model;
-    out["pipe_passes"] = gpu::pipePassesName(gpu::resolvePipePasses(scoped.ctx, gpu::PipePasses::Auto));
+    out["pipe_passes"] = gpu::pipePassesName(gpu::resolvePipePasses(gpu::PipePasses::Auto));
     out["steps"] = o.steps;
     out["workgroup_auto"] = gpu::workgroupShapeName(device_shape);
     out["subgroup_size"] = gpu::subgroupSize(scoped.ctx);

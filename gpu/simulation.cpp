@@ -86,7 +86,7 @@ Simulation::Simulation(const Context& ctx, int full_width, int full_height, Pipe
         height_ = blocks_->local().h;
     }
     const int width = width_, height = height_;
-    state_.pipe.passes = resolvePipePasses(ctx, pipe);
+    state_.pipe.passes = resolvePipePasses(pipe);
     partials_per_group_ = resolvePartials(ctx, width, height, shape_);
     const uint64_t need = simulationBytes(width, height, partials_per_group_);
     if (ctx.device_local_bytes > 0 && need > ctx.device_local_bytes)

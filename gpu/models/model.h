@@ -122,8 +122,8 @@ inline int livePingPong(const SimParams& p) {
     return live;
 }
 
-// What Auto means on this device (and with ALLUVIUM_PIPE_PASSES set); "fused", "direct".
-PipePasses resolvePipePasses(const Context& ctx, PipePasses asked);
+// What Auto means (the direct passes, measured faster everywhere) or ALLUVIUM_PIPE_PASSES asks.
+PipePasses resolvePipePasses(PipePasses asked);
 const char* pipePassesName(PipePasses p);
 
 // The model table, in MODEL_* order.

@@ -84,14 +84,13 @@ void recordPipe(Step& step) {
 // In PipePasses' order.
 constexpr const char* kPipePassesNames[] = {"auto", "fused", "direct"};
 
-PipePasses resolvePipePasses(const Context& ctx, PipePasses asked) {
+PipePasses resolvePipePasses(PipePasses asked) {
     if (asked != PipePasses::Auto) return asked;
     const int chosen = environmentChoice("ALLUVIUM_PIPE_PASSES", kPipePassesNames);
     if (chosen > 0) return PipePasses(chosen);
     // Measured: the direct passes are faster on lavapipe (shared memory costs more than the reads
     // it saves) and on an NVIDIA H200 too (535 against 233 steps/s at 4096^2: the fused pass,
     // 80 % of the step, ran at 4 % of the copy bandwidth, its tile and ring bound by latency).
-    (void)ctx;
     return PipePasses::Direct;
 }
 
