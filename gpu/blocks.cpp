@@ -92,8 +92,8 @@ BlockGrid splitGrid(int width, int height, int ranks, WorkgroupShape shape, int 
             if (o.w < need_w || o.h < need_h) {
                 fits = false;
                 smallest = std::to_string(g.cols) + "x" + std::to_string(g.rows) + " leaves a block of " +
-                           std::to_string(o.w) + "x" + std::to_string(o.h) + " cells, under the " +
-                           std::to_string(need_w) + "x" + std::to_string(need_h) + " its bands need";
+                           std::to_string(o.w) + " x " + std::to_string(o.h) + " cells, under the " +
+                           std::to_string(need_w) + " x " + std::to_string(need_h) + " its bands need";
             }
             band += g.local(r).cells() - o.cells();
         }
