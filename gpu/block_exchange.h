@@ -20,7 +20,7 @@ struct ExchangeCounters {
     long long droplet_rounds = 0;     // the particles' hand-overs (gpu/droplet_mail.h)
     double band_bytes = 0.0;          // sent and received by this process
     double sum_bytes = 0.0;           // the workgroups' sums gathered (received)
-    double droplet_bytes = 0.0;       // droplets handed on and gathered
+    double droplet_bytes = 0.0;       // droplets handed on and received
     double seconds = 0.0;             // on the host: copies out, MPI and copies in, the GPU idle
 };
 
@@ -67,9 +67,9 @@ public:
 
     const ExchangeCounters& counters() const { return counters_; }
     void countTime(double seconds) { counters_.seconds += seconds; }
-    void countDroplets(double sent, double gathered) {
+    void countDroplets(double sent, double received) {
         ++counters_.droplet_rounds;
-        counters_.droplet_bytes += sent + gathered;
+        counters_.droplet_bytes += sent + received;
     }
 
 private:

@@ -123,6 +123,9 @@ uint32_t DropletMail::takeArrivals(VkCommandBuffer cmd, uint32_t handed, uint32_
         const char* d = staged(kHead + VkDeviceSize(i) * sizeof(Droplet));
         Droplet droplet;
         std::memcpy(&droplet, d, sizeof droplet);
+        if (droplet.to_x < 0 || droplet.to_y < 0 || droplet.to_x >= grid.width || droplet.to_y >= grid.height)
+            throw DeviceError("a droplet was handed to cell (" + std::to_string(droplet.to_x) + ", " +
+                              std::to_string(droplet.to_y) + "), off the grid");
         std::vector<char>& bucket = to[size_t(grid.ownerOf(droplet.to_x, droplet.to_y))];
         bucket.insert(bucket.end(), d, d + sizeof(Droplet));
     }

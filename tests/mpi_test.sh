@@ -78,7 +78,7 @@ same particles-closed 3 --size 61x97 --model particles --steps 10 --set edge_mod
   --set particle_density=0.05
 # Random droplet parameters from the table's whole ranges (variants, edges, layers, lifetimes from
 # 1 to 600 iterations, light fast droplets and heavy slow ones), on random grids and processes.
-for case in 1 2 3 4 5 6; do
+for case in 6 9 10 12 27 29; do # seeds drawing both variants, edges, layers on and off, 2 x 2 blocks
   read -r np wg args < <(python3 -c 'import random, sys
 r = random.Random(int(sys.argv[1]))
 p = dict(particle_count=r.choice([100, 2000, 20000]), particle_variant=r.randint(0, 1),
