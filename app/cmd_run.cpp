@@ -300,10 +300,13 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     facts.last_fill = sim.fluvial().hostControl(); // the last iteration's fill, before that
     if (fluvial || !o.out_maps.empty()) facts.analysis = sim.fluvialAnalyse();
     const nlohmann::json report = runReport(sim, facts);
-    // Every process takes part in what reads the state; rank 0 alone writes.
+    // Every process takes part in what reads the state; rank 0 alone writes, and alone keeps a
+    // session's fields (every state field of the whole grid at once).
     std::optional<Session> session;
-    if (!o.save_session.empty())
+    if (!o.save_session.empty() && procs.root())
         session = captureSession(sim, params, std::move(start.initial.terrain.heights), facts.before, facts.steps);
+    else if (!o.save_session.empty())
+        for (gpu::Field f : sessionFields()) (void)sim.download(f, false);
     if (!procs.root()) return facts.after.nan_cells > 0 ? 1 : 0;
     OutputBatch outputs; // every output, or none if one cannot be written
     if (facts.after.nan_cells > 0) {
