@@ -264,6 +264,8 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     } else {
         loadInitialState(sim, start.initial, params);
     }
+    // The initial heights serve rank 0's report and session; the others hold their blocks only.
+    if (!procs.root()) std::vector<float>().swap(start.initial.terrain.heights);
     sim.setParams(sim_params);
     RunFacts facts;
     facts.before = start.resumed ? start.resumed->initial_sums : sumState(sim, cell_size);
