@@ -41,6 +41,9 @@ same() {
   split=$(digest "$tmp/$name-$np.json")
   [ "$one" = "$split" ] || fail "$name: state digest $split on $np processes, $one on one"
   cmp -s "$tmp/$name-1.f32" "$tmp/$name-$np.f32" || fail "$name: the heightmaps differ"
+  # The report's net change of the ground (rank 0's initial heights against the final ones).
+  [ "$(field "$tmp/$name-1.json" '["soil"]["net_lowered"]')" = "$(field "$tmp/$name-$np.json" '["soil"]["net_lowered"]')" ] ||
+    fail "$name: the reports' net_lowered differ"
   [ "$(field "$tmp/$name-$np.json" '["processes"]["count"]')" = "$np" ] || fail "$name: not split over $np"
   [ "$(field "$tmp/$name-$np.json" '["processes"]["validation_errors"]')" = "0.0" ] || fail "$name: validation errors"
   echo "ok   $name on $np processes ($(field "$tmp/$name-$np.json" '["processes"]["blocks"]') blocks): $split"
