@@ -47,6 +47,12 @@ public:
     int rank() const override { return g_processes.rank; }
     int size() const override { return g_processes.size; }
     void allGather(const void* mine, void* all, const std::vector<size_t>& bytes) override {
+        gatherInRounds(mine, all, bytes, true);
+    }
+    void gatherToRoot(const void* mine, void* all, const std::vector<size_t>& bytes) override {
+        gatherInRounds(mine, all, bytes, false);
+    }
+    void gatherInRounds(const void* mine, void* all, const std::vector<size_t>& bytes, bool everyone) {
         // MPI counts in int: a whole field past 2 GiB (16384 x 8192 cells of outflow) travels in
         // rounds of at most kRound bytes in all, every process taking part in each.
         constexpr size_t kRound = size_t(1) << 28;
@@ -63,10 +69,18 @@ public:
                 at[r] = byteCount(total);
                 total += size_t(counts[r]);
             }
-            round.resize(total);
             const size_t me = size_t(rank());
-            MPI_Allgatherv(static_cast<const char*>(mine) + std::min(done, bytes[me]), counts[me], MPI_BYTE,
-                           round.data(), counts.data(), at.data(), MPI_BYTE, MPI_COMM_WORLD);
+            const char* from = static_cast<const char*>(mine) + std::min(done, bytes[me]);
+            if (!everyone) {
+                round.resize(me == 0 ? total : 0);
+                MPI_Gatherv(from, counts[me], MPI_BYTE, round.data(), counts.data(), at.data(), MPI_BYTE, 0,
+                            MPI_COMM_WORLD);
+                if (me != 0) continue;
+            } else {
+                round.resize(total);
+                MPI_Allgatherv(from, counts[me], MPI_BYTE, round.data(), counts.data(), at.data(), MPI_BYTE,
+                               MPI_COMM_WORLD);
+            }
             for (size_t r = 0; r < n; ++r)
                 if (counts[r] > 0)
                     std::memcpy(static_cast<char*>(all) + start[r] + done, round.data() + at[r], size_t(counts[r]));

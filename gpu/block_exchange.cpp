@@ -93,8 +93,13 @@ std::vector<float> BlockExchange::gather(const std::vector<float>& block, int ch
     std::vector<size_t> bytes(static_cast<size_t>(ranks()));
     size_t total = 0;
     for (int r = 0; r < ranks(); ++r) total += bytes[size_t(r)] = grid_.owned(r).cells() * ch * sizeof(float);
+    if (rank_ != 0) { // rank 0 alone writes what the fields make: the others send their blocks
+        transport_.gatherToRoot(mine.data(), nullptr, bytes);
+        countTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        return {};
+    }
     std::vector<float> all(total / sizeof(float));
-    transport_.allGather(mine.data(), all.data(), bytes);
+    transport_.gatherToRoot(mine.data(), all.data(), bytes);
     std::vector<float> whole(size_t(grid_.width) * size_t(grid_.height) * ch);
     size_t at = 0;
     for (int r = 0; r < ranks(); ++r) {

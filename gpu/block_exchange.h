@@ -38,7 +38,8 @@ public:
     Rect local() const { return grid_.local(rank_); } // what the images hold (whole-grid cells)
 
     // A whole field's part this block holds; every block's owned cells into the whole field
-    // (every process calls it, every process gets the whole). Row-major, `channels` per cell.
+    // (every process calls it; rank 0 gets the whole, which it alone writes, the others nothing).
+    // Row-major, `channels` per cell.
     std::vector<float> crop(const std::vector<float>& whole, int channels) const;
     std::vector<float> gather(const std::vector<float>& block, int channels);
 

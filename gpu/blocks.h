@@ -27,6 +27,9 @@ public:
     virtual int size() const = 0;
     // Every process's `bytes[r]` bytes, rank after rank, into `all`; `mine` is this process's.
     virtual void allGather(const void* mine, void* all, const std::vector<size_t>& bytes) = 0;
+    // Every process's `bytes[r]` bytes, rank after rank, into `all` on rank 0 (the others' `all`
+    // is not written).
+    virtual void gatherToRoot(const void* mine, void* all, const std::vector<size_t>& bytes) = 0;
     // Sends send[r] to process r and receives what every process sends this one, rank after rank,
     // into `recv` (all take part).
     virtual void allToAll(const std::vector<std::vector<char>>& send, std::vector<char>& recv) = 0;

@@ -39,7 +39,7 @@ public:
     // passes' workgroups.
     // `split`: this process holds one block of the W x H grid; every call below then is made by
     // every process in the same order, and the whole-grid ones (upload, download, totals) see the
-    // whole grid as one device would.
+    // whole grid as one device would (download: on rank 0; the others get an empty field).
     Simulation(const Context& ctx, int width, int height, PipePasses pipe = PipePasses::Auto, WorkgroupShape shape = {},
                SplitOver split = {});
     ~Simulation();
