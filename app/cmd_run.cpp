@@ -309,8 +309,9 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
         session = captureSession(sim, params, std::move(start.initial.terrain.heights), facts.before, facts.steps);
     else if (!o.save_session.empty())
         for (gpu::Field f : sessionFields()) (void)sim.download(f, false);
-    if (!procs.root()) return 0; // rank 0 has the whole fields: its status says how the run ended
-    OutputBatch outputs;         // every output, or none if one cannot be written
+    // Rank 0 has the whole fields: its status says how the run ended.
+    if (!procs.root()) return 0;
+    OutputBatch outputs; // every output, or none if one cannot be written
     if (facts.after.nan_cells > 0) {
         if (!o.report.empty()) writeReport(o.report, report);
         outputs.commit(); // the report says what went wrong
