@@ -56,14 +56,6 @@ void addTerrainOptions(CLI::App* cmd, TerrainOptions& t) {
         ->check(finiteIn(0.0, 1.0, false, "in [0, 1]"));
 }
 
-// what() as one line: a library's message may hold newlines or control characters.
-std::string oneLine(const char* text) {
-    std::string line = text ? text : "";
-    for (char& c : line)
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
-    return line;
-}
-
 // Whether `text` is a whole number in decimal that `type` ("UINT" or "INT", CLI11's names) holds
 // in 64 bits: CLI11 itself reads "010" as octal, wraps "-1" into an unsigned and lets a value past
 // 64 bits saturate silently.

@@ -162,6 +162,13 @@ int fail(int status, const std::string& line) {
     return status;
 }
 
+std::string oneLine(const char* text) {
+    std::string line = text ? text : "";
+    for (char& c : line)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+    return line;
+}
+
 std::vector<double> everyProcess(double value) {
     return g_processes.transport ? gpu::everyValue(*g_processes.transport, value) : std::vector<double>{value};
 }
@@ -184,9 +191,7 @@ void agree(const std::function<void()>& step) {
     if (first == all.end()) return;
     if (first - all.begin() == g_processes.rank) {
         const std::string who = g_processes.root() ? "" : "process " + std::to_string(g_processes.rank) + ": ";
-        for (char& c : why) // one line, whatever a library's message held
-            if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
-        const std::string text = "alluvium: " + who + why + "\n";
+        const std::string text = "alluvium: " + who + oneLine(why.c_str()) + "\n";
         if (write(g_stderr, text.data(), text.size()) < 0) { /* nowhere left to say it */
         }
     }

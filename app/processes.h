@@ -21,6 +21,8 @@ struct Processes {
 // other processes' stderr goes quiet (rank 0 speaks for the run) but for their failures.
 const Processes& startProcesses(int* argc, char*** argv);
 const Processes& processes();
+// what() as one line: a library's message may hold newlines or control characters.
+std::string oneLine(const char* text);
 // A failure's one line ("alluvium: ..."), then its exit status. Of a run of several processes:
 // the line names the process, and every process ends (the others may wait on this one).
 int fail(int status, const std::string& line);
