@@ -32,7 +32,7 @@ const int kSnowOpposite[8] = int[8](1, 0, 3, 2, 7, 6, 5, 4);
 // neighbour's, and the two would then send each other different amounts (GPUs do; the snow
 // drifted by 1.7e-6 of itself over 1,500 avalanche steps on an NVIDIA H200).
 float snowSurfaceOf(float b, float water) {
-    precise float depth = water * (1000.0 / p.snow_density);
+    precise float depth = snowDepth(water);
     precise float h = b + depth;
     return h;
 }
