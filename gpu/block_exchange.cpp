@@ -295,7 +295,10 @@ std::vector<double> BlockExchange::gatherSums() {
     std::vector<double> mine;
     mine.reserve(size_t(slots) * mine_groups.size() * pg);
     for (uint32_t slot = 0; slot < slots; ++slot)
-        for (uint32_t g : mine_groups) mine.insert(mine.end(), localSums(slot, g), localSums(slot, g) + pg);
+        for (uint32_t g : mine_groups) {
+            const double* sums = localSums(slot, g);
+            mine.insert(mine.end(), sums, sums + pg);
+        }
     std::vector<std::vector<uint32_t>> groups(static_cast<size_t>(ranks()));
     std::vector<size_t> bytes(static_cast<size_t>(ranks()));
     size_t total = 0;
