@@ -127,28 +127,26 @@ same band-steps-2-2d 4 --size 127x119 --steps 30 --set enable_groundwater=1 --se
 same band-steps-2-particles 4 --size 97x89 --model particles --steps 10 --set particle_count=10000
 unset ALLUVIUM_WORKGROUP ALLUVIUM_BAND_STEPS
 
-# Saved on 2 processes, resumed on 4: the session one process saves and resumes.
-"$exe" run --size 61x97 --steps 20 --out "$tmp/s-1.f32" --save-session "$tmp/s-1.session" 2>/dev/null &&
-  "$exe" run --load-session "$tmp/s-1.session" --steps 20 --out "$tmp/r-1.f32" --report "$tmp/r-1.json" 2>/dev/null ||
-  fail "resume: one process"
-mpirun -np 2 "$exe" run --size 61x97 --steps 20 --out "$tmp/s-2.f32" --save-session "$tmp/s-2.session" \
-  >/dev/null 2>&1 || fail "resume: saved on 2 processes"
-cmp -s "$tmp/s-1.session" "$tmp/s-2.session" || fail "resume: the sessions saved on 1 and 2 processes differ"
-mpirun -np 4 "$exe" run --load-session "$tmp/s-2.session" --steps 20 --out "$tmp/r-4.f32" --report "$tmp/r-4.json" \
-  >/dev/null 2>&1 || fail "resume: resumed on 4 processes"
-[ "$(digest "$tmp/r-1.json")" = "$(digest "$tmp/r-4.json")" ] || fail "resume: the resumed states differ"
-echo "ok   a session saved on 2 processes and resumed on 4"
-# The particles: saved on 3, resumed on 2 (the droplets' seeds follow the step).
-"$exe" run --size 61x97 --model particles --steps 10 --out "$tmp/ps-1.f32" --save-session "$tmp/ps-1.session" \
-  2>/dev/null && "$exe" run --load-session "$tmp/ps-1.session" --model particles --steps 10 --out "$tmp/pr-1.f32" \
-  --report "$tmp/pr-1.json" 2>/dev/null || fail "particles resume: one process"
-mpirun -np 3 "$exe" run --size 61x97 --model particles --steps 10 --out "$tmp/ps-3.f32" \
-  --save-session "$tmp/ps-3.session" >/dev/null 2>&1 || fail "particles resume: saved on 3 processes"
-cmp -s "$tmp/ps-1.session" "$tmp/ps-3.session" || fail "particles resume: the sessions saved on 1 and 3 differ"
-mpirun -np 2 "$exe" run --load-session "$tmp/ps-3.session" --model particles --steps 10 --out "$tmp/pr-2.f32" \
-  --report "$tmp/pr-2.json" >/dev/null 2>&1 || fail "particles resume: resumed on 2 processes"
-[ "$(digest "$tmp/pr-1.json")" = "$(digest "$tmp/pr-2.json")" ] || fail "particles resume: the states differ"
-echo "ok   a particles session saved on 3 processes and resumed on 2"
+# resumes NAME SAVE_NP RESUME_NP MODEL STEPS: a session saved on SAVE_NP processes is the file one
+# process saves, and resumed on RESUME_NP it gives the one-process resume's state.
+resumes() {
+  local name=$1 save=$2 resume=$3 model=$4 steps=$5
+  local run=(run --model "$model" --steps "$steps")
+  "$exe" "${run[@]}" --size 61x97 --out "$tmp/$name-s1.f32" --save-session "$tmp/$name-1.session" 2>/dev/null &&
+    "$exe" "${run[@]}" --load-session "$tmp/$name-1.session" --out "$tmp/$name-r1.f32" \
+      --report "$tmp/$name-r1.json" 2>/dev/null || fail "$name: one process"
+  mpirun -np "$save" "$exe" "${run[@]}" --size 61x97 --out "$tmp/$name-s$save.f32" \
+    --save-session "$tmp/$name-$save.session" >/dev/null 2>&1 || fail "$name: saved on $save processes"
+  cmp -s "$tmp/$name-1.session" "$tmp/$name-$save.session" ||
+    fail "$name: the sessions saved on 1 and $save processes differ"
+  mpirun -np "$resume" "$exe" "${run[@]}" --load-session "$tmp/$name-$save.session" --out "$tmp/$name-r$resume.f32" \
+    --report "$tmp/$name-r$resume.json" >/dev/null 2>&1 || fail "$name: resumed on $resume processes"
+  [ "$(digest "$tmp/$name-r1.json")" = "$(digest "$tmp/$name-r$resume.json")" ] || fail "$name: the resumed states differ"
+  echo "ok   $name: a $model session saved on $save processes and resumed on $resume"
+}
+resumes resume 2 4 pipe 20
+# (The droplets' seeds follow the step.)
+resumes particles-resume 3 2 particles 10
 
 # refused NAME STATUS PATTERN NP ARGS...: one line naming why, that status, no output written.
 refused() {
