@@ -35,6 +35,7 @@ public:
     // The host's reads, after the GPU work finished; empty (the control zero) while unallocated.
     FluvialControl hostControl() const;
     std::vector<uint64_t> keys() const;   // fill: ordered W bits << 32 | flat steps
+    std::vector<uint32_t> levels() const; // fill: ordered W bits (FLUVIAL_NONE: no outlet reaches the cell)
     std::vector<uint32_t> basins() const; // fill: each cell's basin (LABEL_INDEX bits)
     std::vector<uint32_t> spills() const; // fill: per basin block, its ordered spill bits (FLUVIAL_NONE: never drains)
     std::vector<uint32_t> receivers() const;

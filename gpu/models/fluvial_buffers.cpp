@@ -168,6 +168,13 @@ std::vector<uint64_t> FluvialState::keys() const {
     return keys;
 }
 
+std::vector<uint32_t> FluvialState::levels() const {
+    if (!allocated_) return {};
+    std::vector<uint32_t> level(size_t(width_) * size_t(height_));
+    downloadBuffer(ctx_, level_, level.data(), level.size() * sizeof(uint32_t));
+    return level;
+}
+
 std::vector<uint32_t> FluvialState::basins() const {
     if (!allocated_) return {};
     std::vector<uint32_t> v(size_t(width_) * size_t(height_));
