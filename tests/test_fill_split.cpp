@@ -1,0 +1,118 @@
+// The split lake fill's spill graph (gpu/fill_split.h) on the host, with the reference's priority
+// flood as each block's fill: on random grids of odd sizes, with flats and ties, every outlet
+// mask and many block layouts, the blocks' W = max(W_local, L(watershed)) equals the whole grid's
+// priority flood to the bit. The GPU's split runs themselves are tests/mpi_test.sh's (mpirun).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "fill_split.h"
+#include "fluvial.h"
+
+using namespace alluvium;
+using gpu::BlockGrid;
+using gpu::FillBlock;
+using gpu::Rect;
+
+namespace {
+
+std::vector<float> slice(const std::vector<float>& z, int width, const Rect& r) {
+    std::vector<float> out;
+    for (int y = r.y; y < r.y + r.h; ++y)
+        for (int x = r.x; x < r.x + r.w; ++x) out.push_back(z[size_t(y) * size_t(width) + size_t(x)]);
+    return out;
+}
+
+// What fillSplit does on each process and rank 0, with the reference fill in the GPU's place.
+std::vector<uint32_t> splitFillOnHost(const std::vector<float>& z, const BlockGrid& grid, int outlets) {
+    std::vector<gpu::SpillEdge> edges;
+    std::vector<std::vector<uint32_t>> levels(size_t(grid.count())), roots(size_t(grid.count()));
+    for (int r = 0; r < grid.count(); ++r) {
+        const FillBlock block = gpu::fillBlock(grid, r);
+        const ref::FluvialGrid local{block.owned.w, block.owned.h}; // every side drains
+        const ref::Fill fill = ref::fillPriorityFlood(local, slice(z, grid.width, block.owned));
+        for (float l : fill.level) levels[size_t(r)].push_back(gpu::orderedFloatBits(l));
+        roots[size_t(r)] = gpu::watershedRoots(ref::receivers(local, fill));
+        const std::vector<gpu::SpillEdge> mine = gpu::blockSpillEdges(
+            grid, block, outlets, levels[size_t(r)], roots[size_t(r)], slice(z, grid.width, block.ring));
+        edges.insert(edges.end(), mine.begin(), mine.end());
+    }
+    const auto solved = gpu::solveSpillGraph(edges);
+    std::vector<uint32_t> w(z.size(), 0);
+    for (int r = 0; r < grid.count(); ++r) {
+        const Rect o = grid.owned(r);
+        std::vector<uint32_t> edge_level;
+        for (uint64_t cell : gpu::edgeCells(o, grid.width)) {
+            const auto it = solved.find(cell);
+            edge_level.push_back(it == solved.end() ? FLUVIAL_NONE : it->second);
+        }
+        const std::vector<uint32_t> block_w =
+            gpu::combineLevels(o, grid.width, levels[size_t(r)], roots[size_t(r)], edge_level);
+        for (int y = 0; y < o.h; ++y)
+            for (int x = 0; x < o.w; ++x)
+                w[size_t(o.y + y) * size_t(grid.width) + size_t(o.x + x)] =
+                    block_w[size_t(y) * size_t(o.w) + size_t(x)];
+    }
+    return w;
+}
+
+// Terrain with pits, flats and ties: rough noise on a slope, quantised, with plateaus.
+std::vector<float> randomTerrain(int w, int h, std::mt19937& rng) {
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    const float slope_x = u(rng) - 0.5f, slope_y = u(rng) - 0.5f, step = u(rng) < 0.5f ? 0.25f : 0.0f;
+    std::vector<float> z(size_t(w) * size_t(h));
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            float v = 10.0f + slope_x * float(x) + slope_y * float(y) + 6.0f * u(rng);
+            if (step > 0.0f) v = std::floor(v / step) * step; // flats and equal heights
+            if (u(rng) < 0.02f) v = -0.0f;                    // -0 and +0 are one level
+            z[size_t(y) * size_t(w) + size_t(x)] = v;
+        }
+    return z;
+}
+
+} // namespace
+
+TEST(FillSplit, EqualsTheWholeGridsPriorityFlood) {
+    std::mt19937 rng(2016);
+    const gpu::WorkgroupShape shapes[] = {{1, 1}, {2, 3}, {4, 4}};
+    int layouts = 0;
+    for (int trial = 0; trial < 120; ++trial) {
+        std::uniform_int_distribution<int> size(5, 61), ranks(2, 9), outlet(0, 15), pick(0, 2);
+        const int w = size(rng) | 1, h = size(rng) | 1, outlets = trial % 16 == 0 ? 0 : outlet(rng);
+        const std::vector<float> z = randomTerrain(w, h, rng);
+        ref::FluvialGrid whole{w, h, outlets};
+        const ref::Fill expected = ref::fillPriorityFlood(whole, z);
+        BlockGrid grid;
+        try {
+            grid = gpu::splitGrid(w, h, ranks(rng), shapes[pick(rng)], 1);
+        } catch (const gpu::SplitError&) {
+            continue; // too small for those blocks
+        }
+        ++layouts;
+        const std::vector<uint32_t> got = splitFillOnHost(z, grid, outlets);
+        for (size_t i = 0; i < z.size(); ++i) {
+            const bool unreached = expected.steps[i] == FLUVIAL_NONE;
+            const uint32_t want = unreached ? FLUVIAL_NONE : gpu::orderedFloatBits(expected.level[i]);
+            ASSERT_EQ(got[i], want) << "trial " << trial << ": " << w << "x" << h << " in " << grid.cols << "x"
+                                    << grid.rows << " blocks, outlets " << outlets << ", cell " << i % size_t(w) << ", "
+                                    << i / size_t(w);
+        }
+    }
+    EXPECT_GT(layouts, 80);
+}
+
+TEST(FillSplit, WatershedRootsFollowTheReceivers) {
+    // 0 <- 1 <- 2, 3 its own root, 4 -> 3, 5 -> 2 (a chain found from its middle first).
+    const std::vector<uint32_t> rcv = {0, 0, 1, 3, 3, 2};
+    EXPECT_EQ(gpu::watershedRoots(rcv), (std::vector<uint32_t>{0, 0, 0, 3, 3, 0}));
+}
+
+TEST(FillSplit, TheOceanReachesNothingWithoutOutlets) {
+    // Two blocks, every side closed: no node has a level, so every cell is unreached.
+    std::mt19937 rng(5);
+    const std::vector<float> z = randomTerrain(32, 9, rng);
+    const BlockGrid grid = gpu::splitGrid(32, 9, 2, {16, 16}, 1);
+    for (uint32_t v : splitFillOnHost(z, grid, 0)) ASSERT_EQ(v, FLUVIAL_NONE);
+}
