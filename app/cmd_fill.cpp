@@ -1,21 +1,161 @@
 // alluvium fill: the lake-filled surface of a terrain (every depression raised to its spill
 // height, so every cell drains to an outlet edge), computed on the GPU by the fluvial model's
-// fill; the report gives the fill volume.
+// fill; the report gives the fill volume. Under mpirun the grid splits over the processes
+// (gpu/fill_split.h): the same filled surface to the bit.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 
 #include "commands.h"
 #include "export.h"
+#include "fill_split.h"
 #include "io/atomic_file.h"
 #include "io/errors.h"
+#include "processes.h"
 #include "report.h"
 
 namespace alluvium {
 
+namespace {
+
+using gpu::fromOrderedFloatBits;
+using gpu::orderedFloatBits;
+
+// The filled surface from W (ordered bits): the ground where no outlet reaches a cell.
+Heightmap filledSurface(const std::vector<uint32_t>& level, const Heightmap& ground, double cell_size,
+                        long long& unreached) {
+    Heightmap filled{ground.width, ground.height, std::vector<float>(level.size())};
+    filled.cell_size = cell_size;
+    unreached = 0;
+    for (size_t i = 0; i < level.size(); ++i) {
+        const bool none = level[i] == FLUVIAL_NONE; // every side closed: left as it is
+        filled.heights[i] = none ? ground.heights[i] : fromOrderedFloatBits(level[i]);
+        unreached += none ? 1 : 0;
+    }
+    return filled;
+}
+
+// fluvialSummary's lake sums from W alone: the lake depth as fluvial_route.comp writes it (the
+// sea's depth on ocean cells, W - z elsewhere but at outlets), in its float arithmetic.
+nlohmann::json lakeSummary(const std::vector<uint32_t>& level, const Heightmap& ground, const gpu::SimParams& p) {
+    double volume = 0.0, deepest = 0.0;
+    long long cells = 0;
+    const double area = double(p.cell_size) * double(p.cell_size);
+    for (int y = 0; y < ground.height; ++y)
+        for (int x = 0; x < ground.width; ++x) {
+            const size_t i = size_t(y) * size_t(ground.width) + size_t(x);
+            const uint32_t w = level[i];
+            const bool outlet = ((p.fluvial_outlets & OUTLET_LEFT) && x == 0) ||
+                                ((p.fluvial_outlets & OUTLET_RIGHT) && x == ground.width - 1) ||
+                                ((p.fluvial_outlets & OUTLET_TOP) && y == 0) ||
+                                ((p.fluvial_outlets & OUTLET_BOTTOM) && y == ground.height - 1);
+            const float z = fromOrderedFloatBits(orderedFloatBits(ground.heights[i]));
+            float lake = 0.0f;
+            if (p.enable_sea != 0 && w != FLUVIAL_NONE && w < orderedFloatBits(p.sea_level))
+                lake = std::max(p.sea_level - z, 0.0f);
+            else if (w != FLUVIAL_NONE && !outlet)
+                lake = std::max(fromOrderedFloatBits(w) - z, 0.0f);
+            if (lake > 0.0f) ++cells;
+            volume += double(lake) * area;
+            deepest = std::max(deepest, double(lake));
+        }
+    return {{"lake_volume_m3", volume}, {"lake_cells", cells}, {"deepest_lake_m", deepest}};
+}
+
+// What the split fill cannot do yet, said before the GPU starts.
+void checkSplitFill(const FillOptions& o, const Params& params) {
+    if (!o.out_maps.empty())
+        throw InputError("--out-maps (the drainage analysis is a whole-grid computation) does not run split over "
+                         "processes yet: run it without mpirun");
+    if (params[Param::lake_evaporation] > 0)
+        throw InputError("lake_evaporation (lakes that balance evaporation, solved per whole basin) does not run "
+                         "split over processes yet: run it without mpirun");
+}
+
+// Every process fills its block; rank 0 gathers the levels and writes.
+int splitFill(const FillOptions& o, const DeviceOptions& device, const Params& params, InitialTerrain& initial) {
+    const Processes& procs = processes();
+    gpu::Transport& transport = *procs.transport;
+    const int w = initial.terrain.width, h = initial.terrain.height;
+    const gpu::SimParams whole = toSimParams(params, w, h);
+    const gpu::BlockGrid grid = gpu::splitGrid(w, h, procs.size, {16, 16}, 1);
+    const gpu::FillBlock block = gpu::fillBlock(grid, procs.rank);
+    const gpu::Rect& r = block.ring;
+    std::vector<float> ring_ground(r.cells());
+    for (int y = 0; y < r.h; ++y)
+        std::copy_n(initial.terrain.heights.begin() + std::ptrdiff_t(size_t(r.y + y) * size_t(w) + size_t(r.x)), r.w,
+                    ring_ground.begin() + std::ptrdiff_t(size_t(y) * size_t(r.w)));
+
+    ScopedContext scoped(device);
+    gpu::Simulation sim(scoped.ctx, block.owned.w, block.owned.h);
+    gpu::SimParams sp = toSimParams(params, block.owned.w, block.owned.h);
+    sp.model = MODEL_FLUVIAL;
+    sp.fluvial_outlets = OUTLET_LEFT | OUTLET_RIGHT | OUTLET_TOP | OUTLET_BOTTOM; // the block's edge drains
+    sp.enable_sea = 0; // the sea does not change W (only where it is drawn: on rank 0)
+    sim.setParams(sp);
+    const auto start = std::chrono::steady_clock::now();
+    const gpu::SplitFill fill = gpu::fillSplit(sim, transport, grid, block, whole.fluvial_outlets, ring_ground);
+
+    std::vector<size_t> bytes;
+    for (int k = 0; k < grid.count(); ++k) bytes.push_back(grid.owned(k).cells() * sizeof(uint32_t));
+    std::vector<uint32_t> gathered(procs.root() ? size_t(w) * size_t(h) : 0);
+    transport.gatherToRoot(fill.level.data(), gathered.data(), bytes);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double most_seconds = 0.0, errors = 0.0;
+    for (double s : everyProcess(fill.exchange_seconds)) most_seconds = std::max(most_seconds, s);
+    const int mine = scoped.ctx.validation_errors ? scoped.ctx.validation_errors->load() : 0;
+    for (double e : everyProcess(double(mine))) errors += e;
+    if (!procs.root()) return 0;
+
+    std::vector<uint32_t> level(gathered.size()); // rank after rank -> row by row
+    size_t at = 0;
+    for (int k = 0; k < grid.count(); ++k) {
+        const gpu::Rect b = grid.owned(k);
+        for (int y = b.y; y < b.y + b.h; ++y, at += size_t(b.w))
+            std::copy_n(gathered.begin() + std::ptrdiff_t(at), b.w,
+                        level.begin() + std::ptrdiff_t(size_t(y) * size_t(w) + size_t(b.x)));
+    }
+    long long unreached = 0;
+    const Heightmap filled = filledSurface(level, initial.terrain, params[Param::cell_size], unreached);
+    const nlohmann::json summary = lakeSummary(level, initial.terrain, whole);
+    nlohmann::json report = fillReport({.width = w,
+                                        .height = h,
+                                        .cell_size = params[Param::cell_size],
+                                        .seconds = seconds,
+                                        .outlets = params.format(Param::fluvial_outlets),
+                                        .device = scoped.ctx.device_name,
+                                        .summary = summary,
+                                        .unreached = unreached});
+    report["processes"] = {{"count", grid.count()},
+                           {"blocks", {grid.cols, grid.rows}},
+                           {"spill_graph_edges", fill.graph_edges},
+                           {"exchange_bytes_rank0", fill.bytes},
+                           {"exchange_seconds_most", most_seconds},
+                           {"validation_errors", errors}};
+    OutputBatch outputs;
+    saveHeightmap(o.out, filled, params[Param::cell_size]);
+    if (!o.report.empty()) writeReport(o.report, report);
+    outputs.commit();
+    std::fprintf(stderr,
+                 "alluvium: wrote %s%s: %lld cells filled, %.6g m^3, deepest %.4g m (split over %d processes: "
+                 "a spill graph of %zu edges, %.1f kB exchanged by rank 0)\n",
+                 displayPath(o.out).c_str(), writesSidecar(o.out) ? " (+ .json)" : "",
+                 summary["lake_cells"].get<long long>(), summary["lake_volume_m3"].get<double>(),
+                 summary["deepest_lake_m"].get<double>(), grid.count(), fill.graph_edges, double(fill.bytes) / 1e3);
+    return 0;
+}
+
+} // namespace
+
 int fillCommand(const FillOptions& o, const DeviceOptions& device) {
     Params params;
-    const InitialTerrain initial = prepareAnalysis(o.out, o.report, o.terrain, o.preset, o.sets, params);
+    InitialTerrain initial;
+    agree([&] { // every process reads the input: a file one of them cannot read stops them all
+        initial = prepareAnalysis(o.out, o.report, o.terrain, o.preset, o.sets, params);
+        if (processes().size > 1) checkSplitFill(o, params);
+    });
+    if (processes().size > 1) return splitFill(o, device, params, initial);
     const double cell_size = params[Param::cell_size];
     const int w = initial.terrain.width, h = initial.terrain.height;
 
@@ -31,20 +171,8 @@ int fillCommand(const FillOptions& o, const DeviceOptions& device) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     // The filled surface exactly as the fill computed it (not ground + depth re-rounded).
-    const std::vector<uint64_t> keys = sim.fluvial().keys();
-    Heightmap filled{w, h, std::vector<float>(keys.size())};
-    filled.cell_size = cell_size;
     long long unreached = 0;
-    for (size_t i = 0; i < keys.size(); ++i) {
-        if (keys[i] == ~0ull) { // no outlet reaches it (every side closed): left as it is
-            filled.heights[i] = initial.terrain.heights[i];
-            ++unreached;
-            continue;
-        }
-        uint32_t bits = uint32_t(keys[i] >> 32);
-        bits = (bits & 0x80000000u) ? (bits & 0x7FFFFFFFu) : ~bits;
-        std::memcpy(&filled.heights[i], &bits, 4);
-    }
+    const Heightmap filled = filledSurface(sim.fluvial().levels(), initial.terrain, cell_size, unreached);
     const nlohmann::json report = fillReport({.width = w,
                                               .height = h,
                                               .cell_size = cell_size,

@@ -3,7 +3,8 @@
 # bit (the report's state digest: every state field, the totals and the host's state, and the
 # heightmap's bytes), for every grid model, the pipe model's parts (the sea and its tide too) and
 # the particles (droplets handed between blocks), on odd grid sizes in 2, 3, 4 and 6 blocks; a
-# session saved split and resumed split; the refusals, one line each.
+# session saved split and resumed split; `alluvium fill` (the lake fill by a spill graph across
+# the blocks) to the bit; the refusals, one line each.
 # Usage: mpi_test.sh ALLUVIUM_EXE TMP_DIR
 set -uo pipefail
 exe=$1
@@ -127,6 +128,44 @@ same band-steps-2-2d 4 --size 127x119 --steps 30 --set enable_groundwater=1 --se
 same band-steps-2-particles 4 --size 97x89 --model particles --steps 10 --set particle_count=10000
 unset ALLUVIUM_WORKGROUP ALLUVIUM_BAND_STEPS
 
+# fills NAME NP ARGS...: `alluvium fill` on one process, then on NP (each block filled on its own,
+# their spill graph solved on rank 0): the same filled heightmap to the bit, the same sums.
+fills() {
+  local name=$1 np=$2
+  shift 2
+  "$exe" fill "$@" --out "$tmp/$name-1.f32" --report "$tmp/$name-1.json" 2>"$tmp/$name-1.log" ||
+    { fail "$name: one process: $(tail -1 "$tmp/$name-1.log")"; return; }
+  mpirun -np "$np" "$exe" --validation fill "$@" --out "$tmp/$name-$np.f32" --report "$tmp/$name-$np.json" \
+    >"$tmp/$name-$np.log" 2>&1 || { fail "$name: $np processes: $(grep alluvium "$tmp/$name-$np.log" | tail -1)"; return; }
+  cmp -s "$tmp/$name-1.f32" "$tmp/$name-$np.f32" || fail "$name: the filled heightmaps differ"
+  for key in fill_volume_m3 filled_cells deepest_fill_m unreached_cells; do
+    [ "$(field "$tmp/$name-1.json" "[\"$key\"]")" = "$(field "$tmp/$name-$np.json" "[\"$key\"]")" ] ||
+      fail "$name: the reports' $key differ"
+  done
+  [ "$(field "$tmp/$name-$np.json" '["processes"]["validation_errors"]')" = "0.0" ] || fail "$name: validation errors"
+  echo "ok   $name on $np processes ($(field "$tmp/$name-$np.json" '["processes"]["blocks"]') blocks, \
+$(field "$tmp/$name-$np.json" '["filled_cells"]') cells filled, \
+$(field "$tmp/$name-$np.json" '["processes"]["spill_graph_edges"]') spill graph edges)"
+}
+fills fill-fractal 4 --size 97x61 --seed 4 --terrain fractal
+fills fill-ridged-2d 6 --size 131x77 --seed 7 --terrain ridged
+fills fill-bottom 3 --size 97x61 --seed 4 --terrain fractal --set fluvial_outlets=bottom
+fills fill-sea 4 --size 97x61 --preset volcano-island
+data=$(dirname "$0")/../../shared/data
+fills fill-front-range 4 --in "$data/srtm_frontrange_240x144_240x144.f32" --size 240x144 --set fluvial_outlets=bottom
+fills fill-olinda 6 --in "$data/olinda_111x111.f32" --size 111x111
+# A valley that winds across the block edges dozens of times to its one outlet side, a deep pit at
+# its far end: the spill graph's rounds do not grow with the crossings.
+python3 -c 'import random, struct, sys
+r = random.Random(1)
+z = [[50.0 + 0.01 * r.random() for x in range(96)] for y in range(96)]
+for wx in range(2, 95, 4):
+    for y in range(96):
+        if (wx // 4) % 2 == 0 and y < 93 or (wx // 4) % 2 == 1 and y > 2: z[y][wx] = 200.0
+z[48][93] = 10.0
+open(sys.argv[1], "wb").write(b"".join(struct.pack("<f", v) for row in z for v in row))' "$tmp/serpentine.f32"
+fills fill-serpentine 6 --in "$tmp/serpentine.f32" --size 96x96 --set fluvial_outlets=left
+
 # resumes NAME SAVE_NP RESUME_NP MODEL STEPS: a session saved on SAVE_NP processes is the file one
 # process saves, and resumed on RESUME_NP it gives the one-process resume's state.
 resumes() {
@@ -148,11 +187,11 @@ resumes resume 2 4 pipe 20
 # (The droplets' seeds follow the step.)
 resumes particles-resume 3 2 particles 10
 
-# refused NAME STATUS PATTERN NP ARGS...: one line naming why, that status, no output written.
+# refused NAME STATUS PATTERN NP COMMAND ARGS...: one line naming why, that status, no output written.
 refused() {
   local name=$1 status=$2 pattern=$3 np=$4
   shift 4
-  mpirun -np "$np" "$exe" run "$@" --out "$tmp/$name.f32" >"$tmp/$name.log" 2>&1
+  mpirun -np "$np" "$exe" "$@" --out "$tmp/$name.f32" >"$tmp/$name.log" 2>&1
   local rc=$?
   [ "$rc" = "$status" ] || fail "$name: exit status $rc, not $status"
   # (mpirun adds its own notice of a non-zero exit; the device line is not an error)
@@ -163,9 +202,12 @@ refused() {
   [ ! -e "$tmp/$name.f32" ] || fail "$name: wrote its output"
   echo "ok   refused: $name ($said)"
 }
-refused fluvial 2 "fluvial model does not run split" 2 --size 61x97 --steps 2 --model fluvial
-refused too-small 3 "does not split into 6 blocks" 6 --size 30x20 --steps 2
-refused missing-input 2 "nowhere.png" 3 --in "$tmp/nowhere.png" --steps 2
+refused fluvial 2 "fluvial model does not run split" 2 run --size 61x97 --steps 2 --model fluvial
+refused too-small 3 "does not split into 6 blocks" 6 run --size 30x20 --steps 2
+refused missing-input 2 "nowhere.png" 3 run --in "$tmp/nowhere.png" --steps 2
+refused fill-maps 2 "out-maps" 2 fill --size 61x97 --out-maps "$tmp/fill-maps"
+refused fill-lakes 2 "lake_evaporation" 3 fill --size 61x97 --set lake_evaporation=1
+refused fill-too-small 3 "does not split into 6 blocks" 6 fill --size 30x20
 # The commands that are one process's: refused, not run N times over the same files.
 mpirun -np 2 "$exe" convert --in "$tmp/pipe-1.f32" --size 61x97 --out "$tmp/converted.png" >"$tmp/convert.log" 2>&1 &&
   fail "convert under mpirun: exit status 0"
