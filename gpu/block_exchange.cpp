@@ -70,16 +70,11 @@ BlockExchange::~BlockExchange() {
     destroyBuffer(sums_, ctx_);
 }
 
-std::vector<float> BlockExchange::crop(const std::vector<float>& whole, int channels) const {
-    const Rect l = local();
-    ALLUVIUM_ASSERT(whole.size() == size_t(grid_.width) * size_t(grid_.height) * size_t(channels));
-    std::vector<float> block(l.cells() * size_t(channels));
-    const size_t row = size_t(l.w) * size_t(channels) * sizeof(float);
-    copyRows(reinterpret_cast<char*>(block.data()), row,
-             reinterpret_cast<const char*>(whole.data() +
-                                           (size_t(l.y) * size_t(grid_.width) + size_t(l.x)) * size_t(channels)),
-             size_t(grid_.width) * size_t(channels) * sizeof(float), row, l.h);
-    return block;
+std::vector<float> BlockExchange::scatter(const std::vector<float>& whole, int channels) {
+    if (rank_ == 0) ALLUVIUM_ASSERT(whole.size() == size_t(grid_.width) * size_t(grid_.height) * size_t(channels));
+    std::vector<Rect> rects;
+    for (int r = 0; r < ranks(); ++r) rects.push_back(grid_.local(r));
+    return scatterRects(transport_, whole, grid_.width, channels, rects);
 }
 
 std::vector<float> BlockExchange::gather(const std::vector<float>& block, int channels) {

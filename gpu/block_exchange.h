@@ -37,10 +37,11 @@ public:
     Rect owned() const { return grid_.owned(rank_); }
     Rect local() const { return grid_.local(rank_); } // what the images hold (whole-grid cells)
 
-    // A whole field's part this block holds; every block's owned cells into the whole field
-    // (every process calls it; rank 0 gets the whole, which it alone writes, the others nothing).
-    // Row-major, `channels` per cell.
-    std::vector<float> crop(const std::vector<float>& whole, int channels) const;
+    // Rank 0's whole field, each block's part (bands included) sent to its process (every
+    // process calls it; only rank 0 reads `whole`); every block's owned cells into the whole field
+    // (rank 0 gets the whole, which it alone writes, the others nothing). Row-major, `channels`
+    // per cell.
+    std::vector<float> scatter(const std::vector<float>& whole, int channels);
     std::vector<float> gather(const std::vector<float>& block, int channels);
 
     // The images the bands may carry: every image that a step may write and a later step reads;

@@ -32,6 +32,34 @@ int BlockGrid::neighbour(int rank, int dx, int dy) const {
     return i < 0 || j < 0 || i >= cols || j >= rows ? -1 : j * cols + i;
 }
 
+std::vector<float> scatterRects(Transport& transport, const std::vector<float>& whole, int width, int channels,
+                                const std::vector<Rect>& rects) {
+    constexpr size_t kMessage = size_t(64) << 20; // floats: 256 MiB
+    auto cut = [&](const Rect& r) {
+        std::vector<float> part(r.cells() * size_t(channels));
+        const size_t row = size_t(r.w) * size_t(channels);
+        for (int y = 0; y < r.h; ++y)
+            std::copy_n(whole.begin() +
+                            std::ptrdiff_t((size_t(r.y + y) * size_t(width) + size_t(r.x)) * size_t(channels)),
+                        row, part.begin() + std::ptrdiff_t(size_t(y) * row));
+        return part;
+    };
+    const int me = transport.rank();
+    if (me == 0) {
+        for (int r = 1; r < transport.size(); ++r) {
+            const std::vector<float> part = cut(rects[size_t(r)]);
+            for (size_t at = 0; at < part.size(); at += kMessage)
+                transport.swap(part.data() + at, std::min(kMessage, part.size() - at) * sizeof(float), r, nullptr, 0,
+                               -1);
+        }
+        return cut(rects[0]);
+    }
+    std::vector<float> mine(rects[size_t(me)].cells() * size_t(channels));
+    for (size_t at = 0; at < mine.size(); at += kMessage)
+        transport.swap(nullptr, 0, -1, mine.data() + at, std::min(kMessage, mine.size() - at) * sizeof(float), 0);
+    return mine;
+}
+
 std::vector<double> everyValue(Transport& transport, double value) {
     std::vector<double> all(static_cast<size_t>(transport.size()), value);
     transport.allGather(&value, all.data(), std::vector<size_t>(all.size(), sizeof(double)));

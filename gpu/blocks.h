@@ -45,6 +45,12 @@ struct Rect {
     size_t cells() const { return size_t(w) * size_t(h); }
 };
 
+// Rank 0's `whole` (row-major, `width` cells a row, `channels` floats a cell) cut into `rects[r]`
+// for each process r: each gets its own, row by row (the others' `whole` is not read). Rank 0
+// sends one rect at a time, in messages under 256 MiB.
+std::vector<float> scatterRects(Transport& transport, const std::vector<float>& whole, int width, int channels,
+                                const std::vector<Rect>& rects);
+
 // The blocks: `cols` x `rows` of them, rank r at column r % cols, row r / cols.
 struct BlockGrid {
     int width = 0, height = 0;    // the whole grid

@@ -201,9 +201,15 @@ std::vector<const Image*> Simulation::fieldImages(Field f, bool next) const {
 }
 
 void Simulation::upload(Field f, const std::vector<float>& data, bool next) {
-    if (f == Field::RainMask) rain_uniform_ = std::all_of(data.begin(), data.end(), [](float v) { return v == 1.0f; });
+    const std::vector<float> block = blocks_ ? blocks_->scatter(data, fieldChannels(f)) : std::vector<float>();
+    const std::vector<float>& mine = blocks_ ? block : data;
+    if (f == Field::RainMask) {
+        rain_uniform_ = std::all_of(mine.begin(), mine.end(), [](float v) { return v == 1.0f; });
+        if (blocks_) // the whole grid's mask, as one device sees it
+            for (double uniform : blocks_->everyProcess(rain_uniform_ ? 1.0 : 0.0)) rain_uniform_ &= uniform != 0.0;
+    }
     if (f == Field::Terrain) state_.sea.host.dirty = true; // a new ground: a new spill surface for the sea
-    fields_->upload(f, half(f, next), blocks_ ? blocks_->crop(data, fieldChannels(f)) : data);
+    fields_->upload(f, half(f, next), mine);
     if (f == Field::RainMask) setParams(params_);
 }
 

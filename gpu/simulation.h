@@ -51,7 +51,9 @@ public:
     const BlockExchange* blocks() const { return blocks_.get(); }
 
     // Whole-field transfers, row-major floats with fieldChannels() per cell; `next`: the other
-    // half of a ping-pong pair (tests set up and read single passes with it).
+    // half of a ping-pong pair (tests set up and read single passes with it). Split over
+    // processes, every process calls them: rank 0's `data` is the whole field (the others' is not
+    // read: they may pass none), and rank 0 alone gets the whole field back.
     void upload(Field f, const std::vector<float>& data, bool next = false);
     std::vector<float> download(Field f, bool next = false) const;
     void resetFields();     // every field (both halves) at its row's initial value
