@@ -202,6 +202,29 @@ void printRunSummary(const RunOptions& o, const nlohmann::json& report, double s
                  report["soil"]["drift_rel"].is_number() ? report["soil"]["drift_rel"].get<double>() : NAN);
 }
 
+// Rank 0 read the input: the other processes take all of it but the fields, which they never
+// hold whole (each upload sends every process its block).
+void shareStart(RunStart& r) {
+    nlohmann::json h;
+    if (processes().root()) {
+        h = {{"model", r.model},
+             {"params", r.params.values},
+             {"width", r.initial.terrain.width},
+             {"height", r.initial.terrain.height},
+             {"steps_before", r.steps_before},
+             {"rain_mask", r.initial.hasRainMask()}};
+        if (r.resumed) h["session"] = sessionHeader(*r.resumed);
+    }
+    h = nlohmann::json::parse(fromRoot(h.dump()));
+    if (processes().root()) return;
+    r.model = h.at("model").get<int>();
+    r.params.values = h.at("params").get<std::array<double, kParamCount>>();
+    r.initial.terrain = {h.at("width").get<int>(), h.at("height").get<int>(), {}};
+    r.initial.mask_on_root = h.at("rain_mask").get<bool>();
+    r.steps_before = h.at("steps_before").get<long long>();
+    if (h.contains("session")) r.resumed = sessionFromHeader(h.at("session"));
+}
+
 // A run split over processes: its blocks, what their exchanges moved and took (each process's
 // own time on the host; the longest of them), and the validation errors of them all.
 nlohmann::json splitFacts(const gpu::BlockExchange& b, const gpu::Context& ctx, double run_seconds) {
@@ -240,10 +263,11 @@ void checkSplitRun(const RunOptions& o, const gpu::SimParams& p) {
 
 int runCommand(const RunOptions& o, const DeviceOptions& device, const TimelapseFactory& make_timelapse) {
     RunStart start;
-    agree([&] { // every process reads the input: a file one of them cannot read stops them all
+    agree([&] { // rank 0 reads the input: a file it cannot read stops them all
         checkRunOptions(o, bool(make_timelapse));
-        start = prepareRun(o);
+        if (processes().root()) start = prepareRun(o);
     });
+    if (processes().size > 1) shareStart(start);
     const Params& params = start.params;
     const double cell_size = params[Param::cell_size];
     const int w = start.initial.terrain.width, h = start.initial.terrain.height;

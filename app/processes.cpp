@@ -173,6 +173,19 @@ std::vector<double> everyProcess(double value) {
     return g_processes.transport ? gpu::everyValue(*g_processes.transport, value) : std::vector<double>{value};
 }
 
+std::string fromRoot(const std::string& text) {
+#ifdef ALLUVIUM_MPI
+    if (g_processes.size > 1) {
+        unsigned long long size = text.size();
+        MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+        std::string out = g_processes.root() ? text : std::string(size, '\0');
+        MPI_Bcast(out.data(), byteCount(out.size()), MPI_BYTE, 0, MPI_COMM_WORLD);
+        return out;
+    }
+#endif
+    return text;
+}
+
 void agree(const std::function<void()>& step) {
     if (g_processes.size <= 1) return step();
     std::string why;

@@ -31,6 +31,8 @@ int fail(int status, const std::string& line);
 int refuse(int status, const std::string& line);
 // Every process's `value`, rank after rank (one process: its own).
 std::vector<double> everyProcess(double value);
+// Rank 0's `text`, on every process (one process: its own).
+std::string fromRoot(const std::string& text);
 // A failure the processes agreed on (agree()), said once already: main returns its status.
 struct AgreedFailure {
     int status;

@@ -135,7 +135,7 @@ Params sessionParams(const Session& session, const std::string& preset, double c
     return buildParams(preset, cell_size, sets, session.params);
 }
 
-std::vector<std::byte> encodeSession(const Session& s) {
+nlohmann::json sessionHeader(const Session& s) {
     nlohmann::json header;
     header["model"] = s.model;
     header["width"] = s.width;
@@ -172,7 +172,11 @@ std::vector<std::byte> encodeSession(const Session& s) {
     for (const auto& [field, values] : s.fields)
         arrays.push_back({{"name", gpu::fieldName(field)}, {"channels", gpu::fieldChannels(field)}});
     header["arrays"] = arrays;
-    const std::string text = header.dump();
+    return header;
+}
+
+std::vector<std::byte> encodeSession(const Session& s) {
+    const std::string text = sessionHeader(s).dump();
 
     std::vector<std::byte> out;
     const size_t cells = size_t(s.width) * size_t(s.height);
@@ -429,6 +433,18 @@ Session decodeSession(std::span<const std::byte> bytes, const std::string& what)
     } catch (const ParamError& e) {
         throw fail(e.what());
     }
+    return s;
+}
+
+Session sessionFromHeader(const nlohmann::json& h) {
+    const SessionFail fail{"from rank 0"};
+    Session s;
+    for (const auto& [name, channels] : readLayout(h, s, fail))
+        for (gpu::Field f : sessionFields())
+            if (name == gpu::fieldName(f)) s.fields.emplace_back(f, std::vector<float>());
+    readParamsAndSprings(h, s, fail, kSessionVersion);
+    readTotals(h, s, fail);
+    readSea(h, s, fail);
     return s;
 }
 

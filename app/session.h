@@ -64,6 +64,10 @@ Session captureSession(const gpu::Simulation& sim, const Params& params, std::ve
                        const StateSums& initial_sums, long long steps);
 // Uploads the fields into the cur halves, the springs, the totals and the parameters.
 void restoreSession(gpu::Simulation& sim, const Session& session);
+// All of a session but its arrays, as the file's header holds it; and back, every field listed
+// in the same order with no values (the other processes of a split run: rank 0 holds them).
+nlohmann::json sessionHeader(const Session& session);
+Session sessionFromHeader(const nlohmann::json& header);
 
 // The session's parameters, then the preset, then --cell-size (if > 0), then each --set.
 Params sessionParams(const Session& session, const std::string& preset, double cell_size,

@@ -186,7 +186,7 @@ void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial, const
     sim.resetFields();
     for (bool next : {false, true}) sim.upload(gpu::Field::Terrain, initial.terrain.heights, next);
     sim.upload(gpu::Field::Hardness, initial.hardness);
-    if (!initial.rain_mask.empty()) sim.upload(gpu::Field::RainMask, initial.rain_mask);
+    if (initial.hasRainMask()) sim.upload(gpu::Field::RainMask, initial.rain_mask);
     // Layered ground starts under a regolith of regolith_depth (without layers nothing reads it).
     if (params[Param::enable_layers] != 0 && params[Param::regolith_depth] > 0) {
         const std::vector<float> regolith(initial.terrain.heights.size(), float(params[Param::regolith_depth]));

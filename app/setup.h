@@ -30,6 +30,10 @@ struct InitialTerrain {
     Heightmap terrain;
     std::vector<float> hardness;
     std::vector<float> rain_mask; // --rain-mask, else the terrain shape's (empty: rain everywhere)
+    // The other processes of a split run hold none of the fields (rank 0 read them and scatters
+    // them as they are uploaded), only whether rank 0 has a rain mask.
+    bool mask_on_root = false;
+    bool hasRainMask() const { return !rain_mask.empty() || mask_on_root; }
 };
 
 // "WxH", throws InputError naming `option` (the command-line option the text came from).
