@@ -64,13 +64,22 @@ nlohmann::json lakeSummary(const std::vector<uint32_t>& level, const Heightmap& 
 }
 
 // What the split fill cannot do yet, said before the GPU starts.
-void checkSplitFill(const FillOptions& o, const Params& params) {
+void checkSplitFill(const FillOptions& o) {
     if (!o.out_maps.empty())
         throw InputError("--out-maps (the drainage analysis is a whole-grid computation) does not run split over "
                          "processes yet: run it without mpirun");
-    if (params[Param::lake_evaporation] > 0)
-        throw InputError("lake_evaporation (lakes that balance evaporation, solved per whole basin) does not run "
-                         "split over processes yet: run it without mpirun");
+}
+
+// Rank 0 read the input: the others take the parameters and the grid's size (their blocks of
+// the heights come from rank 0 too).
+void shareParams(Params& params, InitialTerrain& initial) {
+    nlohmann::json h;
+    if (processes().root())
+        h = {{"params", params.values}, {"width", initial.terrain.width}, {"height", initial.terrain.height}};
+    h = nlohmann::json::parse(fromRoot(h.dump()));
+    if (processes().root()) return;
+    params.values = h.at("params").get<std::array<double, kParamCount>>();
+    initial.terrain = {h.at("width").get<int>(), h.at("height").get<int>(), {}};
 }
 
 // Every process fills its block; rank 0 gathers the levels and writes.
@@ -81,11 +90,9 @@ int splitFill(const FillOptions& o, const DeviceOptions& device, const Params& p
     const gpu::SimParams whole = toSimParams(params, w, h);
     const gpu::BlockGrid grid = gpu::splitGrid(w, h, procs.size, {16, 16}, 1);
     const gpu::FillBlock block = gpu::fillBlock(grid, procs.rank);
-    const gpu::Rect& r = block.ring;
-    std::vector<float> ring_ground(r.cells());
-    for (int y = 0; y < r.h; ++y)
-        std::copy_n(initial.terrain.heights.begin() + std::ptrdiff_t(size_t(r.y + y) * size_t(w) + size_t(r.x)), r.w,
-                    ring_ground.begin() + std::ptrdiff_t(size_t(y) * size_t(r.w)));
+    std::vector<gpu::Rect> rings;
+    for (int k = 0; k < grid.count(); ++k) rings.push_back(gpu::fillBlock(grid, k).ring);
+    const std::vector<float> ring_ground = gpu::scatterRects(transport, initial.terrain.heights, w, 1, rings);
 
     ScopedContext scoped(device);
     gpu::Simulation sim(scoped.ctx, block.owned.w, block.owned.h);
@@ -151,11 +158,17 @@ int splitFill(const FillOptions& o, const DeviceOptions& device, const Params& p
 int fillCommand(const FillOptions& o, const DeviceOptions& device) {
     Params params;
     InitialTerrain initial;
-    agree([&] { // every process reads the input: a file one of them cannot read stops them all
-        initial = prepareAnalysis(o.out, o.report, o.terrain, o.preset, o.sets, params);
-        if (processes().size > 1) checkSplitFill(o, params);
+    agree([&] { // rank 0 reads the input: a file it cannot read stops them all
+        if (processes().root()) initial = prepareAnalysis(o.out, o.report, o.terrain, o.preset, o.sets, params);
+        if (processes().size > 1) checkSplitFill(o);
     });
-    if (processes().size > 1) return splitFill(o, device, params, initial);
+    if (processes().size > 1) {
+        shareParams(params, initial);
+        if (params[Param::lake_evaporation] > 0)
+            throw InputError("lake_evaporation (lakes that balance evaporation, solved per whole basin) does not run "
+                             "split over processes yet: run it without mpirun");
+        return splitFill(o, device, params, initial);
+    }
     const double cell_size = params[Param::cell_size];
     const int w = initial.terrain.width, h = initial.terrain.height;
 
