@@ -312,6 +312,43 @@ TEST(SessionFile, FlippedByteInTheBodyFailsTheChecksum) {
     EXPECT_THROW(loadSession(file), InputError);
 }
 
+TEST(SessionFile, TheHeaderAloneCarriesAllButTheArrays) {
+    // What rank 0 sends the other processes of a split run: the same session without its values,
+    // every field in the file's order (an older file's missing fields at the end, as decoded).
+    Session s = decodeSession(withHeader(encodeSession(smallSession()),
+                                         [](nlohmann::json& h) {
+                                             h["params"]["rain_rate"] = 7.25;
+                                             h["sim_time"] = 3.5;
+                                             h["totals"]["acc"][3] = nullptr; // a NaN sum
+                                             h["sea"]["half"] = 1;
+                                             nlohmann::json& arrays = h["arrays"];
+                                             std::swap(arrays[1], arrays[2]);
+                                         }),
+                              "x");
+    const Session back = sessionFromHeader(nlohmann::json::parse(sessionHeader(s).dump()));
+    EXPECT_EQ(back.width, s.width);
+    EXPECT_EQ(back.height, s.height);
+    EXPECT_EQ(back.steps, s.steps);
+    EXPECT_EQ(back.model, s.model);
+    EXPECT_EQ(back.params.values, s.params.values);
+    EXPECT_EQ(back.params[Param::rain_rate], 7.25);
+    ASSERT_EQ(back.springs.size(), 1u);
+    EXPECT_EQ(back.springs[0].radius, 1.5f);
+    EXPECT_EQ(std::memcmp(&back.totals.acc[4], &s.totals.acc[4], sizeof(double) * (TOTAL_SLOTS - 4)), 0);
+    EXPECT_TRUE(std::isnan(back.totals.acc[3]));
+    EXPECT_EQ(back.sim_time, 3.5);
+    EXPECT_EQ(back.sea_half, 1);
+    EXPECT_EQ(back.substeps, s.substeps);
+    EXPECT_EQ(back.initial_sums.terrain, s.initial_sums.terrain);
+    EXPECT_TRUE(back.initial_terrain.empty());
+    ASSERT_EQ(back.fields.size(), s.fields.size());
+    for (size_t k = 0; k < s.fields.size(); ++k) {
+        EXPECT_EQ(back.fields[k].first, s.fields[k].first) << k;
+        EXPECT_TRUE(back.fields[k].second.empty());
+    }
+    EXPECT_NE(s.fields[0].first, sessionFields()[0]); // the swap above took effect
+}
+
 TEST(SessionFile, TruncatedFilesAreRejected) {
     const std::vector<std::byte> good = encodeSession(smallSession());
     const size_t header_len = size_t(getLE(good.data() + 20, 4));
