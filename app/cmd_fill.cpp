@@ -109,8 +109,14 @@ int splitFill(const FillOptions& o, const DeviceOptions& device, const Params& p
     std::vector<uint32_t> gathered(procs.root() ? size_t(w) * size_t(h) : 0);
     transport.gatherToRoot(fill.level.data(), gathered.data(), bytes);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    double most_seconds = 0.0, errors = 0.0;
-    for (double s : everyProcess(fill.exchange_seconds)) most_seconds = std::max(most_seconds, s);
+    auto most = [](double mine) {
+        double m = 0.0;
+        for (double s : everyProcess(mine)) m = std::max(m, s);
+        return m;
+    };
+    const double fill_most = most(fill.fill_seconds), watershed_most = most(fill.watershed_seconds);
+    const double exchange_most = most(fill.exchange_seconds);
+    double errors = 0.0;
     const int mine = scoped.ctx.validation_errors ? scoped.ctx.validation_errors->load() : 0;
     for (double e : everyProcess(double(mine))) errors += e;
     if (!procs.root()) return 0;
@@ -138,7 +144,11 @@ int splitFill(const FillOptions& o, const DeviceOptions& device, const Params& p
                            {"blocks", {grid.cols, grid.rows}},
                            {"spill_graph_edges", fill.graph_edges},
                            {"exchange_bytes_rank0", fill.bytes},
-                           {"exchange_seconds_most", most_seconds},
+                           // the longest of the processes' (rank 0's solve is part of its exchange)
+                           {"block_fill_seconds_most", fill_most},
+                           {"watershed_seconds_most", watershed_most},
+                           {"exchange_seconds_most", exchange_most},
+                           {"solve_seconds", fill.solve_seconds},
                            {"validation_errors", errors}};
     OutputBatch outputs;
     saveHeightmap(o.out, filled, params[Param::cell_size]);

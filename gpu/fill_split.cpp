@@ -54,10 +54,17 @@ FillBlock fillBlock(const BlockGrid& grid, int rank) {
 SplitFill fillSplit(Simulation& sim, Transport& transport, const BlockGrid& grid, const FillBlock& block, int outlets,
                     const std::vector<float>& ring_ground) {
     const Rect& o = block.owned;
+    using Clock = std::chrono::steady_clock;
+    auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+    SplitFill result;
+    auto start = Clock::now();
     for (bool next : {false, true}) sim.upload(Field::Terrain, ownedGround(block, ring_ground), next);
     sim.fluvialAnalyse(); // the fill, its flats to the end, the receivers
     const std::vector<uint32_t> level = sim.fluvial().levels();
-    const std::vector<uint32_t> root = watershedRoots(sim.fluvial().receivers());
+    const std::vector<uint32_t> receivers = sim.fluvial().receivers();
+    result.fill_seconds = since(start);
+    start = Clock::now();
+    const std::vector<uint32_t> root = watershedRoots(receivers);
     for (uint32_t r : root) {
         const int x = int(r % uint32_t(o.w)), y = int(r / uint32_t(o.w));
         if (x != 0 && y != 0 && x != o.w - 1 && y != o.h - 1)
@@ -65,9 +72,9 @@ SplitFill fillSplit(Simulation& sim, Transport& transport, const BlockGrid& grid
                               std::to_string(y) + " of it)");
     }
     const std::vector<SpillEdge> edges = blockSpillEdges(grid, block, outlets, level, root, ring_ground);
+    result.watershed_seconds = since(start);
 
-    const auto start = std::chrono::steady_clock::now();
-    SplitFill result;
+    start = Clock::now();
     std::vector<size_t> sizes;
     for (double b : everyValue(transport, double(edges.size() * sizeof(SpillEdge)))) sizes.push_back(size_t(b));
     std::vector<SpillEdge> all;
@@ -77,7 +84,9 @@ SplitFill fillSplit(Simulation& sim, Transport& transport, const BlockGrid& grid
     transport.gatherToRoot(edges.data(), all.data(), sizes);
     std::vector<std::vector<char>> send(size_t(grid.count()));
     if (transport.rank() == 0) {
+        const auto solve = Clock::now();
         send = levelsToSend(grid, all);
+        result.solve_seconds = since(solve);
         result.graph_edges = all.size();
     }
     std::vector<char> received;
@@ -87,10 +96,12 @@ SplitFill fillSplit(Simulation& sim, Transport& transport, const BlockGrid& grid
     result.bytes = transport.rank() == 0 ? total : edges.size() * sizeof(SpillEdge); // the graph, in
     for (const std::vector<char>& s : send) result.bytes += s.size();                // the levels, out
     if (transport.rank() != 0) result.bytes += received.size();
-    result.exchange_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.exchange_seconds = since(start);
     if (edge_level.size() != edgeCells(o, grid.width).size())
         throw DeviceError("the split lake fill's levels came back short");
+    start = Clock::now();
     result.level = combineLevels(o, grid.width, level, root, edge_level);
+    result.watershed_seconds += since(start);
     return result;
 }
 

@@ -63,10 +63,13 @@ float fromOrderedFloatBits(uint32_t o);
 // [SECTION] the processes' fill
 
 struct SplitFill {
-    std::vector<uint32_t> level; // the owned cells' W, row by row (ordered bits; FLUVIAL_NONE: no outlet reaches it)
-    size_t graph_edges = 0;      // the spill graph's, all blocks' (rank 0)
-    uint64_t bytes = 0;          // this process's exchanges, sent and received
-    double exchange_seconds = 0.0;
+    std::vector<uint32_t> level;    // the owned cells' W, row by row (ordered bits; FLUVIAL_NONE: no outlet reaches it)
+    size_t graph_edges = 0;         // the spill graph's, all blocks' (rank 0)
+    uint64_t bytes = 0;             // this process's exchanges, sent and received
+    double fill_seconds = 0.0;      // the block's fill and routing on the device, with their reads
+    double watershed_seconds = 0.0; // the block's watersheds, edges and final levels on the host
+    double solve_seconds = 0.0;     // rank 0: the spill graph's solve
+    double exchange_seconds = 0.0;  // the graph in, the levels out (the solve included)
 };
 // `sim`: a simulation of the block's owned rect; `ring_ground`: the heights of block.ring, row by
 // row; `outlets` the whole grid's OUTLET_* sides. Every process calls it at once.
