@@ -36,31 +36,21 @@ Heightmap filledSurface(const std::vector<uint32_t>& level, const Heightmap& gro
     return filled;
 }
 
-// fluvialSummary's lake sums from W alone: the lake depth as fluvial_route.comp writes it (the
-// sea's depth on ocean cells, W - z elsewhere but at outlets), in its float arithmetic.
-nlohmann::json lakeSummary(const std::vector<uint32_t>& level, const Heightmap& ground, const gpu::SimParams& p) {
-    double volume = 0.0, deepest = 0.0;
-    long long cells = 0;
-    const double area = double(p.cell_size) * double(p.cell_size);
+// The lake depth as fluvial_route.comp writes it, from W alone: the sea's depth on ocean cells,
+// W - z elsewhere but at outlets, in its float arithmetic.
+std::vector<float> lakeDepths(const std::vector<uint32_t>& level, const Heightmap& ground, const gpu::SimParams& p) {
+    std::vector<float> lake(level.size(), 0.0f);
     for (int y = 0; y < ground.height; ++y)
         for (int x = 0; x < ground.width; ++x) {
             const size_t i = size_t(y) * size_t(ground.width) + size_t(x);
             const uint32_t w = level[i];
-            const bool outlet = ((p.fluvial_outlets & OUTLET_LEFT) && x == 0) ||
-                                ((p.fluvial_outlets & OUTLET_RIGHT) && x == ground.width - 1) ||
-                                ((p.fluvial_outlets & OUTLET_TOP) && y == 0) ||
-                                ((p.fluvial_outlets & OUTLET_BOTTOM) && y == ground.height - 1);
             const float z = fromOrderedFloatBits(orderedFloatBits(ground.heights[i]));
-            float lake = 0.0f;
             if (p.enable_sea != 0 && w != FLUVIAL_NONE && w < orderedFloatBits(p.sea_level))
-                lake = std::max(p.sea_level - z, 0.0f);
-            else if (w != FLUVIAL_NONE && !outlet)
-                lake = std::max(fromOrderedFloatBits(w) - z, 0.0f);
-            if (lake > 0.0f) ++cells;
-            volume += double(lake) * area;
-            deepest = std::max(deepest, double(lake));
+                lake[i] = std::max(p.sea_level - z, 0.0f);
+            else if (w != FLUVIAL_NONE && !gpu::isOutletCell(x, y, ground.width, ground.height, p.fluvial_outlets))
+                lake[i] = std::max(fromOrderedFloatBits(w) - z, 0.0f);
         }
-    return {{"lake_volume_m3", volume}, {"lake_cells", cells}, {"deepest_lake_m", deepest}};
+    return lake;
 }
 
 // What the split fill cannot do yet, said before the GPU starts.
@@ -70,25 +60,20 @@ void checkSplitFill(const FillOptions& o) {
                          "processes yet: run it without mpirun");
 }
 
-// Rank 0 read the input: the others take the parameters and the grid's size (their blocks of
-// the heights come from rank 0 too).
-void shareParams(Params& params, InitialTerrain& initial) {
-    nlohmann::json h;
-    if (processes().root())
-        h = {{"params", params.values}, {"width", initial.terrain.width}, {"height", initial.terrain.height}};
-    h = nlohmann::json::parse(fromRoot(h.dump()));
-    if (processes().root()) return;
-    params.values = h.at("params").get<std::array<double, kParamCount>>();
-    initial.terrain = {h.at("width").get<int>(), h.at("height").get<int>(), {}};
-}
-
 // Every process fills its block; rank 0 gathers the levels and writes.
 int splitFill(const FillOptions& o, const DeviceOptions& device, const Params& params, InitialTerrain& initial) {
     const Processes& procs = processes();
     gpu::Transport& transport = *procs.transport;
     const int w = initial.terrain.width, h = initial.terrain.height;
     const gpu::SimParams whole = toSimParams(params, w, h);
-    const gpu::BlockGrid grid = gpu::splitGrid(w, h, procs.size, {16, 16}, 1);
+    gpu::BlockGrid grid;
+    try { // blocks on the fill's 16 x 16 tiles, at least one tile wide where they meet
+        grid = gpu::splitGrid(w, h, procs.size, {FLUVIAL_TILE, FLUVIAL_TILE}, 1);
+    } catch (const gpu::SplitError&) {
+        throw gpu::SplitError("a " + std::to_string(w) + "x" + std::to_string(h) + " grid does not split into " +
+                              std::to_string(procs.size) + " blocks of at least " + std::to_string(FLUVIAL_TILE) +
+                              " cells across their shared edges: use fewer processes");
+    }
     const gpu::FillBlock block = gpu::fillBlock(grid, procs.rank);
     std::vector<gpu::Rect> rings;
     for (int k = 0; k < grid.count(); ++k) rings.push_back(gpu::fillBlock(grid, k).ring);
@@ -129,9 +114,10 @@ int splitFill(const FillOptions& o, const DeviceOptions& device, const Params& p
             std::copy_n(gathered.begin() + std::ptrdiff_t(at), b.w,
                         level.begin() + std::ptrdiff_t(size_t(y) * size_t(w) + size_t(b.x)));
     }
+    std::vector<uint32_t>().swap(gathered); // before the filled surface and the lakes' depths
     long long unreached = 0;
     const Heightmap filled = filledSurface(level, initial.terrain, params[Param::cell_size], unreached);
-    const nlohmann::json summary = lakeSummary(level, initial.terrain, whole);
+    const nlohmann::json summary = lakeSums(lakeDepths(level, initial.terrain, whole), params[Param::cell_size]);
     nlohmann::json report = fillReport({.width = w,
                                         .height = h,
                                         .cell_size = params[Param::cell_size],
@@ -173,7 +159,10 @@ int fillCommand(const FillOptions& o, const DeviceOptions& device) {
         if (processes().size > 1) checkSplitFill(o);
     });
     if (processes().size > 1) {
-        shareParams(params, initial);
+        agree([&] {
+            nlohmann::json none;
+            shareInput(params, initial, none);
+        });
         if (params[Param::lake_evaporation] > 0)
             throw InputError("lake_evaporation (lakes that balance evaporation, solved per whole basin) does not run "
                              "split over processes yet: run it without mpirun");

@@ -162,22 +162,24 @@ nlohmann::json fluvialRounds(const gpu::FluvialControl& c) {
     return j;
 }
 
-nlohmann::json fluvialSummary(const gpu::Simulation& sim, double cell_size, const gpu::FluvialControl& fill) {
-    const std::vector<float> lake = sim.download(gpu::Field::Lake);
-    const std::vector<float> area = sim.download(gpu::Field::Drainage);
-    double volume = 0.0, deepest = 0.0, largest = 0.0;
+nlohmann::json lakeSums(const std::vector<float>& lake, double cell_size) {
+    double volume = 0.0, deepest = 0.0;
     long long cells = 0;
-    for (std::size_t i = 0; i < lake.size(); ++i) {
-        if (lake[i] > 0.0f) ++cells;
-        volume += double(lake[i]) * cell_size * cell_size;
-        deepest = std::max(deepest, double(lake[i]));
-        largest = std::max(largest, double(area[i]));
+    for (float depth : lake) {
+        if (depth > 0.0f) ++cells;
+        volume += double(depth) * cell_size * cell_size;
+        deepest = std::max(deepest, double(depth));
     }
-    return {{"lake_volume_m3", volume},
-            {"lake_cells", cells},
-            {"deepest_lake_m", deepest},
-            {"largest_drainage_area_m2", largest},
-            {"fill_rounds", fluvialFillRounds(fill)}};
+    return {{"lake_volume_m3", volume}, {"lake_cells", cells}, {"deepest_lake_m", deepest}};
+}
+
+nlohmann::json fluvialSummary(const gpu::Simulation& sim, double cell_size, const gpu::FluvialControl& fill) {
+    nlohmann::json summary = lakeSums(sim.download(gpu::Field::Lake), cell_size);
+    double largest = 0.0;
+    for (float area : sim.download(gpu::Field::Drainage)) largest = std::max(largest, double(area));
+    summary["largest_drainage_area_m2"] = largest;
+    summary["fill_rounds"] = fluvialFillRounds(fill);
+    return summary;
 }
 
 nlohmann::json runReport(const gpu::Simulation& sim, const RunFacts& f) {

@@ -25,6 +25,8 @@ const char* waterBudgetNote(int model); // nullptr for the pipe model
 // From the last fluvial analysis (sim.fluvialAnalyse(), which returned `fill`): lake volume,
 // cells and deepest lake, largest drainage area, the fill's rounds per phase.
 nlohmann::json fluvialSummary(const gpu::Simulation& sim, double cell_size, const gpu::FluvialControl& fill);
+// The lakes' volume, cells and deepest depth from the lake depth of every cell (m).
+nlohmann::json lakeSums(const std::vector<float>& lake, double cell_size);
 // The rounds of a fluvial iteration's loops, by phase (bench, reports); of the fill's only.
 nlohmann::json fluvialRounds(const gpu::FluvialControl& c);
 nlohmann::json fluvialFillRounds(const gpu::FluvialControl& c);

@@ -151,6 +151,8 @@ fills fill-fractal 4 --size 97x61 --seed 4 --terrain fractal
 fills fill-ridged-2d 6 --size 131x77 --seed 7 --terrain ridged
 fills fill-bottom 3 --size 97x61 --seed 4 --terrain fractal --set fluvial_outlets=bottom
 fills fill-sea 4 --size 97x61 --preset volcano-island
+# A cell size no float holds exactly: the volume sums the depths in doubles as one process does.
+fills fill-cell-size 4 --size 97x61 --seed 4 --terrain fractal --set cell_size=0.3
 data=$(dirname "$0")/../../shared/data
 fills fill-front-range 4 --in "$data/srtm_frontrange_240x144_240x144.f32" --size 240x144 --set fluvial_outlets=bottom
 fills fill-olinda 6 --in "$data/olinda_111x111.f32" --size 111x111
