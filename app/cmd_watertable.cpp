@@ -59,10 +59,7 @@ RiverMap rivers(const std::vector<float>& ground, const std::vector<float>& tabl
     const int outlets = toSimParams(params, w, h).fluvial_outlets;
     std::vector<uint8_t> base_level(table.size(), 0);
     for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-            base_level[std::size_t(y) * w + x] =
-                ((outlets & OUTLET_LEFT) && x == 0) || ((outlets & OUTLET_RIGHT) && x == w - 1) ||
-                ((outlets & OUTLET_TOP) && y == 0) || ((outlets & OUTLET_BOTTOM) && y == h - 1);
+        for (int x = 0; x < w; ++x) base_level[std::size_t(y) * w + x] = gpu::isOutletCell(x, y, w, h, outlets);
     return classifyRivers(ground, table, water_body, base_level, w, h, min_cells);
 }
 

@@ -4,6 +4,7 @@
 #include <queue>
 
 #include "fill_split.h"
+#include "models/fluvial.h"
 
 namespace alluvium::gpu {
 
@@ -13,28 +14,9 @@ namespace {
 constexpr int kDx[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, kDy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
 constexpr int kEdgeDx[4] = {1, -1, 0, 1}, kEdgeDy[4] = {0, 1, 1, 1};
 
-bool isOutletCell(int x, int y, int w, int h, int outlets) {
-    return ((outlets & OUTLET_LEFT) && x == 0) || ((outlets & OUTLET_RIGHT) && x == w - 1) ||
-           ((outlets & OUTLET_TOP) && y == 0) || ((outlets & OUTLET_BOTTOM) && y == h - 1);
-}
-
 uint64_t wholeIndex(int x, int y, int grid_width) { return uint64_t(y) * uint64_t(grid_width) + uint64_t(x); }
 
 } // namespace
-
-uint32_t orderedFloatBits(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    if (u == 0x80000000u) u = 0u; // -0 counts as +0
-    return (u & 0x80000000u) != 0u ? ~u : (u | 0x80000000u);
-}
-
-float fromOrderedFloatBits(uint32_t o) {
-    const uint32_t u = (o & 0x80000000u) != 0u ? (o & 0x7FFFFFFFu) : ~o;
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
 
 std::vector<uint32_t> watershedRoots(const std::vector<uint32_t>& receivers) {
     constexpr uint32_t kUnset = FLUVIAL_NONE;

@@ -57,15 +57,13 @@ std::vector<uint64_t> edgeCells(const Rect& owned, int grid_width);
 // the ocean never reached it). `edge_level`: in edgeCells' order.
 std::vector<uint32_t> combineLevels(const Rect& owned, int grid_width, const std::vector<uint32_t>& level,
                                     const std::vector<uint32_t>& root, const std::vector<uint32_t>& edge_level);
-uint32_t orderedFloatBits(float f);
-float fromOrderedFloatBits(uint32_t o);
 
 // [SECTION] the processes' fill
 
 struct SplitFill {
     std::vector<uint32_t> level;    // the owned cells' W, row by row (ordered bits; FLUVIAL_NONE: no outlet reaches it)
     size_t graph_edges = 0;         // the spill graph's, all blocks' (rank 0)
-    uint64_t bytes = 0;             // this process's exchanges, sent and received
+    uint64_t bytes = 0;             // the graph's and the levels' bytes this process sent or received (rank 0: all)
     double fill_seconds = 0.0;      // the block's fill and routing on the device, with their reads
     double watershed_seconds = 0.0; // the block's watersheds, edges and final levels on the host
     double solve_seconds = 0.0;     // rank 0: the spill graph's solve

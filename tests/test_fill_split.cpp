@@ -9,6 +9,7 @@
 
 #include "fill_split.h"
 #include "fluvial.h"
+#include "models/fluvial.h"
 
 using namespace alluvium;
 using gpu::BlockGrid;

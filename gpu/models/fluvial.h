@@ -61,6 +61,12 @@ private:
     Buffer unused_; // bound in their place until allocate()
 };
 
+// The shaders' conventions on the host (fluvial.glsl): float -> uint with the same order (-0 as
+// +0) and back; whether (x, y) lies on one of the OUTLET_* sides of a W x H grid.
+uint32_t orderedFloatBits(float f);
+float fromOrderedFloatBits(uint32_t o);
+bool isOutletCell(int x, int y, int width, int height, int outlets);
+
 // GPU bytes of the model's buffers on a W x H grid, and the largest of them (each is bound whole:
 // it must fit the device's maxStorageBufferRange and maxMemoryAllocationSize).
 uint64_t fluvialBytes(int width, int height);

@@ -168,6 +168,25 @@ std::vector<uint64_t> FluvialState::keys() const {
     return keys;
 }
 
+uint32_t orderedFloatBits(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    if (u == 0x80000000u) u = 0u; // -0 counts as +0
+    return (u & 0x80000000u) != 0u ? ~u : (u | 0x80000000u);
+}
+
+float fromOrderedFloatBits(uint32_t o) {
+    const uint32_t u = (o & 0x80000000u) != 0u ? (o & 0x7FFFFFFFu) : ~o;
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+bool isOutletCell(int x, int y, int width, int height, int outlets) {
+    return ((outlets & OUTLET_LEFT) && x == 0) || ((outlets & OUTLET_RIGHT) && x == width - 1) ||
+           ((outlets & OUTLET_TOP) && y == 0) || ((outlets & OUTLET_BOTTOM) && y == height - 1);
+}
+
 std::vector<uint32_t> FluvialState::levels() const {
     if (!allocated_) return {};
     std::vector<uint32_t> level(size_t(width_) * size_t(height_));

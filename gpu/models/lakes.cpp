@@ -16,19 +16,13 @@
 #include <unordered_map>
 #include <utility>
 
+#include "fluvial.h"
 #include "lake_inflows.h"
 #include "shared.h"
 
 namespace alluvium::gpu {
 
 namespace {
-
-uint32_t orderedFloat(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    if (u == 0x80000000u) u = 0u;
-    return (u & 0x80000000u) != 0u ? ~u : (u | 0x80000000u);
-}
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
@@ -193,8 +187,8 @@ std::vector<int> Solver::readBasins(int w, int h, const std::vector<uint32_t>& l
         ++start_[size_t(b) + 2];
         rain_[size_t(b)] += inflow[i];
         uint32_t& p = pit_[size_t(b)];
-        if (p == FLUVIAL_NONE || orderedFloat(z_[i]) < orderedFloat(z_[p]) ||
-            (orderedFloat(z_[i]) == orderedFloat(z_[p]) && i < p))
+        if (p == FLUVIAL_NONE || orderedFloatBits(z_[i]) < orderedFloatBits(z_[p]) ||
+            (orderedFloatBits(z_[i]) == orderedFloatBits(z_[p]) && i < p))
             p = uint32_t(i);
     }
     for (size_t b = 2; b < start_.size(); ++b) start_[b] += start_[b - 1];
@@ -411,7 +405,7 @@ float Solver::closedLevel(const Node& nd, NodeInflow& q) {
 
 void Solver::assignOpen(const Node& nd, float level) {
     for (int p = nd.first; p < nd.first + nd.count; ++p)
-        if (order_[size_t(p)] != ocean_) out_.level[block_[size_t(order_[size_t(p)])]] = orderedFloat(level);
+        if (order_[size_t(p)] != ocean_) out_.level[block_[size_t(order_[size_t(p)])]] = orderedFloatBits(level);
 }
 
 // A closed lake over the node's basins, each with its sink and its volume (the room on its pit up
@@ -422,7 +416,7 @@ void Solver::assignClosed(const Node& nd, float level) {
         const int b = order_[size_t(p)];
         if (b == ocean_) continue;
         const uint32_t block = block_[size_t(b)];
-        out_.level[block] = orderedFloat(level);
+        out_.level[block] = orderedFloatBits(level);
         out_.sink[block] = pit_[size_t(b)];
         double v = 0.0;
         for (const float* c = heightsBegin(b); c != heightsEnd(b); ++c, ++cells) {
