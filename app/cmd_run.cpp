@@ -205,24 +205,20 @@ void printRunSummary(const RunOptions& o, const nlohmann::json& report, double s
 // Rank 0 read the input: the other processes take all of it but the fields, which they never
 // hold whole (each upload sends every process its block).
 void shareStart(RunStart& r) {
-    nlohmann::json h;
+    nlohmann::json extra;
     if (processes().root()) {
-        h = {{"model", r.model},
-             {"params", r.params.values},
-             {"width", r.initial.terrain.width},
-             {"height", r.initial.terrain.height},
-             {"steps_before", r.steps_before},
-             {"rain_mask", r.initial.hasRainMask()}};
-        if (r.resumed) h["session"] = sessionHeader(*r.resumed);
+        extra = {{"model", r.model}, {"steps_before", r.steps_before}};
+        if (r.resumed) extra["session"] = sessionHeader(*r.resumed);
     }
-    h = nlohmann::json::parse(fromRoot(h.dump()));
+    shareInput(r.params, r.initial, extra);
     if (processes().root()) return;
-    r.model = h.at("model").get<int>();
-    r.params.values = h.at("params").get<std::array<double, kParamCount>>();
-    r.initial.terrain = {h.at("width").get<int>(), h.at("height").get<int>(), {}};
-    r.initial.mask_on_root = h.at("rain_mask").get<bool>();
-    r.steps_before = h.at("steps_before").get<long long>();
-    if (h.contains("session")) r.resumed = sessionFromHeader(h.at("session"));
+    try {
+        r.model = extra.at("model").get<int>();
+        r.steps_before = extra.at("steps_before").get<long long>();
+        if (extra.contains("session")) r.resumed = sessionFromHeader(extra.at("session"));
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(std::string("the session's header from rank 0 arrived damaged: ") + e.what());
+    }
 }
 
 // A run split over processes: its blocks, what their exchanges moved and took (each process's
@@ -267,7 +263,7 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
         checkRunOptions(o, bool(make_timelapse));
         if (processes().root()) start = prepareRun(o);
     });
-    if (processes().size > 1) shareStart(start);
+    if (processes().size > 1) agree([&] { shareStart(start); });
     const Params& params = start.params;
     const double cell_size = params[Param::cell_size];
     const int w = start.initial.terrain.width, h = start.initial.terrain.height;
@@ -288,8 +284,6 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     } else {
         loadInitialState(sim, start.initial, params);
     }
-    // The initial heights serve rank 0's report and session; the others hold their blocks only.
-    if (!procs.root()) std::vector<float>().swap(start.initial.terrain.heights);
     sim.setParams(sim_params);
     RunFacts facts;
     facts.before = start.resumed ? start.resumed->initial_sums : sumState(sim, cell_size);

@@ -12,6 +12,7 @@
 #include "io/terrain_gen.h"
 #include "models/model.h"
 #include "presets.h"
+#include "processes.h"
 
 namespace alluvium {
 
@@ -163,6 +164,26 @@ InitialTerrain prepareTerrainAndParams(const TerrainOptions& options, const std:
     if (terrain.cell_size <= 0.0 && initial.terrain.cell_size > 0.0)
         params = buildParams(preset, initial.terrain.cell_size, sets); // the file's (.asc)
     return initial;
+}
+
+void shareInput(Params& params, InitialTerrain& initial, nlohmann::json& extra) {
+    nlohmann::json h;
+    if (processes().root())
+        h = {{"params", params.values},
+             {"width", initial.terrain.width},
+             {"height", initial.terrain.height},
+             {"rain_mask", initial.hasRainMask()},
+             {"extra", extra}};
+    try {
+        h = nlohmann::json::parse(fromRoot(h.dump()));
+        if (processes().root()) return;
+        params.values = h.at("params").get<std::array<double, kParamCount>>();
+        initial.terrain = {h.at("width").get<int>(), h.at("height").get<int>(), {}};
+        initial.mask_on_root = h.at("rain_mask").get<bool>();
+        extra = h.at("extra");
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(std::string("what rank 0 read arrived damaged: ") + e.what());
+    }
 }
 
 InitialTerrain prepareAnalysis(const std::string& out, const std::string& report, const TerrainOptions& terrain,

@@ -52,6 +52,10 @@ InitialTerrain prepareTerrain(const TerrainOptions& options, double cell_size);
 void checkHeightmapAndReport(const std::string& out, const std::string& report);
 // fill and watertable: their --out and --report checked before the GPU starts, then the
 // parameters and the terrain (prepareTerrainAndParams).
+// A split run's other processes (rank 0 read the input): they take rank 0's parameters, the
+// grid's size, whether it has a rain mask (never the fields) and `extra` (what the command adds).
+// Every process calls it, within agree().
+void shareInput(Params& params, InitialTerrain& initial, nlohmann::json& extra);
 InitialTerrain prepareAnalysis(const std::string& out, const std::string& report, const TerrainOptions& terrain,
                                const std::string& preset, const std::vector<std::string>& sets, Params& params);
 // The defaults (or `base`: a session's), then the preset, then --cell-size, then each --set in order.
