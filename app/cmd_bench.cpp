@@ -91,12 +91,16 @@ BenchSize benchSize(const gpu::Context& ctx, const Params& params, int model, Si
     // scaling: the same cells per device).
     const Processes& procs = processes();
     const Size whole{n.w, n.h * procs.size};
-    GeneratedTerrain g = generateTerrain(whole.w, whole.h, 1, cell_size);
+    InitialTerrain initial{{whole.w, whole.h, {}}, {}}; // rank 0 alone holds the whole grid: uploads scatter it
+    if (procs.root()) {
+        GeneratedTerrain g = generateTerrain(whole.w, whole.h, 1, cell_size);
+        initial = {std::move(g.terrain), std::move(g.hardness)};
+    }
     gpu::SimParams sp = toSimParams(params, whole.w, whole.h);
     sp.model = model;
     gpu::Simulation sim(ctx, whole.w, whole.h, gpu::PipePasses::Auto, shape,
                         gpu::SplitOver{procs.transport, gpu::stepReach(sp)});
-    loadInitialState(sim, {std::move(g.terrain), std::move(g.hardness)}, params);
+    loadInitialState(sim, initial, params);
     sim.setParams(sp);
     sim.run(20); // warm up: pipelines compiled, water spread over the terrain
 

@@ -47,7 +47,7 @@ struct Rect {
 
 // Rank 0's `whole` (row-major, `width` cells a row, `channels` floats a cell) cut into `rects[r]`
 // for each process r: each gets its own, row by row (the others' `whole` is not read). Rank 0
-// sends one rect at a time, in messages under 256 MiB.
+// sends one rect at a time, in messages of at most 256 MiB.
 std::vector<float> scatterRects(Transport& transport, const std::vector<float>& whole, int width, int channels,
                                 const std::vector<Rect>& rects);
 
