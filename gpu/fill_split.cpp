@@ -59,7 +59,7 @@ SplitFill fillSplit(Simulation& sim, Transport& transport, const BlockGrid& grid
     SplitFill result;
     auto start = Clock::now();
     for (bool next : {false, true}) sim.upload(Field::Terrain, ownedGround(block, ring_ground), next);
-    sim.fluvialAnalyse(); // the fill, its flats to the end, the receivers
+    sim.fluvialAnalyse(false); // the fill, its flats to the end, the receivers
     const std::vector<uint32_t> level = sim.fluvial().levels();
     const std::vector<uint32_t> receivers = sim.fluvial().receivers();
     result.fill_seconds = since(start);

@@ -512,9 +512,9 @@ uint32_t Simulation::computeWaterTable(int iterations, const std::function<void(
 
 void Simulation::allocateFluvial() { fluvial_->allocate(simulationBytes(width_, height_, partials_per_group_), sets_); }
 
-FluvialControl Simulation::fluvialAnalyse() {
+FluvialControl Simulation::fluvialAnalyse(bool drainage) {
     allocateFluvial();
-    return gpu::fluvialAnalyse(*this);
+    return gpu::fluvialAnalyse(*this, drainage);
 }
 
 void Simulation::prepareFluvialLakes() {

@@ -132,7 +132,7 @@ public:
     FluvialState& fluvial() { return *fluvial_; }
     const FluvialState& fluvial() const { return *fluvial_; }
     void allocateFluvial();
-    FluvialControl fluvialAnalyse();
+    FluvialControl fluvialAnalyse(bool drainage = true); // false: the fill and the receivers alone
     bool fluvialLakesOn() const { return gpu::fluvialLakesOn(params_); }
     void prepareFluvialLakes(); // before recording a step with lakes (run() does it itself)
 

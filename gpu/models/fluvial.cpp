@@ -205,7 +205,7 @@ void recordFluvialErode(Step& step) {
     rec.timestamp();
 }
 
-FluvialControl fluvialAnalyse(ModelHost& host) {
+FluvialControl fluvialAnalyse(ModelHost& host, bool drainage) {
     // The whole fill, then more flats rounds until they converge (exact for any terrain); then
     // routing, accumulation and the drainage area (nothing else of the step runs).
     prepareFluvialLakes(host);
@@ -222,8 +222,10 @@ FluvialControl fluvialAnalyse(ModelHost& host) {
     const FluvialControl fill = fluvial.hostControl();
     host.submit([&](Step& step) {
         recordFluvialRoute(step);
-        recordTree(step, TREE_ACCUMULATE);
-        step.rec.pass(Pass::FluvialDrainage); // the drainage area (and the erosion's maps, unused)
+        if (drainage) {
+            recordTree(step, TREE_ACCUMULATE);
+            step.rec.pass(Pass::FluvialDrainage); // the drainage area (and the erosion's maps, unused)
+        }
         fluvial.recordReadback(step.rec);
     });
     return fill;

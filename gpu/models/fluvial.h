@@ -99,8 +99,8 @@ void recordFluvialMoreFlats(Step& step, int flat_rounds);
 void recordFluvialRoute(Step& step);
 void recordFluvialErode(Step& step);
 // Fills the current terrain exactly (flats rounds in batches until they converge), routes and
-// accumulates. Returns the control of that fill (rounds per phase).
-FluvialControl fluvialAnalyse(ModelHost& host);
+// (`drainage`) accumulates. Returns the control of that fill (rounds per phase).
+FluvialControl fluvialAnalyse(ModelHost& host, bool drainage = true);
 // Lakes that balance evaporation (lake_evaporation > 0): before each iteration the basins of the
 // current ground are read back (labels and ground, 8 bytes a cell, and the rain mask), the lakes'
 // levels solved on the host (models/lakes.h) and uploaded per basin; that iteration's fill uses
