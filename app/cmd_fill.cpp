@@ -89,10 +89,9 @@ int splitFill(const FillOptions& o, const DeviceOptions& device, const Params& p
     const auto start = std::chrono::steady_clock::now();
     const gpu::SplitFill fill = gpu::fillSplit(sim, transport, grid, block, whole.fluvial_outlets, ring_ground);
 
-    std::vector<size_t> bytes;
-    for (int k = 0; k < grid.count(); ++k) bytes.push_back(grid.owned(k).cells() * sizeof(uint32_t));
-    std::vector<uint32_t> gathered(procs.root() ? size_t(w) * size_t(h) : 0);
-    transport.gatherToRoot(fill.level.data(), gathered.data(), bytes);
+    std::vector<gpu::Rect> owned;
+    for (int k = 0; k < grid.count(); ++k) owned.push_back(grid.owned(k));
+    const std::vector<uint32_t> level = gpu::gatherRects(transport, fill.level, w, h, 1, owned);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     auto most = [](double mine) {
         double m = 0.0;
@@ -106,15 +105,6 @@ int splitFill(const FillOptions& o, const DeviceOptions& device, const Params& p
     for (double e : everyProcess(double(mine))) errors += e;
     if (!procs.root()) return 0;
 
-    std::vector<uint32_t> level(gathered.size()); // rank after rank -> row by row
-    size_t at = 0;
-    for (int k = 0; k < grid.count(); ++k) {
-        const gpu::Rect b = grid.owned(k);
-        for (int y = b.y; y < b.y + b.h; ++y, at += size_t(b.w))
-            std::copy_n(gathered.begin() + std::ptrdiff_t(at), b.w,
-                        level.begin() + std::ptrdiff_t(size_t(y) * size_t(w) + size_t(b.x)));
-    }
-    std::vector<uint32_t>().swap(gathered); // before the filled surface and the lakes' depths
     long long unreached = 0;
     const Heightmap filled = filledSurface(level, initial.terrain, params[Param::cell_size], unreached);
     const nlohmann::json summary = lakeSums(lakeDepths(level, initial.terrain, whole), params[Param::cell_size]);

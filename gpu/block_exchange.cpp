@@ -85,26 +85,10 @@ std::vector<float> BlockExchange::gather(const std::vector<float>& block, int ch
     copyRows(reinterpret_cast<char*>(mine.data()), size_t(o.w) * ch * sizeof(float),
              reinterpret_cast<const char*>(block.data() + (size_t(o.y - l.y) * size_t(l.w) + size_t(o.x - l.x)) * ch),
              size_t(l.w) * ch * sizeof(float), size_t(o.w) * ch * sizeof(float), o.h);
-    std::vector<size_t> bytes(static_cast<size_t>(ranks()));
-    size_t total = 0;
-    for (int r = 0; r < ranks(); ++r) total += bytes[size_t(r)] = grid_.owned(r).cells() * ch * sizeof(float);
-    if (rank_ != 0) { // rank 0 alone writes what the fields make: the others send their blocks
-        transport_.gatherToRoot(mine.data(), nullptr, bytes);
-        countTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        return {};
-    }
-    std::vector<float> all(total / sizeof(float));
-    transport_.gatherToRoot(mine.data(), all.data(), bytes);
-    std::vector<float> whole(size_t(grid_.width) * size_t(grid_.height) * ch);
-    size_t at = 0;
-    for (int r = 0; r < ranks(); ++r) {
-        const Rect q = grid_.owned(r);
-        const size_t row = size_t(q.w) * ch * sizeof(float);
-        copyRows(reinterpret_cast<char*>(whole.data() + (size_t(q.y) * size_t(grid_.width) + size_t(q.x)) * ch),
-                 size_t(grid_.width) * ch * sizeof(float), reinterpret_cast<const char*>(all.data() + at), row, row,
-                 q.h);
-        at += q.cells() * ch;
-    }
+    // (rank 0 alone writes what the fields make: the others send their blocks)
+    std::vector<Rect> rects;
+    for (int r = 0; r < ranks(); ++r) rects.push_back(grid_.owned(r));
+    std::vector<float> whole = gatherRects(transport_, mine, grid_.width, grid_.height, channels, rects);
     countTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return whole;
 }

@@ -8,6 +8,7 @@
 // partial sums are the whole grid's; gathered, they fold in the one device's order
 // (reduce_partials.comp) and every process keeps the same totals to the bit.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -50,6 +51,31 @@ struct Rect {
 // sends one rect at a time, in messages of at most 256 MiB.
 std::vector<float> scatterRects(Transport& transport, const std::vector<float>& whole, int width, int channels,
                                 const std::vector<Rect>& rects);
+
+// Every process's `mine` (its `rects[r]`, row by row, `channels` values a cell) into the whole
+// `width` x `height` grid on rank 0 (the others get nothing back).
+template <class T>
+std::vector<T> gatherRects(Transport& transport, const std::vector<T>& mine, int width, int height, int channels,
+                           const std::vector<Rect>& rects) {
+    std::vector<size_t> bytes;
+    size_t total = 0;
+    for (const Rect& r : rects) total += bytes.emplace_back(r.cells() * size_t(channels) * sizeof(T));
+    if (transport.rank() != 0) {
+        transport.gatherToRoot(mine.data(), nullptr, bytes);
+        return {};
+    }
+    std::vector<T> all(total / sizeof(T));
+    transport.gatherToRoot(mine.data(), all.data(), bytes);
+    std::vector<T> whole(size_t(width) * size_t(height) * size_t(channels));
+    size_t at = 0;
+    for (const Rect& q : rects) {
+        const size_t row = size_t(q.w) * size_t(channels);
+        for (int y = q.y; y < q.y + q.h; ++y, at += row)
+            std::copy_n(all.begin() + std::ptrdiff_t(at), row,
+                        whole.begin() + std::ptrdiff_t((size_t(y) * size_t(width) + size_t(q.x)) * size_t(channels)));
+    }
+    return whole;
+}
 
 // The blocks: `cols` x `rows` of them, rank r at column r % cols, row r / cols.
 struct BlockGrid {
