@@ -145,8 +145,14 @@ int fillCommand(const FillOptions& o, const DeviceOptions& device) {
     Params params;
     InitialTerrain initial;
     agree([&] { // rank 0 reads the input: a file it cannot read stops them all
-        if (processes().root()) initial = prepareAnalysis(o.out, o.report, o.terrain, o.preset, o.sets, params);
         if (processes().size > 1) checkSplitFill(o);
+        if (!processes().root()) return;
+        initial = prepareAnalysis(o.out, o.report, o.terrain, o.preset, o.sets, params);
+        // Rank 0's peak: the heights, the levels gathered (as they arrive and in place), the filled
+        // surface and the lakes' depths.
+        if (processes().size > 1)
+            checkRootHostMemory(initial.terrain.width, initial.terrain.height, 20.0,
+                                "the heights, the levels gathered, the filled surface and the lakes");
     });
     if (processes().size > 1) {
         agree([&] {

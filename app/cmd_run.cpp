@@ -255,13 +255,30 @@ void checkSplitRun(const RunOptions& o, const gpu::SimParams& p) {
                          "processes yet: run it without mpirun");
 }
 
+// What rank 0 of a split run holds of the whole grid at its peak, bytes a cell: the input it
+// read for the whole run (heights, hardness, a rain mask; a session's every field until they are
+// uploaded), then the final heights and a field of four channels gathered (as it arrives and in
+// place), and a session to save.
+void checkRootMemory(const RunOptions& o, const RunStart& r) {
+    double session = 4.0; // its initial heights
+    for (gpu::Field f : sessionFields()) session += 4.0 * gpu::fieldChannels(f);
+    const double input = r.resumed ? session : 4.0 + 4.0 + (r.initial.hasRainMask() ? 4.0 : 0.0);
+    const double held = r.resumed ? 4.0 : input; // the resumed fields are freed once uploaded
+    const double end = held + 4.0 + 2.0 * 16.0 + (o.save_session.empty() ? 0.0 : session);
+    checkRootHostMemory(r.initial.terrain.width, r.initial.terrain.height, std::max(input, end),
+                        o.save_session.empty() ? "the input, the final heights and a field gathered"
+                                               : "the input, the final heights, a field gathered and the session");
+}
+
 } // namespace
 
 int runCommand(const RunOptions& o, const DeviceOptions& device, const TimelapseFactory& make_timelapse) {
     RunStart start;
     agree([&] { // rank 0 reads the input: a file it cannot read stops them all
         checkRunOptions(o, bool(make_timelapse));
-        if (processes().root()) start = prepareRun(o);
+        if (!processes().root()) return;
+        start = prepareRun(o);
+        if (processes().size > 1) checkRootMemory(o, start);
     });
     if (processes().size > 1) agree([&] { shareStart(start); });
     const Params& params = start.params;

@@ -198,6 +198,9 @@ void agree(const std::function<void()>& step) {
     } catch (const ParamError& e) {
         why = e.what();
         status = 2;
+    } catch (const gpu::SplitError& e) {
+        why = e.what();
+        status = 3;
     }
     const std::vector<double> all = everyProcess(double(status));
     const auto first = std::find_if(all.begin(), all.end(), [](double s) { return s != 0.0; });
@@ -214,6 +217,39 @@ void agree(const std::function<void()>& step) {
 int refuse(int status, const std::string& line) {
     if (g_processes.root()) std::fprintf(stderr, "alluvium: %s\n", line.c_str());
     return status;
+}
+
+namespace {
+
+// The host memory this machine has available, in bytes (0: unknown).
+double availableHostBytes() {
+    if (const char* env = std::getenv("ALLUVIUM_HOST_MEMORY_MB"); env && *env) return std::atof(env) * 1048576.0;
+    FILE* f = std::fopen("/proc/meminfo", "r");
+    if (!f) return 0.0;
+    char line[256];
+    double kib = 0.0;
+    while (std::fgets(line, sizeof line, f))
+        if (std::sscanf(line, "MemAvailable: %lf kB", &kib) == 1) break;
+    std::fclose(f);
+    return kib * 1024.0;
+}
+
+} // namespace
+
+void checkRootHostMemory(int width, int height, double bytes_per_cell, const std::string& what) {
+    const double need = double(width) * double(height) * bytes_per_cell, have = availableHostBytes();
+    if (have <= 0.0 || need <= have) return;
+    auto amount = [](double bytes) {
+        char t[32];
+        std::snprintf(t, sizeof t, bytes < 1e9 ? "%.0f MB" : "%.1f GB", bytes < 1e9 ? bytes / 1e6 : bytes / 1e9);
+        return std::string(t);
+    };
+    char text[400];
+    std::snprintf(text, sizeof text,
+                  "rank 0 holds the whole grid on the host: a %dx%d grid needs about %s there (%.0f bytes a cell: "
+                  "%s), this machine has %s available: a smaller grid, or rank 0 on a larger machine",
+                  width, height, amount(need).c_str(), bytes_per_cell, what.c_str(), amount(have).c_str());
+    throw gpu::SplitError(text);
 }
 
 void endProcesses() {

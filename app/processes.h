@@ -38,9 +38,15 @@ struct AgreedFailure {
     int status;
 };
 // Runs `step` (what reads the input: files, presets, options) on every process; if it throws an
-// InputError or ParamError on any of them, the first of those says why in one line and every
-// process throws AgreedFailure, so none waits for another that gave up.
+// InputError or ParamError (status 2) or a SplitError (status 3) on any of them, the first of
+// those says why in one line and every process throws AgreedFailure, so none waits for another
+// that gave up.
 void agree(const std::function<void()>& step);
+// Rank 0 of a split run holds whole fields of the grid on the host (the input it scatters, the
+// fields gathered for the outputs): `bytes_per_cell` of them at its peak. Throws a SplitError
+// naming what it needs when this machine has less memory available (MemAvailable;
+// ALLUVIUM_HOST_MEMORY_MB stands in for it, for tests or to keep a margin).
+void checkRootHostMemory(int width, int height, double bytes_per_cell, const std::string& what);
 // MPI's end, before main returns.
 void endProcesses();
 

@@ -210,6 +210,13 @@ refused missing-input 2 "nowhere.png" 3 run --in "$tmp/nowhere.png" --steps 2
 refused fill-maps 2 "out-maps" 2 fill --size 61x97 --out-maps "$tmp/fill-maps"
 refused fill-lakes 2 "lake_evaporation" 3 fill --size 61x97 --set lake_evaporation=1
 refused fill-too-small 3 "does not split into 6 blocks" 6 fill --size 30x20
+# Rank 0 holds the whole grid on the host: a machine with too little memory for it (10 MB here)
+# is told so before the GPU starts.
+export ALLUVIUM_HOST_MEMORY_MB=10
+refused host-memory 3 "needs about 46 MB there" 2 run --size 1024x1024 --steps 2
+refused host-memory-session 3 "and the session" 3 run --size 512x512 --steps 2 --save-session "$tmp/hm.session"
+refused fill-host-memory 3 "holds the whole grid on the host" 4 fill --size 1024x1024
+unset ALLUVIUM_HOST_MEMORY_MB
 # The commands that are one process's: refused, not run N times over the same files.
 mpirun -np 2 "$exe" convert --in "$tmp/pipe-1.f32" --size 61x97 --out "$tmp/converted.png" >"$tmp/convert.log" 2>&1 &&
   fail "convert under mpirun: exit status 0"
