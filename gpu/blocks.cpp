@@ -33,8 +33,8 @@ int BlockGrid::neighbour(int rank, int dx, int dy) const {
 }
 
 std::vector<float> scatterRects(Transport& transport, const std::vector<float>& whole, int width, int channels,
-                                const std::vector<Rect>& rects) {
-    constexpr size_t kMessage = size_t(64) << 20; // floats: 256 MiB
+                                const std::vector<Rect>& rects, size_t message_floats) {
+    const size_t kMessage = std::max<size_t>(message_floats, 1);
     auto cut = [&](const Rect& r) {
         std::vector<float> part(r.cells() * size_t(channels));
         const size_t row = size_t(r.w) * size_t(channels);

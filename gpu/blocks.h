@@ -48,9 +48,9 @@ struct Rect {
 
 // Rank 0's `whole` (row-major, `width` cells a row, `channels` floats a cell) cut into `rects[r]`
 // for each process r: each gets its own, row by row (the others' `whole` is not read). Rank 0
-// sends one rect at a time, in messages of at most 256 MiB.
+// sends one rect at a time, in messages of at most `message_floats` (256 MiB).
 std::vector<float> scatterRects(Transport& transport, const std::vector<float>& whole, int width, int channels,
-                                const std::vector<Rect>& rects);
+                                const std::vector<Rect>& rects, size_t message_floats = size_t(64) << 20);
 
 // Every process's `mine` (its `rects[r]`, row by row, `channels` values a cell) into the whole
 // `width` x `height` grid on rank 0 (the others get nothing back).
