@@ -1,7 +1,9 @@
-// The split lake fill's spill graph (gpu/fill_split.h) on the host, with the reference's priority
-// flood as each block's fill: on random grids of odd sizes, with flats and ties, every outlet
-// mask and many block layouts, the blocks' W = max(W_local, L(watershed)) equals the whole grid's
-// priority flood to the bit. The GPU's split runs themselves are tests/mpi_test.sh's (mpirun).
+// The split lake fill's spill graph (gpu/fill_split.h): on the host, with the reference's priority
+// flood as each block's fill, on random grids of odd sizes, with flats and ties, every outlet mask
+// and many block layouts, the blocks' W = max(W_local, L(watershed)) equals the whole grid's
+// priority flood to the bit; and with the GPU's fill and receivers for each block, in one process,
+// equal to the GPU's fill of the whole grid (on any device the test programs run on). The split
+// runs under mpirun are tests/mpi_test.sh's.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -9,7 +11,9 @@
 
 #include "fill_split.h"
 #include "fluvial.h"
+#include "gpu_fixture.h"
 #include "models/fluvial.h"
+#include "test_util.h"
 
 using namespace alluvium;
 using gpu::BlockGrid;
@@ -25,16 +29,35 @@ std::vector<float> slice(const std::vector<float>& z, int width, const Rect& r) 
     return out;
 }
 
-// What fillSplit does on each process and rank 0, with the reference fill in the GPU's place.
-std::vector<uint32_t> splitFillOnHost(const std::vector<float>& z, const BlockGrid& grid, int outlets) {
+// A block's fill with every side draining: W_local (ordered bits) and the receivers (cell indices).
+struct BlockFill {
+    std::vector<uint32_t> level, receivers;
+};
+using BlockFiller = std::function<BlockFill(const std::vector<float>& z, int w, int h)>;
+
+BlockFill referenceBlockFill(const std::vector<float>& z, int w, int h) {
+    const ref::FluvialGrid local{w, h}; // every side drains
+    const ref::Fill fill = ref::fillPriorityFlood(local, z);
+    BlockFill out;
+    for (float l : fill.level) out.level.push_back(gpu::orderedFloatBits(l));
+    out.receivers = ref::receivers(local, fill);
+    return out;
+}
+
+// What fillSplit does on each process and rank 0, each block filled by `fill_block`.
+std::vector<uint32_t> splitFillOnHost(const std::vector<float>& z, const BlockGrid& grid, int outlets,
+                                      const BlockFiller& fill_block = referenceBlockFill) {
     std::vector<gpu::SpillEdge> edges;
     std::vector<std::vector<uint32_t>> levels(size_t(grid.count())), roots(size_t(grid.count()));
     for (int r = 0; r < grid.count(); ++r) {
         const FillBlock block = gpu::fillBlock(grid, r);
-        const ref::FluvialGrid local{block.owned.w, block.owned.h}; // every side drains
-        const ref::Fill fill = ref::fillPriorityFlood(local, slice(z, grid.width, block.owned));
-        for (float l : fill.level) levels[size_t(r)].push_back(gpu::orderedFloatBits(l));
-        roots[size_t(r)] = gpu::watershedRoots(ref::receivers(local, fill));
+        const BlockFill fill = fill_block(slice(z, grid.width, block.owned), block.owned.w, block.owned.h);
+        levels[size_t(r)] = fill.level;
+        roots[size_t(r)] = gpu::watershedRoots(fill.receivers);
+        for (uint32_t root : roots[size_t(r)]) { // every watershed ends on the block's edge
+            const int x = int(root % uint32_t(block.owned.w)), y = int(root / uint32_t(block.owned.w));
+            EXPECT_TRUE(x == 0 || y == 0 || x == block.owned.w - 1 || y == block.owned.h - 1) << x << ", " << y;
+        }
         const std::vector<gpu::SpillEdge> mine = gpu::blockSpillEdges(
             grid, block, outlets, levels[size_t(r)], roots[size_t(r)], slice(z, grid.width, block.ring));
         edges.insert(edges.end(), mine.begin(), mine.end());
@@ -116,4 +139,46 @@ TEST(FillSplit, TheOceanReachesNothingWithoutOutlets) {
     const std::vector<float> z = randomTerrain(32, 9, rng);
     const BlockGrid grid = gpu::splitGrid(32, 9, 2, {16, 16}, 1);
     for (uint32_t v : splitFillOnHost(z, grid, 0)) ASSERT_EQ(v, FLUVIAL_NONE);
+}
+
+class FillSplitGpu : public test::GpuTest {};
+
+TEST_F(FillSplitGpu, BlocksFilledOnTheDeviceEqualTheWholeGridsFill) {
+    // Each block filled and routed by the GPU as the split processes do it, the graph solved on
+    // the host: the whole grid's GPU fill to the bit, on pitted ground (lakes across the blocks).
+    auto params = [](int w, int h, int outlets) {
+        Params table;
+        table[Param::cell_size] = 10.0;
+        table[Param::fluvial_outlets] = outlets;
+        gpu::SimParams p = toSimParams(table, w, h);
+        p.model = MODEL_FLUVIAL;
+        return p;
+    };
+    const BlockFiller on_device = [&](const std::vector<float>& z, int w, int h) {
+        gpu::SimParams p = params(w, h, 0);
+        p.fluvial_outlets = OUTLET_LEFT | OUTLET_RIGHT | OUTLET_TOP | OUTLET_BOTTOM;
+        auto sim = make(z, w, h, p);
+        sim->fluvialAnalyse(false);
+        return BlockFill{sim->fluvial().levels(), sim->fluvial().receivers()};
+    };
+    struct Case {
+        int w, h, ranks, outlets; // outlets: the parameter's choice (0 all, 4 bottom, 5 left_right)
+        uint32_t seed;
+    };
+    for (const Case c :
+         {Case{97, 61, 2, 0, 1}, Case{131, 77, 6, 4, 2}, Case{75, 83, 4, 5, 3}, Case{211, 45, 3, 0, 4}}) {
+        const std::vector<float> z = test::pittedTerrain(c.w, c.h, c.seed);
+        auto whole = make(z, c.w, c.h, params(c.w, c.h, c.outlets));
+        whole->fluvialAnalyse();
+        const std::vector<uint32_t> expected = whole->fluvial().levels();
+        const BlockGrid grid = gpu::splitGrid(c.w, c.h, c.ranks, {FLUVIAL_TILE, FLUVIAL_TILE}, 1);
+        const std::vector<uint32_t> got =
+            splitFillOnHost(z, grid, params(c.w, c.h, c.outlets).fluvial_outlets, on_device);
+        size_t differ = 0;
+        for (size_t i = 0; i < z.size(); ++i) differ += got[i] != expected[i] ? 1 : 0;
+        EXPECT_EQ(differ, 0u) << c.w << "x" << c.h << " in " << grid.cols << "x" << grid.rows << " blocks";
+        size_t filled = 0;
+        for (size_t i = 0; i < z.size(); ++i) filled += gpu::fromOrderedFloatBits(expected[i]) > z[i] ? 1 : 0;
+        EXPECT_GT(filled, z.size() / 50) << "the ground should hold lakes"; // the test would be idle without
+    }
 }
