@@ -53,6 +53,14 @@ std::vector<float> lakeDepths(const std::vector<uint32_t>& level, const Heightma
     return lake;
 }
 
+// The line that ends a fill: what it wrote, its lakes, and `how` it ran.
+void sayWrote(const std::string& out, const nlohmann::json& summary, const std::string& how) {
+    std::fprintf(stderr, "alluvium: wrote %s%s: %lld cells filled, %.6g m^3, deepest %.4g m (%s)\n",
+                 displayPath(out).c_str(), writesSidecar(out) ? " (+ .json)" : "",
+                 summary["lake_cells"].get<long long>(), summary["lake_volume_m3"].get<double>(),
+                 summary["deepest_lake_m"].get<double>(), how.c_str());
+}
+
 // What the split fill cannot do yet, said before the GPU starts.
 void checkSplitFill(const FillOptions& o) {
     if (!o.out_maps.empty())
@@ -130,12 +138,10 @@ int splitFill(const FillOptions& o, const DeviceOptions& device, const Params& p
     saveHeightmap(o.out, filled, params[Param::cell_size]);
     if (!o.report.empty()) writeReport(o.report, report);
     outputs.commit();
-    std::fprintf(stderr,
-                 "alluvium: wrote %s%s: %lld cells filled, %.6g m^3, deepest %.4g m (split over %d processes: "
-                 "a spill graph of %zu edges, %.1f kB exchanged by rank 0)\n",
-                 displayPath(o.out).c_str(), writesSidecar(o.out) ? " (+ .json)" : "",
-                 summary["lake_cells"].get<long long>(), summary["lake_volume_m3"].get<double>(),
-                 summary["deepest_lake_m"].get<double>(), grid.count(), fill.graph_edges, double(fill.bytes) / 1e3);
+    char how[160];
+    std::snprintf(how, sizeof how, "split over %d processes: a spill graph of %zu edges, %.1f kB exchanged by rank 0",
+                  grid.count(), fill.graph_edges, double(fill.bytes) / 1e3);
+    sayWrote(o.out, summary, how);
     return 0;
 }
 
@@ -194,13 +200,10 @@ int fillCommand(const FillOptions& o, const DeviceOptions& device) {
     if (!o.report.empty()) writeReport(o.report, report);
     if (!o.out_maps.empty()) exportMaps(sim, o.out_maps);
     outputs.commit();
-    std::fprintf(stderr,
-                 "alluvium: wrote %s%s: %lld cells filled, %.6g m^3, deepest %.4g m (rounds: %u basin labels, "
-                 "%u basin graph + %u hook jumps, %u flats)\n",
-                 displayPath(o.out).c_str(), writesSidecar(o.out) ? " (+ .json)" : "",
-                 summary["lake_cells"].get<long long>(), summary["lake_volume_m3"].get<double>(),
-                 summary["deepest_lake_m"].get<double>(), fill.rounds_label, fill.rounds_boruvka, fill.rounds_hook,
-                 fill.rounds_flats);
+    char how[160];
+    std::snprintf(how, sizeof how, "rounds: %u basin labels, %u basin graph + %u hook jumps, %u flats",
+                  fill.rounds_label, fill.rounds_boruvka, fill.rounds_hook, fill.rounds_flats);
+    sayWrote(o.out, summary, how);
     return 0;
 }
 
