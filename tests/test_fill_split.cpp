@@ -11,9 +11,8 @@
 
 #include "fill_split.h"
 #include "fluvial.h"
-#include "gpu_fixture.h"
+#include "fluvial_fixture.h"
 #include "models/fluvial.h"
-#include "test_util.h"
 
 using namespace alluvium;
 using gpu::BlockGrid;
@@ -141,19 +140,12 @@ TEST(FillSplit, TheOceanReachesNothingWithoutOutlets) {
     for (uint32_t v : splitFillOnHost(z, grid, 0)) ASSERT_EQ(v, FLUVIAL_NONE);
 }
 
-class FillSplitGpu : public test::GpuTest {};
+namespace { // with its fixture, which lives in an anonymous namespace
+class FillSplitGpu : public test::Fluvial {};
 
 TEST_F(FillSplitGpu, BlocksFilledOnTheDeviceEqualTheWholeGridsFill) {
     // Each block filled and routed by the GPU as the split processes do it, the graph solved on
     // the host: the whole grid's GPU fill to the bit, on pitted ground (lakes across the blocks).
-    auto params = [](int w, int h, int outlets) {
-        Params table;
-        table[Param::cell_size] = 10.0;
-        table[Param::fluvial_outlets] = outlets;
-        gpu::SimParams p = toSimParams(table, w, h);
-        p.model = MODEL_FLUVIAL;
-        return p;
-    };
     const BlockFiller on_device = [&](const std::vector<float>& z, int w, int h) {
         gpu::SimParams p = params(w, h, 0);
         p.fluvial_outlets = OUTLET_LEFT | OUTLET_RIGHT | OUTLET_TOP | OUTLET_BOTTOM;
@@ -182,3 +174,5 @@ TEST_F(FillSplitGpu, BlocksFilledOnTheDeviceEqualTheWholeGridsFill) {
         EXPECT_GT(filled, z.size() / 50) << "the ground should hold lakes"; // the test would be idle without
     }
 }
+
+} // namespace
