@@ -201,6 +201,15 @@ void initialAquifer(const std::vector<float>& ground, const Params& params, std:
     for (size_t i = 0; i < ground.size(); ++i) base[i] = static_cast<float>(double(ground[i]) - thickness);
 }
 
+namespace {
+
+// Layered ground starts under a regolith of regolith_depth (without layers nothing reads it).
+bool startsLayered(const Params& params) {
+    return params[Param::enable_layers] != 0 && params[Param::regolith_depth] > 0;
+}
+
+} // namespace
+
 void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial, const Params& params) {
     // Every field at its initial value (field_table.h: no water, sediment, lakes or maps yet,
     // rain mask and uplift 1, no sea reached), then the ground, its hardness and its aquifer.
@@ -208,9 +217,8 @@ void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial, const
     for (bool next : {false, true}) sim.upload(gpu::Field::Terrain, initial.terrain.heights, next);
     sim.upload(gpu::Field::Hardness, initial.hardness);
     if (initial.hasRainMask()) sim.upload(gpu::Field::RainMask, initial.rain_mask);
-    // Layered ground starts under a regolith of regolith_depth (without layers nothing reads it).
-    if (params[Param::enable_layers] != 0 && params[Param::regolith_depth] > 0) {
-        const std::vector<float> regolith(initial.terrain.heights.size(), float(params[Param::regolith_depth]));
+    if (startsLayered(params)) {
+        const std::vector<float> regolith = initialField(gpu::Field::Loose, initial, params);
         for (bool next : {false, true}) sim.upload(gpu::Field::Loose, regolith, next);
     }
     std::vector<float> base, groundwater;
@@ -218,6 +226,29 @@ void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial, const
     sim.upload(gpu::Field::AquiferBase, base);
     sim.upload(gpu::Field::Groundwater, groundwater);
     sim.resetTotals();
+}
+
+std::vector<float> initialField(gpu::Field f, const InitialTerrain& initial, const Params& params) {
+    const std::vector<float>& z = initial.terrain.heights;
+    std::vector<float> base, groundwater;
+    switch (f) {
+    case gpu::Field::Terrain: return z;
+    case gpu::Field::Hardness:
+        if (!initial.hardness.empty()) return initial.hardness;
+        break;
+    case gpu::Field::RainMask:
+        if (!initial.rain_mask.empty()) return initial.rain_mask;
+        break;
+    case gpu::Field::Loose:
+        if (startsLayered(params)) return std::vector<float>(z.size(), float(params[Param::regolith_depth]));
+        break;
+    case gpu::Field::AquiferBase:
+    case gpu::Field::Groundwater:
+        initialAquifer(z, params, base, groundwater);
+        return f == gpu::Field::AquiferBase ? base : groundwater;
+    default: break;
+    }
+    return std::vector<float>(z.size() * size_t(gpu::fieldChannels(f)), gpu::fieldInfo(f).initial);
 }
 
 StateSums sumState(const gpu::Simulation& sim, double cell_size) {

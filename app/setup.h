@@ -69,6 +69,9 @@ InitialTerrain prepareTerrainAndParams(const TerrainOptions& terrain, const std:
 // hardness, and the aquifer: its base aquifer_thickness below the ground and its water table
 // initial_table_depth below it (groundwater, from `params`).
 void loadInitialState(gpu::Simulation& sim, const InitialTerrain& initial, const Params& params = Params());
+// Field `f` of the whole grid as loadInitialState leaves it (fieldChannels floats a cell): what a
+// split process's rank 0 writes for a state it never uploaded to one device.
+std::vector<float> initialField(gpu::Field f, const InitialTerrain& initial, const Params& params);
 // The aquifer of a ground (loadInitialState): its base and the groundwater (m of water) of a
 // water table initial_table_depth below the ground.
 void initialAquifer(const std::vector<float>& ground, const Params& params, std::vector<float>& base,
