@@ -22,6 +22,7 @@
 #include "report.h"
 #include "session.h"
 #include "snapshot.h"
+#include "split_analysis.h"
 
 namespace alluvium {
 
@@ -250,9 +251,7 @@ void checkSplitRun(const RunOptions& o, const gpu::SimParams& p) {
     if (!refusal.empty()) throw InputError(refusal);
     if (!o.timelapse.dir.empty())
         throw InputError("--timelapse does not run split over processes yet: run it without mpirun");
-    if (!o.out_maps.empty())
-        throw InputError("--out-maps (the drainage analysis is a whole-grid fill) does not run split over "
-                         "processes yet: run it without mpirun");
+    if (!o.out_maps.empty()) (void)analysisBlocks(p.width, p.height); // the maps' lakes and drainage split too
 }
 
 // What rank 0 of a split run holds of the whole grid at its peak, bytes a cell: the input it
@@ -264,10 +263,14 @@ void checkRootMemory(const RunOptions& o, const RunStart& r) {
     for (gpu::Field f : sessionFields()) session += 4.0 * gpu::fieldChannels(f);
     const double input = r.resumed ? session : 4.0 + 4.0 + (r.initial.hasRainMask() ? 4.0 : 0.0);
     const double held = r.resumed ? 4.0 : input; // the resumed fields are freed once uploaded
-    const double end = held + 4.0 + 2.0 * 16.0 + (o.save_session.empty() ? 0.0 : session);
-    checkRootHostMemory(r.initial.terrain.width, r.initial.terrain.height, std::max(input, end),
-                        o.save_session.empty() ? "the input, the final heights and a field gathered"
-                                               : "the input, the final heights, a field gathered and the session");
+    // The maps: their fields gathered (20 floats a cell), the lakes and drainage (about 20 bytes a
+    // cell), the layers written (about 100).
+    const double maps = o.out_maps.empty() ? 0.0 : 80.0 + 20.0 + 100.0;
+    const double end = held + 4.0 + 2.0 * 16.0 + (o.save_session.empty() ? 0.0 : session) + maps;
+    std::string what = "the input, the final heights";
+    if (!o.out_maps.empty()) what += ", the maps";
+    what += o.save_session.empty() ? " and a field gathered" : ", a field gathered and the session";
+    checkRootHostMemory(r.initial.terrain.width, r.initial.terrain.height, std::max(input, end), what);
 }
 
 } // namespace
@@ -295,6 +298,8 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     ScopedContext scoped(device);
     gpu::Simulation sim(scoped.ctx, w, h, gpu::PipePasses::Auto, {},
                         gpu::SplitOver{procs.transport, gpu::stepReach(sim_params)});
+    if (sim.blocks() && !o.out_maps.empty())
+        checkAnalysisFits(scoped.ctx, gpu::simulationBytes(sim.blocks()->local().w, sim.blocks()->local().h), w, h);
     if (start.resumed) {
         restoreSession(sim, *start.resumed);
         sim.setStepIndex(static_cast<int>(start.resumed->steps)); // rain events and droplet seeds continue
@@ -335,7 +340,13 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     facts.years = params[Param::fluvial_time_step] * double(facts.steps);
     // Lakes and drainage of the final terrain, once, for the fluvial report and --out-maps.
     facts.last_fill = sim.fluvial().hostControl(); // the last iteration's fill, before that
-    if (fluvial || !o.out_maps.empty()) facts.analysis = sim.fluvialAnalyse();
+    std::optional<SplitMaps> split_maps;           // a split run's maps: gathered, and the lakes and drainage split
+    if (sim.blocks() && !o.out_maps.empty()) {
+        split_maps = gatherSplitMaps(sim, scoped.ctx, params, w, h);
+        facts.processes["maps_analysis"] = split_maps->analysis.report;
+    } else if (fluvial || !o.out_maps.empty()) {
+        facts.analysis = sim.fluvialAnalyse();
+    }
     const nlohmann::json report = runReport(sim, facts);
     // Every process takes part in what reads the state; rank 0 alone writes, and alone keeps a
     // session's fields (every state field of the whole grid at once).
@@ -356,7 +367,10 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     }
     saveHeightmap(o.out, result, cell_size);
     if (!o.report.empty()) writeReport(o.report, report);
-    if (!o.out_maps.empty()) exportMaps(sim, o.out_maps);
+    if (split_maps)
+        exportMaps(split_maps->source(toSimParams(params, w, h)), o.out_maps);
+    else if (!o.out_maps.empty())
+        exportMaps(sim, o.out_maps);
     if (!o.out_mesh.empty()) writeTerrainMesh(o.out_mesh, result, cell_size, o.mesh_triangles);
     if (session) saveSession(o.save_session, *session);
     outputs.commit();

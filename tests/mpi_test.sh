@@ -128,24 +128,58 @@ same band-steps-2-2d 4 --size 127x119 --steps 30 --set enable_groundwater=1 --se
 same band-steps-2-particles 4 --size 97x89 --model particles --steps 10 --set particle_count=10000
 unset ALLUVIUM_WORKGROUP ALLUVIUM_BAND_STEPS
 
+# maps NAME NP ARGS...: a run's --out-maps on one process and on NP: every file alike (the final
+# state's fields gathered; its lakes and drainage filled and routed across the blocks).
+maps() {
+  local name=$1 np=$2
+  shift 2
+  "$exe" run "$@" --out "$tmp/$name-1.f32" --out-maps "$tmp/$name-1.maps" 2>"$tmp/$name-1.log" ||
+    { fail "$name: one process: $(tail -1 "$tmp/$name-1.log")"; return; }
+  mpirun -np "$np" "$exe" --validation run "$@" --out "$tmp/$name-$np.f32" --report "$tmp/$name-$np.json" \
+    --out-maps "$tmp/$name-$np.maps" >"$tmp/$name-$np.log" 2>&1 ||
+    { fail "$name: $np processes: $(grep alluvium "$tmp/$name-$np.log" | tail -1)"; return; }
+  local count=0 map
+  for map in "$tmp/$name-1.maps"/*; do
+    cmp -s "$map" "$tmp/$name-$np.maps/$(basename "$map")" || fail "$name: the maps' $(basename "$map") differ"
+    count=$((count + 1))
+  done
+  [ "$count" -gt 40 ] || fail "$name: only $count map files"
+  [ "$(field "$tmp/$name-$np.json" '["processes"]["maps_analysis"]["validation_errors"]')" = "0.0" ] ||
+    fail "$name: validation errors"
+  echo "ok   $name on $np processes: $count map files alike \
+($(field "$tmp/$name-$np.json" '["processes"]["maps_analysis"]["flats_rounds"]') flats rounds)"
+}
+maps run-maps 4 --size 127x119 --steps 15 --preset volcano-island --set enable_groundwater=1 --set enable_snow=1 \
+  --set enable_vegetation=1 --set enable_layers=1
+
 # fills NAME NP ARGS...: `alluvium fill` on one process, then on NP (each block filled on its own,
-# their spill graph solved on rank 0): the same filled heightmap to the bit, the same sums.
+# their spill graph solved on rank 0; the flats, receivers and drainage routed across the blocks):
+# the same filled heightmap to the bit, the same sums, and every map (lake depth, drainage area...)
+# the same file.
 fills() {
   local name=$1 np=$2
   shift 2
-  "$exe" fill "$@" --out "$tmp/$name-1.f32" --report "$tmp/$name-1.json" 2>"$tmp/$name-1.log" ||
-    { fail "$name: one process: $(tail -1 "$tmp/$name-1.log")"; return; }
+  "$exe" fill "$@" --out "$tmp/$name-1.f32" --report "$tmp/$name-1.json" --out-maps "$tmp/$name-1.maps" \
+    2>"$tmp/$name-1.log" || { fail "$name: one process: $(tail -1 "$tmp/$name-1.log")"; return; }
   mpirun -np "$np" "$exe" --validation fill "$@" --out "$tmp/$name-$np.f32" --report "$tmp/$name-$np.json" \
-    >"$tmp/$name-$np.log" 2>&1 || { fail "$name: $np processes: $(grep alluvium "$tmp/$name-$np.log" | tail -1)"; return; }
+    --out-maps "$tmp/$name-$np.maps" >"$tmp/$name-$np.log" 2>&1 ||
+    { fail "$name: $np processes: $(grep alluvium "$tmp/$name-$np.log" | tail -1)"; return; }
   cmp -s "$tmp/$name-1.f32" "$tmp/$name-$np.f32" || fail "$name: the filled heightmaps differ"
-  for key in fill_volume_m3 filled_cells deepest_fill_m unreached_cells; do
+  for key in fill_volume_m3 filled_cells deepest_fill_m unreached_cells largest_drainage_area_m2; do
     [ "$(field "$tmp/$name-1.json" "[\"$key\"]")" = "$(field "$tmp/$name-$np.json" "[\"$key\"]")" ] ||
       fail "$name: the reports' $key differ"
   done
+  local maps=0 map
+  for map in "$tmp/$name-1.maps"/*; do
+    cmp -s "$map" "$tmp/$name-$np.maps/$(basename "$map")" || fail "$name: the maps' $(basename "$map") differ"
+    maps=$((maps + 1))
+  done
+  [ "$maps" -gt 40 ] || fail "$name: only $maps map files"
   [ "$(field "$tmp/$name-$np.json" '["processes"]["validation_errors"]')" = "0.0" ] || fail "$name: validation errors"
   echo "ok   $name on $np processes ($(field "$tmp/$name-$np.json" '["processes"]["blocks"]') blocks, \
 $(field "$tmp/$name-$np.json" '["filled_cells"]') cells filled, \
-$(field "$tmp/$name-$np.json" '["processes"]["spill_graph_edges"]') spill graph edges)"
+$(field "$tmp/$name-$np.json" '["processes"]["spill_graph_edges"]') spill graph edges, \
+$(field "$tmp/$name-$np.json" '["processes"]["flats_rounds"]') flats rounds, $maps map files alike)"
 }
 fills fill-fractal 4 --size 97x61 --seed 4 --terrain fractal
 fills fill-ridged-2d 6 --size 131x77 --seed 7 --terrain ridged
@@ -153,6 +187,8 @@ fills fill-bottom 3 --size 97x61 --seed 4 --terrain fractal --set fluvial_outlet
 fills fill-sea 4 --size 97x61 --preset volcano-island
 # A cell size no float holds exactly: the volume sums the depths in doubles as one process does.
 fills fill-cell-size 4 --size 97x61 --seed 4 --terrain fractal --set cell_size=0.3
+# A rain mask: the drainage sums what falls where it rains, across the blocks.
+fills fill-rain-mask 4 --size 61x97 --seed 4 --terrain fractal --rain-mask "$tmp/mask.f32"
 data=$(dirname "$0")/../../shared/data
 fills fill-front-range 4 --in "$data/srtm_frontrange_240x144_240x144.f32" --size 240x144 --set fluvial_outlets=bottom
 fills fill-olinda 6 --in "$data/olinda_111x111.f32" --size 111x111
@@ -207,7 +243,6 @@ refused() {
 refused fluvial 2 "fluvial model does not run split" 2 run --size 61x97 --steps 2 --model fluvial
 refused too-small 3 "does not split into 6 blocks" 6 run --size 30x20 --steps 2
 refused missing-input 2 "nowhere.png" 3 run --in "$tmp/nowhere.png" --steps 2
-refused fill-maps 2 "out-maps" 2 fill --size 61x97 --out-maps "$tmp/fill-maps"
 refused fill-lakes 2 "lake_evaporation" 3 fill --size 61x97 --set lake_evaporation=1
 refused fill-too-small 3 "does not split into 6 blocks" 6 fill --size 30x20
 # Rank 0 holds the whole grid on the host: a machine with too little memory for it (10 MB here)
@@ -215,6 +250,8 @@ refused fill-too-small 3 "does not split into 6 blocks" 6 fill --size 30x20
 export ALLUVIUM_HOST_MEMORY_MB=10
 refused host-memory 3 "needs about 46 MB there" 2 run --size 1024x1024 --steps 2
 refused host-memory-session 3 "and the session" 3 run --size 512x512 --steps 2 --save-session "$tmp/hm.session"
+refused host-memory-maps 3 "the final heights, the maps and a field" 2 run --size 256x256 --steps 2 \
+  --out-maps "$tmp/hm-maps"
 refused fill-host-memory 3 "holds the whole grid on the host" 4 fill --size 1024x1024
 unset ALLUVIUM_HOST_MEMORY_MB
 # The commands that are one process's: refused, not run N times over the same files.
