@@ -57,15 +57,16 @@ template <class T> std::vector<T> gatherOnRoot(Transport& transport, const std::
     return all;
 }
 
-// The owned cells' steps: 0 at the exits, else the fewest steps over cells of the same W to an
-// exit or to a ring cell of known steps (a breadth-first search from all of them at once).
-std::vector<uint32_t> relaxSteps(const BlockView& v, const std::vector<uint32_t>& ring_level,
-                                 const std::vector<uint8_t>& exit, const std::vector<uint32_t>& ring_steps) {
+// Lowers the owned cells' `steps` (FLUVIAL_NONE: none known yet) to the fewest steps over cells of
+// the same W to an exit (`exit`, when given: the first round) or to a ring cell of known steps: a
+// breadth-first search from all of them at once, in order of their steps. Steps only fall from
+// round to round, so a round relaxes only what the ring's news lowers.
+void relaxSteps(const BlockView& v, const std::vector<uint32_t>& ring_level, const std::vector<uint8_t>* exit,
+                const std::vector<uint32_t>& ring_steps, std::vector<uint32_t>& steps) {
     const Rect& o = v.owned;
-    std::vector<uint32_t> steps(o.cells(), FLUVIAL_NONE);
     std::vector<std::pair<uint32_t, uint32_t>> seeds; // (steps, owned cell)
-    for (size_t i = 0; i < exit.size(); ++i)
-        if (exit[i] != 0) seeds.emplace_back(0u, uint32_t(i));
+    for (size_t i = 0; exit && i < exit->size(); ++i)
+        if ((*exit)[i] != 0) seeds.emplace_back(0u, uint32_t(i));
     const Rect& r = v.ring;
     for (int y = r.y; y < r.y + r.h; ++y)
         for (int x = r.x; x < r.x + r.w; ++x) {
@@ -77,7 +78,7 @@ std::vector<uint32_t> relaxSteps(const BlockView& v, const std::vector<uint32_t>
             if (s == FLUVIAL_NONE || w == FLUVIAL_NONE) continue;
             for (int k = 0; k < 8; ++k) {
                 const int nx = x + kDx[k], ny = y + kDy[k];
-                if (v.isOwned(nx, ny) && ring_level[v.ringAt(nx, ny)] == w)
+                if (v.isOwned(nx, ny) && ring_level[v.ringAt(nx, ny)] == w && s + 1u < steps[v.ownedAt(nx, ny)])
                     seeds.emplace_back(s + 1u, uint32_t(v.ownedAt(nx, ny)));
             }
         }
@@ -99,7 +100,6 @@ std::vector<uint32_t> relaxSteps(const BlockView& v, const std::vector<uint32_t>
             if (d + 1u < steps[n]) queue.emplace_back(d + 1u, n);
         }
     }
-    return steps;
 }
 
 // fluvial_level.comp's exits: outlets, the ocean, and cells with a neighbour whose W lies below
@@ -263,10 +263,10 @@ std::vector<std::vector<char>> solveInflows(const BlockGrid& grid, const std::ve
 std::vector<uint32_t> flatSteps(Transport& transport, const BlockGrid& grid, const BlockView& v,
                                 const std::vector<uint32_t>& ring_level, const std::vector<uint8_t>& exit,
                                 SplitDrainage& out) {
-    std::vector<uint32_t> ring_steps(v.ring.cells(), FLUVIAL_NONE), steps;
+    std::vector<uint32_t> ring_steps(v.ring.cells(), FLUVIAL_NONE), steps(v.owned.cells(), FLUVIAL_NONE);
     bool relax = true;
     for (;;) {
-        if (relax) steps = relaxSteps(v, ring_level, exit, ring_steps);
+        if (relax) relaxSteps(v, ring_level, out.flat_rounds == 0 ? &exit : nullptr, ring_steps, steps);
         std::vector<uint32_t> swapped = ringFromNeighbours(transport, grid, steps, &out.bytes);
         copyRect(v.owned, steps.data(), v.owned, ring_steps.data(), v.ring);
         relax = swapped != ring_steps; // a neighbour's steps changed: relax again
