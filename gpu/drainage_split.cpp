@@ -64,9 +64,11 @@ template <class T> std::vector<T> gatherOnRoot(Transport& transport, const std::
 void relaxSteps(const BlockView& v, const std::vector<uint32_t>& ring_level, const std::vector<uint8_t>* exit,
                 const std::vector<uint32_t>& ring_steps, std::vector<uint32_t>& steps) {
     const Rect& o = v.owned;
-    std::vector<std::pair<uint32_t, uint32_t>> seeds; // (steps, owned cell)
+    // (steps, owned cell): the queue holds nondecreasing steps, the exits' 0 first; the ring's
+    // seeds, sorted, join it in order.
+    std::vector<std::pair<uint32_t, uint32_t>> seeds, queue;
     for (size_t i = 0; exit && i < exit->size(); ++i)
-        if ((*exit)[i] != 0) seeds.emplace_back(0u, uint32_t(i));
+        if ((*exit)[i] != 0) queue.emplace_back(0u, uint32_t(i));
     const Rect& r = v.ring;
     for (int y = r.y; y < r.y + r.h; ++y)
         for (int x = r.x; x < r.x + r.w; ++x) {
@@ -83,7 +85,6 @@ void relaxSteps(const BlockView& v, const std::vector<uint32_t>& ring_level, con
             }
         }
     std::sort(seeds.begin(), seeds.end());
-    std::vector<std::pair<uint32_t, uint32_t>> queue; // nondecreasing steps, as the seeds
     size_t head = 0, next_seed = 0;
     while (head < queue.size() || next_seed < seeds.size()) {
         const bool take_seed =
@@ -266,7 +267,9 @@ std::vector<uint32_t> flatSteps(Transport& transport, const BlockGrid& grid, con
     std::vector<uint32_t> ring_steps(v.ring.cells(), FLUVIAL_NONE), steps(v.owned.cells(), FLUVIAL_NONE);
     bool relax = true;
     for (;;) {
+        const auto start = std::chrono::steady_clock::now();
         if (relax) relaxSteps(v, ring_level, out.flat_rounds == 0 ? &exit : nullptr, ring_steps, steps);
+        out.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::vector<uint32_t> swapped = ringFromNeighbours(transport, grid, steps, &out.bytes);
         copyRect(v.owned, steps.data(), v.owned, ring_steps.data(), v.ring);
         relax = swapped != ring_steps; // a neighbour's steps changed: relax again
@@ -322,15 +325,18 @@ SplitDrainage drainageSplit(Transport& transport, const BlockGrid& grid, const F
     const BlockView v{block.owned, block.ring, grid.width, grid.height};
     const Rect& o = v.owned;
     SplitDrainage out;
-    double work = 0.0;
     auto start = Clock::now();
     const std::vector<uint32_t> ring_level = ringFromNeighbours(transport, grid, level, &out.bytes);
     out.exchange_seconds += since(start);
 
     start = Clock::now();
     const std::vector<uint8_t> exit = flatExits(v, in, ring_level, ring_ground);
+    out.seconds += since(start);
+    start = Clock::now();
+    const double before_flats = out.seconds;
     const std::vector<uint32_t> ring_steps = flatSteps(transport, grid, v, ring_level, exit, out);
-    const double flats = since(start);
+    // The flats' swaps, and the waits for the slowest block (their relaxing is work).
+    const double flats = since(start) - (out.seconds - before_flats);
     out.steps.resize(o.cells());
     copyRect(o, ring_steps.data(), v.ring, out.steps.data(), o);
 
@@ -368,7 +374,7 @@ SplitDrainage drainageSplit(Transport& transport, const BlockGrid& grid, const F
             if (y != o.y && y != o.y + o.h - 1 && x == o.x + 1) x = o.x + o.w - 1;
             if (exit_of[v.ownedAt(x, y)] != kNoCell) entries.push_back({v.whole(x, y), exit_of[v.ownedAt(x, y)]});
         }
-    work += since(start);
+    out.seconds += since(start);
 
     start = Clock::now();
     const std::vector<AccExit> all_exits = gatherOnRoot(transport, exits, out.bytes);
@@ -397,7 +403,7 @@ SplitDrainage drainageSplit(Transport& transport, const BlockGrid& grid, const F
     const float cell_area = in.cell_size * in.cell_size;
     for (size_t i = 0; i < o.cells(); ++i)
         out.area[i] = float(out.accumulation[i]) / float(FLUVIAL_ACC_ONE) * cell_area;
-    out.seconds = work + since(start);
+    out.seconds += since(start);
     return out;
 }
 
