@@ -76,6 +76,9 @@ SplitAnalysis analyseSplit(const gpu::Context& ctx, const Params& params, int wi
     sp.model = MODEL_FLUVIAL;
     sp.fluvial_outlets = OUTLET_LEFT | OUTLET_RIGHT | OUTLET_TOP | OUTLET_BOTTOM; // the block's edge drains
     sp.enable_sea = 0; // the sea does not change W (the drainage marks the ocean)
+    // Closed lakes balance whole basins, which a block does not hold: `fill` refuses them split,
+    // and a split run's model is never the fluvial one, so one device's analysis has none either.
+    sp.lake_evaporation = 0.0f;
     sim.setParams(sp);
     const gpu::SplitFill fill = gpu::fillSplit(sim, transport, grid, block, whole.fluvial_outlets, ring_ground);
     const gpu::DrainageInputs in{whole.fluvial_outlets, whole.enable_sea != 0, whole.sea_level, whole.cell_size};

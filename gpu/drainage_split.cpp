@@ -14,10 +14,6 @@ namespace alluvium::gpu {
 
 namespace {
 
-// fluvial.glsl's neighbours (ties go to the first) and 1 / distance, as the shaders' floats.
-constexpr int kDx[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
-constexpr int kDy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
-constexpr float kInvDist[8] = {0.70710677f, 1.0f, 0.70710677f, 1.0f, 1.0f, 0.70710677f, 1.0f, 0.70710677f};
 constexpr uint64_t kNoCell = ~uint64_t(0);
 
 Rect intersect(const Rect& a, const Rect& b) {
@@ -79,7 +75,7 @@ void relaxSteps(const BlockView& v, const std::vector<uint32_t>& ring_level, con
             const uint32_t s = ring_steps[v.ringAt(x, y)], w = ring_level[v.ringAt(x, y)];
             if (s == FLUVIAL_NONE || w == FLUVIAL_NONE) continue;
             for (int k = 0; k < 8; ++k) {
-                const int nx = x + kDx[k], ny = y + kDy[k];
+                const int nx = x + kNeighbourDx[k], ny = y + kNeighbourDy[k];
                 if (v.isOwned(nx, ny) && ring_level[v.ringAt(nx, ny)] == w && s + 1u < steps[v.ownedAt(nx, ny)])
                     seeds.emplace_back(s + 1u, uint32_t(v.ownedAt(nx, ny)));
             }
@@ -95,7 +91,7 @@ void relaxSteps(const BlockView& v, const std::vector<uint32_t>& ring_level, con
         const int x = o.x + int(i % uint32_t(o.w)), y = o.y + int(i / uint32_t(o.w));
         const uint32_t w = ring_level[v.ringAt(x, y)];
         for (int k = 0; k < 8; ++k) {
-            const int nx = x + kDx[k], ny = y + kDy[k];
+            const int nx = x + kNeighbourDx[k], ny = y + kNeighbourDy[k];
             if (!v.isOwned(nx, ny) || ring_level[v.ringAt(nx, ny)] != w) continue;
             const uint32_t n = uint32_t(v.ownedAt(nx, ny));
             if (d + 1u < steps[n]) queue.emplace_back(d + 1u, n);
@@ -117,7 +113,7 @@ std::vector<uint8_t> flatExits(const BlockView& v, const DrainageInputs& in, con
             bool is_exit = isOutletCell(x, y, v.grid_width, v.grid_height, in.outlets) || (in.sea && w < sea);
             const uint32_t z = orderedFloatBits(ring_ground[v.ringAt(x, y)]);
             for (int k = 0; k < 8 && !is_exit; ++k) {
-                const int nx = x + kDx[k], ny = y + kDy[k];
+                const int nx = x + kNeighbourDx[k], ny = y + kNeighbourDy[k];
                 if (!v.inRing(nx, ny)) continue;
                 const uint32_t wn = ring_level[v.ringAt(nx, ny)];
                 is_exit = wn != FLUVIAL_NONE && wn < z;
@@ -146,13 +142,13 @@ void route(const BlockView& v, const DrainageInputs& in, const std::vector<uint3
     uint32_t best_steps = ring_steps[v.ringAt(x, y)];
     int best = -1, flat_best = -1;
     for (int k = 0; k < 8; ++k) {
-        const int nx = x + kDx[k], ny = y + kDy[k];
+        const int nx = x + kNeighbourDx[k], ny = y + kNeighbourDy[k];
         if (!v.inRing(nx, ny)) continue;
         const uint32_t wn_bits = ring_level[v.ringAt(nx, ny)];
         if (wn_bits == FLUVIAL_NONE) continue;
         const float wn = fromOrderedFloatBits(wn_bits);
         if (wn < w) {
-            const float slope = (w - wn) * kInvDist[k];
+            const float slope = (w - wn) * kNeighbourInvDist[k];
             if (slope > best_slope) {
                 best_slope = slope;
                 best = k;
@@ -183,8 +179,8 @@ LocalTree localTree(const BlockView& v, const std::vector<uint32_t>& receivers) 
     std::vector<uint8_t> donors(o.cells(), 0);
     for (size_t i = 0; i < o.cells(); ++i) {
         if (receivers[i] == RCV_SELF) continue;
-        const int x = o.x + int(i % size_t(o.w)) + kDx[receivers[i]],
-                  y = o.y + int(i / size_t(o.w)) + kDy[receivers[i]];
+        const int x = o.x + int(i % size_t(o.w)) + kNeighbourDx[receivers[i]],
+                  y = o.y + int(i / size_t(o.w)) + kNeighbourDy[receivers[i]];
         if (!v.isOwned(x, y)) continue;
         t.parent[i] = int64_t(v.ownedAt(x, y));
         ++donors[size_t(t.parent[i])];
@@ -365,7 +361,9 @@ SplitDrainage drainageSplit(Transport& transport, const BlockGrid& grid, const F
             exit_of[i] = exit_of[size_t(tree.parent[i])];
         } else if (out.receivers[i] != RCV_SELF) {
             exit_of[i] = v.whole(x, y);
-            exits.push_back({v.whole(x, y), v.whole(x + kDx[out.receivers[i]], y + kDy[out.receivers[i]]), local[i]});
+            exits.push_back({v.whole(x, y),
+                             v.whole(x + kNeighbourDx[out.receivers[i]], y + kNeighbourDy[out.receivers[i]]),
+                             local[i]});
         }
     }
     std::vector<AccEntry> entries; // the edge cells (only they receive from other blocks)

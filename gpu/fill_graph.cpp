@@ -10,8 +10,7 @@ namespace alluvium::gpu {
 
 namespace {
 
-// The 8 neighbours in the shaders' order, and each pair of neighbours once (fluvial.glsl).
-constexpr int kDx[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, kDy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+// Each pair of neighbours once (fluvial.glsl's EDGE_DIRS).
 constexpr int kEdgeDx[4] = {1, -1, 0, 1}, kEdgeDy[4] = {0, 1, 1, 1};
 
 uint64_t wholeIndex(int x, int y, int grid_width) { return uint64_t(y) * uint64_t(grid_width) + uint64_t(x); }
@@ -76,7 +75,7 @@ std::vector<SpillEdge> blockSpillEdges(const BlockGrid& grid, const FillBlock& b
         const uint32_t z = ground(x, y);
         if (isOutletCell(x, y, grid.width, grid.height, outlets)) edges.push_back({cell, kSpillOcean, z});
         for (int k = 0; k < 8; ++k) {
-            const int nx = x + kDx[k], ny = y + kDy[k];
+            const int nx = x + kNeighbourDx[k], ny = y + kNeighbourDy[k];
             const bool in_block = nx >= o.x && ny >= o.y && nx < o.x + o.w && ny < o.y + o.h;
             if (in_block || nx < 0 || ny < 0 || nx >= grid.width || ny >= grid.height) continue;
             const uint64_t other = wholeIndex(nx, ny, grid.width);

@@ -242,6 +242,9 @@ void Simulation::setParams(const SimParams& params) {
         params.model != params_.model || params.fluvial_outlets != params_.fluvial_outlets)
         state_.sea.host.dirty = true;
     params_ = params;
+    // Lakes that balance evaporation are the fluvial model's (fluvialLakesOn): another model's
+    // analysis (its maps) has no lakes prepared, and its passes must not look for them.
+    if (params.model != MODEL_FLUVIAL) params_.lake_evaporation = 0.0f;
     params_.groundwater_substeps = evenGroundwaterSubsteps(params.groundwater_substeps);
     params_.width = width_;
     params_.height = height_;

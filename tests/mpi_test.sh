@@ -151,6 +151,8 @@ maps() {
 }
 maps run-maps 4 --size 127x119 --steps 15 --preset volcano-island --set enable_groundwater=1 --set enable_snow=1 \
   --set enable_vegetation=1 --set enable_layers=1
+# lake_evaporation is the fluvial model's: a pipe run's maps have no closed lakes, split or not.
+maps run-maps-lakes 2 --size 97x61 --seed 4 --terrain fractal --steps 5 --set lake_evaporation=2
 
 # fills NAME NP ARGS...: `alluvium fill` on one process, then on NP (each block filled on its own,
 # their spill graph solved on rank 0; the flats, receivers and drainage routed across the blocks):

@@ -25,9 +25,6 @@ using gpu::Rect;
 
 namespace {
 
-constexpr int kNeighbourDx[8] = {-1, 0, 1, -1, 1, -1, 0, 1}; // fluvial.glsl's NB
-constexpr int kNeighbourDy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
-
 std::vector<float> slice(const std::vector<float>& z, int width, const Rect& r) {
     std::vector<float> out;
     for (int y = r.y; y < r.y + r.h; ++y)
@@ -218,9 +215,10 @@ Drainage splitDrainageOnThreads(const BlockGrid& grid, const gpu::DrainageInputs
                 const size_t g = size_t(o.y + y) * size_t(grid.width) + size_t(o.x + x);
                 const uint32_t code = d.receivers[i];
                 out.steps[g] = d.steps[i];
-                out.receivers[g] = code == RCV_SELF
-                                       ? uint32_t(g)
-                                       : uint32_t(int(g) + kNeighbourDy[code] * grid.width + kNeighbourDx[code]);
+                out.receivers[g] =
+                    code == RCV_SELF
+                        ? uint32_t(g)
+                        : uint32_t(int(g) + gpu::kNeighbourDy[code] * grid.width + gpu::kNeighbourDx[code]);
                 out.accumulation[g] = d.accumulation[i];
                 out.lake[g] = d.lake[i];
                 out.area[g] = d.area[i];

@@ -61,8 +61,13 @@ private:
     Buffer unused_; // bound in their place until allocate()
 };
 
-// The shaders' conventions on the host (fluvial.glsl): float -> uint with the same order (-0 as
-// +0) and back; whether (x, y) lies on one of the OUTLET_* sides of a W x H grid.
+// The shaders' conventions on the host (fluvial.glsl): the 8 neighbours in its order (ties go to
+// the first; receivers name them by index) and 1 / distance as its floats; float -> uint with the
+// same order (-0 as +0) and back; whether (x, y) lies on one of the OUTLET_* sides of a W x H grid.
+inline constexpr int kNeighbourDx[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
+inline constexpr int kNeighbourDy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+inline constexpr float kNeighbourInvDist[8] = {0.70710677f, 1.0f,        0.70710677f, 1.0f,
+                                               1.0f,        0.70710677f, 1.0f,        0.70710677f};
 uint32_t orderedFloatBits(float f);
 float fromOrderedFloatBits(uint32_t o);
 bool isOutletCell(int x, int y, int width, int height, int outlets);
