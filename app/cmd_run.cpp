@@ -23,6 +23,7 @@
 #include "session.h"
 #include "snapshot.h"
 #include "split_analysis.h"
+#include "split_timelapse.h"
 
 namespace alluvium {
 
@@ -249,8 +250,6 @@ nlohmann::json splitFacts(const gpu::BlockExchange& b, const gpu::Context& ctx, 
 void checkSplitRun(const RunOptions& o, const gpu::SimParams& p) {
     const std::string refusal = gpu::splitRefusal(p);
     if (!refusal.empty()) throw InputError(refusal);
-    if (!o.timelapse.dir.empty())
-        throw InputError("--timelapse does not run split over processes yet: run it without mpirun");
     if (!o.out_maps.empty()) (void)analysisBlocks(p.width, p.height); // the maps' lakes and drainage split too
 }
 
@@ -293,7 +292,7 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     sim_params.particle_seed = static_cast<uint32_t>(o.terrain.seed); // droplets follow --seed
     const Processes& procs = processes();
     if (procs.size > 1) checkSplitRun(o, sim_params);
-    if (!o.timelapse.dir.empty()) prepareTimelapseFolder(o.timelapse.dir);
+    if (!o.timelapse.dir.empty() && procs.root()) prepareTimelapseFolder(o.timelapse.dir);
 
     ScopedContext scoped(device);
     gpu::Simulation sim(scoped.ctx, w, h, gpu::PipePasses::Auto, {},
@@ -319,8 +318,10 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
                  fluvial ? "iterations" : "steps",
                  fluvial ? params[Param::fluvial_time_step] : params[Param::time_step], fluvial ? "years" : "s");
     const auto clock = std::chrono::steady_clock::now();
-    std::unique_ptr<TimelapseSink> frames =
-        o.timelapse.dir.empty() ? nullptr : make_timelapse(scoped.ctx, sim, o.timelapse, params);
+    std::unique_ptr<TimelapseSink> frames;
+    if (!o.timelapse.dir.empty())
+        frames = sim.blocks() ? splitTimelapse(scoped.ctx, sim, sim_params, o.timelapse, params, make_timelapse)
+                              : make_timelapse(scoped.ctx, sim, o.timelapse, params);
     runSteps(sim, o, frames.get(), facts);
     const bool frames_ok = !frames || frames->finish();
     if (frames) facts.timelapse = frames->summary();

@@ -154,6 +154,28 @@ maps run-maps 4 --size 127x119 --steps 15 --preset volcano-island --set enable_g
 # lake_evaporation is the fluvial model's: a pipe run's maps have no closed lakes, split or not.
 maps run-maps-lakes 2 --size 97x61 --seed 4 --terrain fractal --steps 5 --set lake_evaporation=2
 
+# frames NAME NP ARGS...: a run's --timelapse on one process and on NP: the same frames (rank 0
+# draws the whole grid, its fields gathered from the blocks before each frame).
+frames() {
+  local name=$1 np=$2
+  shift 2
+  "$exe" run "$@" --out "$tmp/$name-1.f32" --timelapse "$tmp/$name-1.frames" 2>"$tmp/$name-1.log" ||
+    { fail "$name: one process: $(tail -1 "$tmp/$name-1.log")"; return; }
+  mpirun -np "$np" "$exe" --validation run "$@" --out "$tmp/$name-$np.f32" --report "$tmp/$name-$np.json" \
+    --timelapse "$tmp/$name-$np.frames" >"$tmp/$name-$np.log" 2>&1 ||
+    { fail "$name: $np processes: $(grep alluvium "$tmp/$name-$np.log" | tail -1)"; return; }
+  local count=0 frame
+  for frame in "$tmp/$name-1.frames"/frame-*.png; do
+    cmp -s "$frame" "$tmp/$name-$np.frames/$(basename "$frame")" || fail "$name: $(basename "$frame") differs"
+    count=$((count + 1))
+  done
+  [ "$count" = "$(field "$tmp/$name-$np.json" '["timelapse"]["frames"]')" ] || fail "$name: $count frames"
+  [ "$(field "$tmp/$name-$np.json" '["processes"]["validation_errors"]')" = "0.0" ] || fail "$name: validation errors"
+  echo "ok   $name on $np processes: $count frames alike"
+}
+frames timelapse 4 --size 127x119 --steps 20 --preset volcano-island --set enable_snow=1 --set enable_lava=1 \
+  --every 10 --timelapse-size 320x180
+
 # fills NAME NP ARGS...: `alluvium fill` on one process, then on NP (each block filled on its own,
 # their spill graph solved on rank 0; the flats, receivers and drainage routed across the blocks):
 # the same filled heightmap to the bit, the same sums, and every map (lake depth, drainage area...)
