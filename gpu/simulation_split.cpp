@@ -20,7 +20,8 @@ constexpr VkDeviceSize kWaterSumsAt = DROPLET_COUNTERS * sizeof(int64_t);
 std::string splitRefusal(const SimParams& p, int band) {
     if (p.model == MODEL_FLUVIAL)
         return std::string("the ") + modelName(p.model) +
-               " model does not run split over processes yet: run it without mpirun (or with -np 1)";
+               " model does not run split over processes yet (its lake fill and drainage do: `alluvium fill`, "
+               "--out-maps): run it without mpirun (or with -np 1)";
     if (band >= 0 && stepReach(p) > band)
         return "a step reaches " + std::to_string(stepReach(p)) + " cells with groundwater_substeps " +
                std::to_string(p.groundwater_substeps) + ", more than the ghost band of " + std::to_string(band) +
