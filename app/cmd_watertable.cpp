@@ -3,14 +3,17 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "commands.h"
 #include "export.h"
 #include "io/atomic_file.h"
 #include "io/errors.h"
+#include "processes.h"
 #include "progress.h"
 #include "report.h"
 #include "rivers.h"
+#include "split_analysis.h"
 
 namespace alluvium {
 
@@ -78,7 +81,22 @@ MapLayer riverLayer(const RiverMap& rivers) {
 
 int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     Params params;
-    const InitialTerrain initial = prepareAnalysis(o.out, o.report, o.terrain, o.preset, o.sets, params);
+    InitialTerrain initial;
+    const Processes& procs = processes();
+    agree([&] { // rank 0 reads the input: a file it cannot read stops them all
+        if (!procs.root()) return;
+        initial = prepareAnalysis(o.out, o.report, o.terrain, o.preset, o.sets, params);
+        // Rank 0's peak: the input, the table and spill surface gathered, the rivers; the maps.
+        if (procs.size > 1)
+            checkRootHostMemory(initial.terrain.width, initial.terrain.height, o.out_maps.empty() ? 40.0 : 220.0,
+                                o.out_maps.empty() ? "the input, the table gathered and the rivers"
+                                                   : "the input, the table gathered, the rivers and the maps");
+    });
+    if (procs.size > 1)
+        agree([&] {
+            nlohmann::json none;
+            shareInput(params, initial, none);
+        });
     WaterTableFacts f;
     f.cell_size = params[Param::cell_size];
     const int w = f.width = initial.terrain.width, h = f.height = initial.terrain.height;
@@ -94,9 +112,12 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
 
     ScopedContext scoped(device);
     f.device = scoped.ctx.device_name;
-    gpu::Simulation sim(scoped.ctx, w, h);
+    const gpu::SimParams sp = toSimParams(params, w, h); // the edges where water leaves: fluvial_outlets
+    // Split over processes (mpirun): the relaxation's half-rounds swap the blocks' bands.
+    gpu::Simulation sim(scoped.ctx, w, h, gpu::PipePasses::Auto, {},
+                        gpu::SplitOver{procs.transport, gpu::stepReach(sp)});
     loadInitialState(sim, initial, params);
-    sim.setParams(toSimParams(params, w, h)); // the edges where water leaves: fluvial_outlets
+    sim.setParams(sp);
     std::fprintf(stderr, "alluvium: the water table of %dx%d cells of %g m, %d rounds\n", w, h, f.cell_size,
                  f.iterations);
     const auto start = std::chrono::steady_clock::now();
@@ -104,9 +125,13 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     f.moving = sim.computeWaterTable(f.iterations, [&](int done) { progress.update(done); });
     f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    const std::vector<float> table = sim.download(gpu::Field::WaterTable);
+    const std::vector<float> table = sim.download(gpu::Field::WaterTable); // every process takes part
+    const std::vector<float> spill = sim.download(gpu::Field::SeaSpill);
+    std::optional<SplitMaps> split_maps;
+    if (sim.blocks() && !o.out_maps.empty()) split_maps = gatherSplitMaps(sim, scoped.ctx, params, w, h, false);
+    if (!procs.root()) return 0; // rank 0 has the whole fields
     std::vector<uint8_t> water_body;
-    countWaterBodies(table, sim.download(gpu::Field::SeaSpill), initial.terrain.heights, params, f, water_body);
+    countWaterBodies(table, spill, initial.terrain.heights, params, f, water_body);
     const RiverMap river_map = rivers(initial.terrain.heights, table, water_body, params, w, h, f.river_min_cells);
     f.river_cells = river_map.river_cells;
     f.sustained_cells = river_map.sustained_cells;
@@ -126,7 +151,10 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     if (!o.out_maps.empty()) {
         std::vector<MapLayer> extra;
         extra.push_back(riverLayer(river_map));
-        exportMaps(sim, o.out_maps, &table, std::move(extra));
+        if (split_maps)
+            exportMaps(split_maps->source(sp), o.out_maps, &table, std::move(extra));
+        else
+            exportMaps(sim, o.out_maps, &table, std::move(extra));
     }
     outputs.commit();
     std::fprintf(stderr,

@@ -352,16 +352,16 @@ int runCommandLine(Commands& c) {
         }
         if (*c.bench_cmd) return benchCommand(c.bench, c.device);
         if (*c.fill_cmd) return fillCommand(c.fill, c.device);
+        if (*c.watertable_cmd) return watertableCommand(c.watertable, c.device);
         // The others are one process's: under mpirun each would write the same files at once.
         if (processes().size > 1)
-            throw InputError("this command runs in one process (only run, bench and fill split over processes): "
-                             "start it without mpirun");
+            throw InputError("this command runs in one process (only run, bench, fill and watertable split over "
+                             "processes): start it without mpirun");
         if (*c.view_cmd) return viewCommand(c.view, c.device);
         if (*c.params_cmd) return paramsCommand(c.params_json);
         if (*c.presets_cmd) return presetsCommand();
         if (*c.convert_cmd) return convertCommand(c.convert);
         if (*c.export_cmd) return exportCommand(c.export_);
-        if (*c.watertable_cmd) return watertableCommand(c.watertable, c.device);
     } catch (const AgreedFailure& e) {
         return e.status; // said once already
     } catch (const InputError& e) {

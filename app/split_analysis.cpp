@@ -117,21 +117,23 @@ SplitAnalysis analyseSplit(const gpu::Context& ctx, const Params& params, int wi
 }
 
 SplitMaps gatherSplitMaps(const gpu::Simulation& sim, const gpu::Context& ctx, const Params& params, int width,
-                          int height) {
+                          int height, bool analyse) {
     SplitMaps maps;
     for (gpu::Field f : mapFieldList())
-        if (f != gpu::Field::Lake && f != gpu::Field::Drainage) maps.fields[f] = sim.download(f);
+        if (!analyse || (f != gpu::Field::Lake && f != gpu::Field::Drainage)) maps.fields[f] = sim.download(f);
+    if (!analyse) return maps;
     const std::vector<float>& z = maps.fields[gpu::Field::Terrain];
     const std::vector<float>& rain = maps.fields[gpu::Field::RainMask];
     // (The rain mask in use, gathered: every process scatters it, whatever the run began with.)
     maps.analysis = analyseSplit(ctx, params, width, height, z, rain, true);
+    maps.analysed = true;
     return maps;
 }
 
 MapFields SplitMaps::source(const gpu::SimParams& whole) const {
     return {whole.width, whole.height, whole, [this](gpu::Field f) {
-                if (f == gpu::Field::Lake) return analysis.lake;
-                if (f == gpu::Field::Drainage) return analysis.area;
+                if (analysed && f == gpu::Field::Lake) return analysis.lake;
+                if (analysed && f == gpu::Field::Drainage) return analysis.area;
                 return fields.at(f);
             }};
 }

@@ -32,15 +32,17 @@ struct SplitAnalysis {
 SplitAnalysis analyseSplit(const gpu::Context& ctx, const Params& params, int width, int height,
                            const std::vector<float>& terrain, const std::vector<float>& rain, bool has_rain);
 
-// A split run's maps: the fields exportMaps reads, gathered to rank 0, and the lakes and drainage
-// of the final heights (analyseSplit). Every process calls it at once.
+// A split run's maps: the fields exportMaps reads, gathered to rank 0, and (`analyse`) the lakes
+// and drainage of the final heights (analyseSplit) in place of the fields'. Every process calls
+// it at once.
 struct SplitMaps {
     std::map<gpu::Field, std::vector<float>> fields; // rank 0
+    bool analysed = false;
     SplitAnalysis analysis;
     MapFields source(const gpu::SimParams& whole) const; // rank 0: what exportMaps reads
 };
 SplitMaps gatherSplitMaps(const gpu::Simulation& sim, const gpu::Context& ctx, const Params& params, int width,
-                          int height);
+                          int height, bool analyse = true);
 // The blocks of analyseSplit on a `width` x `height` grid over this run's processes; throws the
 // SplitError analyseSplit would (a grid too small for them), to be said before the GPU starts.
 gpu::BlockGrid analysisBlocks(int width, int height);

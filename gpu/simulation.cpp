@@ -505,7 +505,12 @@ uint32_t Simulation::computeWaterTable(int iterations, const std::function<void(
         if (progress) progress(done);
     }
     submit(recordWaterTableStore);
-    const uint32_t moved = waterTableMoved(state_.sea, iterations);
+    uint32_t moved = waterTableMoved(state_.sea, iterations);
+    if (blocks_) { // each block counts the cells it owns
+        double sum = 0.0;
+        for (double v : blocks_->everyProcess(double(moved))) sum += v;
+        moved = uint32_t(sum);
+    }
     params_ = saved;
     params_dirty_ = true;
     state_.sea.host.dirty = true;   // the spill surface in use was the fluvial outlets'

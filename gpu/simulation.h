@@ -160,6 +160,7 @@ private:
     std::unique_ptr<BlockExchange> blocks_;
     std::unique_ptr<DropletMail> mail_;              // the particles' hand-overs between blocks
     std::vector<std::pair<Field, int>> band_images_; // what blocks_'s images hold: field, half
+    std::vector<bool> step_bands_;                   // per image: a step writes it (swapped after steps)
     bool sea_relaxed_ = false;                       // a split grid's whole relaxation of the sea has ended
     int band_steps_ = 1;                             // (sub-)steps between band swaps (ALLUVIUM_BAND_STEPS)
     long long settles_ = 0;                          // (sub-)steps ended since the start

@@ -75,14 +75,20 @@ void Simulation::chooseBands() {
             for (const Access& a : passInfo(pass).accesses)
                 if ((a.mode & kWrite) != 0 && !fieldIsDerived(a.field) && happens(a.when, params_))
                     written[size_t(a.field)] = true;
+    // The relax pair besides, for the relaxations outside a step (the sea's spill surface of new
+    // ground, the water table): their rounds swap it alone, and a step only when it writes it.
+    std::vector<bool> relaxations(kFieldCount, false);
+    relaxations[size_t(Field::RelaxA)] = relaxations[size_t(Field::RelaxB)] = true;
     std::vector<const Image*> images;
     band_images_.clear();
+    step_bands_.clear();
     for (int f = 0; f < kFieldCount; ++f) {
-        if (!written[size_t(f)]) continue;
+        if (!written[size_t(f)] && !relaxations[size_t(f)]) continue;
         for (int h = 0; h < (isPingPong(Field(f)) ? 2 : 1); ++h)
             for (const Image* img : fields_->images(Field(f), h)) {
                 images.push_back(img);
                 band_images_.emplace_back(Field(f), h);
+                step_bands_.push_back(written[size_t(f)]);
             }
     }
     blocks_->setImages(std::move(images));
@@ -94,9 +100,10 @@ void Simulation::bandsAfterStep() {
     const int live = livePingPong(params_);
     const int key = parity_ ^ (writtenPingPong(model(params_.model)) & live);
     std::vector<bool> on;
-    for (const auto& [f, h] : band_images_) {
+    for (size_t k = 0; k < band_images_.size(); ++k) {
+        const auto& [f, h] = band_images_[k];
         const int bit = fieldPingPongBit(f);
-        on.push_back(bit < 0 || (((live >> bit) & 1) != 0 && ((key >> bit) & 1) == h));
+        on.push_back(step_bands_[k] && (bit < 0 || (((live >> bit) & 1) != 0 && ((key >> bit) & 1) == h)));
     }
     blocks_->select(std::move(on));
 }
@@ -135,6 +142,15 @@ int Simulation::exchange(Exchange what) {
         const std::vector<double> folded = blocks_->foldSums(active);
         vkCmdUpdateBuffer(cmd, partials_.buffer, 0, REDUCE_SLOTS * sizeof(double), folded.data());
         computeBarrier(cmd);
+        return 0;
+    }
+    case Exchange::TableReadsA:
+    case Exchange::TableReadsB: {
+        const Field read = what == Exchange::TableReadsA ? Field::RelaxA : Field::RelaxB;
+        std::vector<bool> on;
+        for (const auto& [f, h] : band_images_) on.push_back(f == read);
+        blocks_->select(std::move(on));
+        blocks_->swapBands(cmd);
         return 0;
     }
     case Exchange::SeaStart: sea_relaxed_ = false; return 0;

@@ -79,6 +79,9 @@ void StepRecorder::dispatch(Pass pass, int mode) {
         if (pass == Pass::SeaControl && mode == 0) exchange_(Exchange::SeaStart);
         if (pass == Pass::SeaControl && mode != 0) handOver(Exchange::SeaRound);
         if (pass == Pass::SeaCommit && (mode & kSeaCommitAlways) == 0) handOver(Exchange::SeaStep);
+        // A water table half-round reads the neighbours in the half of its mode's bit 0 (relax_b
+        // if set), which the last one wrote.
+        if (pass == Pass::WaterTable) handOver((mode & 1) != 0 ? Exchange::TableReadsB : Exchange::TableReadsA);
     }
     if (pass == Pass::Particles && split()) mode = PARTICLES_BORN; // then run in rounds (handDroplets)
     vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(pass));

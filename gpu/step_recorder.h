@@ -21,7 +21,7 @@ namespace alluvium::gpu {
 // and SeaStep after a step's rounds, before the control reads how many cells they changed.
 // Droplets after each round of the particles (the hook answers how many droplets came to this
 // block, or -1 once none is in flight anywhere; then the step's droplet totals are summed).
-enum class Exchange { Bands, Fold, GridTotals, SeaStart, SeaRound, SeaStep, Droplets };
+enum class Exchange { Bands, Fold, GridTotals, SeaStart, SeaRound, SeaStep, TableReadsA, TableReadsB, Droplets };
 
 // The grid and the device's choices the pipelines are specialized with.
 struct StepRecorderSetup {

@@ -91,5 +91,5 @@ void main() {
         // where plain Gauss-Seidel still steps between neighbouring floats).
         moved = abs(next - t) > max(1e-5, 9.6e-7 * abs(t));
     }
-    countChanged(moved, slot);
+    countChanged(moved && ownedCell(c), slot); // a split grid's bands are their owners' to count
 }

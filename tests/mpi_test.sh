@@ -176,6 +176,34 @@ frames() {
 frames timelapse 4 --size 127x119 --steps 20 --preset volcano-island --set enable_snow=1 --set enable_lava=1 \
   --every 10 --timelapse-size 320x180
 
+# tables NAME NP ARGS...: `alluvium watertable` on one process and on NP (the relaxation's
+# half-rounds swap the blocks' bands): the same table to the bit, the same report, every map alike.
+tables() {
+  local name=$1 np=$2
+  shift 2
+  "$exe" watertable "$@" --out "$tmp/$name-1.f32" --report "$tmp/$name-1.json" --out-maps "$tmp/$name-1.maps" \
+    2>"$tmp/$name-1.log" || { fail "$name: one process: $(tail -1 "$tmp/$name-1.log")"; return; }
+  mpirun -np "$np" "$exe" --validation watertable "$@" --out "$tmp/$name-$np.f32" --report "$tmp/$name-$np.json" \
+    --out-maps "$tmp/$name-$np.maps" >"$tmp/$name-$np.log" 2>&1 ||
+    { fail "$name: $np processes: $(grep alluvium "$tmp/$name-$np.log" | tail -1)"; return; }
+  cmp -s "$tmp/$name-1.f32" "$tmp/$name-$np.f32" || fail "$name: the tables differ"
+  local key
+  for key in lake_cells lake_volume_m3 wet_land_cells cells_still_moving ocean_cells mean_depth_below_ground_m rivers; do
+    [ "$(field "$tmp/$name-1.json" "[\"$key\"]")" = "$(field "$tmp/$name-$np.json" "[\"$key\"]")" ] ||
+      fail "$name: the reports' $key differ"
+  done
+  local count=0 map
+  for map in "$tmp/$name-1.maps"/*; do
+    cmp -s "$map" "$tmp/$name-$np.maps/$(basename "$map")" || fail "$name: the maps' $(basename "$map") differ"
+    count=$((count + 1))
+  done
+  echo "ok   $name on $np processes: the same table, $count map files alike \
+($(field "$tmp/$name-$np.json" '["cells_still_moving"]') cells still moving)"
+}
+tables table 2 --size 97x61 --seed 4 --terrain fractal --set table_iterations=300
+# The sea, and a relaxation cut short (cells still moving, counted once each over the blocks).
+tables table-sea 4 --size 127x119 --preset volcano-island --set table_iterations=20
+
 # fills NAME NP ARGS...: `alluvium fill` on one process, then on NP (each block filled on its own,
 # their spill graph solved on rank 0; the flats, receivers and drainage routed across the blocks):
 # the same filled heightmap to the bit, the same sums, and every map (lake depth, drainage area...)
@@ -268,6 +296,7 @@ refused fluvial 2 "fluvial model does not run split" 2 run --size 61x97 --steps 
 refused too-small 3 "does not split into 6 blocks" 6 run --size 30x20 --steps 2
 refused missing-input 2 "nowhere.png" 3 run --in "$tmp/nowhere.png" --steps 2
 refused fill-lakes 2 "lake_evaporation" 3 fill --size 61x97 --set lake_evaporation=1
+refused table-too-small 3 "does not split into 6 blocks" 6 watertable --size 30x20
 refused fill-too-small 3 "does not split into 6 blocks" 6 fill --size 30x20
 # Rank 0 holds the whole grid on the host: a machine with too little memory for it (10 MB here)
 # is told so before the GPU starts.
@@ -276,6 +305,7 @@ refused host-memory 3 "needs about 46 MB there" 2 run --size 1024x1024 --steps 2
 refused host-memory-session 3 "and the session" 3 run --size 512x512 --steps 2 --save-session "$tmp/hm.session"
 refused host-memory-maps 3 "the final heights, the maps and a field" 2 run --size 256x256 --steps 2 \
   --out-maps "$tmp/hm-maps"
+refused table-host-memory 3 "the table gathered" 2 watertable --size 1024x1024
 refused fill-host-memory 3 "holds the whole grid on the host" 4 fill --size 1024x1024
 unset ALLUVIUM_HOST_MEMORY_MB
 # The commands that are one process's: refused, not run N times over the same files.
