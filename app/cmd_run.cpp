@@ -223,29 +223,6 @@ void shareStart(RunStart& r) {
     }
 }
 
-// A run split over processes: its blocks, what their exchanges moved and took (each process's
-// own time on the host; the longest of them), and the validation errors of them all.
-nlohmann::json splitFacts(const gpu::BlockExchange& b, const gpu::Context& ctx, double run_seconds) {
-    const gpu::ExchangeCounters& c = b.counters();
-    const int errors = ctx.validation_errors ? ctx.validation_errors->load() : 0;
-    double most_seconds = 0.0, all_errors = 0.0;
-    for (double s : everyProcess(c.seconds)) most_seconds = std::max(most_seconds, s);
-    for (double e : everyProcess(double(errors))) all_errors += e;
-    const gpu::BlockGrid& g = b.grid();
-    return {{"count", g.count()},
-            {"blocks", {g.cols, g.rows}},
-            {"band_cells", {g.halo_x, g.halo_y}},
-            {"band_swaps", c.swaps}, // one every ALLUVIUM_BAND_STEPS (sub-)steps
-            {"sum_gathers", c.gathers},
-            {"band_bytes_rank0", c.band_bytes},
-            {"sum_bytes_rank0", c.sum_bytes},
-            {"droplet_rounds", c.droplet_rounds}, // the particles' hand-overs
-            {"droplet_bytes_rank0", c.droplet_bytes},
-            {"exchange_seconds_most", most_seconds},
-            {"exchange_share", run_seconds > 0.0 ? most_seconds / run_seconds : 0.0},
-            {"validation_errors", all_errors}};
-}
-
 // A run split over processes (mpirun): what it cannot do yet, said before the GPU starts.
 void checkSplitRun(const RunOptions& o, const gpu::SimParams& p) {
     const std::string refusal = gpu::splitRefusal(p);

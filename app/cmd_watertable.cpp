@@ -129,6 +129,7 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     const std::vector<float> spill = sim.download(gpu::Field::SeaSpill);
     std::optional<SplitMaps> split_maps;
     if (sim.blocks() && !o.out_maps.empty()) split_maps = gatherSplitMaps(sim, scoped.ctx, params, w, h, false);
+    const nlohmann::json split = sim.blocks() ? splitFacts(*sim.blocks(), scoped.ctx, f.seconds) : nlohmann::json();
     if (!procs.root()) return 0; // rank 0 has the whole fields
     std::vector<uint8_t> water_body;
     countWaterBodies(table, spill, initial.terrain.heights, params, f, water_body);
@@ -138,7 +139,9 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     f.dry_cells = river_map.dry_cells;
     f.dry_end_points = river_map.dry_end_points;
     OutputBatch outputs; // every output, or none if one cannot be written
-    if (!o.report.empty()) writeReport(o.report, watertableReport(f));
+    nlohmann::json report = watertableReport(f);
+    if (!split.is_null()) report["processes"] = split;
+    if (!o.report.empty()) writeReport(o.report, report);
     if (f.nan_cells > 0) {
         outputs.commit(); // the report says what went wrong
         std::fprintf(stderr, "alluvium: the relaxation produced %lld non-finite cells; no heightmap written\n",

@@ -117,4 +117,9 @@ nlohmann::json benchSizeReport(const BenchSize& b);
 // Writes `report` to `path` (pretty-printed), atomically.
 void writeReport(const std::string& path, const nlohmann::json& report);
 
+// The report's "processes" of a command split over processes: the blocks, what their exchanges
+// moved and took (the longest process's host time, and its share of `run_seconds`), and the
+// validation errors of them all. Every process calls it at once.
+nlohmann::json splitFacts(const gpu::BlockExchange& b, const gpu::Context& ctx, double run_seconds);
+
 } // namespace alluvium

@@ -197,6 +197,7 @@ tables() {
     cmp -s "$map" "$tmp/$name-$np.maps/$(basename "$map")" || fail "$name: the maps' $(basename "$map") differ"
     count=$((count + 1))
   done
+  [ "$(field "$tmp/$name-$np.json" '["processes"]["validation_errors"]')" = "0.0" ] || fail "$name: validation errors"
   echo "ok   $name on $np processes: the same table, $count map files alike \
 ($(field "$tmp/$name-$np.json" '["cells_still_moving"]') cells still moving)"
 }
