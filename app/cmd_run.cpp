@@ -258,6 +258,7 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
         if (!processes().root()) return;
         start = prepareRun(o);
         if (processes().size > 1) checkRootMemory(o, start);
+        if (!o.timelapse.dir.empty()) prepareTimelapseFolder(o.timelapse.dir); // rank 0 alone writes it
     });
     if (processes().size > 1) agree([&] { shareStart(start); });
     const Params& params = start.params;
@@ -269,7 +270,6 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     sim_params.particle_seed = static_cast<uint32_t>(o.terrain.seed); // droplets follow --seed
     const Processes& procs = processes();
     if (procs.size > 1) checkSplitRun(o, sim_params);
-    if (!o.timelapse.dir.empty() && procs.root()) prepareTimelapseFolder(o.timelapse.dir);
 
     ScopedContext scoped(device);
     gpu::Simulation sim(scoped.ctx, w, h, gpu::PipePasses::Auto, {},

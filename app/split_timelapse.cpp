@@ -5,6 +5,7 @@
 #include <array>
 #include <string>
 
+#include "io/errors.h"
 #include "processes.h"
 
 namespace alluvium {
@@ -31,21 +32,38 @@ public:
             whole_->setParams(whole);
         }
         gather(); // the camera frames the first state's relief
-        if (whole_) inner_ = make(ctx, *whole_, o, params);
+        if (whole_) alone([&] { inner_ = make(ctx, *whole_, o, params); });
     }
     void frame(long long step) override {
         if (step > 0) gather(); // step 0: gathered when made
-        if (inner_) inner_->frame(step);
+        if (inner_) alone([&] { inner_->frame(step); });
     }
-    bool finish() override { return inner_ ? inner_->finish() : true; }
+    bool finish() override {
+        bool ok = true;
+        if (inner_) alone([&] { ok = inner_->finish(); });
+        return ok;
+    }
     nlohmann::json summary() const override { return inner_ ? inner_->summary() : nlohmann::json(); }
 
 private:
+    // Rank 0 alone draws, while the others step on or wait for it: what one process would refuse
+    // (a frame that cannot be written, a size the device cannot draw) ends every process here, as a
+    // failure of one process does (main's DeviceError: the line names the process).
+    template <class Body> static void alone(const Body& body) {
+        try {
+            body();
+        } catch (const InputError& e) {
+            throw gpu::DeviceError(e.what());
+        }
+    }
     void gather() {
         for (gpu::Field f : kDrawnFields) {
             const std::vector<float> field = sim_.download(f); // rank 0: the whole field
             if (whole_) whole_->upload(f, field);
         }
+        if (!whole_) return;
+        whole_->setSimTime(sim_.simTime()); // the storms' clouds move with it
+        whole_->setStepIndex(sim_.stepIndex());
     }
 
     gpu::Simulation& sim_;

@@ -175,6 +175,8 @@ frames() {
 }
 frames timelapse 4 --size 127x119 --steps 20 --preset volcano-island --set enable_snow=1 --set enable_lava=1 \
   --every 10 --timelapse-size 320x180
+# Storms: their clouds' shadows follow the simulated time, which rank 0's whole grid takes too.
+frames timelapse-storms 4 --size 127x119 --steps 30 --preset storms --every 15 --timelapse-size 320x180
 
 # tables NAME NP ARGS...: `alluvium watertable` on one process and on NP (the relaxation's
 # half-rounds swap the blocks' bands): the same table to the bit, the same report, every map alike.
