@@ -173,6 +173,18 @@ std::vector<double> everyProcess(double value) {
     return g_processes.transport ? gpu::everyValue(*g_processes.transport, value) : std::vector<double>{value};
 }
 
+double mostOfProcesses(double value) {
+    double most = value;
+    for (double v : everyProcess(value)) most = std::max(most, v);
+    return most;
+}
+
+double sumOfProcesses(double value) {
+    double sum = 0.0;
+    for (double v : everyProcess(value)) sum += v;
+    return sum;
+}
+
 std::string fromRoot(const std::string& text) {
 #ifdef ALLUVIUM_MPI
     if (g_processes.size > 1) {

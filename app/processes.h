@@ -29,8 +29,10 @@ int fail(int status, const std::string& line);
 // What every process finds alike (a bad option, a file that cannot be read): rank 0 says it,
 // every process returns the status.
 int refuse(int status, const std::string& line);
-// Every process's `value`, rank after rank (one process: its own).
+// Every process's `value`, rank after rank (one process: its own); their largest and their sum.
 std::vector<double> everyProcess(double value);
+double mostOfProcesses(double value);
+double sumOfProcesses(double value);
 // Rank 0's `text`, on every process (one process: its own).
 std::string fromRoot(const std::string& text);
 // A failure the processes agreed on (agree()), said once already: main returns its status.

@@ -344,10 +344,7 @@ void writeReport(const std::string& path, const nlohmann::json& report) {
 // own time on the host; the longest of them), and the validation errors of them all.
 nlohmann::json splitFacts(const gpu::BlockExchange& b, const gpu::Context& ctx, double run_seconds) {
     const gpu::ExchangeCounters& c = b.counters();
-    const int errors = ctx.validation_errors ? ctx.validation_errors->load() : 0;
-    double most_seconds = 0.0, all_errors = 0.0;
-    for (double s : everyProcess(c.seconds)) most_seconds = std::max(most_seconds, s);
-    for (double e : everyProcess(double(errors))) all_errors += e;
+    const double most_seconds = mostOfProcesses(c.seconds), all_errors = validationErrorsOfProcesses(ctx);
     const gpu::BlockGrid& g = b.grid();
     return {{"count", g.count()},
             {"blocks", {g.cols, g.rows}},
@@ -361,6 +358,10 @@ nlohmann::json splitFacts(const gpu::BlockExchange& b, const gpu::Context& ctx, 
             {"exchange_seconds_most", most_seconds},
             {"exchange_share", run_seconds > 0.0 ? most_seconds / run_seconds : 0.0},
             {"validation_errors", all_errors}};
+}
+
+double validationErrorsOfProcesses(const gpu::Context& ctx) {
+    return sumOfProcesses(ctx.validation_errors ? double(ctx.validation_errors->load()) : 0.0);
 }
 
 } // namespace alluvium

@@ -121,5 +121,7 @@ void writeReport(const std::string& path, const nlohmann::json& report);
 // moved and took (the longest process's host time, and its share of `run_seconds`), and the
 // validation errors of them all. Every process calls it at once.
 nlohmann::json splitFacts(const gpu::BlockExchange& b, const gpu::Context& ctx, double run_seconds);
+// The validation layer's errors of every process (each calls it at once).
+double validationErrorsOfProcesses(const gpu::Context& ctx);
 
 } // namespace alluvium

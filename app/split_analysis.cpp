@@ -10,19 +10,10 @@
 #include "fill_split.h"
 #include "models/fluvial.h"
 #include "processes.h"
+#include "report.h"
 #include "simulation.h"
 
 namespace alluvium {
-
-namespace {
-
-double slowest(double mine) {
-    double most = 0.0;
-    for (double s : everyProcess(mine)) most = std::max(most, s);
-    return most;
-}
-
-} // namespace
 
 gpu::BlockGrid analysisBlocks(int width, int height) {
     const int n = processes().size;
@@ -90,11 +81,11 @@ SplitAnalysis analyseSplit(const gpu::Context& ctx, const Params& params, int wi
     a.lake = gpu::gatherRects(transport, drainage.lake, w, h, 1, owned);
     a.area = gpu::gatherRects(transport, drainage.area, w, h, 1, owned);
     a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const double fill_most = slowest(fill.fill_seconds), watershed_most = slowest(fill.watershed_seconds);
-    const double exchange_most = slowest(fill.exchange_seconds + drainage.exchange_seconds);
-    const double drainage_most = slowest(drainage.seconds);
-    double errors = 0.0;
-    for (double e : everyProcess(ctx.validation_errors ? double(ctx.validation_errors->load()) : 0.0)) errors += e;
+    const double fill_most = mostOfProcesses(fill.fill_seconds),
+                 watershed_most = mostOfProcesses(fill.watershed_seconds);
+    const double exchange_most = mostOfProcesses(fill.exchange_seconds + drainage.exchange_seconds);
+    const double drainage_most = mostOfProcesses(drainage.seconds);
+    const double errors = validationErrorsOfProcesses(ctx);
     a.report = {{"count", grid.count()},
                 {"blocks", {grid.cols, grid.rows}},
                 {"spill_graph_edges", fill.graph_edges},

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "shared.h"
@@ -40,6 +41,25 @@ public:
 
 // Every process's `value`, rank after rank.
 std::vector<double> everyValue(Transport& transport, double value);
+
+// A vector's bytes, as a message.
+template <class T> std::vector<char> bytesOf(const std::vector<T>& v) {
+    std::vector<char> out(v.size() * sizeof(T));
+    if (!v.empty()) std::memcpy(out.data(), v.data(), out.size());
+    return out;
+}
+
+// Every process's `mine`, of any length, rank after rank, on rank 0 (the others get nothing
+// back); adds the bytes this process sent or received (rank 0: all) to `bytes`.
+template <class T> std::vector<T> gatherVectors(Transport& transport, const std::vector<T>& mine, uint64_t& bytes) {
+    std::vector<size_t> sizes;
+    size_t total = 0;
+    for (double b : everyValue(transport, double(mine.size() * sizeof(T)))) total += sizes.emplace_back(size_t(b));
+    std::vector<T> all(transport.rank() == 0 ? total / sizeof(T) : 0);
+    transport.gatherToRoot(mine.data(), all.data(), sizes);
+    bytes += transport.rank() == 0 ? total : mine.size() * sizeof(T);
+    return all;
+}
 
 struct Rect {
     int x = 0, y = 0, w = 0, h = 0;

@@ -43,16 +43,6 @@ struct BlockView {
     uint64_t whole(int x, int y) const { return uint64_t(y) * uint64_t(grid_width) + uint64_t(x); }
 };
 
-template <class T> std::vector<T> gatherOnRoot(Transport& transport, const std::vector<T>& mine, uint64_t& bytes) {
-    std::vector<size_t> sizes;
-    size_t total = 0;
-    for (double b : everyValue(transport, double(mine.size() * sizeof(T)))) total += sizes.emplace_back(size_t(b));
-    std::vector<T> all(transport.rank() == 0 ? total / sizeof(T) : 0);
-    transport.gatherToRoot(mine.data(), all.data(), sizes);
-    bytes += transport.rank() == 0 ? total : mine.size() * sizeof(T);
-    return all;
-}
-
 // Lowers the owned cells' `steps` (FLUVIAL_NONE: none known yet) to the fewest steps over cells of
 // the same W to an exit (`exit`, when given: the first round) or to a ring cell of known steps: a
 // breadth-first search from all of them at once, in order of their steps. Steps only fall from
@@ -247,11 +237,8 @@ std::vector<std::vector<char>> solveInflows(const BlockGrid& grid, const std::ve
         const int owner = grid.ownerOf(int(cell % uint64_t(grid.width)), int(cell / uint64_t(grid.width)));
         pairs[size_t(owner)].insert(pairs[size_t(owner)].end(), {cell, sum});
     }
-    std::vector<std::vector<char>> send(size_t(grid.count()));
-    for (size_t r = 0; r < pairs.size(); ++r) {
-        send[r].resize(pairs[r].size() * sizeof(uint64_t));
-        if (!pairs[r].empty()) std::memcpy(send[r].data(), pairs[r].data(), send[r].size());
-    }
+    std::vector<std::vector<char>> send;
+    for (const std::vector<uint64_t>& p : pairs) send.push_back(bytesOf(p));
     return send;
 }
 
@@ -290,8 +277,7 @@ std::vector<uint32_t> ringFromNeighbours(Transport& transport, const BlockGrid& 
         if (k == me || part.cells() == 0) continue;
         std::vector<uint32_t> cells(part.cells());
         copyRect(part, mine.data(), o, cells.data(), part);
-        send[size_t(k)].resize(cells.size() * sizeof(uint32_t));
-        std::memcpy(send[size_t(k)].data(), cells.data(), send[size_t(k)].size());
+        send[size_t(k)] = bytesOf(cells);
         if (bytes) *bytes += send[size_t(k)].size();
     }
     std::vector<char> received;
@@ -375,8 +361,8 @@ SplitDrainage drainageSplit(Transport& transport, const BlockGrid& grid, const F
     out.seconds += since(start);
 
     start = Clock::now();
-    const std::vector<AccExit> all_exits = gatherOnRoot(transport, exits, out.bytes);
-    const std::vector<AccEntry> all_entries = gatherOnRoot(transport, entries, out.bytes);
+    const std::vector<AccExit> all_exits = gatherVectors(transport, exits, out.bytes);
+    const std::vector<AccEntry> all_entries = gatherVectors(transport, entries, out.bytes);
     std::vector<std::vector<char>> send(size_t(grid.count()));
     if (transport.rank() == 0) {
         send = solveInflows(grid, all_exits, all_entries);

@@ -11,12 +11,6 @@ namespace alluvium::gpu {
 
 namespace {
 
-template <class T> std::vector<char> bytesOf(const std::vector<T>& v) {
-    std::vector<char> out(v.size() * sizeof(T));
-    if (!v.empty()) std::memcpy(out.data(), v.data(), out.size());
-    return out;
-}
-
 // The owned cells' heights out of the ring's.
 std::vector<float> ownedGround(const FillBlock& block, const std::vector<float>& ring_ground) {
     const Rect& o = block.owned;
@@ -75,13 +69,7 @@ SplitFill fillSplit(Simulation& sim, Transport& transport, const BlockGrid& grid
     result.watershed_seconds = since(start);
 
     start = Clock::now();
-    std::vector<size_t> sizes;
-    for (double b : everyValue(transport, double(edges.size() * sizeof(SpillEdge)))) sizes.push_back(size_t(b));
-    std::vector<SpillEdge> all;
-    size_t total = 0;
-    for (size_t s : sizes) total += s;
-    if (transport.rank() == 0) all.resize(total / sizeof(SpillEdge));
-    transport.gatherToRoot(edges.data(), all.data(), sizes);
+    const std::vector<SpillEdge> all = gatherVectors(transport, edges, result.bytes); // the graph, in
     std::vector<std::vector<char>> send(size_t(grid.count()));
     if (transport.rank() == 0) {
         const auto solve = Clock::now();
@@ -93,8 +81,7 @@ SplitFill fillSplit(Simulation& sim, Transport& transport, const BlockGrid& grid
     transport.allToAll(send, received);
     std::vector<uint32_t> edge_level(received.size() / sizeof(uint32_t));
     if (!received.empty()) std::memcpy(edge_level.data(), received.data(), received.size());
-    result.bytes = transport.rank() == 0 ? total : edges.size() * sizeof(SpillEdge); // the graph, in
-    for (const std::vector<char>& s : send) result.bytes += s.size();                // the levels, out
+    for (const std::vector<char>& s : send) result.bytes += s.size(); // the levels, out
     if (transport.rank() != 0) result.bytes += received.size();
     result.exchange_seconds = since(start);
     if (edge_level.size() != edgeCells(o, grid.width).size())

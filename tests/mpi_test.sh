@@ -24,6 +24,29 @@ fail() {
 digest() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["state_digest"])' "$1"; }
 field() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval("r" + sys.argv[2]))' "$1" "$2"; }
 
+# alike NAME DIR_ONE DIR_SPLIT [GLOB]: each file of DIR_ONE (matching GLOB) is the same file in
+# DIR_SPLIT; sets `alike` to their count.
+alike() {
+  local name=$1 one=$2 split=$3 glob=${4:-*} file
+  alike=0
+  for file in "$one"/$glob; do
+    cmp -s "$file" "$split/$(basename "$file")" || fail "$name: $(basename "$file") differs"
+    alike=$((alike + 1))
+  done
+}
+# same_keys NAME JSON_ONE JSON_SPLIT KEY...: both reports give each top-level KEY alike.
+same_keys() {
+  local name=$1 one=$2 split=$3 key
+  shift 3
+  for key in "$@"; do
+    [ "$(field "$one" "[\"$key\"]")" = "$(field "$split" "[\"$key\"]")" ] || fail "$name: the reports' $key differ"
+  done
+}
+# clean NAME JSON PATH: the processes' validation layers said nothing (PATH: the report's processes).
+clean() {
+  [ "$(field "$2" "$3[\"validation_errors\"]")" = "0.0" ] || fail "$1: validation errors"
+}
+
 # same NAME NP ARGS...: one process, then NP, the same bits.
 same() {
   local name=$1 np=$2
@@ -46,7 +69,7 @@ same() {
   [ "$(field "$tmp/$name-1.json" '["soil"]["net_lowered"]')" = "$(field "$tmp/$name-$np.json" '["soil"]["net_lowered"]')" ] ||
     fail "$name: the reports' net_lowered differ"
   [ "$(field "$tmp/$name-$np.json" '["processes"]["count"]')" = "$np" ] || fail "$name: not split over $np"
-  [ "$(field "$tmp/$name-$np.json" '["processes"]["validation_errors"]')" = "0.0" ] || fail "$name: validation errors"
+  clean "$name" "$tmp/$name-$np.json" '["processes"]'
   echo "ok   $name on $np processes ($(field "$tmp/$name-$np.json" '["processes"]["blocks"]') blocks): $split"
 }
 
@@ -138,15 +161,10 @@ maps() {
   mpirun -np "$np" "$exe" --validation run "$@" --out "$tmp/$name-$np.f32" --report "$tmp/$name-$np.json" \
     --out-maps "$tmp/$name-$np.maps" >"$tmp/$name-$np.log" 2>&1 ||
     { fail "$name: $np processes: $(grep alluvium "$tmp/$name-$np.log" | tail -1)"; return; }
-  local count=0 map
-  for map in "$tmp/$name-1.maps"/*; do
-    cmp -s "$map" "$tmp/$name-$np.maps/$(basename "$map")" || fail "$name: the maps' $(basename "$map") differ"
-    count=$((count + 1))
-  done
-  [ "$count" -gt 40 ] || fail "$name: only $count map files"
-  [ "$(field "$tmp/$name-$np.json" '["processes"]["maps_analysis"]["validation_errors"]')" = "0.0" ] ||
-    fail "$name: validation errors"
-  echo "ok   $name on $np processes: $count map files alike \
+  alike "$name" "$tmp/$name-1.maps" "$tmp/$name-$np.maps"
+  [ "$alike" -gt 40 ] || fail "$name: only $alike map files"
+  clean "$name" "$tmp/$name-$np.json" '["processes"]["maps_analysis"]'
+  echo "ok   $name on $np processes: $alike map files alike \
 ($(field "$tmp/$name-$np.json" '["processes"]["maps_analysis"]["flats_rounds"]') flats rounds)"
 }
 maps run-maps 4 --size 127x119 --steps 15 --preset volcano-island --set enable_groundwater=1 --set enable_snow=1 \
@@ -164,14 +182,10 @@ frames() {
   mpirun -np "$np" "$exe" --validation run "$@" --out "$tmp/$name-$np.f32" --report "$tmp/$name-$np.json" \
     --timelapse "$tmp/$name-$np.frames" >"$tmp/$name-$np.log" 2>&1 ||
     { fail "$name: $np processes: $(grep alluvium "$tmp/$name-$np.log" | tail -1)"; return; }
-  local count=0 frame
-  for frame in "$tmp/$name-1.frames"/frame-*.png; do
-    cmp -s "$frame" "$tmp/$name-$np.frames/$(basename "$frame")" || fail "$name: $(basename "$frame") differs"
-    count=$((count + 1))
-  done
-  [ "$count" = "$(field "$tmp/$name-$np.json" '["timelapse"]["frames"]')" ] || fail "$name: $count frames"
-  [ "$(field "$tmp/$name-$np.json" '["processes"]["validation_errors"]')" = "0.0" ] || fail "$name: validation errors"
-  echo "ok   $name on $np processes: $count frames alike"
+  alike "$name" "$tmp/$name-1.frames" "$tmp/$name-$np.frames" 'frame-*.png'
+  [ "$alike" = "$(field "$tmp/$name-$np.json" '["timelapse"]["frames"]')" ] || fail "$name: $alike frames"
+  clean "$name" "$tmp/$name-$np.json" '["processes"]'
+  echo "ok   $name on $np processes: $alike frames alike"
 }
 frames timelapse 4 --size 127x119 --steps 20 --preset volcano-island --set enable_snow=1 --set enable_lava=1 \
   --every 10 --timelapse-size 320x180
@@ -189,18 +203,11 @@ tables() {
     --out-maps "$tmp/$name-$np.maps" >"$tmp/$name-$np.log" 2>&1 ||
     { fail "$name: $np processes: $(grep alluvium "$tmp/$name-$np.log" | tail -1)"; return; }
   cmp -s "$tmp/$name-1.f32" "$tmp/$name-$np.f32" || fail "$name: the tables differ"
-  local key
-  for key in lake_cells lake_volume_m3 wet_land_cells cells_still_moving ocean_cells mean_depth_below_ground_m rivers; do
-    [ "$(field "$tmp/$name-1.json" "[\"$key\"]")" = "$(field "$tmp/$name-$np.json" "[\"$key\"]")" ] ||
-      fail "$name: the reports' $key differ"
-  done
-  local count=0 map
-  for map in "$tmp/$name-1.maps"/*; do
-    cmp -s "$map" "$tmp/$name-$np.maps/$(basename "$map")" || fail "$name: the maps' $(basename "$map") differ"
-    count=$((count + 1))
-  done
-  [ "$(field "$tmp/$name-$np.json" '["processes"]["validation_errors"]')" = "0.0" ] || fail "$name: validation errors"
-  echo "ok   $name on $np processes: the same table, $count map files alike \
+  same_keys "$name" "$tmp/$name-1.json" "$tmp/$name-$np.json" lake_cells lake_volume_m3 wet_land_cells \
+    cells_still_moving ocean_cells mean_depth_below_ground_m rivers
+  alike "$name" "$tmp/$name-1.maps" "$tmp/$name-$np.maps"
+  clean "$name" "$tmp/$name-$np.json" '["processes"]'
+  echo "ok   $name on $np processes: the same table, $alike map files alike \
 ($(field "$tmp/$name-$np.json" '["cells_still_moving"]') cells still moving)"
 }
 tables table 2 --size 97x61 --seed 4 --terrain fractal --set table_iterations=300
@@ -220,21 +227,15 @@ fills() {
     --out-maps "$tmp/$name-$np.maps" >"$tmp/$name-$np.log" 2>&1 ||
     { fail "$name: $np processes: $(grep alluvium "$tmp/$name-$np.log" | tail -1)"; return; }
   cmp -s "$tmp/$name-1.f32" "$tmp/$name-$np.f32" || fail "$name: the filled heightmaps differ"
-  for key in fill_volume_m3 filled_cells deepest_fill_m unreached_cells largest_drainage_area_m2; do
-    [ "$(field "$tmp/$name-1.json" "[\"$key\"]")" = "$(field "$tmp/$name-$np.json" "[\"$key\"]")" ] ||
-      fail "$name: the reports' $key differ"
-  done
-  local maps=0 map
-  for map in "$tmp/$name-1.maps"/*; do
-    cmp -s "$map" "$tmp/$name-$np.maps/$(basename "$map")" || fail "$name: the maps' $(basename "$map") differ"
-    maps=$((maps + 1))
-  done
-  [ "$maps" -gt 40 ] || fail "$name: only $maps map files"
-  [ "$(field "$tmp/$name-$np.json" '["processes"]["validation_errors"]')" = "0.0" ] || fail "$name: validation errors"
+  same_keys "$name" "$tmp/$name-1.json" "$tmp/$name-$np.json" fill_volume_m3 filled_cells deepest_fill_m \
+    unreached_cells largest_drainage_area_m2
+  alike "$name" "$tmp/$name-1.maps" "$tmp/$name-$np.maps"
+  [ "$alike" -gt 40 ] || fail "$name: only $alike map files"
+  clean "$name" "$tmp/$name-$np.json" '["processes"]'
   echo "ok   $name on $np processes ($(field "$tmp/$name-$np.json" '["processes"]["blocks"]') blocks, \
 $(field "$tmp/$name-$np.json" '["filled_cells"]') cells filled, \
 $(field "$tmp/$name-$np.json" '["processes"]["spill_graph_edges"]') spill graph edges, \
-$(field "$tmp/$name-$np.json" '["processes"]["flats_rounds"]') flats rounds, $maps map files alike)"
+$(field "$tmp/$name-$np.json" '["processes"]["flats_rounds"]') flats rounds, $alike map files alike)"
 }
 fills fill-fractal 4 --size 97x61 --seed 4 --terrain fractal
 fills fill-ridged-2d 6 --size 131x77 --seed 7 --terrain ridged
