@@ -320,7 +320,7 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     facts.last_fill = sim.fluvial().hostControl(); // the last iteration's fill, before that
     std::optional<SplitMaps> split_maps;           // a split run's maps: gathered, and the lakes and drainage split
     if (sim.blocks() && !o.out_maps.empty()) {
-        split_maps = gatherSplitMaps(sim, scoped.ctx, params, w, h);
+        split_maps = gatherSplitMaps(sim, scoped.ctx, params, w, h, true, &result.heights);
         facts.processes["maps_analysis"] = split_maps->analysis.report;
     } else if (fluvial || !o.out_maps.empty()) {
         facts.analysis = sim.fluvialAnalyse();

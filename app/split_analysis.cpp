@@ -108,12 +108,15 @@ SplitAnalysis analyseSplit(const gpu::Context& ctx, const Params& params, int wi
 }
 
 SplitMaps gatherSplitMaps(const gpu::Simulation& sim, const gpu::Context& ctx, const Params& params, int width,
-                          int height, bool analyse) {
+                          int height, bool analyse, const std::vector<float>* terrain) {
     SplitMaps maps;
-    for (gpu::Field f : mapFieldList())
-        if (!analyse || (f != gpu::Field::Lake && f != gpu::Field::Drainage)) maps.fields[f] = sim.download(f);
+    maps.terrain = terrain;
+    for (gpu::Field f : mapFieldList()) {
+        if (analyse && (f == gpu::Field::Lake || f == gpu::Field::Drainage)) continue;
+        if (terrain == nullptr || f != gpu::Field::Terrain) maps.fields[f] = sim.download(f);
+    }
     if (!analyse) return maps;
-    const std::vector<float>& z = maps.fields[gpu::Field::Terrain];
+    const std::vector<float>& z = terrain != nullptr ? *terrain : maps.fields[gpu::Field::Terrain];
     const std::vector<float>& rain = maps.fields[gpu::Field::RainMask];
     // (The rain mask in use, gathered: every process scatters it, whatever the run began with.)
     maps.analysis = analyseSplit(ctx, params, width, height, z, rain, true);
@@ -125,6 +128,7 @@ MapFields SplitMaps::source(const gpu::SimParams& whole) const {
     return {whole.width, whole.height, whole, [this](gpu::Field f) {
                 if (analysed && f == gpu::Field::Lake) return analysis.lake;
                 if (analysed && f == gpu::Field::Drainage) return analysis.area;
+                if (terrain != nullptr && f == gpu::Field::Terrain) return *terrain;
                 return fields.at(f);
             }};
 }

@@ -33,16 +33,18 @@ SplitAnalysis analyseSplit(const gpu::Context& ctx, const Params& params, int wi
                            const std::vector<float>& terrain, const std::vector<float>& rain, bool has_rain);
 
 // A split run's maps: the fields exportMaps reads, gathered to rank 0, and (`analyse`) the lakes
-// and drainage of the final heights (analyseSplit) in place of the fields'. Every process calls
-// it at once.
+// and drainage of the final heights (analyseSplit) in place of the fields'. `terrain`: the final
+// heights when rank 0 has gathered them already (they are not gathered again; they must outlive
+// the maps), else null. Every process calls it at once, all with or all without `terrain`.
 struct SplitMaps {
     std::map<gpu::Field, std::vector<float>> fields; // rank 0
+    const std::vector<float>* terrain = nullptr;     // rank 0: the final heights, held by the caller
     bool analysed = false;
     SplitAnalysis analysis;
     MapFields source(const gpu::SimParams& whole) const; // rank 0: what exportMaps reads
 };
 SplitMaps gatherSplitMaps(const gpu::Simulation& sim, const gpu::Context& ctx, const Params& params, int width,
-                          int height, bool analyse = true);
+                          int height, bool analyse = true, const std::vector<float>* terrain = nullptr);
 // The blocks of analyseSplit on a `width` x `height` grid over this run's processes; throws the
 // SplitError analyseSplit would (a grid too small for them), to be said before the GPU starts.
 gpu::BlockGrid analysisBlocks(int width, int height);
