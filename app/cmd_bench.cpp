@@ -11,8 +11,10 @@
 #include "copy_bench.h"
 #include "io/errors.h"
 #include "io/terrain_gen.h"
+#include "processes.h"
 #include "report.h"
 #include "resources.h"
+#include "setup.h"
 
 namespace alluvium {
 
@@ -260,11 +262,22 @@ gpu::CopyBandwidth copyYardstick(const gpu::Context& ctx, const Params& params, 
 
 int benchCommand(const BenchOptions& o, const DeviceOptions& device) {
     const std::vector<Size> sizes = parseSizes(o.sizes);
-    const Params params = buildParams(o.preset, 0.0, o.sets);
     const int model = gpu::modelFromName(o.model);
     if (model < 0) throw InputError("--model: unknown model '" + o.model + "' (" + gpu::modelList() + ")");
-    noteInactiveSets(params, o.sets, model);
+    // Rank 0 reads the preset (a file another machine's processes may not see, or see otherwise)
+    // and the others take its parameters: every process runs the same blocks.
+    Params params;
+    agree([&] {
+        if (!processes().root()) return;
+        params = buildParams(o.preset, 0.0, o.sets);
+        noteInactiveSets(params, o.sets, model);
+    });
     if (processes().size > 1) {
+        agree([&] {
+            InitialTerrain none;
+            nlohmann::json extra;
+            shareInput(params, none, extra);
+        });
         gpu::SimParams sp = toSimParams(params, 1, 1);
         sp.model = model;
         if (const std::string refusal = gpu::splitRefusal(sp); !refusal.empty()) throw InputError(refusal);

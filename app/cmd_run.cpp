@@ -253,9 +253,9 @@ void checkRootMemory(const RunOptions& o, const RunStart& r) {
 
 int runCommand(const RunOptions& o, const DeviceOptions& device, const TimelapseFactory& make_timelapse) {
     RunStart start;
-    agree([&] { // rank 0 reads the input: a file it cannot read stops them all
-        checkRunOptions(o, bool(make_timelapse));
+    agree([&] { // rank 0 reads the input and alone writes: a file it cannot read or write stops them all
         if (!processes().root()) return;
+        checkRunOptions(o, bool(make_timelapse));
         start = prepareRun(o);
         if (processes().size > 1) checkRootMemory(o, start);
         if (!o.timelapse.dir.empty()) prepareTimelapseFolder(o.timelapse.dir); // rank 0 alone writes it
@@ -271,9 +271,11 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     const Processes& procs = processes();
     if (procs.size > 1) checkSplitRun(o, sim_params);
 
+    // A resumed session's parameters are set first, as it is restored: the band holds both steps.
+    int reach = gpu::stepReach(sim_params);
+    if (start.resumed) reach = std::max(reach, gpu::stepReach(sessionSimParams(*start.resumed)));
     ScopedContext scoped(device);
-    gpu::Simulation sim(scoped.ctx, w, h, gpu::PipePasses::Auto, {},
-                        gpu::SplitOver{procs.transport, gpu::stepReach(sim_params)});
+    gpu::Simulation sim(scoped.ctx, w, h, gpu::PipePasses::Auto, {}, gpu::SplitOver{procs.transport, reach});
     if (sim.blocks() && !o.out_maps.empty())
         checkAnalysisFits(scoped.ctx, gpu::simulationBytes(sim.blocks()->local().w, sim.blocks()->local().h), w, h);
     if (start.resumed) {

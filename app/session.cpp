@@ -118,13 +118,15 @@ Session captureSession(const gpu::Simulation& sim, const Params& params, std::ve
     return s;
 }
 
+gpu::SimParams sessionSimParams(const Session& s) { return toSimParams(s.params, s.width, s.height); }
+
 void restoreSession(gpu::Simulation& sim, const Session& s) {
     // Only the cur halves: every pass writes each cell of a "next" half before a later pass
     // reads it (tests/test_session.cpp checks resume == straight through, bit for bit).
     for (const auto& [field, values] : s.fields) sim.upload(field, values, false);
     sim.setSprings(s.springs);
     sim.setTotals(s.totals);
-    sim.setParams(toSimParams(s.params, s.width, s.height));
+    sim.setParams(sessionSimParams(s));
     sim.sea().host = {s.sim_time, s.sea_half, s.sea_dirty, s.sea_restart};
     gpu::setSeaControl(sim.sea(), s.sea_control);
     sim.setSubsteps(s.substeps);

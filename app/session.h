@@ -62,8 +62,10 @@ std::vector<gpu::Field> sessionFields();
 // Downloads the state of `sim` (between steps).
 Session captureSession(const gpu::Simulation& sim, const Params& params, std::vector<float> initial_terrain,
                        const StateSums& initial_sums, long long steps);
-// Uploads the fields into the cur halves, the springs, the totals and the parameters.
+// Uploads the fields into the cur halves, the springs, the totals and the parameters (the
+// session's, sessionSimParams: a split simulation's band must hold their step too).
 void restoreSession(gpu::Simulation& sim, const Session& session);
+gpu::SimParams sessionSimParams(const Session& session);
 // All of a session but its arrays, as the file's header holds it; and back, every field listed
 // in the same order with no values (the other processes of a split run: rank 0 holds them).
 nlohmann::json sessionHeader(const Session& session);

@@ -27,25 +27,29 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 
 } // namespace
 
-DropletMail::DropletMail(const Context& ctx, BlockExchange* blocks) : ctx_(ctx), blocks_(blocks) { reserve(1); }
+DropletMail::DropletMail(const Context& ctx, BlockExchange* blocks) : ctx_(ctx), blocks_(blocks) {
+    // Every process refuses alike (none waits for another that gave up): the smallest device's.
+    const VkDeviceSize range = ctx_.properties.limits.maxStorageBufferRange;
+    most_ = uint32_t(std::min<VkDeviceSize>((range - kHead) / sizeof(Droplet), UINT32_MAX));
+    if (blocks_)
+        for (double theirs : blocks_->everyProcess(double(most_))) most_ = std::min(most_, uint32_t(theirs));
+    reserve(1);
+}
 
 DropletMail::~DropletMail() {
     for (Buffer* b : {&in_, &out_, &staging_}) destroyBuffer(*b, ctx_);
 }
 
-uint32_t DropletMail::mostDroplets() const {
-    const VkDeviceSize range = ctx_.properties.limits.maxStorageBufferRange;
-    return uint32_t(std::min<VkDeviceSize>((range - kHead) / sizeof(Droplet), UINT32_MAX));
-}
-
 bool DropletMail::reserve(uint32_t droplets) {
     droplets = std::max(droplets, 1u);
     if (droplets <= capacity_) return false;
-    if (droplets > mostDroplets()) // every process alike (their devices chose alike)
-        throw SplitError(std::to_string(droplets) + " droplets split over processes need mailboxes of " +
-                         std::to_string((uint64_t(droplets) * sizeof(Droplet)) >> 20) + " MiB; " + ctx_.device_name +
-                         " binds at most " + std::to_string(ctx_.properties.limits.maxStorageBufferRange >> 20) +
-                         " MiB: lower particle_count to " + std::to_string(mostDroplets()));
+    if (droplets > most_) // every process alike
+        throw SplitError(
+            std::to_string(droplets) + " droplets split over processes need mailboxes of " +
+            std::to_string((uint64_t(droplets) * sizeof(Droplet)) >> 20) + " MiB; " +
+            (blocks_ && blocks_->ranks() > 1 ? "the processes' devices bind" : ctx_.device_name + " binds") +
+            " at most " + std::to_string((uint64_t(most_) * sizeof(Droplet) + kHead) >> 20) +
+            " MiB: lower particle_count to " + std::to_string(most_));
     // The new ones first: out of memory leaves the old ones bound and whole.
     Buffer in, out, staging;
     const VkDeviceSize bytes = VkDeviceSize(droplets) * sizeof(Droplet);

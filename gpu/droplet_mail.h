@@ -22,8 +22,9 @@ public:
     DropletMail(const DropletMail&) = delete;
     DropletMail& operator=(const DropletMail&) = delete;
 
-    // The most droplets a mailbox holds on this device (its largest storage buffer).
-    uint32_t mostDroplets() const;
+    // The most droplets a mailbox holds (the largest storage buffer of this device, or of the
+    // smallest of the processes' devices when split).
+    uint32_t mostDroplets() const { return most_; }
     // Room for `droplets` in each mailbox (every droplet of a step may be in flight at once).
     // True when the buffers were made anew: the descriptor sets must bind them again.
     bool reserve(uint32_t droplets);
@@ -54,6 +55,7 @@ private:
     Buffer in_, out_;            // device: the inbox; the outbox's count, then its droplets
     Buffer staging_;             // host: the outbox's droplets, then the inbox's
     uint32_t capacity_ = 0;      // droplets a mailbox holds
+    uint32_t most_ = 0;          // mostDroplets()
     std::vector<char> arrivals_; // the droplets other blocks handed to this one
 };
 

@@ -77,24 +77,33 @@ Simulation::Simulation(const Context& ctx, int full_width, int full_height, Pipe
     assert(full_width > 0 && full_height > 0);
     width_ = full_width;
     height_ = full_height;
+    // A split grid's choices that size buffers or messages are made for its largest block, so
+    // every process (on one kind of device) makes the same ones.
+    int choose_w = full_width, choose_h = full_height;
     if (split.transport && split.transport->size() > 1) {
         band_steps_ = bandSteps();
+        checkLayoutAlike(*split.transport);
         blocks_ = std::make_unique<BlockExchange>(
             ctx, *split.transport,
             splitGrid(full_width, full_height, split.transport->size(), shape_, split.reach * band_steps_));
         width_ = blocks_->local().w;
         height_ = blocks_->local().h;
+        choose_w = choose_h = 0;
+        for (int r = 0; r < blocks_->ranks(); ++r) {
+            choose_w = std::max(choose_w, blocks_->grid().local(r).w);
+            choose_h = std::max(choose_h, blocks_->grid().local(r).h);
+        }
     }
     const int width = width_, height = height_;
     state_.pipe.passes = resolvePipePasses(pipe);
-    partials_per_group_ = resolvePartials(ctx, width, height, shape_);
+    partials_per_group_ = resolvePartials(ctx, choose_w, choose_h, shape_);
     const uint64_t need = simulationBytes(width, height, partials_per_group_);
     if (ctx.device_local_bytes > 0 && need > ctx.device_local_bytes)
         throw DeviceError("a " + std::to_string(width) + "x" + std::to_string(height) + " grid needs " +
                           std::to_string(need >> 20) + " MiB of GPU memory; " + ctx.device_name + " has " +
                           std::to_string(ctx.device_local_bytes >> 20) + " MiB");
     checkSubgroups(ctx);
-    const bool split_wide = splitsWideFields(ctx, width, height);
+    const bool split_wide = splitsWideFields(ctx, choose_w, choose_h);
     fields_ = std::make_unique<FieldImages>(ctx, width, height, split_wide, state_.pipe.passes == PipePasses::Direct);
     createBuffers();
     mail_ = std::make_unique<DropletMail>(ctx, blocks_.get());

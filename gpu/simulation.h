@@ -149,6 +149,7 @@ private:
     int exchange(Exchange what); // the recorder's hand-overs of a split grid (simulation_split.cpp)
     void bindDroplets();         // the droplets' mailboxes, into every set
     void checkSplit(const SimParams& params) const;
+    void checkLayoutAlike(Transport& transport) const;
     void checkProcessesAlike(bool split_wide);
     static int bandSteps();
     void chooseBands();

@@ -50,10 +50,20 @@ int Simulation::bandSteps() {
     return int(k);
 }
 
+void Simulation::checkLayoutAlike(Transport& transport) const {
+    // The layout follows the workgroup tiles and the band's steps: a process that split the grid
+    // otherwise (or refused to) would wait for messages that never come.
+    const double mine = (double(shape_.x) * 1024.0 + shape_.y) * 16.0 + band_steps_;
+    for (double theirs : everyValue(transport, mine))
+        if (theirs != mine)
+            throw SplitError("the processes' devices chose differently (" + workgroupShapeName(shape_) +
+                             " workgroups, " + std::to_string(band_steps_) +
+                             " steps between band swaps here): run on one kind of device, with one environment");
+}
+
 void Simulation::checkProcessesAlike(bool split_wide) {
-    // The blocks' layout, their messages and the sums' grouping follow each device's choices:
-    // the processes must have made the same ones (one kind of device, blocks on the same side of
-    // the largest allocation).
+    // The sums' grouping and the fields' images follow each device's choices (made for the
+    // largest block): the processes must have made the same ones (one kind of device).
     const double mine =
         (((double(shape_.x) * 1024.0 + shape_.y) * 1024.0 + partials_per_group_) * 16.0 + band_steps_) * 4.0 +
         (split_wide ? 2.0 : 0.0) + (state_.pipe.passes == PipePasses::Direct ? 1.0 : 0.0);

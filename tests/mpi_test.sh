@@ -260,26 +260,33 @@ z[48][93] = 10.0
 open(sys.argv[1], "wb").write(b"".join(struct.pack("<f", v) for row in z for v in row))' "$tmp/serpentine.f32"
 fills fill-serpentine 6 --in "$tmp/serpentine.f32" --size 96x96 --set fluvial_outlets=left
 
-# resumes NAME SAVE_NP RESUME_NP MODEL STEPS: a session saved on SAVE_NP processes is the file one
-# process saves, and resumed on RESUME_NP it gives the one-process resume's state.
+# resumes NAME SAVE_NP RESUME_NP MODEL STEPS [SAVE_SET [RESUME_SET]]: a session saved on SAVE_NP
+# processes (with --set SAVE_SET) is the file one process saves, and resumed on RESUME_NP (with
+# --set RESUME_SET) it gives the one-process resume's state.
 resumes() {
   local name=$1 save=$2 resume=$3 model=$4 steps=$5
-  local run=(run --model "$model" --steps "$steps")
-  "$exe" "${run[@]}" --size 61x97 --out "$tmp/$name-s1.f32" --save-session "$tmp/$name-1.session" 2>/dev/null &&
-    "$exe" "${run[@]}" --load-session "$tmp/$name-1.session" --out "$tmp/$name-r1.f32" \
-      --report "$tmp/$name-r1.json" 2>/dev/null || fail "$name: one process"
-  mpirun -np "$save" "$exe" "${run[@]}" --size 61x97 --out "$tmp/$name-s$save.f32" \
+  local run=(run --model "$model" --steps "$steps") saving=() resuming=()
+  [ -z "${6:-}" ] || saving=(--set "$6")
+  [ -z "${7:-}" ] || resuming=(--set "$7")
+  "$exe" "${run[@]}" "${saving[@]}" --size 61x97 --out "$tmp/$name-s1.f32" --save-session "$tmp/$name-1.session" \
+    2>/dev/null && "$exe" "${run[@]}" "${resuming[@]}" --load-session "$tmp/$name-1.session" \
+    --out "$tmp/$name-r1.f32" --report "$tmp/$name-r1.json" 2>/dev/null || fail "$name: one process"
+  mpirun -np "$save" "$exe" "${run[@]}" "${saving[@]}" --size 61x97 --out "$tmp/$name-s$save.f32" \
     --save-session "$tmp/$name-$save.session" >/dev/null 2>&1 || fail "$name: saved on $save processes"
   cmp -s "$tmp/$name-1.session" "$tmp/$name-$save.session" ||
     fail "$name: the sessions saved on 1 and $save processes differ"
-  mpirun -np "$resume" "$exe" "${run[@]}" --load-session "$tmp/$name-$save.session" --out "$tmp/$name-r$resume.f32" \
-    --report "$tmp/$name-r$resume.json" >/dev/null 2>&1 || fail "$name: resumed on $resume processes"
+  mpirun -np "$resume" "$exe" "${run[@]}" "${resuming[@]}" --load-session "$tmp/$name-$save.session" \
+    --out "$tmp/$name-r$resume.f32" --report "$tmp/$name-r$resume.json" >/dev/null 2>&1 ||
+    fail "$name: resumed on $resume processes"
   [ "$(digest "$tmp/$name-r1.json")" = "$(digest "$tmp/$name-r$resume.json")" ] || fail "$name: the resumed states differ"
-  echo "ok   $name: a $model session saved on $save processes and resumed on $resume"
+  echo "ok   $name: a $model session saved on $save processes and resumed on $resume ${7:-}"
 }
 resumes resume 2 4 pipe 20
 # (The droplets' seeds follow the step.)
 resumes particles-resume 3 2 particles 10
+# A session whose step reaches further than the resumed run's: restored with its own parameters
+# first, so the band holds both.
+resumes groundwater-off 2 2 pipe 10 enable_groundwater=on enable_groundwater=off
 
 # refused NAME STATUS PATTERN NP COMMAND ARGS...: one line naming why, that status, no output written.
 refused() {
@@ -312,6 +319,23 @@ refused host-memory-maps 3 "the final heights, the maps and a field" 2 run --siz
 refused table-host-memory 3 "the table gathered" 2 watertable --size 1024x1024
 refused fill-host-memory 3 "holds the whole grid on the host" 4 fill --size 1024x1024
 unset ALLUVIUM_HOST_MEMORY_MB
+# Processes that would split the grid otherwise (16 x 16 workgroups beside lavapipe's 64 x 4: one
+# of them cannot cut 96 columns in two) are refused together, in one line, never left waiting.
+timeout 120 mpirun -np 1 -x ALLUVIUM_WORKGROUP=16x16 "$exe" run --size 96x40 --steps 2 --out "$tmp/mixed.f32" : \
+  -np 1 "$exe" run --size 96x40 --steps 2 --out "$tmp/mixed.f32" >"$tmp/mixed.log" 2>&1
+rc=$?
+[ "$rc" = 3 ] || fail "mixed workgroups: exit status $rc, not 3"
+said=$(grep '^alluvium:' "$tmp/mixed.log" | grep -v '^alluvium: device')
+[ "$(echo "$said" | wc -l)" = 1 ] && echo "$said" | grep -q "chose differently" ||
+  fail "mixed workgroups: not one line naming why: $said"
+[ ! -e "$tmp/mixed.f32" ] || fail "mixed workgroups: wrote its output"
+echo "ok   refused: processes with different workgroups ($said)"
+# bench reads its preset on rank 0 alone: a missing one is one line, exit 2.
+timeout 120 mpirun -np 2 "$exe" bench --preset "$tmp/nowhere.json" --sizes 128 --steps 2 >"$tmp/bench-preset.log" 2>&1
+rc=$?
+said=$(grep '^alluvium:' "$tmp/bench-preset.log" | grep -v '^alluvium: device')
+[ "$rc" = 2 ] && [ "$(echo "$said" | wc -l)" = 1 ] || fail "bench's missing preset: status $rc: $said"
+echo "ok   refused: bench's missing preset ($said)"
 # The commands that are one process's: refused, not run N times over the same files.
 mpirun -np 2 "$exe" convert --in "$tmp/pipe-1.f32" --size 61x97 --out "$tmp/converted.png" >"$tmp/convert.log" 2>&1 &&
   fail "convert under mpirun: exit status 0"
