@@ -90,7 +90,7 @@ int fillCommand(const FillOptions& o, const DeviceOptions& device) {
     InitialTerrain initial;
     agree([&] { // rank 0 reads the input: a file it cannot read stops them all
         if (!processes().root()) return;
-        initial = prepareAnalysis(o.out, o.report, o.terrain, o.preset, o.sets, params);
+        initial = prepareAnalysis(o.out, o.report, o.out_maps, o.terrain, o.preset, o.sets, params);
         // Rank 0's peak: the input (heights, hardness, a rain mask), the levels, lakes and drainage
         // gathered (each as it arrives and in place), the filled surface; and the maps' layers.
         if (processes().size > 1)

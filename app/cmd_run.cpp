@@ -121,6 +121,13 @@ void checkRunOptions(const RunOptions& o, bool can_timelapse) {
         checkTimelapse(o.timelapse);
         if (!can_timelapse) throw InputError("--timelapse: this build has no renderer");
     }
+    checkDistinctOutputs({{"--out", o.out},
+                          {"the sidecar of --out", writesSidecar(o.out) ? o.out + ".json" : ""},
+                          {"--report", o.report},
+                          {"--save-session", o.save_session},
+                          {"--out-maps", o.out_maps},
+                          {"--out-mesh", o.out_mesh},
+                          {"--timelapse", o.timelapse.dir}});
 }
 
 // What a run starts from: a resumed session (its parameters with --preset and --set on top, and

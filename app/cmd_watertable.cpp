@@ -85,7 +85,7 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     const Processes& procs = processes();
     agree([&] { // rank 0 reads the input: a file it cannot read stops them all
         if (!procs.root()) return;
-        initial = prepareAnalysis(o.out, o.report, o.terrain, o.preset, o.sets, params);
+        initial = prepareAnalysis(o.out, o.report, o.out_maps, o.terrain, o.preset, o.sets, params);
         // Rank 0's peak: the input, the table and spill surface gathered, the rivers; the maps.
         if (procs.size > 1)
             checkRootHostMemory(initial.terrain.width, initial.terrain.height, o.out_maps.empty() ? 40.0 : 220.0,

@@ -28,7 +28,23 @@ struct ScopedContext {
         options.device_index = d.device;
         options.spread_rank = processes().node_rank; // one device each, in turn, on each machine
         options.validation = d.validation;
-        gpu::createContext(ctx, options);
+        // Under mpirun a device every process lacks alike (--device 7) is one line, not one a
+        // process; a process whose device alone fails names itself; none is left waiting.
+        std::string why;
+        try {
+            gpu::createContext(ctx, options);
+        } catch (const gpu::DeviceError& e) {
+            if (processes().size <= 1) throw;
+            why = e.what();
+        }
+        try {
+            agree([&] {
+                if (!why.empty()) throw gpu::SplitError(why);
+            });
+        } catch (...) {
+            if (why.empty()) gpu::destroyContext(ctx);
+            throw;
+        }
     }
     ~ScopedContext() { gpu::destroyContext(ctx); }
     ScopedContext(const ScopedContext&) = delete;

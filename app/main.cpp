@@ -378,8 +378,25 @@ int runCommandLine(Commands& c) {
     return 0;
 }
 
+// Under mpirun every process must run the same command: one started with other arguments (an
+// `A : B` line) would wait in another command's exchanges. Every process compares its own with
+// rank 0's, and all refuse together.
+bool sameCommandLines(int argc, char** argv) {
+    if (processes().size <= 1) return true;
+    std::string mine;
+    for (int i = 1; i < argc; ++i) (mine += argv[i]) += '\0';
+    const bool same = fromRoot(mine) == mine;
+    double differing = 0.0;
+    for (double d : everyProcess(same ? 0.0 : 1.0)) differing += d;
+    if (differing == 0.0) return true;
+    refuse(2, "the processes were started with different arguments (" + std::to_string(int(differing)) + " of " +
+                  std::to_string(processes().size) + " differ from rank 0's): start every process with the same ones");
+    return false;
+}
+
 // Everything main does; main only makes sure no exception escapes.
 int runMain(int argc, char** argv) {
+    if (!sameCommandLines(argc, argv)) return 2;
     CLI::App app{"Alluvium: real-time terrain erosion on Vulkan compute"};
     app.require_subcommand(1);
     Commands c;

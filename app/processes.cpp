@@ -129,11 +129,12 @@ const Processes& startProcesses(int* argc, char*** argv) {
         MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
         MPI_Comm_rank(node, &g_processes.node_rank);
         MPI_Comm_free(&node);
-        if (g_processes.rank > 0) { // rank 0 speaks for the run
+        if (g_processes.rank > 0) { // rank 0 speaks for the run (and alone prints help, the bench)
             g_stderr = dup(STDERR_FILENO);
             const int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
             if (null >= 0) {
                 dup2(null, STDERR_FILENO);
+                dup2(null, STDOUT_FILENO);
                 close(null);
             }
         }

@@ -113,7 +113,7 @@ Session captureSession(const gpu::Simulation& sim, const Params& params, std::ve
     s.sea_half = sea.half;
     s.sea_dirty = sea.dirty;
     s.sea_restart = sea.restart;
-    s.sea_control = gpu::seaControl(sim.sea());
+    s.sea_control = sim.wholeSeaControl();
     for (gpu::Field f : sessionFields()) s.fields.emplace_back(f, sim.download(f, false));
     return s;
 }

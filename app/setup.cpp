@@ -118,7 +118,22 @@ InitialTerrain prepareTerrain(const TerrainOptions& o, double cell_size) {
     return initial;
 }
 
-void checkHeightmapAndReport(const std::string& out, const std::string& report) {
+void checkDistinctOutputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
+    std::vector<std::pair<std::string, std::filesystem::path>> seen;
+    for (const auto& [option, path] : outputs) {
+        if (path.empty()) continue;
+        std::error_code ec;
+        std::filesystem::path where = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+        if (ec) where = std::filesystem::absolute(path, ec).lexically_normal();
+        for (const auto& [other, there] : seen)
+            if (there == where)
+                throw InputError(option + " '" + displayPath(path) + "' is also " + other +
+                                 ": each output needs a path of its own");
+        seen.emplace_back(option, where);
+    }
+}
+
+void checkHeightmapAndReport(const std::string& out, const std::string& report, const std::string& out_maps) {
     if (!isHeightmapExtension(out))
         throw InputError("--out '" + displayPath(out) +
                          "': unsupported extension (use .png, .r16, .raw, .f32, .r32, .exr, .tif, .tiff or .asc)");
@@ -126,6 +141,10 @@ void checkHeightmapAndReport(const std::string& out, const std::string& report) 
         throw InputError("--report '" + displayPath(report) + "': unsupported extension (use .json)");
     checkWritableLocation(out, "--out"); // a read-only folder, found before the GPU runs
     if (!report.empty()) checkWritableLocation(report, "--report");
+    checkDistinctOutputs({{"--out", out},
+                          {"the sidecar of --out", writesSidecar(out) ? out + ".json" : ""},
+                          {"--report", report},
+                          {"--out-maps", out_maps}});
 }
 
 Params buildParams(const std::string& preset, double cell_size, const std::vector<std::string>& sets,
@@ -186,9 +205,10 @@ void shareInput(Params& params, InitialTerrain& initial, nlohmann::json& extra) 
     }
 }
 
-InitialTerrain prepareAnalysis(const std::string& out, const std::string& report, const TerrainOptions& terrain,
-                               const std::string& preset, const std::vector<std::string>& sets, Params& params) {
-    checkHeightmapAndReport(out, report);
+InitialTerrain prepareAnalysis(const std::string& out, const std::string& report, const std::string& out_maps,
+                               const TerrainOptions& terrain, const std::string& preset,
+                               const std::vector<std::string>& sets, Params& params) {
+    checkHeightmapAndReport(out, report, out_maps);
     return prepareTerrainAndParams(terrain, preset, sets, params);
 }
 

@@ -49,15 +49,20 @@ InitialTerrain prepareTerrain(const TerrainOptions& options, double cell_size);
 
 // --out (a heightmap format) and --report (.json) of the commands that write a heightmap and a
 // report (fill, watertable): extensions and a writable folder, checked before the GPU starts.
-void checkHeightmapAndReport(const std::string& out, const std::string& report);
+void checkHeightmapAndReport(const std::string& out, const std::string& report, const std::string& out_maps = "");
+// The outputs a command was given, {option, path} (empty paths: not given): two that name the
+// same file or folder (the heightmap's sidecar included) are refused in one line (InputError)
+// before anything runs, since the one written last would silently replace the other.
+void checkDistinctOutputs(const std::vector<std::pair<std::string, std::string>>& outputs);
 // fill and watertable: their --out and --report checked before the GPU starts, then the
 // parameters and the terrain (prepareTerrainAndParams).
 // A split run's other processes (rank 0 read the input): they take rank 0's parameters, the
 // grid's size, whether it has a rain mask (never the fields) and `extra` (what the command adds).
 // Every process calls it, within agree().
 void shareInput(Params& params, InitialTerrain& initial, nlohmann::json& extra);
-InitialTerrain prepareAnalysis(const std::string& out, const std::string& report, const TerrainOptions& terrain,
-                               const std::string& preset, const std::vector<std::string>& sets, Params& params);
+InitialTerrain prepareAnalysis(const std::string& out, const std::string& report, const std::string& out_maps,
+                               const TerrainOptions& terrain, const std::string& preset,
+                               const std::vector<std::string>& sets, Params& params);
 // The defaults (or `base`: a session's), then the preset, then --cell-size, then each --set in order.
 Params buildParams(const std::string& preset, double cell_size, const std::vector<std::string>& sets,
                    const Params& base = Params());

@@ -104,7 +104,7 @@ BlockGrid splitGrid(int width, int height, int ranks, WorkgroupShape shape, int 
     // differs across and down: the tiles are not square on every device).
     BlockGrid best;
     size_t best_band = 0;
-    std::string smallest; // why the last layout tried did not fit
+    std::string tried; // each layout that did not fit, and a block it would have left too small
     for (int cols = 1; cols <= ranks; ++cols) {
         if (ranks % cols != 0) continue;
         BlockGrid g = base;
@@ -119,9 +119,8 @@ BlockGrid splitGrid(int width, int height, int ranks, WorkgroupShape shape, int 
             const int need_w = g.cols > 1 ? g.halo_x : 1, need_h = g.rows > 1 ? g.halo_y : 1;
             if (o.w < need_w || o.h < need_h) {
                 fits = false;
-                smallest = std::to_string(g.cols) + "x" + std::to_string(g.rows) + " leaves a block of " +
-                           std::to_string(o.w) + " x " + std::to_string(o.h) + " cells, under the " +
-                           std::to_string(need_w) + " x " + std::to_string(need_h) + " its bands need";
+                tried += std::string(tried.empty() ? "" : ", ") + std::to_string(g.cols) + "x" +
+                         std::to_string(g.rows) + " leaves one of " + std::to_string(o.w) + " x " + std::to_string(o.h);
             }
             band += g.local(r).cells() - o.cells();
         }
@@ -132,7 +131,10 @@ BlockGrid splitGrid(int width, int height, int ranks, WorkgroupShape shape, int 
     }
     if (best.xs.empty())
         throw SplitError("a " + std::to_string(width) + "x" + std::to_string(height) + " grid does not split into " +
-                         std::to_string(ranks) + " blocks (" + smallest + "): use fewer processes");
+                         std::to_string(ranks) + " blocks: a block needs at least " + std::to_string(base.halo_x) +
+                         " columns beside another and " + std::to_string(base.halo_y) +
+                         " rows above another (its ghost bands, on tiles of " + std::to_string(shape.x) + " x " +
+                         std::to_string(shape.y) + " cells), and " + tried + ": use fewer processes");
     return best;
 }
 

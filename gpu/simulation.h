@@ -116,6 +116,9 @@ public:
     // The sea's state (sessions and snapshots keep its host part, its control buffer, the fields).
     SeaState& sea() { return state_.sea; }
     const SeaState& sea() const { return state_.sea; }
+    // The sea's control as one device holds it for the whole grid (a block's counts its own
+    // workgroups): what a session keeps, the same file on any number of processes.
+    SeaControl wholeSeaControl() const;
     // The sea's spill surface of the current ground, run to its end now; returns its rounds.
     int updateSeaSpill();
     // Seed 003's equilibrium water table (models/water_table.h) of the current ground into the

@@ -50,6 +50,15 @@ int Simulation::bandSteps() {
     return int(k);
 }
 
+SeaControl Simulation::wholeSeaControl() const {
+    SeaControl c = seaControl(state_.sea);
+    // The next round's dispatch (zero once the relaxation ended): every block alike but for its
+    // workgroup counts, which each relaxation sets afresh from the grid it runs on.
+    if (c.dispatch_x != 0) c.dispatch_x = uint32_t(groupsCovering(full_width_, shape_.x));
+    if (c.dispatch_y != 0) c.dispatch_y = uint32_t(groupsCovering(full_height_, shape_.y));
+    return c;
+}
+
 void Simulation::checkLayoutAlike(Transport& transport) const {
     // The layout follows the workgroup tiles and the band's steps: a process that split the grid
     // otherwise (or refused to) would wait for messages that never come.

@@ -287,6 +287,8 @@ resumes particles-resume 3 2 particles 10
 # A session whose step reaches further than the resumed run's: restored with its own parameters
 # first, so the band holds both.
 resumes groundwater-off 2 2 pipe 10 enable_groundwater=on enable_groundwater=off
+# The sea's control holds the workgroups of the last relaxation: a session keeps the whole grid's.
+resumes sea-resume 4 3 pipe 20 enable_sea=on
 
 # refused NAME STATUS PATTERN NP COMMAND ARGS...: one line naming why, that status, no output written.
 refused() {
@@ -297,7 +299,7 @@ refused() {
   [ "$rc" = "$status" ] || fail "$name: exit status $rc, not $status"
   # (mpirun adds its own notice of a non-zero exit; the device line is not an error)
   local said
-  said=$(grep '^alluvium:' "$tmp/$name.log" | grep -v '^alluvium: device')
+  said=$(grep '^alluvium:' "$tmp/$name.log" | grep -v '^alluvium: device [0-9]')
   [ "$(echo "$said" | wc -l)" = 1 ] || fail "$name: not one line: $said"
   echo "$said" | grep -q "$pattern" || fail "$name: no '$pattern' in: $said"
   [ ! -e "$tmp/$name.f32" ] || fail "$name: wrote its output"
@@ -309,6 +311,9 @@ refused missing-input 2 "nowhere.png" 3 run --in "$tmp/nowhere.png" --steps 2
 refused fill-lakes 2 "lake_evaporation" 3 fill --size 61x97 --set lake_evaporation=1
 refused table-too-small 3 "does not split into 6 blocks" 6 watertable --size 30x20
 refused fill-too-small 3 "does not split into 6 blocks" 6 fill --size 30x20
+refused bad-device 3 "device index 7 out of range" 4 --device 7 run --size 61x97 --steps 2
+refused same-outputs 2 "each output needs a path of its own" 2 run --size 61x97 --steps 2 \
+  --save-session "$tmp/same-outputs.f32"
 # Rank 0 holds the whole grid on the host: a machine with too little memory for it (10 MB here)
 # is told so before the GPU starts.
 export ALLUVIUM_HOST_MEMORY_MB=10
@@ -325,15 +330,24 @@ timeout 120 mpirun -np 1 -x ALLUVIUM_WORKGROUP=16x16 "$exe" run --size 96x40 --s
   -np 1 "$exe" run --size 96x40 --steps 2 --out "$tmp/mixed.f32" >"$tmp/mixed.log" 2>&1
 rc=$?
 [ "$rc" = 3 ] || fail "mixed workgroups: exit status $rc, not 3"
-said=$(grep '^alluvium:' "$tmp/mixed.log" | grep -v '^alluvium: device')
+said=$(grep '^alluvium:' "$tmp/mixed.log" | grep -v '^alluvium: device [0-9]')
 [ "$(echo "$said" | wc -l)" = 1 ] && echo "$said" | grep -q "chose differently" ||
   fail "mixed workgroups: not one line naming why: $said"
 [ ! -e "$tmp/mixed.f32" ] || fail "mixed workgroups: wrote its output"
 echo "ok   refused: processes with different workgroups ($said)"
+# Processes started with different arguments (`A : B`) would run different commands' exchanges.
+timeout 120 mpirun -np 1 "$exe" run --size 97x83 --steps 2 --out "$tmp/args.f32" : \
+  -np 1 "$exe" run --size 97x83 --steps 2 --out "$tmp/args.f32" --out-maps "$tmp/args-maps" >"$tmp/args.log" 2>&1
+rc=$?
+said=$(grep '^alluvium:' "$tmp/args.log")
+[ "$rc" = 2 ] && [ "$(echo "$said" | wc -l)" = 1 ] && echo "$said" | grep -q "different arguments" ||
+  fail "different arguments: status $rc: $said"
+[ ! -e "$tmp/args.f32" ] && [ ! -e "$tmp/args-maps" ] || fail "different arguments: wrote an output"
+echo "ok   refused: processes started with different arguments ($said)"
 # bench reads its preset on rank 0 alone: a missing one is one line, exit 2.
 timeout 120 mpirun -np 2 "$exe" bench --preset "$tmp/nowhere.json" --sizes 128 --steps 2 >"$tmp/bench-preset.log" 2>&1
 rc=$?
-said=$(grep '^alluvium:' "$tmp/bench-preset.log" | grep -v '^alluvium: device')
+said=$(grep '^alluvium:' "$tmp/bench-preset.log" | grep -v '^alluvium: device [0-9]')
 [ "$rc" = 2 ] && [ "$(echo "$said" | wc -l)" = 1 ] || fail "bench's missing preset: status $rc: $said"
 echo "ok   refused: bench's missing preset ($said)"
 # The commands that are one process's: refused, not run N times over the same files.

@@ -122,6 +122,11 @@ TEST(CliExport, BadExportOptionsFailBeforeTheGpuAndWriteNothing) {
         {"--size 1x50 --out o.png --out-mesh m.gltf", "a mesh needs at least 2x2 cells"},
         {"--size 16x16 --out o.png --out-mesh m.obj --mesh-triangles 1", "--mesh-triangles"},
         {"--size 16x16 --out o.png --mesh-triangles 100", "--mesh-triangles requires --out-mesh"},
+        // Two outputs on one path: the one written last would silently replace the other.
+        {"--size 16x16 --out o.f32 --save-session o.f32", "--save-session 'o.f32' is also --out"},
+        {"--size 16x16 --out o.png --report o.png.json", "--report 'o.png.json' is also the sidecar of --out"},
+        {"--size 16x16 --out o.f32 --timelapse ./o.f32", "--timelapse './o.f32' is also --out"},
+        {"--size 16x16 --out o.f32 --report m.json --out-maps sub/../m.json", "is also --report"},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.args);
@@ -129,6 +134,13 @@ TEST(CliExport, BadExportOptionsFailBeforeTheGpuAndWriteNothing) {
         EXPECT_EQ(r.code, 2);
         EXPECT_NE(r.err.find(c.needle), std::string::npos) << r.err;
         EXPECT_EQ(r.err.find("device"), std::string::npos) << "the GPU started: " << r.err;
+        EXPECT_EQ(listDir(dir), std::set<std::string>{"afile"});
+    }
+    for (const char* command : {"fill", "watertable"}) {
+        SCOPED_TRACE(command);
+        const Result r = run(dir, std::string(command) + " --size 16x16 --out o.f32 --report r.json --out-maps r.json");
+        EXPECT_EQ(r.code, 2);
+        EXPECT_NE(r.err.find("--out-maps 'r.json' is also --report"), std::string::npos) << r.err;
         EXPECT_EQ(listDir(dir), std::set<std::string>{"afile"});
     }
 }
