@@ -421,6 +421,15 @@ int runMain(int argc, char** argv) {
     } catch (const CLI::CallForAllHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
+        // A misspelt command is left over, not taken for one: name it and the commands there are.
+        const std::vector<std::string> rest = app.remaining();
+        if (app.get_subcommands().empty() && !rest.empty() && !rest.front().empty() && rest.front()[0] != '-') {
+            std::string names;
+            for (const CLI::App* sub : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + sub->get_name();
+            std::fprintf(stderr, "alluvium: unknown command '%s' (commands: %s; try --help)\n", rest.front().c_str(),
+                         names.c_str());
+            return 2;
+        }
         std::fprintf(stderr, "alluvium: %s (try --help)\n", e.what());
         return 2;
     }

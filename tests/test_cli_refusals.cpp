@@ -277,6 +277,17 @@ std::vector<std::string> required(const Scratch& s, const std::string& command, 
 
 } // namespace
 
+TEST(Refusals, AMisspeltCommandIsNamedWithTheCommandsThereAre) {
+    Scratch s;
+    for (const std::vector<std::string>& args :
+         std::vector<std::vector<std::string>>{{"rn", "--size", "8x8"}, {"--device", "0", "bogus"}}) {
+        const std::string wrong = args[0] == "rn" ? "rn" : "bogus";
+        SCOPED_TRACE(wrong);
+        const CliResult r = runCli(args, s.io);
+        EXPECT_TRUE(isOneLineError(r, 2, {"unknown command '" + wrong + "'", "run, view", "bench"}));
+    }
+}
+
 TEST(Refusals, EveryOptionRefusesAnEmptyValue) {
     Scratch s;
     validPng(s);
