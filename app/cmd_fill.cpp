@@ -90,13 +90,18 @@ int fillCommand(const FillOptions& o, const DeviceOptions& device) {
     InitialTerrain initial;
     agree([&] { // rank 0 reads the input: a file it cannot read stops them all
         if (!processes().root()) return;
-        initial = prepareAnalysis(o.out, o.report, o.out_maps, o.terrain, o.preset, o.sets, params);
         // Rank 0's peak: the input (heights, hardness, a rain mask), the levels, lakes and drainage
         // gathered (each as it arrives and in place), the filled surface; and the maps' layers.
-        if (processes().size > 1)
-            checkRootHostMemory(initial.terrain.width, initial.terrain.height, o.out_maps.empty() ? 36.0 : 136.0,
-                                o.out_maps.empty() ? "the input, the levels, lakes and drainage gathered"
-                                                   : "the input, the levels, lakes and drainage gathered, the maps");
+        const auto check = [&](int w, int h) {
+            if (processes().size > 1)
+                checkRootHostMemory(w, h, o.out_maps.empty() ? 36.0 : 136.0,
+                                    o.out_maps.empty()
+                                        ? "the input, the levels, lakes and drainage gathered"
+                                        : "the input, the levels, lakes and drainage gathered, the maps");
+        };
+        if (int w = 0, h = 0; generatedSize(o.terrain, w, h)) check(w, h);
+        initial = prepareAnalysis(o.out, o.report, o.out_maps, o.terrain, o.preset, o.sets, params);
+        check(initial.terrain.width, initial.terrain.height);
     });
     if (processes().size > 1) {
         agree([&] {

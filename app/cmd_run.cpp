@@ -263,6 +263,11 @@ int runCommand(const RunOptions& o, const DeviceOptions& device, const Timelapse
     agree([&] { // rank 0 reads the input and alone writes: a file it cannot read or write stops them all
         if (!processes().root()) return;
         checkRunOptions(o, bool(make_timelapse));
+        if (processes().size > 1 && o.load_session.empty()) { // a generated grid's need, before it is made
+            RunStart sized;                                   // (no rain mask yet: the least it needs)
+            if (generatedSize(o.terrain, sized.initial.terrain.width, sized.initial.terrain.height))
+                checkRootMemory(o, sized);
+        }
         start = prepareRun(o);
         if (processes().size > 1) checkRootMemory(o, start);
         if (!o.timelapse.dir.empty()) prepareTimelapseFolder(o.timelapse.dir); // rank 0 alone writes it

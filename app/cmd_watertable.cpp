@@ -85,12 +85,16 @@ int watertableCommand(const WatertableOptions& o, const DeviceOptions& device) {
     const Processes& procs = processes();
     agree([&] { // rank 0 reads the input: a file it cannot read stops them all
         if (!procs.root()) return;
-        initial = prepareAnalysis(o.out, o.report, o.out_maps, o.terrain, o.preset, o.sets, params);
         // Rank 0's peak: the input, the table and spill surface gathered, the rivers; the maps.
-        if (procs.size > 1)
-            checkRootHostMemory(initial.terrain.width, initial.terrain.height, o.out_maps.empty() ? 40.0 : 220.0,
-                                o.out_maps.empty() ? "the input, the table gathered and the rivers"
-                                                   : "the input, the table gathered, the rivers and the maps");
+        const auto check = [&](int w, int h) {
+            if (procs.size > 1)
+                checkRootHostMemory(w, h, o.out_maps.empty() ? 40.0 : 220.0,
+                                    o.out_maps.empty() ? "the input, the table gathered and the rivers"
+                                                       : "the input, the table gathered, the rivers and the maps");
+        };
+        if (int w = 0, h = 0; generatedSize(o.terrain, w, h)) check(w, h);
+        initial = prepareAnalysis(o.out, o.report, o.out_maps, o.terrain, o.preset, o.sets, params);
+        check(initial.terrain.width, initial.terrain.height);
     });
     if (procs.size > 1)
         agree([&] {

@@ -118,6 +118,12 @@ InitialTerrain prepareTerrain(const TerrainOptions& o, double cell_size) {
     return initial;
 }
 
+bool generatedSize(const TerrainOptions& o, int& width, int& height) {
+    if (!o.in.empty() || o.size.empty()) return false;
+    parseSize(o.size, width, height);
+    return true;
+}
+
 void checkDistinctOutputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
     std::vector<std::pair<std::string, std::filesystem::path>> seen;
     for (const auto& [option, path] : outputs) {

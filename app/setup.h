@@ -46,6 +46,9 @@ void noteInactiveSets(const Params& params, const std::vector<std::string>& sets
 std::vector<float> loadUnitMap(const std::string& path, int width, int height, const std::string& option,
                                const std::string& holds);
 InitialTerrain prepareTerrain(const TerrainOptions& options, double cell_size);
+// The size of a procedural terrain (no --in) given by --size, known before it is made: the checks
+// of what a grid needs come before the seconds its making takes. False when not known so.
+bool generatedSize(const TerrainOptions& options, int& width, int& height);
 
 // --out (a heightmap format) and --report (.json) of the commands that write a heightmap and a
 // report (fill, watertable): extensions and a writable folder, checked before the GPU starts.
