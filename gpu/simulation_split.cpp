@@ -15,6 +15,15 @@ namespace {
 // musgrave's and simple's water sums follow the droplets' int64 counters (grid_models.glsl).
 constexpr VkDeviceSize kWaterSumsAt = DROPLET_COUNTERS * sizeof(int64_t);
 
+// `all`: every process's key of its choices (`here`: this one's, in words); one that differs
+// ends every process alike, before any of them waits for messages the others never send.
+void requireAlike(const std::vector<double>& all, double mine, const std::string& here) {
+    for (double theirs : all)
+        if (theirs != mine)
+            throw SplitError("the processes' devices chose differently (" + here +
+                             " here): run on one kind of device, with one environment");
+}
+
 } // namespace
 
 std::string splitRefusal(const SimParams& p, int band) {
@@ -63,25 +72,21 @@ void Simulation::checkLayoutAlike(Transport& transport) const {
     // The layout follows the workgroup tiles and the band's steps: a process that split the grid
     // otherwise (or refused to) would wait for messages that never come.
     const double mine = (double(shape_.x) * 1024.0 + shape_.y) * 16.0 + band_steps_;
-    for (double theirs : everyValue(transport, mine))
-        if (theirs != mine)
-            throw SplitError("the processes' devices chose differently (" + workgroupShapeName(shape_) +
-                             " workgroups, " + std::to_string(band_steps_) +
-                             " steps between band swaps here): run on one kind of device, with one environment");
+    requireAlike(everyValue(transport, mine), mine,
+                 workgroupShapeName(shape_) + " workgroups, " + std::to_string(band_steps_) +
+                     " steps between band swaps");
 }
 
 void Simulation::checkProcessesAlike(bool split_wide) {
     // The sums' grouping and the fields' images follow each device's choices (made for the
-    // largest block): the processes must have made the same ones (one kind of device).
-    const double mine =
-        (((double(shape_.x) * 1024.0 + shape_.y) * 1024.0 + partials_per_group_) * 16.0 + band_steps_) * 4.0 +
-        (split_wide ? 2.0 : 0.0) + (state_.pipe.passes == PipePasses::Direct ? 1.0 : 0.0);
-    for (double theirs : blocks_->everyProcess(mine))
-        if (theirs != mine)
-            throw SplitError("the processes' devices chose differently (" + workgroupShapeName(shape_) +
-                             " workgroups, " + std::to_string(partials_per_group_) + " partials a workgroup, " +
-                             std::to_string(band_steps_) +
-                             " steps between band swaps here): run on one kind of device, with one environment");
+    // largest block; the layout was agreed before the cut, checkLayoutAlike): the processes must
+    // have made the same ones (one kind of device).
+    const double mine = double(partials_per_group_) * 4.0 + (split_wide ? 2.0 : 0.0) +
+                        (state_.pipe.passes == PipePasses::Direct ? 1.0 : 0.0);
+    requireAlike(blocks_->everyProcess(mine), mine,
+                 std::to_string(partials_per_group_) + " partials a workgroup, " +
+                     (split_wide ? "wide fields split, " : "wide fields whole, ") + pipePassesName(state_.pipe.passes) +
+                     " pipe passes");
 }
 
 void Simulation::chooseBands() {

@@ -47,19 +47,26 @@ clean() {
   [ "$(field "$2" "$3[\"validation_errors\"]")" = "0.0" ] || fail "$1: validation errors"
 }
 
+# both NAME NP COMMAND OPTION ARGS...: `COMMAND ARGS` on one process, then on NP, each with --out
+# NAME-N.f32, --report NAME-N.json and (unless OPTION is -) OPTION NAME-N.dir (--out-maps,
+# --timelapse); returns 1 when either failed (said).
+both() {
+  local name=$1 np=$2 command=$3 option=$4 n
+  shift 4
+  for n in 1 "$np"; do
+    local launch=("$exe") outs=(--out "$tmp/$name-$n.f32" --report "$tmp/$name-$n.json")
+    [ "$n" = 1 ] || launch=(mpirun -np "$np" "$exe")
+    [ "$option" = - ] || outs+=("$option" "$tmp/$name-$n.dir")
+    "${launch[@]}" --validation "$command" "$@" "${outs[@]}" >"$tmp/$name-$n.log" 2>&1 ||
+      { fail "$name: $n process(es): $(grep alluvium "$tmp/$name-$n.log" | tail -1)"; return 1; }
+  done
+}
+
 # same NAME NP ARGS...: one process, then NP, the same bits.
 same() {
   local name=$1 np=$2
   shift 2
-  if ! "$exe" --validation run "$@" --out "$tmp/$name-1.f32" --report "$tmp/$name-1.json" 2>"$tmp/$name-1.log"; then
-    fail "$name: one process: $(tail -1 "$tmp/$name-1.log")"
-    return
-  fi
-  if ! mpirun -np "$np" "$exe" --validation run "$@" --out "$tmp/$name-$np.f32" --report "$tmp/$name-$np.json" \
-    >"$tmp/$name-$np.log" 2>&1; then
-    fail "$name: $np processes: $(grep alluvium "$tmp/$name-$np.log" | tail -1)"
-    return
-  fi
+  both "$name" "$np" run - "$@" || return
   local one split
   one=$(digest "$tmp/$name-1.json")
   split=$(digest "$tmp/$name-$np.json")
@@ -156,12 +163,8 @@ unset ALLUVIUM_WORKGROUP ALLUVIUM_BAND_STEPS
 maps() {
   local name=$1 np=$2
   shift 2
-  "$exe" run "$@" --out "$tmp/$name-1.f32" --out-maps "$tmp/$name-1.maps" 2>"$tmp/$name-1.log" ||
-    { fail "$name: one process: $(tail -1 "$tmp/$name-1.log")"; return; }
-  mpirun -np "$np" "$exe" --validation run "$@" --out "$tmp/$name-$np.f32" --report "$tmp/$name-$np.json" \
-    --out-maps "$tmp/$name-$np.maps" >"$tmp/$name-$np.log" 2>&1 ||
-    { fail "$name: $np processes: $(grep alluvium "$tmp/$name-$np.log" | tail -1)"; return; }
-  alike "$name" "$tmp/$name-1.maps" "$tmp/$name-$np.maps"
+  both "$name" "$np" run --out-maps "$@" || return
+  alike "$name" "$tmp/$name-1.dir" "$tmp/$name-$np.dir"
   [ "$alike" -gt 40 ] || fail "$name: only $alike map files"
   clean "$name" "$tmp/$name-$np.json" '["processes"]["maps_analysis"]'
   echo "ok   $name on $np processes: $alike map files alike \
@@ -177,12 +180,8 @@ maps run-maps-lakes 2 --size 97x61 --seed 4 --terrain fractal --steps 5 --set la
 frames() {
   local name=$1 np=$2
   shift 2
-  "$exe" run "$@" --out "$tmp/$name-1.f32" --timelapse "$tmp/$name-1.frames" 2>"$tmp/$name-1.log" ||
-    { fail "$name: one process: $(tail -1 "$tmp/$name-1.log")"; return; }
-  mpirun -np "$np" "$exe" --validation run "$@" --out "$tmp/$name-$np.f32" --report "$tmp/$name-$np.json" \
-    --timelapse "$tmp/$name-$np.frames" >"$tmp/$name-$np.log" 2>&1 ||
-    { fail "$name: $np processes: $(grep alluvium "$tmp/$name-$np.log" | tail -1)"; return; }
-  alike "$name" "$tmp/$name-1.frames" "$tmp/$name-$np.frames" 'frame-*.png'
+  both "$name" "$np" run --timelapse "$@" || return
+  alike "$name" "$tmp/$name-1.dir" "$tmp/$name-$np.dir" 'frame-*.png'
   [ "$alike" = "$(field "$tmp/$name-$np.json" '["timelapse"]["frames"]')" ] || fail "$name: $alike frames"
   clean "$name" "$tmp/$name-$np.json" '["processes"]'
   echo "ok   $name on $np processes: $alike frames alike"
@@ -197,15 +196,11 @@ frames timelapse-storms 4 --size 127x119 --steps 30 --preset storms --every 15 -
 tables() {
   local name=$1 np=$2
   shift 2
-  "$exe" watertable "$@" --out "$tmp/$name-1.f32" --report "$tmp/$name-1.json" --out-maps "$tmp/$name-1.maps" \
-    2>"$tmp/$name-1.log" || { fail "$name: one process: $(tail -1 "$tmp/$name-1.log")"; return; }
-  mpirun -np "$np" "$exe" --validation watertable "$@" --out "$tmp/$name-$np.f32" --report "$tmp/$name-$np.json" \
-    --out-maps "$tmp/$name-$np.maps" >"$tmp/$name-$np.log" 2>&1 ||
-    { fail "$name: $np processes: $(grep alluvium "$tmp/$name-$np.log" | tail -1)"; return; }
+  both "$name" "$np" watertable --out-maps "$@" || return
   cmp -s "$tmp/$name-1.f32" "$tmp/$name-$np.f32" || fail "$name: the tables differ"
   same_keys "$name" "$tmp/$name-1.json" "$tmp/$name-$np.json" lake_cells lake_volume_m3 wet_land_cells \
     cells_still_moving ocean_cells mean_depth_below_ground_m rivers
-  alike "$name" "$tmp/$name-1.maps" "$tmp/$name-$np.maps"
+  alike "$name" "$tmp/$name-1.dir" "$tmp/$name-$np.dir"
   clean "$name" "$tmp/$name-$np.json" '["processes"]'
   echo "ok   $name on $np processes: the same table, $alike map files alike \
 ($(field "$tmp/$name-$np.json" '["cells_still_moving"]') cells still moving)"
@@ -221,15 +216,11 @@ tables table-sea 4 --size 127x119 --preset volcano-island --set table_iterations
 fills() {
   local name=$1 np=$2
   shift 2
-  "$exe" fill "$@" --out "$tmp/$name-1.f32" --report "$tmp/$name-1.json" --out-maps "$tmp/$name-1.maps" \
-    2>"$tmp/$name-1.log" || { fail "$name: one process: $(tail -1 "$tmp/$name-1.log")"; return; }
-  mpirun -np "$np" "$exe" --validation fill "$@" --out "$tmp/$name-$np.f32" --report "$tmp/$name-$np.json" \
-    --out-maps "$tmp/$name-$np.maps" >"$tmp/$name-$np.log" 2>&1 ||
-    { fail "$name: $np processes: $(grep alluvium "$tmp/$name-$np.log" | tail -1)"; return; }
+  both "$name" "$np" fill --out-maps "$@" || return
   cmp -s "$tmp/$name-1.f32" "$tmp/$name-$np.f32" || fail "$name: the filled heightmaps differ"
   same_keys "$name" "$tmp/$name-1.json" "$tmp/$name-$np.json" fill_volume_m3 filled_cells deepest_fill_m \
     unreached_cells largest_drainage_area_m2
-  alike "$name" "$tmp/$name-1.maps" "$tmp/$name-$np.maps"
+  alike "$name" "$tmp/$name-1.dir" "$tmp/$name-$np.dir"
   [ "$alike" -gt 40 ] || fail "$name: only $alike map files"
   clean "$name" "$tmp/$name-$np.json" '["processes"]'
   echo "ok   $name on $np processes ($(field "$tmp/$name-$np.json" '["processes"]["blocks"]') blocks, \
